@@ -1,0 +1,161 @@
+// One state, three URL forms (clean, pretty, ugly): shared/DESIGN.md, "One state, three URL forms".
+// A location is the state as a string relative to the app's base: path, optional query, optional
+// in-page anchor. Locations are kept in one canonical spelling (below) so that a state reached
+// through any form, and through any percent-encoding a browser or crawler applied, is one string.
+
+import { isUglyUrl, readUglyUrl } from './codec.js';
+import { keepTable, percentEncode } from './percent.js';
+
+/** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
+export type AppLocation = string;
+
+/** Which URL form the router writes: clean URLs (pushState) or `#!` URLs. */
+export type UrlMode = 'history' | 'hashbang';
+
+const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
+const PATH_KEEP = keepTable(UNRESERVED + "!$&'()*+,;=:@/%");
+const QUERY_KEEP = keepTable(UNRESERVED + "!$&'()*+,;=:@/?%");
+const IS_UNRESERVED = keepTable(UNRESERVED);
+// Anything outside these, a `%`, or a `/.`/`//` needs the slow path of `canonical`.
+const PATH_CLEAN = /^[\w\-.~!$&'()*+,;=:@/]*$/;
+const QUERY_CLEAN = /^[\w\-.~!$&'()*+,;=:@/?]*$/;
+
+function hex(code: number): number {
+  return code <= 57 ? code - 48 : (code | 32) - 87;
+}
+
+/**
+ * Canonical spelling of one URL component (RFC 3986 §6.2.2): characters the component may not hold
+ * raw are UTF-8 percent-encoded, escapes get upper-case hex, escapes of unreserved characters are
+ * decoded, and a `%` that starts no escape becomes `%25`. A lone surrogate becomes U+FFFD, as
+ * browsers write it.
+ */
+function canonical(text: string, keep: Uint8Array): string {
+  const encoded = percentEncode(text, keep, () => '%EF%BF%BD');
+  if (encoded.indexOf('%') < 0) return encoded;
+  return encoded.replace(/%([0-9A-Fa-f]{2})?/g, (escape, pair: string | undefined) => {
+    if (pair === undefined) return '%25';
+    const code = (hex(pair.charCodeAt(0)) << 4) | hex(pair.charCodeAt(1));
+    return code < 128 && IS_UNRESERVED[code] === 1 ? String.fromCharCode(code) : escape.toUpperCase();
+  });
+}
+
+/** RFC 3986 §5.2.4 remove_dot_segments, after collapsing empty segments (`//`) so no path reads as an authority. */
+function cleanPath(path: string): string {
+  const out: string[] = [];
+  const segments = path.split('/');
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i] as string;
+    if (segment === '..') out.pop();
+    else if (segment !== '.' && segment !== '') out.push(segment);
+  }
+  const last = segments[segments.length - 1];
+  const slash = out.length > 0 && (last === '' || last === '.' || last === '..') ? '/' : '';
+  return '/' + out.join('/') + slash;
+}
+
+function canonicalPath(path: string): string {
+  if (PATH_CLEAN.test(path) && path.charCodeAt(0) === 47 && !/\/\.|\/\//.test(path)) return path;
+  return cleanPath(canonical(path.charCodeAt(0) === 47 ? path : '/' + path, PATH_KEEP));
+}
+
+/** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
+export function canonicalPathText(text: string): string {
+  return PATH_CLEAN.test(text) ? text : canonical(text, PATH_KEEP);
+}
+
+function canonicalQuery(query: string): string {
+  return QUERY_CLEAN.test(query) ? query : canonical(query, QUERY_KEEP);
+}
+
+/** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
+export function normalizeLocation(text: string): AppLocation {
+  const hash = text.indexOf('#');
+  const pre = hash < 0 ? text : text.slice(0, hash);
+  const q = pre.indexOf('?');
+  const path = canonicalPath(q < 0 ? pre : pre.slice(0, q));
+  const query = q < 0 ? '' : canonicalQuery(pre.slice(q + 1));
+  // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped.
+  const anchor = hash < 0 ? '' : canonicalQuery(text.slice(hash + 1).replace(/#/g, '%23'));
+  return path + (query ? '?' + query : '') + (anchor ? '#' + anchor : '');
+}
+
+/** A base path in canonical form, starting and ending with `/`. Internal to the package. */
+export function normalizeBase(base = '/'): string {
+  const path = canonicalPath(base.split(/[?#]/, 1)[0] as string);
+  return path.endsWith('/') ? path : path + '/';
+}
+
+/**
+ * Reads the state after `#!`: a leading `/` starts a path; anything else is a query on the base
+ * path (`#!key=value` is `/?key=value`); an empty fragment is the base path itself.
+ */
+function fromFragment(state: string): AppLocation {
+  const first = state.charCodeAt(0);
+  if (first === 47) return normalizeLocation(state);
+  if (first === 63 || first === 35) return normalizeLocation('/' + state);
+  return normalizeLocation(state === '' ? '/' : '/?' + state);
+}
+
+/** The path relative to `base` (`'/'`-rooted), or null when the path lies outside it. */
+function relative(path: string, base: string): string | null {
+  const clean = canonicalPath(path === '' ? '/' : path);
+  if (clean.startsWith(base)) return clean.slice(base.length - 1);
+  return clean === base.slice(0, -1) ? '/' : null;
+}
+
+/** Options of `toLocation`. */
+export interface ToLocationOptions {
+  /** The app's base path; URLs outside it are not the app's. Default `'/'`. */
+  base?: string;
+}
+
+// scheme://authority or //authority at the start of a URL.
+const ORIGIN = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;
+
+/**
+ * Reads any of the three forms (clean, pretty `#!`, ugly `_escaped_fragment_`), absolute or
+ * origin-relative, into the one location it names; null when the URL lies outside `base`.
+ * A malformed ugly URL throws the codec's `CodecError`.
+ */
+export function toLocation(url: string, options: ToLocationOptions = {}): AppLocation | null {
+  const base = normalizeBase(options.base);
+  let rest = url.replace(ORIGIN, '');
+  if (rest === '' || rest[0] === '?' || rest[0] === '#') rest = base + rest;
+  if (isUglyUrl(rest)) {
+    const { page, fragment } = readUglyUrl(rest);
+    if (fragment !== '') return relative(page.split('?', 1)[0] as string, base) === null ? null : fromFragment(fragment);
+    rest = page;
+  } else if (/[?&]_escaped_fragment_(?:[=&#]|$)/.test(rest.split('#', 1)[0] as string)) {
+    // Has the parameter but not as the single, last one: malformed for the scheme, never a clean URL.
+    readUglyUrl(rest);
+  }
+  const hash = rest.indexOf('#');
+  const pre = hash < 0 ? rest : rest.slice(0, hash);
+  const q = pre.indexOf('?');
+  const path = relative(q < 0 ? pre : pre.slice(0, q), base);
+  if (path === null) return null;
+  if (hash >= 0 && rest.charCodeAt(hash + 1) === 33) return fromFragment(rest.slice(hash + 2));
+  return normalizeLocation(path + rest.slice(q < 0 ? pre.length : q));
+}
+
+/** Options of `toUrl`. */
+export interface ToUrlOptions {
+  /** The app's base path. Default `'/'`. */
+  base?: string;
+  /** `'history'` writes the clean URL, `'hashbang'` the pretty `#!` URL. Default `'history'`. */
+  mode?: UrlMode;
+  /** An origin (`https://example.com`) to make the URL absolute. Default none: origin-relative. */
+  origin?: string;
+}
+
+/** Writes a location as a clean URL (history mode) or a pretty `#!` URL (hashbang mode). */
+export function toUrl(location: AppLocation, options: ToUrlOptions = {}): string {
+  const base = normalizeBase(options.base);
+  const origin = options.origin ? options.origin.replace(/\/+$/, '') : '';
+  const loc = normalizeLocation(location);
+  if (options.mode !== 'hashbang') return origin + base + loc.slice(1);
+  // `/?k=v` is written `#!k=v`, the scheme's own form, when it cannot be misread as a path.
+  const short = loc.startsWith('/?') && !/^[/?#]/.test(loc.slice(2));
+  return origin + base + '#!' + (short ? loc.slice(2) : loc);
+}

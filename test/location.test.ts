@@ -1,0 +1,158 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { CodecError, toUglyUrl } from '../src/codec.js';
+import { toLocation, toUrl } from '../src/location.js';
+
+describe('toLocation', () => {
+  it.each([
+    // clean, pretty and ugly, absolute and origin-relative, for one state
+    ['/books/42?tab=reviews', '/', '/books/42?tab=reviews'],
+    ['https://example.com/books/42?tab=reviews', '/', '/books/42?tab=reviews'],
+    ['/#!/books/42?tab=reviews', '/', '/books/42?tab=reviews'],
+    ['https://example.com/#!/books/42?tab=reviews', '/', '/books/42?tab=reviews'],
+    ['/?_escaped_fragment_=/books/42?tab=reviews', '/', '/books/42?tab=reviews'],
+    ['https://example.com/?_escaped_fragment_=/books/42?tab=reviews', '/', '/books/42?tab=reviews'],
+    ['/books/42?tab=reviews&_escaped_fragment_=', '/', '/books/42?tab=reviews'],
+    // with a base
+    ['/app/books/42?tab=reviews', '/app/', '/books/42?tab=reviews'],
+    ['/app/#!/books/42?tab=reviews', '/app', '/books/42?tab=reviews'],
+    ['//cdn.test/app/?_escaped_fragment_=/books/42?tab=reviews', '/app/', '/books/42?tab=reviews'],
+    ['/app/books/42?tab=reviews&_escaped_fragment_=', '/app/', '/books/42?tab=reviews'],
+    ['/app', '/app/', '/'],
+    ['/app/', '/app/', '/'],
+    ['/app/?_escaped_fragment_=', '/app/', '/'],
+    ['/app/#!', '/app/', '/'],
+    ['/app/index.html#!/books', '/app/', '/books'],
+    // the fragment rule: no leading `/` is a query on the base path
+    ['/#!key1=value1&key2=value2', '/', '/?key1=value1&key2=value2'],
+    ['/?_escaped_fragment_=key1=value1%26key2=value2', '/', '/?key1=value1&key2=value2'],
+    ['/Showcase.html#!CwRadioButton', '/', '/?CwRadioButton'],
+    ['/#!?x=1', '/', '/?x=1'],
+    // in-page anchors ride inside the state; a plain anchor is an anchor
+    ['/app/#!/books/42#reviews', '/app/', '/books/42#reviews'],
+    ['/app/?_escaped_fragment_=/books/42%23reviews', '/app/', '/books/42#reviews'],
+    ['/app/books/42#reviews', '/app/', '/books/42#reviews'],
+    ['/app/#!key=v#top', '/app/', '/?key=v#top'],
+    ['/app/#!#top', '/app/', '/#top'],
+    ['/#!/a#b#c', '/', '/a#b%23c'],
+    // a non-empty escaped fragment wins over the URL's own path and query
+    ['/app/books/1?x=1&_escaped_fragment_=/books/2', '/app/', '/books/2'],
+    // Bing's quirk
+    ['/?&_escaped_fragment_=', '/', '/'],
+  ])('reads %s (base %s) as %s', (url, base, location) => {
+    expect(toLocation(url, { base })).toBe(location);
+  });
+
+  it.each([
+    ['/app/#!/q/café'],
+    ['/app/#!/q/caf%C3%A9'],
+    ['/app/#!/q/caf%c3%a9'],
+    ['/app/?_escaped_fragment_=/q/caf%25C3%25A9'],
+    ['/app/?_escaped_fragment_=/q/caf%C3%A9'],
+    ['/app/q/café'],
+    ['/app/q/caf%C3%A9'],
+    ['https://example.com/app/q/%63af%C3%A9'],
+  ])('resolves %s to the one state /q/caf%C3%A9, whatever the encoding', (url) => {
+    expect(toLocation(url, { base: '/app/' })).toBe('/q/caf%C3%A9');
+  });
+
+  it.each([
+    ['/a/./b/../c', '/a/c'],
+    ['/a/%2e%2E/b', '/b'],
+    ['//evil.test/x', '/x'],
+    ['/#!//evil.test/x', '/evil.test/x'],
+    ['/#!/\\evil.test', '/%5Cevil.test'],
+    ['/a//b///c/', '/a/b/c/'],
+    ['/q/a b?x=a b&y="<>"', '/q/a%20b?x=a%20b&y=%22%3C%3E%22'],
+    ['/q/%7e%41?%7E', '/q/~A?~'],
+    ['/q/%zz?x=%4', '/q/%25zz?x=%254'],
+    ['/q/C++?q=C++', '/q/C++?q=C++'],
+    ['/q/%2F%2B%25', '/q/%2F%2B%25'],
+    ['/x?', '/x'],
+    ['/x#', '/x'],
+  ])('writes %s in canonical spelling as %s', (url, location) => {
+    expect(toLocation(url)).toBe(location);
+  });
+
+  it.each([
+    ['/other/books', '/app/'],
+    ['/application', '/app/'],
+    ['/other/?_escaped_fragment_=/books', '/app/'],
+    ['/other/#!/books', '/app/'],
+  ])('returns null for %s, outside base %s', (url, base) => {
+    expect(toLocation(url, { base })).toBeNull();
+  });
+
+  it.each([
+    ['/?_escaped_fragment_=%zz', 'MALFORMED_ESCAPE'],
+    ['/?_escaped_fragment_=%C3', 'INVALID_UTF8'],
+    ['/?_escaped_fragment_=a&b', 'NOT_UGLY'],
+    ['/?_escaped_fragment_=a&_escaped_fragment_=b', 'NOT_UGLY'],
+    ['/books?_escaped_fragment_&x=1', 'NOT_UGLY'],
+  ])('throws the codec’s error for the malformed ugly URL %s', (url, code) => {
+    expect(() => toLocation(url)).toThrow(CodecError);
+    expect(() => toLocation(url)).toThrow(expect.objectContaining({ code }));
+  });
+});
+
+describe('toUrl', () => {
+  it.each([
+    ['/books/42?tab=x', {}, '/books/42?tab=x'],
+    ['/books/42?tab=x', { base: '/app' }, '/app/books/42?tab=x'],
+    ['/', { base: '/app/' }, '/app/'],
+    ['/books/42?tab=x', { base: '/app', mode: 'hashbang' as const }, '/app/#!/books/42?tab=x'],
+    ['/', { mode: 'hashbang' as const }, '/#!/'],
+    ['/?key1=value1&key2=value2', { mode: 'hashbang' as const }, '/#!key1=value1&key2=value2'],
+    ['/?/looks-like-a-path', { mode: 'hashbang' as const }, '/#!/?/looks-like-a-path'],
+    ['/books/42#reviews', { mode: 'hashbang' as const }, '/#!/books/42#reviews'],
+    ['/books/42', { origin: 'https://example.com/', base: '/app/' }, 'https://example.com/app/books/42'],
+    ['/q/café', {}, '/q/caf%C3%A9'],
+    ['//evil.test', {}, '/evil.test'],
+  ])('writes %s with %o as %s', (location, options, url) => {
+    expect(toUrl(location, options)).toBe(url);
+  });
+});
+
+// Random states: path segments and query values holding space, &, =, #, %, +, /, ? and non-ASCII.
+const raw = fc.string({ unit: fc.constantFrom(...'ab Z9&=#%+/?é日😀.-~'.split(/(?:)/u)), maxLength: 8 });
+const state = fc.record({
+  segments: fc.array(raw.filter((s) => s !== '' && s !== '.' && s !== '..'), { maxLength: 4 }),
+  query: fc.array(fc.tuple(raw.filter((k) => k !== ''), raw), { maxLength: 3 }),
+  base: fc.constantFrom('/', '/app/', '/a b/'),
+});
+const encode = encodeURIComponent;
+// What a browser shows: non-ASCII left raw, reserved ASCII escaped.
+const encodeLikeABrowser = (s: string) => s.replace(/[^\u0080-\uFFFF]+/g, (ascii) => encode(ascii));
+
+function forms(s: { segments: string[]; query: [string, string][] }, enc: (s: string) => string) {
+  const path = '/' + s.segments.map(enc).join('/');
+  const query = s.query.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&');
+  return path + (query ? '?' + query : '');
+}
+
+describe('one state, three forms, for all states', () => {
+  it('toLocation gives one location for the clean, pretty and ugly URL, absolute or relative', () => {
+    fc.assert(
+      fc.property(state, (s) => {
+        const location = forms(s, encode);
+        const clean = toUrl(location, { base: s.base });
+        const pretty = toUrl(location, { base: s.base, mode: 'hashbang' });
+        const shown = toUrl(s.base, {}) + '#!' + forms(s, encodeLikeABrowser);
+        const expected = toLocation(clean, { base: s.base });
+        const all = [pretty, toUglyUrl(pretty), shown, toUglyUrl(shown), 'https://example.com' + clean, 'https://example.com' + toUglyUrl(pretty)];
+        return expected !== null && all.every((url) => toLocation(url, { base: s.base }) === expected);
+      }),
+      { numRuns: 1500, seed: 5 },
+    );
+  });
+
+  it('toLocation(toUrl(location)) is the location in both modes', () => {
+    fc.assert(
+      fc.property(state, fc.constantFrom('history' as const, 'hashbang' as const), (s, mode) => {
+        const location = toLocation(forms(s, encode)) as string;
+        return toLocation(toUrl(location, { base: s.base, mode }), { base: s.base }) === location;
+      }),
+      { numRuns: 1500, seed: 6 },
+    );
+  });
+});
