@@ -1,0 +1,25 @@
+// crawlable-router: the isomorphic core (no DOM, no Node): the #! codec, the three URL forms and
+// the route table that the client router and the snapshot server share.
+
+export { CodecError, escapeFragment, isPrettyUrl, isUglyUrl, toPrettyUrl, toUglyUrl, unescapeFragment } from './codec.js';
+export type { CodecErrorCode } from './codec.js';
+export { toLocation, toUrl } from './location.js';
+export type { AppLocation, ToLocationOptions, ToUrlOptions, UrlMode } from './location.js';
+export { createRoutes, route, RouteError } from './routes.js';
+export type {
+  AnyRoute,
+  Entries,
+  LoadContext,
+  NotFoundDefinition,
+  Params,
+  ParamsOf,
+  Query,
+  QueryInput,
+  RenderContext,
+  RouteDefinition,
+  RouteErrorCode,
+  RouteMatch,
+  RoutesOptions,
+  RouteTable,
+  TitleFunction,
+} from './routes.js';

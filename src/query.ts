@@ -1,0 +1,55 @@
+// Query strings of locations: repeated keys kept, escapes decoded once and leniently, and `+` is a
+// plus (RFC 3986), not the space of HTML form encoding, so `C++` survives every form of a URL.
+
+import { keepTable, percentDecode, percentEncode } from './percent.js';
+
+/** A parsed query: one string per key, or an array when the key repeats. */
+export type Query = Record<string, string | string[]>;
+
+/** A query to write: `null`/`undefined` values are left out, arrays repeat the key. */
+export type QueryInput = Record<
+  string,
+  string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>
+>;
+
+/** Parses `a=1&b=2&a=3` (no leading `?`) into `{ a: ['1', '3'], b: '2' }`; a bare key gets `''`. */
+export function parseQuery(text: string): Query {
+  // A null prototype: keys such as `__proto__` and `constructor` are data, never inherited members.
+  const query: Query = Object.create(null) as Query;
+  if (text === '') return query;
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    const eq = pair.indexOf('=');
+    const key = percentDecode(eq < 0 ? pair : pair.slice(0, eq));
+    const value = eq < 0 ? '' : percentDecode(pair, eq + 1);
+    const prior = query[key];
+    if (prior === undefined) query[key] = value;
+    else if (typeof prior === 'string') query[key] = [prior, value];
+    else prior.push(value);
+  }
+  return query;
+}
+
+// encodeURIComponent's set: only unreserved characters and !'()* stay as they are.
+const COMPONENT_KEEP = keepTable(
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!'()*",
+);
+
+/** encodeURIComponent, except that a lone surrogate is handed to `onLoneSurrogate` (which throws). */
+export function encodeComponent(text: string, onLoneSurrogate: (index: number) => never): string {
+  return percentEncode(text, COMPONENT_KEEP, (fault) => onLoneSurrogate(fault.index));
+}
+
+/** Writes a query (no leading `?`) in the order of its keys; `''` when nothing is left. */
+export function stringifyQuery(query: QueryInput, onLoneSurrogate: (key: string) => never): string {
+  let out = '';
+  for (const key of Object.keys(query)) {
+    const value = query[key];
+    if (value === null || value === undefined) continue;
+    const name = encodeComponent(key, () => onLoneSurrogate(key));
+    for (const item of Array.isArray(value) ? value : [value]) {
+      out += (out ? '&' : '') + name + '=' + encodeComponent(String(item), () => onLoneSurrogate(key));
+    }
+  }
+  return out;
+}

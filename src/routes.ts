@@ -1,0 +1,286 @@
+// The route table shared by the client router and the snapshot server: path-to-regexp v8 patterns
+// compiled once, matched through a segment index, params decoded exactly once and leniently.
+
+import { compile, parse, pathToRegexp, PathError, type Token } from 'path-to-regexp';
+import { canonicalPathText, normalizeBase, normalizeLocation, type AppLocation } from './location.js';
+import type { Params, ParamsOf } from './params.js';
+import { percentDecode } from './percent.js';
+import { encodeComponent, parseQuery, stringifyQuery, type Query, type QueryInput } from './query.js';
+import { createIndex } from './route-index.js';
+
+export type { Params, ParamsOf } from './params.js';
+export type { Query, QueryInput } from './query.js';
+
+/** What a `RouteError` is about. */
+export type RouteErrorCode = 'BAD_PATTERN' | 'DUPLICATE_NAME' | 'UNKNOWN_ROUTE' | 'MISSING_PARAM' | 'BAD_PARAM';
+
+/** A programmer error in a route table or an `href` call; `code` names it. */
+export class RouteError extends Error {
+  /** The kind of error. */
+  readonly code: RouteErrorCode;
+
+  constructor(code: RouteErrorCode, message: string) {
+    super(message);
+    this.name = 'RouteError';
+    this.code = code;
+  }
+}
+
+/** What `load` receives. */
+export interface LoadContext<P = Params> {
+  /** The decoded params. */
+  params: P;
+  /** The decoded query. */
+  query: Query;
+  /** The canonical location being loaded. */
+  location: AppLocation;
+  /** Aborted when a newer navigation or a timeout makes this load moot. */
+  signal: AbortSignal;
+}
+
+/** What `render` and a `title` function receive. */
+export interface RenderContext<P = Params, D = unknown> {
+  /** The decoded params. */
+  params: P;
+  /** The decoded query. */
+  query: Query;
+  /** The canonical location being rendered. */
+  location: AppLocation;
+  /** What `load` returned (undefined when the route has no `load`). */
+  data: D;
+}
+
+/** A title computed from the state (method-typed so routes with typed data fit a table of routes). */
+export type TitleFunction<P = Params, D = unknown> = { title(context: RenderContext<P, D>): string }['title'];
+
+/** What `entries()` may return: params for every location of the route, at once or over time. */
+export type Entries<P> = Iterable<P> | AsyncIterable<P> | Promise<Iterable<P>>;
+
+/** A route: a path-to-regexp pattern and the hooks that fetch and render its state. */
+export interface RouteDefinition<P extends string = string, D = unknown> {
+  /** A path-to-regexp v8 pattern relative to the base: `/books/:id`, `/files/*path`, `/list{/:page}`. */
+  path: P;
+  /** A name for `href(name, params)`. Default none. */
+  name?: string;
+  /** The document title for this state. Default none: the title is left alone. */
+  title?: string | TitleFunction<ParamsOf<P>, D>;
+  /** Fetches the state's data; aborted through `signal` when it is no longer wanted. Default none. */
+  load?(context: LoadContext<ParamsOf<P>>): D | Promise<D>;
+  /** Returns the outlet's HTML for the state. Untrusted text in it must be escaped by the hook. Default none. */
+  render?(context: RenderContext<ParamsOf<P>, D>): string;
+  /** Lists params for prerendering and sitemaps. Default none: only a param-free path is listed. */
+  entries?(): Entries<ParamsOf<P>>;
+}
+
+/** The route shown when nothing matches; its `path` is not used for matching. */
+export type NotFoundDefinition<D = unknown> = Omit<RouteDefinition<string, D>, 'path' | 'entries'> & { path?: string };
+
+/** A route as the table holds it, whatever its pattern. */
+export type AnyRoute = RouteDefinition<string, unknown> | NotFoundDefinition<unknown>;
+
+/** The result of a match: the route, its decoded params and query, and the canonical location. */
+export interface RouteMatch<R = AnyRoute> {
+  /** The matched route (or the notFound route, from `resolve`). */
+  route: R;
+  /** Decoded params: a string each, an array for a wildcard, absent for a skipped optional group. */
+  params: Params;
+  /** The decoded query, repeated keys kept. */
+  query: Query;
+  /** The canonical location. */
+  location: AppLocation;
+  /** The location's path. */
+  path: string;
+  /** The in-page anchor, without `#`; `''` when there is none. */
+  hash: string;
+  /** True when this is the notFound route standing in for no match. */
+  notFound: boolean;
+}
+
+/** Options of `createRoutes`. */
+export interface RoutesOptions {
+  /** The app's base path, shared with the client and server. Default `'/'`. */
+  base?: string;
+  /** The route shown for a location no pattern matches. Default none. */
+  notFound?: NotFoundDefinition;
+  /** Match case-sensitively. Default `true`: `/Books` and `/books` are two states. */
+  sensitive?: boolean;
+}
+
+/** A compiled route table. */
+export interface RouteTable<R extends AnyRoute = AnyRoute> {
+  /** The routes, in declaration order. */
+  readonly routes: readonly R[];
+  /** The base path, canonical, starting and ending with `/`. */
+  readonly base: string;
+  /** The notFound route, if one was given. */
+  readonly notFound: NotFoundDefinition | undefined;
+  /** The first route whose pattern matches the location's path, or null. */
+  match(location: AppLocation): RouteMatch<R> | null;
+  /** Like `match`, but falls back to the notFound route (null only when there is none). */
+  resolve(location: AppLocation): RouteMatch<R | NotFoundDefinition> | null;
+  /** Builds the location of a named route; throws `RouteError` for an unknown name or a missing param. */
+  href(name: string, params?: Params, query?: QueryInput): AppLocation;
+  /** Every location that param-free paths and `entries()` name, each once. */
+  locations(): AsyncIterable<AppLocation>;
+}
+
+/** Types a route definition from its path literal, so `params` and `data` are checked in its hooks. */
+export function route<const P extends string, D = undefined>(definition: RouteDefinition<P, D>): RouteDefinition<P, D> {
+  return definition;
+}
+
+interface Compiled {
+  regexp: RegExp;
+  wildcards: boolean[];
+  names: string[];
+  build: (params: Params) => string;
+}
+
+function describe(route: RouteDefinition<string, unknown>): string {
+  return route.name ? `route "${route.name}" (${route.path})` : `route ${route.path}`;
+}
+
+/** A param value as it goes into a path: every character but the unreserved and `!'()*` escaped. */
+function encodeParam(route: RouteDefinition<string, unknown>) {
+  return (value: string): string => {
+    if (value === '' || value === '.' || value === '..') {
+      throw new RouteError('BAD_PARAM', `a param of ${describe(route)} cannot be ${JSON.stringify(value)}: it is not a path segment`);
+    }
+    return encodeComponent(value, (index) => {
+      throw new RouteError('BAD_PARAM', `a param of ${describe(route)} has a lone surrogate at index ${index}`);
+    });
+  };
+}
+
+function compileRoute(route: RouteDefinition<string, unknown>, sensitive: boolean): Compiled & { tokens: Token[] } {
+  if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
+    throw new RouteError('BAD_PATTERN', `a route path must be a string starting with "/", got ${JSON.stringify(route.path)}`);
+  }
+  try {
+    // Literal text is written in canonical location spelling (`/café` is `/caf%C3%A9`), as paths are.
+    const data = parse(route.path, { encodePath: canonicalPathText });
+    const { regexp, keys } = pathToRegexp(data, { sensitive });
+    const toPath = compile(data, { encode: encodeParam(route) });
+    const build = (params: Params): string => {
+      try {
+        return toPath(params as Partial<Record<string, string | string[]>>);
+      } catch (error) {
+        if (error instanceof RouteError) throw error;
+        const missing = /^Missing parameters: (.*)$/.exec((error as Error).message);
+        if (missing) throw new RouteError('MISSING_PARAM', `missing param ${missing[1]} for ${describe(route)}`);
+        throw new RouteError('BAD_PARAM', `${(error as Error).message} for ${describe(route)}`);
+      }
+    };
+    return { regexp, tokens: data.tokens, wildcards: keys.map((k) => k.type === 'wildcard'), names: keys.map((k) => k.name), build };
+  } catch (error) {
+    if (error instanceof PathError) throw new RouteError('BAD_PATTERN', `bad pattern ${JSON.stringify(route.path)}: ${error.message.split('; visit')[0]}`);
+    throw error;
+  }
+}
+
+function isPromise<T>(value: unknown): value is Promise<T> {
+  return typeof (value as Promise<T> | null)?.then === 'function';
+}
+
+/** Compiles a route table shared by the client router and the snapshot server. */
+export function createRoutes<const P extends readonly string[]>(
+  routes: { readonly [K in keyof P]: RouteDefinition<P[K], unknown> },
+  options: RoutesOptions = {},
+): RouteTable<RouteDefinition<P[number], unknown>> {
+  type R = RouteDefinition<P[number], unknown>;
+  const list = routes as unknown as readonly R[];
+  const { sensitive = true, notFound } = options;
+  const base = normalizeBase(options.base);
+  const compiled = list.map((r) => compileRoute(r, sensitive));
+  const byName = new Map<string, number>();
+  list.forEach((r, i) => {
+    if (r.name === undefined) return;
+    if (byName.has(r.name)) throw new RouteError('DUPLICATE_NAME', `two routes are named "${r.name}": ${list[byName.get(r.name) as number]?.path} and ${r.path}`);
+    byName.set(r.name, i);
+  });
+  const candidates = createIndex(compiled.map((c) => c.tokens), sensitive);
+
+  function parts(location: AppLocation) {
+    const loc = normalizeLocation(location);
+    const hashAt = loc.indexOf('#');
+    const pre = hashAt < 0 ? loc : loc.slice(0, hashAt);
+    const q = pre.indexOf('?');
+    return {
+      location: loc,
+      path: q < 0 ? pre : pre.slice(0, q),
+      search: q < 0 ? '' : pre.slice(q + 1),
+      hash: hashAt < 0 ? '' : percentDecode(loc, hashAt + 1),
+    };
+  }
+
+  function match(location: AppLocation): RouteMatch<R> | null {
+    const at = parts(location);
+    for (const id of candidates(at.path)) {
+      const c = compiled[id] as Compiled;
+      const m = c.regexp.exec(at.path);
+      if (!m) continue;
+      const params: Params = Object.create(null) as Params;
+      for (let i = 1; i < m.length; i++) {
+        const raw = m[i];
+        if (raw === undefined) continue;
+        const name = c.names[i - 1] as string;
+        params[name] = c.wildcards[i - 1] ? raw.split('/').map((s) => percentDecode(s)) : percentDecode(raw);
+      }
+      return { route: list[id] as R, params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound: false };
+    }
+    return null;
+  }
+
+  function buildLocation(id: number, params: Params = {}, query?: QueryInput): AppLocation {
+    const path = (compiled[id] as Compiled).build(params);
+    const search = query
+      ? stringifyQuery(query, (key) => {
+          throw new RouteError('BAD_PARAM', `query key ${JSON.stringify(key)} has a lone surrogate`);
+        })
+      : '';
+    return search ? `${path}?${search}` : path;
+  }
+
+  return {
+    routes: list,
+    base,
+    notFound,
+    match,
+    resolve(location) {
+      const found = match(location);
+      if (found || !notFound) return found;
+      const at = parts(location);
+      return { route: notFound, params: Object.create(null) as Params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound: true };
+    },
+    href(name, params, query) {
+      const id = byName.get(name);
+      if (id === undefined) throw new RouteError('UNKNOWN_ROUTE', `no route is named ${JSON.stringify(name)}`);
+      return buildLocation(id, params, query);
+    },
+    async *locations() {
+      const seen = new Set<AppLocation>();
+      for (let id = 0; id < list.length; id++) {
+        const r = list[id] as R;
+        let found: Iterable<Params> | AsyncIterable<Params>;
+        if (r.entries) {
+          const entries = r.entries() as Entries<Params>;
+          found = isPromise<Iterable<Params>>(entries) ? await entries : entries;
+        } else found = [{}];
+        for await (const params of found) {
+          let location: AppLocation;
+          try {
+            location = buildLocation(id, params);
+          } catch (error) {
+            // A pattern with required params and no entries() names no location of its own.
+            if (!r.entries && error instanceof RouteError && error.code === 'MISSING_PARAM') break;
+            throw error;
+          }
+          if (!seen.has(location)) {
+            seen.add(location);
+            yield location;
+          }
+        }
+      }
+    },
+  };
+}

@@ -1,0 +1,246 @@
+import fc from 'fast-check';
+import { match as ptrMatch } from 'path-to-regexp';
+import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
+import { createRoutes, route, RouteError, type Params } from '../src/routes.js';
+
+const table = createRoutes(
+  [
+    { path: '/', name: 'home' },
+    { path: '/books', name: 'books' },
+    { path: '/books/:id', name: 'book' },
+    { path: '/books/:id/reviews{/:page}', name: 'reviews' },
+    { path: '/authors/:slug', name: 'author' },
+    { path: '/files/*path', name: 'files' },
+    { path: '/q/:term', name: 'search' },
+    { path: '/café/:x', name: 'cafe' },
+    { path: '/v:major.:minor', name: 'version' },
+    { path: '/books/new' },
+  ],
+  { notFound: { title: 'Not found', render: () => '<h1>Not found</h1>' } },
+);
+
+const plain = (m: ReturnType<typeof table.match>) => m && { path: m.route.path, params: { ...m.params }, query: { ...m.query } };
+
+describe('match', () => {
+  it.each([
+    ['/', '/', {}, {}],
+    ['/books', '/books', {}, {}],
+    ['/books/', '/books', {}, {}],
+    ['/books/42', '/books/:id', { id: '42' }, {}],
+    ['/books/42?tab=reviews&tab=x&y', '/books/:id', { id: '42' }, { tab: ['reviews', 'x'], y: '' }],
+    ['/books/new', '/books/:id', { id: 'new' }, {}],
+    ['/books/42/reviews', '/books/:id/reviews{/:page}', { id: '42' }, {}],
+    ['/books/42/reviews/3', '/books/:id/reviews{/:page}', { id: '42', page: '3' }, {}],
+    ['/files/a/b%20c/d', '/files/*path', { path: ['a', 'b c', 'd'] }, {}],
+    ['/files/x', '/files/*path', { path: ['x'] }, {}],
+    ['/q/caf%C3%A9', '/q/:term', { term: 'café' }, {}],
+    ['/q/café', '/q/:term', { term: 'café' }, {}],
+    ['/q/%E6%97%A5%E6%9C%AC', '/q/:term', { term: '日本' }, {}],
+    ['/q/%25', '/q/:term', { term: '%' }, {}],
+    ['/q/%2525', '/q/:term', { term: '%25' }, {}],
+    ['/q/C++', '/q/:term', { term: 'C++' }, {}],
+    ['/q/C%2B%2B', '/q/:term', { term: 'C++' }, {}],
+    ['/q/a%2Fb', '/q/:term', { term: 'a/b' }, {}],
+    ['/q/%zz', '/q/:term', { term: '%zz' }, {}],
+    ['/q/50%', '/q/:term', { term: '50%' }, {}],
+    ['/q/%C3', '/q/:term', { term: '%C3' }, {}],
+    ['/q/%E6%97x%C3%A9', '/q/:term', { term: '%E6%97xé' }, {}],
+    ['/q/x?q=C++&r=a%20b&s=%zz&t=%26', '/q/:term', { term: 'x' }, { q: 'C++', r: 'a b', s: '%zz', t: '&' }],
+    ['/café/1', '/café/:x', { x: '1' }, {}],
+    ['/caf%C3%A9/1', '/café/:x', { x: '1' }, {}],
+    ['/v1.2', '/v:major.:minor', { major: '1', minor: '2' }, {}],
+  ])('matches %s to %s', (location, path, params, query) => {
+    expect(plain(table.match(location))).toEqual({ path, params, query });
+  });
+
+  it.each(['/nope', '/books/42/x', '/Books', '/files', '/q', '/q/a/b'])('returns null for %s', (location) => {
+    expect(table.match(location)).toBeNull();
+  });
+
+  it('gives the canonical location, path and anchor', () => {
+    expect(table.match('/q/café?x=a b#sec 2')).toMatchObject({ location: '/q/caf%C3%A9?x=a%20b#sec%202', path: '/q/caf%C3%A9', hash: 'sec 2', notFound: false });
+  });
+
+  it('keeps query keys such as __proto__ as data', () => {
+    const m = table.match('/books?__proto__=x&constructor=y');
+    expect(m?.query['__proto__']).toBe('x');
+    expect(m?.query['constructor']).toBe('y');
+    expect(({} as Record<string, unknown>)['x']).toBeUndefined();
+  });
+
+  it('falls back to the notFound route in resolve', () => {
+    expect(table.resolve('/nope?x=1')).toMatchObject({ route: { title: 'Not found' }, notFound: true, params: {}, query: { x: '1' }, location: '/nope?x=1' });
+    expect(createRoutes([{ path: '/' }]).resolve('/nope')).toBeNull();
+  });
+
+  it('lets the first declared route win', () => {
+    const t = createRoutes([{ path: '/a/:x' }, { path: '/a/b' }, { path: '/*rest' }]);
+    expect(t.match('/a/b')?.route.path).toBe('/a/:x');
+    expect(t.match('/a/b/c')?.route.path).toBe('/*rest');
+  });
+
+  it('matches case-insensitively when asked', () => {
+    const t = createRoutes([{ path: '/Books/:id' }], { sensitive: false });
+    expect(t.match('/books/1')?.params).toEqual({ id: '1' });
+    expect(createRoutes([{ path: '/Books/:id' }]).match('/books/1')).toBeNull();
+  });
+});
+
+describe('href', () => {
+  it.each([
+    ['home', {}, undefined, '/'],
+    ['book', { id: '42' }, undefined, '/books/42'],
+    ['book', { id: 'a b/c+é%' }, undefined, '/books/a%20b%2Fc%2B%C3%A9%25'],
+    ['reviews', { id: '1' }, undefined, '/books/1/reviews'],
+    ['reviews', { id: '1', page: '2' }, undefined, '/books/1/reviews/2'],
+    ['files', { path: ['a', 'b c'] }, undefined, '/files/a/b%20c'],
+    ['books', {}, { q: 'Les Misérables', tag: ['C++', '日本'], skip: undefined, n: 2 }, '/books?q=Les%20Mis%C3%A9rables&tag=C%2B%2B&tag=%E6%97%A5%E6%9C%AC&n=2'],
+    ['cafe', { x: '1' }, undefined, '/caf%C3%A9/1'],
+  ] as const)('builds %s %o %o as %s', (name, params, query, location) => {
+    expect(table.href(name, params as Params, query)).toBe(location);
+  });
+
+  it.each([
+    [() => table.href('nope'), 'UNKNOWN_ROUTE', 'no route is named "nope"'],
+    [() => table.href('book'), 'MISSING_PARAM', 'missing param id for route "book" (/books/:id)'],
+    [() => table.href('book', { id: '' }), 'BAD_PARAM', 'a param of route "book" (/books/:id) cannot be "": it is not a path segment'],
+    [() => table.href('book', { id: '..' }), 'BAD_PARAM', 'a param of route "book" (/books/:id) cannot be "..": it is not a path segment'],
+    [() => table.href('book', { id: 'a\uD800' }), 'BAD_PARAM', 'a param of route "book" (/books/:id) has a lone surrogate at index 1'],
+    [() => table.href('files', { path: [] }), 'BAD_PARAM', 'Expected "path" to be a non-empty array for route "files" (/files/*path)'],
+    [() => table.href('books', {}, { ['\uDC00']: 'x' }), 'BAD_PARAM', 'query key "\\udc00" has a lone surrogate'],
+  ])('throws a typed error: %#', (call, code, message) => {
+    expect(call).toThrow(RouteError);
+    expect(call).toThrow(expect.objectContaining({ code, message, name: 'RouteError' }));
+  });
+
+  it('round-trips with match for every param value', () => {
+    const value = fc.string({ unit: 'binary', minLength: 1, maxLength: 12 }).filter((s) => s !== '.' && s !== '..');
+    fc.assert(
+      fc.property(value, fc.array(value, { minLength: 1, maxLength: 3 }), value, (id, path, q) => {
+        const book = table.match(table.href('book', { id }, { q }));
+        const files = table.match(table.href('files', { path }));
+        return book?.params['id'] === id && book.query['q'] === q && JSON.stringify(files?.params['path']) === JSON.stringify(path);
+      }),
+      { numRuns: 1500, seed: 9 },
+    );
+  });
+});
+
+describe('createRoutes', () => {
+  it.each([
+    [[{ path: '/a/:' }], 'bad pattern "/a/:": Missing parameter name at index 4: /a/:'],
+    [[{ path: '/a{' }], 'bad pattern "/a{": Unexpected end at index 3, expected }: /a{'],
+    [[{ path: '/a(b)' }], 'bad pattern "/a(b)": Unexpected ( at index 2: /a(b)'],
+    [[{ path: 'a' }], 'a route path must be a string starting with "/", got "a"'],
+  ])('refuses a bad pattern: %j', (routes, message) => {
+    expect(() => createRoutes(routes as { path: string }[])).toThrow(expect.objectContaining({ code: 'BAD_PATTERN', message }));
+  });
+
+  it('refuses two routes with one name', () => {
+    expect(() => createRoutes([{ path: '/a', name: 'x' }, { path: '/b', name: 'x' }])).toThrow(
+      expect.objectContaining({ code: 'DUPLICATE_NAME', message: 'two routes are named "x": /a and /b' }),
+    );
+  });
+
+  it('normalizes its base', () => {
+    expect(createRoutes([], { base: '/app' }).base).toBe('/app/');
+    expect(createRoutes([]).base).toBe('/');
+  });
+});
+
+describe('locations', () => {
+  it('yields static paths and every entries() expansion, sync, async and promised, once each', async () => {
+    const t = createRoutes([
+      { path: '/' },
+      { path: '/books/:id', entries: () => [{ id: '1' }, { id: 'Les Misérables' }, { id: '1' }] },
+      {
+        path: '/authors/:slug',
+        async *entries() {
+          yield { slug: 'hugo' };
+          yield { slug: 'dumas' };
+        },
+      },
+      { path: '/tags/:tag', entries: async () => [{ tag: 'C++' }] },
+      { path: '/list{/:page}' },
+      { path: '/users/:id' },
+      { path: '/files/*path' },
+    ]);
+    const out: string[] = [];
+    for await (const location of t.locations()) out.push(location);
+    expect(out).toEqual(['/', '/books/1', '/books/Les%20Mis%C3%A9rables', '/authors/hugo', '/authors/dumas', '/tags/C%2B%2B', '/list']);
+  });
+});
+
+describe('a table of a thousand routes', () => {
+  const routes = Array.from({ length: 1000 }, (_, i) => {
+    const kind = i % 5;
+    return kind === 0
+      ? { path: `/section${i}/items/:id` }
+      : kind === 1
+        ? { path: `/users/:user/posts${i}/:post` }
+        : kind === 2
+          ? { path: `/static/${i}/page` }
+          : kind === 3
+            ? { path: `/docs${i}{/:lang}/*slug` }
+            : { path: `/shop/:shop/p${i}.:ext` };
+  });
+  const big = createRoutes(routes);
+  const linear = routes.map((r) => ptrMatch(r.path, { sensitive: true, decode: false }));
+
+  afterEach(() => vi.restoreAllMocks());
+
+  it('matches exactly as a first-match scan over path-to-regexp does', () => {
+    const path = fc.oneof(
+      fc.nat({ max: 999 }).map((i) => `/section${i}/items/x${i}`),
+      fc.nat({ max: 999 }).map((i) => `/users/u/posts${i}/p`),
+      fc.nat({ max: 999 }).map((i) => `/static/${i}/page`),
+      fc.nat({ max: 999 }).map((i) => `/docs${i}/en/a/b`),
+      fc.nat({ max: 999 }).map((i) => `/shop/s/p${i}.json`),
+      fc.array(fc.constantFrom('users', 'u', 'posts3', 'static', '7', 'page', 'x'), { maxLength: 5 }).map((s) => '/' + s.join('/')),
+    );
+    fc.assert(
+      fc.property(path, (p) => {
+        const expected = linear.findIndex((m) => m(p) !== false);
+        const got = big.match(p);
+        return expected < 0 ? got === null : got?.route === routes[expected];
+      }),
+      { numRuns: 3000, seed: 13 },
+    );
+  });
+
+  it('tests a handful of patterns per match, not a thousand', () => {
+    const exec = vi.spyOn(RegExp.prototype, 'exec');
+    big.match('/users/u/posts996/p');
+    big.match('/static/502/page');
+    big.match('/docs500/en/a/b');
+    big.match('/shop/s/p504.json');
+    big.match('/nowhere/at/all');
+    const routeTests = exec.mock.contexts.filter((re) => (re as RegExp).source.startsWith('^(?:'));
+    expect(routeTests.length).toBeLessThanOrEqual(5 * 2);
+  });
+});
+
+describe('types', () => {
+  it('infers params from the path literal', () => {
+    createRoutes([
+      {
+        path: '/books/:id/reviews{/:page}',
+        render: ({ params }) => {
+          expectTypeOf(params).toEqualTypeOf<{ id: string; page?: string }>();
+          // @ts-expect-error: a typo in a param name is a compile error
+          return params.idd;
+        },
+      },
+      { path: '/files/*path', load: ({ params }) => expectTypeOf(params.path).toEqualTypeOf<string[]>() },
+    ]);
+    const r = route({
+      path: '/authors/:slug',
+      load: async ({ params }) => ({ name: params.slug }),
+      render: ({ data }) => {
+        expectTypeOf(data).toEqualTypeOf<{ name: string }>();
+        return data.name;
+      },
+    });
+    expect(createRoutes([r]).match('/authors/hugo')?.route).toBe(r);
+  });
+});
