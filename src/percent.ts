@@ -134,6 +134,7 @@ export function percentDecode(
   to = text.length,
   onFault?: (fault: PercentFault) => never,
 ): string {
+  if (!onFault && text.indexOf('%', from) < 0) return from === 0 && to === text.length ? text : text.slice(from, to);
   let out = '';
   let start = from;
   let i = from;

@@ -102,13 +102,17 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
     at.terminal.push(id);
   });
 
-  function walk(at: Node, segments: string[], k: number, out: number[]): void {
-    for (const id of at.tail) out.push(id);
-    if (k === segments.length) {
-      for (const id of at.terminal) out.push(id);
+  // Walks the path's segments in place (no split): `from` is the index after a `/`.
+  function walk(at: Node, path: string, from: number, out: number[]): void {
+    for (let i = 0; i < at.tail.length; i++) out.push(at.tail[i] as number);
+    // Past the end, or just after a trailing slash (optional in every pattern, path-to-regexp's `trailing`).
+    if (from >= path.length) {
+      for (let i = 0; i < at.terminal.length; i++) out.push(at.terminal[i] as number);
       return;
     }
-    const segment = key(segments[k] as string);
+    let end = path.indexOf('/', from);
+    if (end < 0) end = path.length;
+    const segment = key(path.slice(from, end));
     if (at.prefixed.size > 0) {
       for (let n = 1; n <= segment.length; n++) {
         const ids = at.prefixed.get(segment.slice(0, n));
@@ -116,18 +120,14 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
       }
     }
     const next = at.statics.get(segment);
-    if (next) walk(next, segments, k + 1, out);
-    if (at.param) walk(at.param, segments, k + 1, out);
+    if (next) walk(next, path, end + 1, out);
+    if (at.param) walk(at.param, path, end + 1, out);
   }
 
   /** The ids of every pattern that may match `path` (a canonical path), in declaration order. */
   return function candidates(path: string): number[] {
-    const segments = path.split('/');
-    segments.shift();
-    // A trailing slash is optional in every pattern (path-to-regexp's `trailing`).
-    if (segments[segments.length - 1] === '') segments.pop();
     const out: number[] = [];
-    walk(root, segments, 0, out);
+    walk(root, path, 1, out);
     return out.length > 1 ? out.sort((a, b) => a - b) : out;
   };
 }

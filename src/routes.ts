@@ -178,6 +178,8 @@ function compileRoute(route: RouteDefinition<string, unknown>, sensitive: boolea
   }
 }
 
+const decodeParam = (raw: string): string => percentDecode(raw);
+
 function isPromise<T>(value: unknown): value is Promise<T> {
   return typeof (value as Promise<T> | null)?.then === 'function';
 }
@@ -203,28 +205,32 @@ export function createRoutes<const P extends readonly string[]>(
   function parts(location: AppLocation) {
     const loc = normalizeLocation(location);
     const hashAt = loc.indexOf('#');
-    const pre = hashAt < 0 ? loc : loc.slice(0, hashAt);
-    const q = pre.indexOf('?');
+    const end = hashAt < 0 ? loc.length : hashAt;
+    let q = loc.indexOf('?');
+    if (q > end) q = -1;
+    const pathEnd = q < 0 ? end : q;
     return {
       location: loc,
-      path: q < 0 ? pre : pre.slice(0, q),
-      search: q < 0 ? '' : pre.slice(q + 1),
+      path: pathEnd === loc.length ? loc : loc.slice(0, pathEnd),
+      search: q < 0 ? '' : loc.slice(q + 1, end),
       hash: hashAt < 0 ? '' : percentDecode(loc, hashAt + 1),
     };
   }
 
   function match(location: AppLocation): RouteMatch<R> | null {
     const at = parts(location);
-    for (const id of candidates(at.path)) {
+    const ids = candidates(at.path);
+    for (let n = 0; n < ids.length; n++) {
+      const id = ids[n] as number;
       const c = compiled[id] as Compiled;
       const m = c.regexp.exec(at.path);
       if (!m) continue;
-      const params: Params = Object.create(null) as Params;
+      // Param names come from the trusted pattern, so a plain object is safe here.
+      const params: Params = {};
       for (let i = 1; i < m.length; i++) {
         const raw = m[i];
         if (raw === undefined) continue;
-        const name = c.names[i - 1] as string;
-        params[name] = c.wildcards[i - 1] ? raw.split('/').map((s) => percentDecode(s)) : percentDecode(raw);
+        params[c.names[i - 1] as string] = c.wildcards[i - 1] ? raw.split('/').map(decodeParam) : decodeParam(raw);
       }
       return { route: list[id] as R, params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound: false };
     }

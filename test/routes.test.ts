@@ -61,6 +61,10 @@ describe('match', () => {
     expect(table.match('/q/café?x=a b#sec 2')).toMatchObject({ location: '/q/caf%C3%A9?x=a%20b#sec%202', path: '/q/caf%C3%A9', hash: 'sec 2', notFound: false });
   });
 
+  it('reads a `?` after the anchor as part of the anchor', () => {
+    expect(table.match('/books/1#a?b')).toMatchObject({ params: { id: '1' }, query: {}, hash: 'a?b', path: '/books/1' });
+  });
+
   it('keeps query keys such as __proto__ as data', () => {
     const m = table.match('/books?__proto__=x&constructor=y');
     expect(m?.query['__proto__']).toBe('x');
