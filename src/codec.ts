@@ -3,7 +3,7 @@
 // "Escaping characters in the bidirectional mapping". Every string operation here works on the URL
 // as given: nothing is parsed by WHATWG URL, so host case, ports, `%7e` and `./` survive untouched.
 
-import { keepTable, percentDecode, percentEncode, type PercentFault } from './percent.js';
+import { percentDecode, percentEncode, type PercentFault } from './percent.js';
 
 /** What a `CodecError` is about. */
 export type CodecErrorCode =
@@ -34,12 +34,9 @@ export class CodecError extends Error {
 const PARAM = '_escaped_fragment_';
 const PARAM_EQ = PARAM + '=';
 
-// Kept bytes: every printable ASCII byte except the scheme's escape set %00-20 %23 %25-26 %2B %7F-FF.
-const KEEP = keepTable(
-  Array.from({ length: 95 }, (_, i) => String.fromCharCode(33 + i))
-    .join('')
-    .replace(/[#%&+\x7f]/g, ''),
-);
+// Runs of what the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26
+// %2B %7F-FF). encodeURIComponent escapes each of those exactly so, in UTF-8.
+const UNSAFE = /[^!"$'-*,-~]+/g;
 
 /** Quotes an input for an error message, cut around `index` when it is long. */
 function quote(input: string, index: number): string {
@@ -64,7 +61,7 @@ function faultError(input: string, offset: number) {
 
 /** Escapes a fragment for the query string: UTF-8, then exactly `%00-20 %23 %25-26 %2B %7F-FF`. */
 export function escapeFragment(text: string): string {
-  return percentEncode(text, KEEP, faultError(text, 0));
+  return percentEncode(text, UNSAFE, faultError(text, 0));
 }
 
 /** Reverses `escapeFragment`: decodes every `%XX` as UTF-8, strictly; `+` stays a plus. */
@@ -146,7 +143,7 @@ export function toUglyUrl(url: string): string {
   if (query >= 0 && findParams(url.slice(query + 1, end)).count > 0) {
     throw new CodecError('NOT_PRETTY', `${quote(url, query)} already has an ${PARAM} parameter`, url, query);
   }
-  const value = hash < 0 ? '' : percentEncode(url.slice(hash + 2), KEEP, faultError(url, hash + 2));
+  const value = hash < 0 ? '' : percentEncode(url.slice(hash + 2), UNSAFE, faultError(url, hash + 2));
   const separator = query < 0 ? '?' : query === end - 1 ? '' : '&';
   return url.slice(0, end) + separator + PARAM_EQ + value;
 }

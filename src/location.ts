@@ -4,7 +4,7 @@
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
 import { isUglyUrl, readUglyUrl } from './codec.js';
-import { keepTable, percentEncode } from './percent.js';
+import { percentEncode, wellFormed } from './percent.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
 export type AppLocation = string;
@@ -12,17 +12,13 @@ export type AppLocation = string;
 /** Which URL form the router writes: clean URLs (pushState) or `#!` URLs. */
 export type UrlMode = 'history' | 'hashbang';
 
-const UNRESERVED = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~';
-const PATH_KEEP = keepTable(UNRESERVED + "!$&'()*+,;=:@/%");
-const QUERY_KEEP = keepTable(UNRESERVED + "!$&'()*+,;=:@/?%");
-const IS_UNRESERVED = keepTable(UNRESERVED);
+// Runs a path or a query (and anchor) may not hold raw: RFC 3986 pchar, plus `/`, `?` and `%`.
+const PATH_UNSAFE = /[^\w\-.~!$&'()*+,;=:@/%]+/g;
+const QUERY_UNSAFE = /[^\w\-.~!$&'()*+,;=:@/?%]+/g;
+const UNRESERVED = /[\w\-.~]/;
 // Anything outside these, a `%`, or a `/.`/`//` needs the slow path of `canonical`.
 const PATH_CLEAN = /^[\w\-.~!$&'()*+,;=:@/]*$/;
 const QUERY_CLEAN = /^[\w\-.~!$&'()*+,;=:@/?]*$/;
-
-function hex(code: number): number {
-  return code <= 57 ? code - 48 : (code | 32) - 87;
-}
 
 /**
  * Canonical spelling of one URL component (RFC 3986 §6.2.2): characters the component may not hold
@@ -30,13 +26,13 @@ function hex(code: number): number {
  * decoded, and a `%` that starts no escape becomes `%25`. A lone surrogate becomes U+FFFD, as
  * browsers write it.
  */
-function canonical(text: string, keep: Uint8Array): string {
-  const encoded = percentEncode(text, keep, () => '%EF%BF%BD');
+function canonical(text: string, unsafe: RegExp): string {
+  const encoded = percentEncode(text, unsafe, (_, run) => encodeURIComponent(wellFormed(run)));
   if (encoded.indexOf('%') < 0) return encoded;
   return encoded.replace(/%([0-9A-Fa-f]{2})?/g, (escape, pair: string | undefined) => {
     if (pair === undefined) return '%25';
-    const code = (hex(pair.charCodeAt(0)) << 4) | hex(pair.charCodeAt(1));
-    return code < 128 && IS_UNRESERVED[code] === 1 ? String.fromCharCode(code) : escape.toUpperCase();
+    const char = String.fromCharCode(parseInt(pair, 16));
+    return UNRESERVED.test(char) ? char : escape.toUpperCase();
   });
 }
 
@@ -56,16 +52,16 @@ function cleanPath(path: string): string {
 
 function canonicalPath(path: string): string {
   if (PATH_CLEAN.test(path) && path.charCodeAt(0) === 47 && !/\/\.|\/\//.test(path)) return path;
-  return cleanPath(canonical(path.charCodeAt(0) === 47 ? path : '/' + path, PATH_KEEP));
+  return cleanPath(canonical(path.charCodeAt(0) === 47 ? path : '/' + path, PATH_UNSAFE));
 }
 
 /** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
 export function canonicalPathText(text: string): string {
-  return PATH_CLEAN.test(text) ? text : canonical(text, PATH_KEEP);
+  return PATH_CLEAN.test(text) ? text : canonical(text, PATH_UNSAFE);
 }
 
 function canonicalQuery(query: string): string {
-  return QUERY_CLEAN.test(query) ? query : canonical(query, QUERY_KEEP);
+  return QUERY_CLEAN.test(query) ? query : canonical(query, QUERY_UNSAFE);
 }
 
 /** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */

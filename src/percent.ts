@@ -2,16 +2,16 @@
 // Internal: no DOM, no Node. Hand-written rather than TextEncoder/decodeURIComponent so that a fault
 // can name its position and lenient decoding can keep a bad escape exactly as it came.
 
-const HEX = '0123456789ABCDEF';
-
-/** A character table: `table[code] === 1` keeps an ASCII code as it is; everything else is escaped. */
-export type KeepTable = Uint8Array;
-
-/** Builds a 128-entry table that keeps the ASCII characters listed in `chars`. */
-export function keepTable(chars: string): KeepTable {
-  const table = new Uint8Array(128);
-  for (let i = 0; i < chars.length; i++) table[chars.charCodeAt(i)] = 1;
-  return table;
+/** Finds a lone surrogate in `text` (from `from`), or -1. */
+export function loneSurrogate(text: string, from = 0): number {
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 0xd800 || code > 0xdfff) continue;
+    const next = text.charCodeAt(i + 1);
+    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
+    else return i;
+  }
+  return -1;
 }
 
 /** A fault found while encoding or decoding, with its index in the text. */
@@ -22,57 +22,36 @@ export interface PercentFault {
   text: string;
 }
 
-function hexValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  if (code >= 65 && code <= 70) return code - 55;
-  if (code >= 97 && code <= 102) return code - 87;
-  return -1;
-}
-
-function escapeByte(byte: number): string {
-  return '%' + HEX[byte >> 4] + HEX[byte & 15];
-}
-
-function surrogateName(code: number): string {
-  return 'U+' + code.toString(16).toUpperCase();
+function surrogateFault(text: string, index: number): PercentFault {
+  return { kind: 'LONE_SURROGATE', index, text: 'U+' + text.charCodeAt(index).toString(16).toUpperCase() };
 }
 
 /**
- * UTF-8 encodes `text` and escapes every byte that `keep` does not keep. A lone surrogate is
- * handed to `onLoneSurrogate`, whose return value is written in its place (or which throws).
+ * UTF-8 percent-encodes every run of characters that `unsafe` (a global RegExp of runs) matches.
+ * encodeURIComponent escapes every character any caller here treats as unsafe, so each run goes
+ * through it natively. A lone surrogate is handed to `onLoneSurrogate` (which throws or returns
+ * the text to write for the run instead).
  */
-export function percentEncode(
-  text: string,
-  keep: KeepTable,
-  onLoneSurrogate: (fault: PercentFault) => string,
-): string {
-  let out = '';
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
-    let code = text.charCodeAt(i);
-    if (code < 128 && keep[code] === 1) continue;
-    out += text.slice(start, i);
-    if (code < 128) out += escapeByte(code);
-    else if (code < 0x800) out += escapeByte(0xc0 | (code >> 6)) + escapeByte(0x80 | (code & 63));
-    else if (code >= 0xd800 && code <= 0xdfff) {
-      const next = text.charCodeAt(i + 1);
-      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-        code = 0x10000 + ((code - 0xd800) << 10) + (next - 0xdc00);
-        out +=
-          escapeByte(0xf0 | (code >> 18)) +
-          escapeByte(0x80 | ((code >> 12) & 63)) +
-          escapeByte(0x80 | ((code >> 6) & 63)) +
-          escapeByte(0x80 | (code & 63));
-        i++;
-      } else {
-        out += onLoneSurrogate({ kind: 'LONE_SURROGATE', index: i, text: surrogateName(code) });
-      }
-    } else {
-      out += escapeByte(0xe0 | (code >> 12)) + escapeByte(0x80 | ((code >> 6) & 63)) + escapeByte(0x80 | (code & 63));
+export function percentEncode(text: string, unsafe: RegExp, onLoneSurrogate: (fault: PercentFault, run: string) => string): string {
+  return text.replace(unsafe, (run: string, offset: number) => {
+    try {
+      return encodeURIComponent(run);
+    } catch {
+      return onLoneSurrogate(surrogateFault(text, offset + loneSurrogate(run)), run);
     }
-    start = i + 1;
-  }
-  return start === 0 ? text : out + text.slice(start);
+  });
+}
+
+/** `text` with every lone surrogate replaced by U+FFFD, as browsers write them into URLs. */
+export function wellFormed(text: string): string {
+  for (let i = loneSurrogate(text); i >= 0; i = loneSurrogate(text, i + 1)) text = text.slice(0, i) + '\uFFFD' + text.slice(i + 1);
+  return text;
+}
+
+function hexValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  code |= 32;
+  return code >= 97 && code <= 102 ? code - 87 : -1;
 }
 
 /** The byte that the escape at `i` stands for, or -1 when `text[i..i+3)` is not `%XX`. */
@@ -134,7 +113,21 @@ export function percentDecode(
   to = text.length,
   onFault?: (fault: PercentFault) => never,
 ): string {
-  if (!onFault && text.indexOf('%', from) < 0) return from === 0 && to === text.length ? text : text.slice(from, to);
+  const part = from === 0 && to === text.length ? text : text.slice(from, to);
+  // The common case natively: decodeURIComponent is exactly as strict about escapes and UTF-8.
+  // Only a fault, or a surrogate to check, takes the scanner below, which knows positions.
+  if (!onFault || !/[\uD800-\uDFFF]/.test(part)) {
+    if (part.indexOf('%') < 0) return part;
+    try {
+      return decodeURIComponent(part);
+    } catch {
+      // fall through to the scanner
+    }
+  }
+  return scan(text, from, to, onFault);
+}
+
+function scan(text: string, from: number, to: number, onFault?: (fault: PercentFault) => never): string {
   let out = '';
   let start = from;
   let i = from;
@@ -163,7 +156,7 @@ export function percentDecode(
         i += 2;
         continue;
       }
-      onFault({ kind: 'LONE_SURROGATE', index: i, text: surrogateName(code) });
+      onFault(surrogateFault(text, i));
     }
     i++;
   }

@@ -1,7 +1,7 @@
 // Query strings of locations: repeated keys kept, escapes decoded once and leniently, and `+` is a
 // plus (RFC 3986), not the space of HTML form encoding, so `C++` survives every form of a URL.
 
-import { keepTable, percentDecode, percentEncode } from './percent.js';
+import { loneSurrogate, percentDecode } from './percent.js';
 
 /** A parsed query: one string per key, or an array when the key repeats. */
 export type Query = Record<string, string | string[]>;
@@ -30,14 +30,13 @@ export function parseQuery(text: string): Query {
   return query;
 }
 
-// encodeURIComponent's set: only unreserved characters and !'()* stay as they are.
-const COMPONENT_KEEP = keepTable(
-  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!'()*",
-);
-
 /** encodeURIComponent, except that a lone surrogate is handed to `onLoneSurrogate` (which throws). */
 export function encodeComponent(text: string, onLoneSurrogate: (index: number) => never): string {
-  return percentEncode(text, COMPONENT_KEEP, (fault) => onLoneSurrogate(fault.index));
+  try {
+    return encodeURIComponent(text);
+  } catch {
+    return onLoneSurrogate(loneSurrogate(text));
+  }
 }
 
 /** Writes a query (no leading `?`) in the order of its keys; `''` when nothing is left. */
