@@ -1,5 +1,6 @@
-// One array of entries; each is written as ESM and CJS (dependencies external) with .d.ts/.d.cts,
-// and the UMD entry as a plain and a minified browser bundle with everything inside.
+// One array of entries. ESM and CJS keep one file per module (with "sideEffects": false an app's
+// bundler drops what it does not import, path-to-regexp with the route table); each entry gets a
+// bundled .d.ts/.d.cts; the UMD entry is a plain and a minified browser bundle with everything inside.
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -8,19 +9,20 @@ import { dts } from 'rollup-plugin-dts';
 
 const entries = ['index'];
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
-const external = (id) => /^(path-to-regexp|happy-dom|node:)/.test(id);
+const external = (id) => /^(path-to-regexp|parse5|happy-dom|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
+const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
 
 export default [
-  ...entries.map((name) => ({
-    input: `src/${name}.ts`,
+  {
+    input: Object.fromEntries(entries.map((name) => [name, `src/${name}.ts`])),
     external,
     plugins: [ts()],
     output: [
-      { file: `dist/${name}.js`, format: 'es' },
-      { file: `dist/${name}.cjs`, format: 'cjs' },
+      { ...modules, format: 'es', entryFileNames: '[name].js' },
+      { ...modules, format: 'cjs', entryFileNames: '[name].cjs', exports: 'named' },
     ],
-  })),
+  },
   ...entries.map((name) => ({
     input: `src/${name}.ts`,
     external,

@@ -48,117 +48,71 @@ export function wellFormed(text: string): string {
   return text;
 }
 
-function hexValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  code |= 32;
-  return code >= 97 && code <= 102 ? code - 87 : -1;
+/** How many escapes the UTF-8 sequence led by the escape at `i` announces (1 for a stray byte). */
+function announced(text: string, i: number): number {
+  const lead = parseInt(text.slice(i + 1, i + 3), 16);
+  return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
 }
 
-/** The byte that the escape at `i` stands for, or -1 when `text[i..i+3)` is not `%XX`. */
-function byteAt(text: string, i: number, end: number): number {
-  if (i + 3 > end) return -1;
-  const hi = hexValue(text.charCodeAt(i + 1));
-  const lo = hexValue(text.charCodeAt(i + 2));
-  return hi < 0 || lo < 0 ? -1 : (hi << 4) | lo;
-}
-
-/**
- * Decodes the UTF-8 sequence whose first escape is at `i`. Returns the decoded character and the
- * index after it, or null when the bytes there are not valid UTF-8 (overlong forms, encoded
- * surrogates, code points past U+10FFFF, stray continuation bytes and truncated sequences included).
- */
-function decodeSequence(text: string, i: number, end: number): [string, number] | null {
-  const b0 = byteAt(text, i, end);
-  if (b0 < 0x80) return [String.fromCharCode(b0), i + 3];
-  let need: number;
-  let cp: number;
-  let min: number;
-  if (b0 >= 0xc2 && b0 <= 0xdf) (need = 1), (cp = b0 & 0x1f), (min = 0x80);
-  else if (b0 >= 0xe0 && b0 <= 0xef) (need = 2), (cp = b0 & 0x0f), (min = 0x800);
-  else if (b0 >= 0xf0 && b0 <= 0xf4) (need = 3), (cp = b0 & 0x07), (min = 0x10000);
-  else return null;
-  let j = i + 3;
-  for (let n = 0; n < need; n++, j += 3) {
-    if (text.charCodeAt(j) !== 37) return null;
-    const b = byteAt(text, j, end);
-    if (b < 0x80 || b > 0xbf) return null;
-    cp = (cp << 6) | (b & 0x3f);
-  }
-  if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return null;
-  return [String.fromCodePoint(cp), j];
-}
-
-/** How far an invalid sequence at `i` reaches, for the fault's text: the bytes its lead byte announces, up to and including the first that does not fit. */
-function invalidSpan(text: string, i: number, end: number): number {
-  const lead = byteAt(text, i, end);
-  const length = lead >= 0xf0 && lead <= 0xf7 ? 4 : lead >= 0xe0 && lead <= 0xef ? 3 : lead >= 0xc0 && lead <= 0xdf ? 2 : 1;
-  let j = i + 3;
-  for (let n = 1; n < length && text.charCodeAt(j) === 37; n++) {
-    const b = byteAt(text, j, end);
-    if (b < 0) break;
-    j += 3;
-    if (b < 0x80 || b > 0xbf) break;
-  }
-  return j;
-}
-
-/**
- * Decodes every `%XX` in `text[from..to)` as UTF-8. Strict mode (an `onFault` given) hands each
- * malformed escape, invalid UTF-8 sequence or lone surrogate to `onFault`, which throws. Lenient
- * mode (no `onFault`) keeps whatever does not decode exactly as it came. `+` is always a plus.
- */
-export function percentDecode(
-  text: string,
-  from = 0,
-  to = text.length,
-  onFault?: (fault: PercentFault) => never,
-): string {
-  const part = from === 0 && to === text.length ? text : text.slice(from, to);
-  // The common case natively: decodeURIComponent is exactly as strict about escapes and UTF-8.
-  // Only a fault, or a surrogate to check, takes the scanner below, which knows positions.
-  if (!onFault || !/[\uD800-\uDFFF]/.test(part)) {
-    if (part.indexOf('%') < 0) return part;
+/** The length, in escapes, of the valid UTF-8 sequence at `i` (1 to 4), or 0 when there is none. */
+function sequence(text: string, i: number): number {
+  for (let n = 1; n <= 4; n++) {
     try {
-      return decodeURIComponent(part);
+      decodeURIComponent(text.slice(i, i + 3 * n));
+      return n;
     } catch {
-      // fall through to the scanner
+      // a longer sequence may yet decode
     }
   }
-  return scan(text, from, to, onFault);
+  return 0;
 }
 
-function scan(text: string, from: number, to: number, onFault?: (fault: PercentFault) => never): string {
-  let out = '';
-  let start = from;
-  let i = from;
-  while (i < to) {
-    const code = text.charCodeAt(i);
-    if (code === 37) {
-      const byte = byteAt(text, i, to);
-      if (byte < 0) {
-        if (onFault) onFault({ kind: 'MALFORMED_ESCAPE', index: i, text: text.slice(i, Math.min(i + 3, to)) });
-        i++;
-        continue;
+/** The first fault in `text[from..to)`: a malformed escape, invalid UTF-8 or a lone surrogate. */
+function locate(text: string, from: number, to: number): PercentFault | null {
+  for (let i = from; i < to; i++) {
+    if (text.charCodeAt(i) === 37) {
+      if (!/^%[\dA-Fa-f]{2}/.test(text.slice(i, Math.min(i + 3, to)))) return { kind: 'MALFORMED_ESCAPE', index: i, text: text.slice(i, Math.min(i + 3, to)) };
+      const n = sequence(text.slice(0, to), i);
+      if (n === 0) {
+        let end = i + 3;
+        for (let k = 1; k < announced(text, i) && end < to && /^%[\dA-Fa-f]{2}/.test(text.slice(end, end + 3)); k++) end += 3;
+        return { kind: 'INVALID_UTF8', index: i, text: text.slice(i, end) };
       }
-      const decoded = decodeSequence(text, i, to);
-      if (decoded) {
-        out += text.slice(start, i) + decoded[0];
-        start = i = decoded[1];
-        continue;
-      }
-      if (onFault) onFault({ kind: 'INVALID_UTF8', index: i, text: text.slice(i, invalidSpan(text, i, to)) });
-      i += 3;
-      continue;
+      i += 3 * n - 1;
+    } else {
+      const lone = loneSurrogate(text.slice(i, i + 2));
+      if (lone === 0) return surrogateFault(text, i);
+      // A valid pair is one character: step over its second half.
+      if (lone < 0 && (text.charCodeAt(i) & 0xfc00) === 0xd800) i++;
     }
-    if (onFault && code >= 0xd800 && code <= 0xdfff) {
-      const next = text.charCodeAt(i + 1);
-      if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff && i + 1 < to) {
-        i += 2;
-        continue;
-      }
-      onFault(surrogateFault(text, i));
-    }
-    i++;
   }
-  return start === from ? text.slice(from, to) : out + text.slice(start, to);
+  return null;
+}
+
+/** Decodes one run of escapes, keeping each escape that is not part of valid UTF-8 as it came. */
+function lenientRun(run: string): string {
+  let out = '';
+  for (let i = 0; i < run.length; ) {
+    const n = sequence(run, i);
+    out += n ? decodeURIComponent(run.slice(i, i + 3 * n)) : run.slice(i, i + 3);
+    i += 3 * (n || 1);
+  }
+  return out;
+}
+
+/**
+ * Decodes every `%XX` in `text[from..to)` as UTF-8; `+` is always a plus. Strict mode (an
+ * `onFault` given) hands the first malformed escape, invalid UTF-8 sequence or lone surrogate to
+ * `onFault`, which throws. Lenient mode keeps whatever does not decode exactly as it came.
+ */
+export function percentDecode(text: string, from = 0, to = text.length, onFault?: (fault: PercentFault) => never): string {
+  const part = from === 0 && to === text.length ? text : text.slice(from, to);
+  if (part.indexOf('%') < 0 && (!onFault || loneSurrogate(part) < 0)) return part;
+  try {
+    const out = decodeURIComponent(part);
+    if (!onFault || loneSurrogate(part) < 0) return out;
+  } catch {
+    if (!onFault) return part.replace(/(?:%[\dA-Fa-f]{2})+/g, (run) => { try { return decodeURIComponent(run); } catch { return lenientRun(run); } });
+  }
+  return onFault(locate(text, from, to) as PercentFault);
 }

@@ -111,6 +111,8 @@ describe('unescapeFragment', () => {
     ['ok%FF', 'INVALID_UTF8', 'invalid UTF-8 "%FF" at index 2 in "ok%FF"'],
     ['%80', 'INVALID_UTF8', 'invalid UTF-8 "%80" at index 0 in "%80"'],
     ['a\uDFFFb', 'LONE_SURROGATE', 'lone surrogate U+DFFF at index 1 in "a\\udfffb"'],
+    ['😀é%zz', 'MALFORMED_ESCAPE', 'malformed escape "%zz" at index 3 in "😀é%zz"'],
+    ['%F0%9F%98%80\uD800', 'LONE_SURROGATE', 'lone surrogate U+D800 at index 12 in "%F0%9F%98%80\\ud800"'],
   ])('refuses %j as %s', (text, code, message) => {
     let caught: unknown;
     try {
@@ -223,6 +225,21 @@ describe('round trips for all inputs', () => {
 
   it('unescapeFragment(escapeFragment(s)) is s for every well-formed string', () => {
     fc.assert(fc.property(text, (s) => unescapeFragment(escapeFragment(s)) === s), { numRuns: 2000, seed: 42 });
+  });
+
+  it('names the position of a fault after any well-formed text', () => {
+    fc.assert(
+      fc.property(text, fc.constantFrom('%zz', '%C3', '%ED%A0%80', '\uDC00'), (s, bad) => {
+        const escaped = escapeFragment(s);
+        try {
+          unescapeFragment(escaped + bad);
+          return false;
+        } catch (error) {
+          return (error as CodecError).index === escaped.length;
+        }
+      }),
+      { numRuns: 1000, seed: 21 },
+    );
   });
 
   it('escapeFragment leaves no byte of the escape set raw', () => {
