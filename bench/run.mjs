@@ -1,0 +1,87 @@
+// `npm run bench` (`-- --quick` for a short pass): every figure side by side with the peers in one
+// run, printed as tables of ratios with the goal and pass/short, and written to bench/RESULTS.md
+// with one SVG chart per figure under bench/charts/.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { naiveFaults, runCodec } from './codec.mjs';
+import { fmt, machine } from './lib/measure.mjs';
+import { barChart, markdown, print } from './lib/report.mjs';
+import { runMatch } from './match.mjs';
+import { runSize } from './size.mjs';
+
+const quick = process.argv.includes('--quick');
+const sections = [];
+const charts = {};
+const verdict = (ok) => (ok ? 'pass' : 'short');
+
+function figure(title, header, rows, notes = '') {
+  print(title, header, rows);
+  sections.push(`## ${title}\n\n${markdown(header, rows)}\n${notes ? `\n${notes}\n` : ''}`);
+}
+
+// 1. Route matching
+const sizes = [10, 100, 1000];
+const match = runMatch({ sizes, quick });
+const ours = match['crawlable-router'];
+const fmw = match['find-my-way'];
+const growth = ours[1000] / ours[10];
+figure(
+  'Route matching (ns per match)',
+  ['router', ...sizes.map((n) => `${n} routes`), 'growth 10→1000'],
+  Object.entries(match).map(([name, r]) => [name, ...sizes.map((n) => fmt(r[n])), `×${(r[1000] / r[10]).toFixed(1)}`]),
+);
+figure(
+  'Route matching: goals',
+  ['goal', 'measured', 'result'],
+  [
+    ...sizes.map((n) => [`within 3× of find-my-way at ${n} routes`, `×${(ours[n] / fmw[n]).toFixed(2)}`, verdict(ours[n] / fmw[n] <= 3)]),
+    ['cost growth 10→1000 routes at most 2×', `×${growth.toFixed(2)}`, verdict(growth <= 2)],
+  ],
+);
+charts['match-1000'] = barChart({
+  title: 'ns per match, 1000 routes',
+  unit: 'ns',
+  log: true,
+  bars: Object.entries(match).map(([label, r]) => ({ label, value: Math.round(r[1000]), text: `${fmt(r[1000])} ns`, ours: label === 'crawlable-router' })),
+});
+
+// 2. Codec
+const codec = runCodec({ quick });
+const faults = naiveFaults();
+figure(
+  'Codec: pretty → ugly → pretty round trip (ns)',
+  ['mapper', 'ns per round trip', 'ratio', 'goal', 'result'],
+  [
+    ['crawlable-router', fmt(codec.ours), '×1', '', ''],
+    ['URL + URLSearchParams (naive)', fmt(codec.naive), `×${(codec.naive / codec.ours).toFixed(1)} slower`, '≥ 10× faster', verdict(codec.naive / codec.ours >= 10)],
+  ],
+  `The naive mapper is also wrong on ${faults.length} of the ${8} corpus URLs:\n\n${faults.map((f) => `- \`${f.url}\`: ${f.faults.join('; ')}`).join('\n')}`,
+);
+charts.codec = barChart({
+  title: 'ns per pretty→ugly→pretty round trip',
+  unit: 'ns',
+  bars: [
+    { label: 'crawlable-router', value: Math.round(codec.ours), ours: true },
+    { label: 'URL + URLSearchParams', value: Math.round(codec.naive) },
+  ],
+});
+
+// 3. Size
+const size = await runSize();
+figure(
+  'Size (bytes, minified + gzip -9)',
+  ['bundle', 'min', 'min+gz', 'budget', 'result'],
+  Object.entries(size).map(([name, s]) => [name, fmt(s.min), fmt(s.gzip), s.budget ? fmt(s.budget) : '', s.budget ? verdict(s.gzip <= s.budget) : '']),
+);
+charts.size = barChart({
+  title: 'min+gzip bytes',
+  unit: 'B',
+  bars: Object.entries(size).map(([label, s]) => ({ label, value: s.gzip, ours: label.startsWith('crawlable-router') })),
+});
+
+await mkdir(new URL('./charts/', import.meta.url), { recursive: true });
+for (const [name, svg] of Object.entries(charts)) await writeFile(new URL(`./charts/${name}.svg`, import.meta.url), svg);
+const header = `# Benchmark results\n\nOne run of \`npm run bench${quick ? ' -- --quick' : ''}\` on ${machine()}, ${new Date().toISOString().slice(0, 10)}. Every ratio compares figures from this same run; warm-up first, then the median of several rounds.\n\n${Object.keys(charts)
+  .map((name) => `![${name}](charts/${name}.svg)`)
+  .join('\n')}\n`;
+await writeFile(new URL('./RESULTS.md', import.meta.url), [header, ...sections].join('\n'));
+console.log('\nwrote bench/RESULTS.md and bench/charts/');
