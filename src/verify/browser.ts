@@ -1,0 +1,59 @@
+// The no-cloaking check's browser: Debian's Chromium driven by playwright-core (an optional peer
+// dependency, imported only here), never a browser that a tool downloads for itself.
+
+import type { TextReader } from './crawl.js';
+
+/** Options of `chromiumTextReader`. */
+export interface ChromiumOptions {
+  /** The Chromium binary. Default `CHROMIUM_PATH` from the environment, else `/usr/bin/chromium`. */
+  executablePath?: string;
+  /** How long a page may take to load and settle, in milliseconds. Default 15000. */
+  timeoutMs?: number;
+}
+
+/** Flags for a headless Chromium that makes no connection of its own. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+
+/**
+ * Starts Chromium and returns a reader of pages' visible text: with JavaScript, after the page has
+ * loaded and its router (if any) has settled; without JavaScript, as a crawler's snapshot renders.
+ */
+export async function chromiumTextReader(options: ChromiumOptions = {}): Promise<TextReader> {
+  const { executablePath = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium', timeoutMs = 15_000 } = options;
+  let playwright: typeof import('playwright-core');
+  try {
+    playwright = await import('playwright-core');
+  } catch {
+    throw new Error('verify --browser needs the playwright-core package: npm install --save-dev playwright-core');
+  }
+  const browser = await playwright.chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
+  const withJs = await browser.newContext({ javaScriptEnabled: true });
+  const withoutJs = await browser.newContext({ javaScriptEnabled: false });
+  return {
+    async visibleText(url, { javaScript }) {
+      const page = await (javaScript ? withJs : withoutJs).newPage();
+      try {
+        await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+        if (javaScript) {
+          // The router's settled signal (see the client's docs); a page without a router has none.
+          await page.waitForFunction(() => document.documentElement.dataset['routerState'] !== 'busy', undefined, { timeout: timeoutMs });
+          await page.waitForLoadState('networkidle', { timeout: timeoutMs }).catch(() => undefined);
+        }
+        return await page.evaluate(() => document.body?.innerText ?? '');
+      } finally {
+        await page.close();
+      }
+    },
+    async close() {
+      await browser.close();
+    },
+  };
+}

@@ -1,0 +1,205 @@
+// `verify`: crawls a site as the AJAX crawling scheme's crawler does and reports what it would miss.
+// Spec: shared/spec/agreement-and-pushstate.txt ("Role of the search engine crawler") and the FAQ:
+// #! links are fetched as their ugly URLs, pages with the meta tag are fetched again with an empty
+// escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
+
+import { CodecError, isUglyUrl, toUglyUrl } from '../codec.js';
+import { readPage, readSitemap } from './page.js';
+
+/** What a problem is about. */
+export type ProblemCode =
+  | 'FETCH_FAILED'
+  | 'BAD_STATUS'
+  | 'META_NOT_200'
+  | 'MALFORMED_META'
+  | 'MISSING_CANONICAL'
+  | 'UGLY_CANONICAL'
+  | 'UGLY_LINK'
+  | 'UGLY_SITEMAP'
+  | 'TEXT_MISMATCH';
+
+/** One thing the crawler would get wrong or miss. */
+export interface Problem {
+  /** The kind of problem. */
+  code: ProblemCode;
+  /** What is wrong, naming the URL or element concerned. */
+  message: string;
+}
+
+/** One crawled state. */
+export interface StateReport {
+  /** The URL as a person sees it: pretty (`#!`) or clean. */
+  url: string;
+  /** The URL the crawler fetched for the snapshot (ugly, or the page itself). */
+  fetched: string;
+  /** `pretty`: a #! URL; `meta`: a page with the meta fragment tag; `plain`: an ordinary page. */
+  kind: 'pretty' | 'meta' | 'plain';
+  /** The HTTP status of what was fetched (0 when the fetch failed). */
+  status: number;
+  /** The size of the snapshot's body in bytes. */
+  bytes: number;
+  /** The snapshot's title. */
+  title: string;
+  /** `match` or `mismatch` when a browser compared texts; `unchecked` otherwise. */
+  text: 'match' | 'mismatch' | 'unchecked';
+  /** What is wrong with this state. */
+  problems: Problem[];
+}
+
+/** The whole crawl. */
+export interface VerifyReport {
+  /** Where the crawl started. */
+  start: string;
+  /** Every state reached, in the order crawled. */
+  states: StateReport[];
+  /** The sitemap read, if one answered. */
+  sitemap: { url: string; entries: number; problems: Problem[] } | null;
+  /** How many problems were found in all. */
+  problems: number;
+  /** True when a browser compared each state's text with its snapshot. */
+  browser: boolean;
+}
+
+/** Renders a URL in a real browser, with the page's scripts or without them. */
+export interface TextReader {
+  /** The visible text (`innerText` of the body) of `url`, after the page has settled. */
+  visibleText(url: string, options: { javaScript: boolean }): Promise<string>;
+  /** Frees the browser. */
+  close(): Promise<void>;
+}
+
+/** Options of `verify`. */
+export interface VerifyOptions {
+  /** Compares each state's visible text in a browser with its snapshot's. Default none. */
+  browser?: TextReader;
+  /** Stops after this many states. Default 500. */
+  maxStates?: number;
+  /** Fetches at once. Default 4. */
+  concurrency?: number;
+  /** Per-request timeout in milliseconds. Default 10000. */
+  timeoutMs?: number;
+  /** Called as each state is done: done count, known count, its URL. Default none. */
+  onProgress?: (done: number, known: number, url: string) => void;
+}
+
+const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Where two texts first differ, with a little of each side for the report. */
+function firstDifference(a: string, b: string): string {
+  let i = 0;
+  while (i < a.length && a[i] === b[i]) i++;
+  const cut = (s: string) => JSON.stringify(s.slice(Math.max(0, i - 20), i + 40));
+  return `at character ${i}: browser ${cut(a)}, snapshot ${cut(b)}`;
+}
+
+/** Crawls `start` as the scheme's crawler would and reports every state and problem. */
+export async function verify(start: string, options: VerifyOptions = {}): Promise<VerifyReport> {
+  const { browser, maxStates = 500, concurrency = 4, timeoutMs = 10_000, onProgress } = options;
+  const origin = new URL(start).origin;
+  const known = new Set<string>();
+  const queue: string[] = [];
+  const states: StateReport[] = [];
+
+  const get = async (url: string) => {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+    const body = await response.text();
+    return { status: response.status, body, bytes: Buffer.byteLength(body), type: response.headers.get('content-type') ?? '' };
+  };
+
+  /** The key a link is crawled under: #! URLs keep their fragment, other URLs drop theirs. */
+  const enqueue = (href: string, base: string, problems: Problem[], where: string): void => {
+    let url: URL;
+    try {
+      url = new URL(href, base);
+    } catch {
+      return;
+    }
+    if (url.origin !== origin || !/^https?:$/.test(url.protocol)) return;
+    if (isUglyUrl(url.href.split('#')[0] as string) || url.searchParams.has('_escaped_fragment_')) {
+      problems.push({ code: where === 'sitemap' ? 'UGLY_SITEMAP' : 'UGLY_LINK', message: `${where} points at the ugly URL ${url.href}; crawlers do not follow those` });
+      return;
+    }
+    if (!url.hash.startsWith('#!')) url.hash = '';
+    if (known.has(url.href) || known.size >= maxStates) return;
+    known.add(url.href);
+    queue.push(url.href);
+  };
+
+  enqueue(start, start, [], 'start');
+  let sitemap: VerifyReport['sitemap'] = null;
+  try {
+    const robots = await get(`${origin}/robots.txt`).catch(() => null);
+    const declared = robots?.status === 200 ? /^\s*sitemap:\s*(\S+)/im.exec(robots.body)?.[1] : undefined;
+    const url = declared ?? `${origin}/sitemap.xml`;
+    const answer = await get(url);
+    if (answer.status === 200) {
+      const entries = readSitemap(answer.body);
+      sitemap = { url, entries: entries.length, problems: [] };
+      for (const loc of entries) enqueue(loc, url, sitemap.problems, 'sitemap');
+    }
+  } catch {
+    // No sitemap is no problem: the scheme's crawler finds states through links too.
+  }
+
+  async function crawl(url: string): Promise<StateReport> {
+    const problems: Problem[] = [];
+    const pretty = new URL(url).hash.startsWith('#!');
+    let fetched = url;
+    let kind: StateReport['kind'] = pretty ? 'pretty' : 'plain';
+    try {
+      fetched = pretty ? toUglyUrl(url) : url;
+    } catch (error) {
+      problems.push({ code: 'FETCH_FAILED', message: `cannot map ${url} to its ugly URL: ${(error as CodecError).message}` });
+      return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems };
+    }
+    let page = await get(fetched);
+    let facts = readPage(page.body);
+    for (const meta of facts.fragmentMetas) {
+      if (meta.content !== '!' || !meta.inHead) {
+        problems.push({ code: 'MALFORMED_META', message: `<meta name="fragment" content=${JSON.stringify(meta.content)}> ${meta.inHead ? '' : 'outside <head> '}on ${fetched}; the only valid form is content="!" in <head>` });
+      }
+    }
+    if (!pretty && facts.fragmentMetas.some((m) => m.content === '!' && m.inHead)) {
+      kind = 'meta';
+      fetched = toUglyUrl(url);
+      page = await get(fetched);
+      facts = readPage(page.body);
+      if (page.status !== 200) problems.push({ code: 'META_NOT_200', message: `${url} has the meta fragment tag but ${fetched} answers ${page.status}: nothing will be indexed for it` });
+    } else if (page.status >= 400 && page.status !== 404) {
+      problems.push({ code: 'BAD_STATUS', message: `${fetched} answers ${page.status}` });
+    }
+    if (kind !== 'plain' && /html/.test(page.type)) {
+      if (facts.canonicals.length === 0) problems.push({ code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
+      for (const canonical of facts.canonicals) {
+        if (isUglyUrl(new URL(canonical, url).href)) problems.push({ code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
+      }
+    }
+    for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);
+    let text: StateReport['text'] = 'unchecked';
+    if (browser && page.status < 500) {
+      const [live, snapshot] = await Promise.all([browser.visibleText(url, { javaScript: true }), browser.visibleText(fetched, { javaScript: false })]);
+      text = squash(live) === squash(snapshot) ? 'match' : 'mismatch';
+      if (text === 'mismatch') problems.push({ code: 'TEXT_MISMATCH', message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}` });
+    }
+    return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems };
+  }
+
+  let next = 0;
+  const worker = async () => {
+    while (next < queue.length) {
+      const url = queue[next++] as string;
+      const report = await crawl(url).catch(
+        (error: Error): StateReport => ({ url, fetched: url, kind: 'plain', status: 0, bytes: 0, title: '', text: 'unchecked', problems: [{ code: 'FETCH_FAILED', message: `${url}: ${error.message}` }] }),
+      );
+      states.push(report);
+      onProgress?.(states.length, queue.length, url);
+    }
+  };
+  // Workers stop when the queue runs dry; a link found late starts new ones until none are left.
+  while (next < queue.length) await Promise.all(Array.from({ length: concurrency }, worker));
+
+  const order = new Map(queue.map((url, i) => [url, i]));
+  states.sort((a, b) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0));
+  const problems = states.reduce((n, s) => n + s.problems.length, 0) + (sitemap?.problems.length ?? 0);
+  return { start, states, sitemap, problems, browser: Boolean(browser) };
+}

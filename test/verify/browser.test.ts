@@ -1,0 +1,46 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumTextReader } from '../../src/verify/browser.js';
+import { verify } from '../../src/verify/crawl.js';
+import type { TextReader } from '../../src/verify/crawl.js';
+
+// The no-cloaking check in real Chromium: a hashbang page that draws its state with script, a
+// snapshot that shows the same text, and one that shows a crawler something else.
+const chromium = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const app = `<!doctype html><html><head><title>App</title></head><body><main></main><script>
+  const draw = () => { document.querySelector('main').textContent = 'State ' + decodeURIComponent(location.hash.slice(2)); };
+  draw(); addEventListener('hashchange', draw);
+</script><a href="#!/same">same</a> <a href="#!/cloaked">cloaked</a></body></html>`;
+const snapshot = (text: string, state: string) =>
+  `<!doctype html><html><head><title>App</title><link rel="canonical" href="/#!${state}"></head><body><main>${text}</main><a href="#!/same">same</a> <a href="#!/cloaked">cloaked</a></body></html>`;
+
+let server: Server;
+let origin = '';
+let reader: TextReader;
+beforeAll(async () => {
+  if (!existsSync(chromium)) throw new Error(`Chromium is missing at ${chromium}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
+  server = createServer((req, res) => {
+    const state = new URL(req.url ?? '/', origin).searchParams.get('_escaped_fragment_');
+    const body = state === null ? app : state === '/cloaked' ? snapshot('Cheap watches', state) : snapshot(`State ${state}`, state);
+    res.writeHead(200, { 'content-type': 'text/html' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  reader = await chromiumTextReader();
+}, 60_000);
+afterAll(async () => {
+  await reader?.close();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+});
+
+describe('verify with a browser', () => {
+  it('finds the snapshot that shows a crawler other text than a browser shows', async () => {
+    const report = await verify(`${origin}/#!/same`, { browser: reader });
+    const byUrl = Object.fromEntries(report.states.map((s) => [s.url.slice(origin.length), s]));
+    expect(byUrl['/#!/same']).toMatchObject({ text: 'match', problems: [] });
+    expect(byUrl['/#!/cloaked']).toMatchObject({ text: 'mismatch', problems: [{ code: 'TEXT_MISMATCH' }] });
+    expect(byUrl['/#!/cloaked']?.problems[0]?.message).toContain('"Cheap watches');
+  }, 60_000);
+});
