@@ -6,14 +6,14 @@ import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
-const entries = ['index'];
+const entries = { index: 'src/index.ts', client: 'src/client/index.ts' };
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
 const external = (id) => /^(path-to-regexp|happy-dom|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 
 export default [
-  ...entries.map((name) => ({
-    input: `src/${name}.ts`,
+  ...Object.entries(entries).map(([name, input]) => ({
+    input,
     external,
     plugins: [ts()],
     output: [
@@ -21,8 +21,8 @@ export default [
       { file: `dist/${name}.cjs`, format: 'cjs' },
     ],
   })),
-  ...entries.map((name) => ({
-    input: `src/${name}.ts`,
+  ...Object.entries(entries).map(([name, input]) => ({
+    input,
     external,
     plugins: [dts({ tsconfig: './tsconfig.build.json' })],
     output: [{ file: `dist/${name}.d.ts` }, { file: `dist/${name}.d.cts` }],
