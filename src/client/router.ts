@@ -9,7 +9,7 @@ import type { Params, RouteMatch } from '../routes.js';
 import { createWriter, hasHistoryApi, hashbangAdapter, historyAdapter, readEntry, type Entry } from './adapters.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
-import type { Current, Guard, Listener, Router, RouterOptions, RouterWindow, Target } from './types.js';
+import type { Current, ErrorView, Guard, Listener, Router, RouterOptions, RouterWindow, Target } from './types.js';
 
 /** The event dispatched on `window` each time the router becomes idle; `detail.location` is the location shown. */
 const SETTLED = 'crawlable-router:settled';
@@ -19,6 +19,13 @@ const MAX_REDIRECTS = 10;
 
 const newKey = () => Math.random().toString(36).slice(2, 10);
 const pathOf = (loc: AppLocation) => loc.split('#', 1)[0] as string;
+
+/** Settles with `value`, or rejects as soon as `signal` aborts: a hung guard or loader never holds a navigation. */
+const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
+  new Promise<T>((resolve, reject) => {
+    signal.addEventListener('abort', reject);
+    Promise.resolve(value).then(resolve, reject);
+  });
 
 function globalWindow(): RouterWindow {
   const win = (globalThis as { window?: RouterWindow }).window;
@@ -94,13 +101,13 @@ export function createRouter(options: RouterOptions): Router {
     else write(current.location, from, true);
   }
 
-  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, error: unknown, failed: boolean) {
+  /** Commits a navigation; `view` renders into the outlet and sets the title (none for a change of anchor alone). */
+  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, view: ErrorView | undefined, failed?: boolean, error?: unknown) {
     if (entry) scroll.save(entry.key);
     if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
-    const view = failed ? errorView : m.route;
     const context = { params: m.params, query: m.query, location: m.location, data, error };
     if (view) {
       if (outlet && view.render) outlet.innerHTML = view.render(context);
@@ -108,19 +115,23 @@ export function createRouter(options: RouterOptions): Router {
       if (title !== undefined) doc.title = title;
     }
     scroll.apply(kind, e.key, m.hash);
+    // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
+    const faults: unknown[] = [];
     for (const listener of [...subscribers]) {
       try {
         listener(current);
       } catch (x) {
-        void Promise.reject(x); // reported as unhandled, without stopping the other subscribers
+        faults.push(x);
       }
     }
+    if (faults.length) throw faults[0];
   }
 
   async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0): Promise<boolean> {
     const id = ++seq;
+    // One controller per navigation: a newer one (or destroy) aborts it, its loader and its waits.
     controller?.abort();
-    controller = undefined;
+    const { signal } = (controller = new AbortController());
     pending = { loc, key: e.key };
     setState('busy');
     const from = current;
@@ -129,15 +140,16 @@ export function createRouter(options: RouterOptions): Router {
       const m = resolveMatch(loc);
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
       if (from && from.error === undefined && from.location !== loc && pathOf(from.location) === pathOf(loc)) {
-        commit(m, e, kind, from.data, undefined, false);
+        commit(m, e, kind, from.data, undefined);
         return true;
       }
       for (const guard of [...guards]) {
         let verdict;
         try {
-          verdict = await guard({ ...m, state: e.state } as Target, from);
+          verdict = await until(guard({ ...m, state: e.state } as Target, from), signal);
         } catch (x) {
-          if (id === seq && kind === POP) (pending = null), undoPop(e, fromEntry);
+          if (id !== seq) return false;
+          if (kind === POP) (pending = null), undoPop(e, fromEntry);
           throw x;
         }
         if (id !== seq) return false;
@@ -156,15 +168,14 @@ export function createRouter(options: RouterOptions): Router {
       let failed = false;
       const load = m.route.load;
       if (load) {
-        const c = (controller = new AbortController());
         try {
-          data = await load({ params: m.params, query: m.query, location: m.location, signal: c.signal });
+          data = await until(load({ params: m.params, query: m.query, location: m.location, signal }), signal);
         } catch (x) {
           (error = x), (failed = true);
         }
         if (id !== seq) return false; // superseded: a stale result never renders
       }
-      commit(m, e, kind, data, error, failed);
+      commit(m, e, kind, data, failed ? errorView : m.route, failed, error);
       return true;
     } finally {
       if (id === seq) idle();

@@ -88,6 +88,7 @@ describe('createWriter, readEntry and hasHistoryApi', () => {
   let window: Window;
   const open = () => (window = new Window({ url: 'https://example.com/app/' })) as unknown as RouterWindow;
   afterEach(async () => {
+    vi.restoreAllMocks();
     await window.happyDOM.close();
   });
 
@@ -145,6 +146,7 @@ describe('createWriter, readEntry and hasHistoryApi', () => {
 describe.each(modes)('moving between URL forms in %s mode', (mode) => {
   let t: Setup;
   afterEach(async () => {
+    vi.restoreAllMocks();
     t.router.destroy();
     await t.window.happyDOM.close();
   });

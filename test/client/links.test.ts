@@ -7,6 +7,7 @@ import { modes, setup, type Setup } from './fixture.js';
 describe.each(modes)('links in %s mode', (mode) => {
   let t: Setup;
   afterEach(async () => {
+    vi.restoreAllMocks();
     t.router.destroy();
     await t.window.happyDOM.close();
   });
@@ -72,6 +73,8 @@ describe.each(modes)('links in %s mode', (mode) => {
     ['javascript:', '<a href="javascript:alert(1)">x</a>'],
     ['JavaScript: with spaces', '<a href=" JavaScript:alert(1)">x</a>'],
     ['mailto:', '<a href="mailto:a@example.com">x</a>'],
+    ['a blob: URL of this origin', '<a href="blob:https://example.com/app/0b7c">x</a>'],
+    ['a data: URL', '<a href="data:text/html,<script>alert(1)</script>">x</a>'],
     ['a path outside the base', '<a href="/other/books/2">x</a>'],
     ['a path that only starts like the base', '<a href="/application">x</a>'],
     ['a malformed ugly URL', '<a href="/app/?_escaped_fragment_=%zz">x</a>'],

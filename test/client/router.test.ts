@@ -12,6 +12,7 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     return t;
   };
   afterEach(async () => {
+    vi.restoreAllMocks();
     t.router.destroy();
     await t.window.happyDOM.close();
   });
