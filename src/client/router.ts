@@ -187,8 +187,10 @@ export function createRouter(options: RouterOptions): Router {
     const href = win.location.href;
     // A traversal between `#!` URLs fires popstate, then hashchange for the same URL.
     if (event.type === 'hashchange' && href === lastHref) return;
+    // A plain `#anchor` belongs to the state shown only while the page part of the URL is unchanged.
+    const samePage = pathOf(href) === pathOf(lastHref);
     lastHref = href;
-    const reading = adapter.read(href, current && current.location);
+    const reading = adapter.read(href, samePage && current ? current.location : null);
     if (!reading) return;
     let e = readEntry(win);
     // An entry we did not make (a typed or followed URL, a plain anchor) is a new one after ours;

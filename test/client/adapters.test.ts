@@ -215,6 +215,17 @@ describe.each(modes)('moving between URL forms in %s mode', (mode) => {
     expect(t.window.history.state).toMatchObject({ key: expect.any(String), idx: expect.any(Number) });
   });
 
+  it('reads a traversal to a clean URL with an anchor, pushed by someone else, as that URL’s state', async () => {
+    t = setup(mode);
+    await t.router.start();
+    t.window.history.pushState(null, '', '/app/books/9#reviews');
+    t.window.history.pushState(null, '', '/app/elsewhere-then-back');
+    t.window.history.back();
+    await t.flush();
+    expect(t.router.current?.location).toBe('/books/9#reviews');
+    expect(t.address()).toBe(t.urlOf('/books/9#reviews'));
+  });
+
   it('treats a plain #anchor typed in the address bar as an anchor on the state shown', async () => {
     t = setup(mode);
     await t.router.start();
