@@ -182,25 +182,29 @@ export function createRouter(options: RouterOptions): Router {
     }
   }
 
-  /** popstate and hashchange: the browser is already on the entry; read it, move its form, route it. */
+  /** The browser is on an entry (first load, popstate, hashchange): read it, move its form, route it. */
+  function arrive(href: string, shown: AppLocation | null): Promise<boolean> | undefined {
+    lastHref = href;
+    const reading = adapter.read(href, shown);
+    if (!reading) return;
+    let e = readEntry(win);
+    // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
+    // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
+    const fresh = !e || (entry !== null && e.key === entry.key && current !== null && reading.loc !== current.location);
+    if (fresh) e = { key: newKey(), idx: (entry ? entry.idx : -1) + 1 };
+    // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
+    if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
+    const at = pending ?? (current && entry && { loc: current.location, key: entry.key });
+    if (at && reading.loc === at.loc && (fresh || (e as Entry).key === at.key)) return;
+    return run(reading.loc, POP, e as Entry);
+  }
+
   function onPop(event: Event) {
     const href = win.location.href;
     // A traversal between `#!` URLs fires popstate, then hashchange for the same URL.
     if (event.type === 'hashchange' && href === lastHref) return;
     // A plain `#anchor` belongs to the state shown only while the page part of the URL is unchanged.
-    const samePage = pathOf(href) === pathOf(lastHref);
-    lastHref = href;
-    const reading = adapter.read(href, samePage && current ? current.location : null);
-    if (!reading) return;
-    let e = readEntry(win);
-    // An entry we did not make (a typed or followed URL, a plain anchor) is a new one after ours;
-    // some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !e || (entry !== null && e.key === entry.key && current !== null && reading.loc !== current.location);
-    if (fresh) e = { key: newKey(), idx: (entry ? entry.idx : -1) + 1 };
-    if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
-    const shown = pending ?? (current && entry && { loc: current.location, key: entry.key });
-    if (shown && reading.loc === shown.loc && (fresh || (e as Entry).key === shown.key)) return;
-    void run(reading.loc, POP, e as Entry);
+    void arrive(href, pathOf(href) === pathOf(lastHref) && current ? current.location : null);
   }
 
   function listen(target: EventTarget, type: string, fn: (event: never) => void) {
@@ -230,17 +234,10 @@ export function createRouter(options: RouterOptions): Router {
       listen(win, 'hashchange', onPop);
       if (links) listen(doc, 'click', linkHandler(win, base, (loc) => void navigate(loc)));
       scroll.start();
-      lastHref = win.location.href;
-      const reading = adapter.read(lastHref, null);
-      if (!reading) {
-        idle(); // outside base: not the app's page
-        return Promise.resolve(false);
-      }
-      const found = readEntry(win);
-      const e = found ?? { key: newKey(), idx: 0 };
-      // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
-      if (!reading.ok || (!found && api)) write(reading.loc, e, true);
-      return run(reading.loc, POP, e);
+      const first = arrive(win.location.href, null);
+      if (first) return first;
+      if (!pending) idle(); // outside base: not the app's page, but nothing is in flight
+      return Promise.resolve(false);
     },
     navigate,
     back: () => win.history.back(),

@@ -215,6 +215,17 @@ describe.each(modes)('moving between URL forms in %s mode', (mode) => {
     expect(t.window.history.state).toMatchObject({ key: expect.any(String), idx: expect.any(Number) });
   });
 
+  it('moves a pasted 10 kB #! fragment like any other', async () => {
+    t = setup(mode);
+    await t.router.start();
+    const term = 'ü%zz'.repeat(2500);
+    t.window.location.hash = `!/q/${term}`;
+    await t.flush();
+    expect(t.router.current?.params['term']).toBe(term);
+    expect(t.address()).toBe(t.urlOf(t.router.current?.location as string));
+    expect(t.window.history.length).toBe(2);
+  });
+
   it('reads a traversal to a clean URL with an anchor, pushed by someone else, as that URL’s state', async () => {
     t = setup(mode);
     await t.router.start();
