@@ -1,4 +1,4 @@
-// One array of entries. ESM and CJS keep one file per module (with "sideEffects": false an app's
+// One table of entries. ESM and CJS keep one file per module (with "sideEffects": false an app's
 // bundler drops what it does not import, path-to-regexp with the route table); each entry gets a
 // bundled .d.ts/.d.cts; the UMD entry is a plain and a minified browser bundle with everything inside.
 import commonjs from '@rollup/plugin-commonjs';
@@ -7,7 +7,7 @@ import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
-const entries = ['index'];
+const entries = { index: 'src/index.ts', client: 'src/client/index.ts' };
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
 const external = (id) => /^(path-to-regexp|parse5|happy-dom|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
@@ -15,7 +15,8 @@ const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src'
 
 export default [
   {
-    input: Object.fromEntries(entries.map((name) => [name, `src/${name}.ts`])),
+    // Every entry in one build, so entries share the core's modules instead of copying them.
+    input: Object.values(entries),
     external,
     plugins: [ts()],
     output: [
@@ -23,8 +24,8 @@ export default [
       { ...modules, format: 'cjs', entryFileNames: '[name].cjs', exports: 'named' },
     ],
   },
-  ...entries.map((name) => ({
-    input: `src/${name}.ts`,
+  ...Object.entries(entries).map(([name, input]) => ({
+    input,
     external,
     plugins: [dts({ tsconfig: './tsconfig.build.json' })],
     output: [{ file: `dist/${name}.d.ts` }, { file: `dist/${name}.d.cts` }],

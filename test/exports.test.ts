@@ -18,6 +18,8 @@ const core = [
   'unescapeFragment',
 ];
 
+const client = ['createRouter'];
+
 const require = createRequire(import.meta.url);
 const names = (module: object) => Object.keys(module).filter((k) => k !== 'default' && k !== '__esModule').sort();
 
@@ -25,6 +27,13 @@ describe('entry points', () => {
   it('crawlable-router exports the core, as ESM and as CJS', async () => {
     expect(names(await import('crawlable-router'))).toEqual(core);
     expect(names(require('crawlable-router') as object)).toEqual(core);
+  });
+
+  it('crawlable-router/client exports the router, as ESM and as CJS', async () => {
+    expect(names(await import('crawlable-router/client'))).toEqual(client);
+    expect(names(require('crawlable-router/client') as object)).toEqual(client);
+    expect(readFileSync('dist/client.d.ts', 'utf8')).toContain('declare function createRouter');
+    expect(readFileSync('dist/client.d.cts', 'utf8')).toContain('declare function createRouter');
   });
 
   it('the package.json points unpkg at the minified UMD file and declares no side effects', () => {

@@ -11,15 +11,44 @@ describe.each(bundles)('%s', (file) => {
     await window.happyDOM.close();
   });
 
-  it('exposes the CrawlableRouter global with the codec and the route table', () => {
+  it('exposes the CrawlableRouter global with the codec, the route table and the router', () => {
     window = new Window({ url: 'https://example.com/', settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true } });
     const script = window.document.createElement('script');
     script.textContent = readFileSync(file, 'utf8');
     window.document.head.appendChild(script);
-    const api = (window as unknown as { CrawlableRouter: typeof import('../src/index.js') }).CrawlableRouter;
+    const api = (window as unknown as { CrawlableRouter: typeof import('../src/umd.js') }).CrawlableRouter;
+    expect(typeof api.createRouter).toBe('function');
     expect(api.toUglyUrl('https://example.com/#!/q/C++')).toBe('https://example.com/?_escaped_fragment_=/q/C%2B%2B');
     const routes = api.createRoutes([{ path: '/books/:id', name: 'book' }]);
     expect(routes.match(api.toLocation('/?_escaped_fragment_=/books/caf%25C3%25A9') as string)?.params).toEqual({ id: 'café' });
     expect(() => api.toPrettyUrl('/?_escaped_fragment_=%zz')).toThrow(api.CodecError);
+  });
+
+  it('drives a router over the page’s own window, from a pretty URL to a clean one and on by a link', async () => {
+    window = new Window({ url: 'https://example.com/app/#!/books/1', settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true } });
+    const document = window.document;
+    document.body.innerHTML = '<main id="outlet"></main><a id="next" href="/app/#!/books/2">next</a>';
+    const script = document.createElement('script');
+    script.textContent = readFileSync(file, 'utf8');
+    document.head.appendChild(script);
+    // A second classic script creates the router the way a page would: no window passed in.
+    const app = document.createElement('script');
+    app.textContent = `
+      var routes = CrawlableRouter.createRoutes([
+        { path: '/books/:id', title: function (c) { return 'Book ' + c.params.id; }, render: function (c) { return '<h1>' + c.params.id + '</h1>'; } },
+      ], { base: '/app/' });
+      window.router = CrawlableRouter.createRouter({ routes: routes, outlet: '#outlet' });
+      window.started = window.router.start();
+    `;
+    document.body.appendChild(app);
+    const page = window as unknown as { router: import('../src/client/index.js').Router; started: Promise<boolean> };
+    expect(await page.started).toBe(true);
+    expect(page.router.mode).toBe('history');
+    expect([window.location.pathname, window.location.hash, window.history.length]).toEqual(['/app/books/1', '', 1]);
+    expect([document.title, document.getElementById('outlet')?.innerHTML]).toEqual(['Book 1', '<h1>1</h1>']);
+    document.getElementById('next')?.dispatchEvent(new window.MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
+    await page.router.settled();
+    expect([window.location.pathname, document.title, document.documentElement.dataset['routerState']]).toEqual(['/app/books/2', 'Book 2', 'settled']);
+    page.router.destroy();
   });
 });

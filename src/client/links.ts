@@ -1,0 +1,52 @@
+// Which clicks on `<a>` the router takes over. A click it leaves alone is the browser's: a new tab,
+// a download, another origin, an opted-out link. Clean and `#!` hrefs both name a location, in
+// either mode; a plain `#anchor` only scrolls.
+
+import { toLocation, type AppLocation } from '../location.js';
+import { percentDecode } from '../percent.js';
+import { scrollToAnchor } from './scroll.js';
+import type { RouterWindow } from './types.js';
+
+/** The attribute that opts a link out of routing: `<a href="/app/x" data-router-ignore>`. */
+export const IGNORE = 'data-router-ignore';
+
+/**
+ * A document click listener that routes same-origin links inside `base`. `go` receives the
+ * location; a plain `#anchor` scrolls to its element and changes neither the URL nor the state.
+ */
+export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocation) => void) {
+  return (event: MouseEvent): void => {
+    if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    // composedPath() reaches into open shadow roots, where event.target is retargeted to the host.
+    const a = event.composedPath().find((n) => (n as Element).localName === 'a') as Element | undefined;
+    // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href`.
+    const href = a && (a.getAttribute('href') ?? a.getAttributeNS('http://www.w3.org/1999/xlink', 'href'));
+    if (!a || href == null) return;
+    const target = a.getAttribute('target');
+    if ((target && !/^_self$/i.test(target)) || a.hasAttribute('download') || a.hasAttribute(IGNORE)) return;
+    if (/(^|\s)external(\s|$)/i.test(a.getAttribute('rel') ?? '')) return;
+    if (/^#(?!!)/.test(href)) {
+      // In a `#!` app the browser would overwrite the state in the fragment: scroll ourselves.
+      event.preventDefault();
+      scrollToAnchor(win.document, percentDecode(href, 1));
+      return;
+    }
+    let url: URL;
+    try {
+      url = new win.URL(href, win.document.baseURI);
+    } catch {
+      return;
+    }
+    // Another origin, or a scheme with no origin of ours (`javascript:`, `mailto:`, `blob:`, `data:`).
+    if (url.origin !== win.location.origin || url.protocol !== win.location.protocol) return;
+    let loc: AppLocation | null;
+    try {
+      loc = toLocation(url.pathname + url.search + url.hash, { base });
+    } catch {
+      return; // a malformed ugly URL: the browser (and the server) answer it
+    }
+    if (loc === null) return;
+    event.preventDefault();
+    go(loc);
+  };
+}

@@ -1,0 +1,269 @@
+// The one navigation core: navigate(), link clicks, popstate and hashchange all run the same
+// pipeline (match → guards → load → commit → scroll → subscribers). URL forms are the adapters'
+// business; this file never asks which adapter it has.
+
+import { normalizeBase, normalizeLocation, type AppLocation } from '../location.js';
+import { percentDecode } from '../percent.js';
+import { parseQuery } from '../query.js';
+import type { Params, RouteMatch } from '../routes.js';
+import { createWriter, hasHistoryApi, hashbangAdapter, historyAdapter, readEntry, type Entry } from './adapters.js';
+import { linkHandler } from './links.js';
+import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
+import type { Current, ErrorView, Guard, Listener, Router, RouterOptions, RouterWindow, Target } from './types.js';
+
+/** The event dispatched on `window` each time the router becomes idle; `detail.location` is the location shown. */
+const SETTLED = 'crawlable-router:settled';
+
+/** How many redirects one navigation may follow before it is a loop. */
+const MAX_REDIRECTS = 10;
+
+const newKey = () => Math.random().toString(36).slice(2, 10);
+const pathOf = (loc: AppLocation) => loc.split('#', 1)[0] as string;
+
+/** Settles with `value`, or rejects as soon as `signal` aborts: a hung guard or loader never holds a navigation. */
+const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
+  new Promise<T>((resolve, reject) => {
+    signal.addEventListener('abort', reject);
+    Promise.resolve(value).then(resolve, reject);
+  });
+
+function globalWindow(): RouterWindow {
+  const win = (globalThis as { window?: RouterWindow }).window;
+  if (!win) throw new TypeError('createRouter needs a window: pass { window } where there is no global one');
+  return win;
+}
+
+/** Creates a router over the route table; nothing happens until `start()`. */
+export function createRouter(options: RouterOptions): Router {
+  const { routes, links = true, outlet: outletOption, error: errorView } = options;
+  const win = options.window ?? globalWindow();
+  const base = normalizeBase(options.base ?? routes.base);
+  const doc = win.document;
+  const api = hasHistoryApi(win);
+  const mode = options.mode === 'history' || options.mode === 'hashbang' ? options.mode : api ? 'history' : 'hashbang';
+  const adapter = (mode === 'history' ? historyAdapter : hashbangAdapter)(base);
+  const writeUrl = createWriter(win, api);
+  const scroll = createScroll(win, options.scroll !== false);
+  const guards = new Set<Guard>();
+  const subscribers = new Set<Listener>();
+  let current: Current | null = null;
+  let entry: Entry | null = null; // the history entry `current` is shown in
+  let pending: { loc: AppLocation; key: string } | null = null;
+  let seq = 0;
+  let controller: AbortController | undefined;
+  let waiters: (() => void)[] = [];
+  let outlet: Element | null = null;
+  let started = false;
+  let lastHref = '';
+  let undo: (() => void)[] = [];
+
+  function write(loc: AppLocation, e: Entry, replace: boolean) {
+    writeUrl(adapter.url(loc), e, replace);
+    lastHref = win.location.href;
+  }
+
+  function setState(state: 'busy' | 'settled') {
+    if (started) doc.documentElement.dataset['routerState'] = state;
+  }
+
+  function idle() {
+    pending = null;
+    setState('settled');
+    const resolve = waiters;
+    waiters = [];
+    resolve.forEach((f) => f());
+    if (started) win.dispatchEvent(new win.CustomEvent(SETTLED, { detail: { location: current && current.location } }));
+  }
+
+  function resolveMatch(loc: AppLocation): RouteMatch {
+    // With no notFound route in the table, an unmatched location still commits, with an empty route.
+    const pre = pathOf(loc);
+    const q = pre.indexOf('?');
+    const hash = loc.indexOf('#');
+    return (
+      routes.resolve(loc) ?? {
+        route: {},
+        params: Object.create(null) as Params,
+        query: parseQuery(q < 0 ? '' : pre.slice(q + 1)),
+        location: loc,
+        path: q < 0 ? pre : pre.slice(0, q),
+        hash: hash < 0 ? '' : percentDecode(loc, hash + 1),
+        notFound: true,
+      }
+    );
+  }
+
+  /** Puts the URL back where it was after a back/forward that a guard cancelled. */
+  function undoPop(to: Entry, from: Entry | null) {
+    if (!current || !from) return;
+    const delta = to.idx - from.idx;
+    if (api && delta) win.history.go(-delta);
+    else write(current.location, from, true);
+  }
+
+  /** Commits a navigation; `view` renders into the outlet and sets the title (none for a change of anchor alone). */
+  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, view: ErrorView | undefined, failed?: boolean, error?: unknown) {
+    if (entry) scroll.save(entry.key);
+    if (kind !== POP) write(m.location, e, kind === REPLACE);
+    entry = e;
+    current = { ...m, state: e.state, data };
+    if (failed) current.error = error;
+    const context = { params: m.params, query: m.query, location: m.location, data, error };
+    if (view) {
+      if (outlet && view.render) outlet.innerHTML = view.render(context);
+      const title = typeof view.title === 'function' ? view.title(context) : view.title;
+      if (title !== undefined) doc.title = title;
+    }
+    scroll.apply(kind, e.key, m.hash);
+    // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
+    const faults: unknown[] = [];
+    for (const listener of [...subscribers]) {
+      try {
+        listener(current);
+      } catch (x) {
+        faults.push(x);
+      }
+    }
+    if (faults.length) throw faults[0];
+  }
+
+  async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0): Promise<boolean> {
+    const id = ++seq;
+    // One controller per navigation: a newer one (or destroy) aborts it, its loader and its waits.
+    controller?.abort();
+    const { signal } = (controller = new AbortController());
+    pending = { loc, key: e.key };
+    setState('busy');
+    const from = current;
+    const fromEntry = entry;
+    try {
+      const m = resolveMatch(loc);
+      // A change of anchor alone is the same state: no guards, no reload, no re-render.
+      if (from && from.error === undefined && from.location !== loc && pathOf(from.location) === pathOf(loc)) {
+        commit(m, e, kind, from.data, undefined);
+        return true;
+      }
+      for (const guard of [...guards]) {
+        let verdict;
+        try {
+          verdict = await until(guard({ ...m, state: e.state } as Target, from), signal);
+        } catch (x) {
+          if (id !== seq) return false;
+          if (kind === POP) (pending = null), undoPop(e, fromEntry);
+          throw x;
+        }
+        if (id !== seq) return false;
+        if (verdict === false) {
+          pending = null; // the restoring pop that follows is an echo, not a new navigation
+          if (kind === POP) undoPop(e, fromEntry);
+          return false;
+        }
+        if (typeof verdict === 'string') {
+          if (depth >= MAX_REDIRECTS) throw new Error(`guards redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(verdict)}`);
+          return run(normalizeLocation(verdict), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1);
+        }
+      }
+      let data: unknown;
+      let error: unknown;
+      let failed = false;
+      const load = m.route.load;
+      if (load) {
+        try {
+          data = await until(load({ params: m.params, query: m.query, location: m.location, signal }), signal);
+        } catch (x) {
+          (error = x), (failed = true);
+        }
+        if (id !== seq) return false; // superseded: a stale result never renders
+      }
+      commit(m, e, kind, data, failed ? errorView : m.route, failed, error);
+      return true;
+    } finally {
+      if (id === seq) idle();
+    }
+  }
+
+  /** The browser is on an entry (first load, popstate, hashchange): read it, move its form, route it. */
+  function arrive(href: string, shown: AppLocation | null): Promise<boolean> | undefined {
+    lastHref = href;
+    const reading = adapter.read(href, shown);
+    if (!reading) return;
+    let e = readEntry(win);
+    // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
+    // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
+    const fresh = !e || (entry !== null && e.key === entry.key && current !== null && reading.loc !== current.location);
+    if (fresh) e = { key: newKey(), idx: (entry ? entry.idx : -1) + 1 };
+    // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
+    if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
+    const at = pending ?? (current && entry && { loc: current.location, key: entry.key });
+    if (at && reading.loc === at.loc && (fresh || (e as Entry).key === at.key)) return;
+    return run(reading.loc, POP, e as Entry);
+  }
+
+  function onPop(event: Event) {
+    const href = win.location.href;
+    // A traversal between `#!` URLs fires popstate, then hashchange for the same URL.
+    if (event.type === 'hashchange' && href === lastHref) return;
+    // A plain `#anchor` belongs to the state shown only while the page part of the URL is unchanged.
+    void arrive(href, pathOf(href) === pathOf(lastHref) && current ? current.location : null);
+  }
+
+  function listen(target: EventTarget, type: string, fn: (event: never) => void) {
+    target.addEventListener(type, fn as EventListener);
+    undo.push(() => target.removeEventListener(type, fn as EventListener));
+  }
+
+  function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
+    const loc = normalizeLocation(to);
+    // The same location again replaces its entry (as browsers do for the same URL): a reload, not a duplicate.
+    const rep = replace || (current !== null && loc === current.location);
+    const idx = entry ? entry.idx + (rep ? 0 : 1) : 0;
+    return run(loc, rep ? REPLACE : PUSH, { key: newKey(), idx, state });
+  }
+
+  return {
+    mode,
+    get current() {
+      return current;
+    },
+    start() {
+      if (started) return Promise.resolve(current !== null);
+      started = true;
+      const o = outletOption;
+      outlet = typeof o === 'string' ? doc.querySelector(o) : (o ?? null);
+      listen(win, 'popstate', onPop);
+      listen(win, 'hashchange', onPop);
+      if (links) listen(doc, 'click', linkHandler(win, base, (loc) => void navigate(loc)));
+      scroll.start();
+      const first = arrive(win.location.href, null);
+      if (first) return first;
+      if (!pending) idle(); // outside base: not the app's page, but nothing is in flight
+      return Promise.resolve(false);
+    },
+    navigate,
+    back: () => win.history.back(),
+    forward: () => win.history.forward(),
+    go: (delta) => win.history.go(delta),
+    href: (to) => adapter.url(normalizeLocation(to)),
+    beforeEach(guard) {
+      guards.add(guard);
+      return () => void guards.delete(guard);
+    },
+    subscribe(listener) {
+      subscribers.add(listener);
+      return () => void subscribers.delete(listener);
+    },
+    settled: () => (pending ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
+    destroy() {
+      undo.forEach((f) => f());
+      undo = [];
+      seq++; // whatever is in flight resolves false and never commits
+      controller?.abort();
+      scroll.stop();
+      if (started) delete doc.documentElement.dataset['routerState'];
+      started = false;
+      guards.clear();
+      subscribers.clear();
+      idle();
+    },
+  };
+}

@@ -1,0 +1,47 @@
+// Scroll positions: the top on a new entry, the saved position on back/forward, the anchor's element
+// when the location has one. Positions are saved per history entry key, in memory.
+
+import type { RouterWindow } from './types.js';
+
+/** How a navigation reached its entry: a new entry, a replaced one, or a traversal (or the first load). */
+export type Kind = typeof PUSH | typeof REPLACE | typeof POP;
+/** A new entry. */
+export const PUSH = 0;
+/** The current entry, replaced. */
+export const REPLACE = 1;
+/** An entry the browser is already on: back/forward, a typed or followed URL, the first load. */
+export const POP = 2;
+
+/** Scrolls to the element an in-page anchor names (`id`, else the first `name`); false when there is none. */
+export function scrollToAnchor(doc: Document, anchor: string): boolean {
+  const el = anchor ? (doc.getElementById(anchor) ?? doc.getElementsByName(anchor)[0]) : undefined;
+  if (el) el.scrollIntoView();
+  return !!el;
+}
+
+/** Saves and restores positions; every method is a no-op when `on` is false. */
+export function createScroll(win: RouterWindow, on: boolean) {
+  const saved = new Map<string, [number, number]>();
+  const h = win.history;
+  let restoration: ScrollRestoration | undefined;
+  return {
+    /** Takes scrolling over from the browser, which would restore before our content is rendered. */
+    start() {
+      if (on && 'scrollRestoration' in h) (restoration = h.scrollRestoration), (h.scrollRestoration = 'manual');
+    },
+    stop() {
+      if (restoration) (h.scrollRestoration = restoration), (restoration = undefined);
+    },
+    /** Remembers where the entry being left was scrolled to. */
+    save(key: string) {
+      if (on) saved.set(key, [win.scrollX, win.scrollY]);
+    },
+    /** Scrolls for a committed navigation. */
+    apply(kind: Kind, key: string, anchor: string) {
+      if (!on) return;
+      const at = kind === POP ? saved.get(key) : undefined;
+      if (at) win.scrollTo(at[0], at[1]);
+      else if (!scrollToAnchor(win.document, anchor) && kind === PUSH) win.scrollTo(0, 0);
+    },
+  };
+}

@@ -1,0 +1,172 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { IGNORE } from '../../src/client/links.js';
+import { modes, setup, type Setup } from './fixture.js';
+
+// Every link rule, in both modes. A click is dispatched on the <a> itself: happy-dom runs an
+// anchor's navigation while a click on its child is still bubbling, before document listeners.
+describe.each(modes)('links in %s mode', (mode) => {
+  let t: Setup;
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    t.router.destroy();
+    await t.window.happyDOM.close();
+  });
+
+  /** Clicks the first `a` in `html`; returns whether the router took the click over. */
+  type Init = { button?: number; ctrlKey?: boolean; metaKey?: boolean; shiftKey?: boolean; altKey?: boolean };
+  type Clickable = NonNullable<ReturnType<Setup['document']['querySelector']>>;
+
+  async function click(html: string, init: Init = {}, before?: (a: Clickable) => void) {
+    t.document.getElementById('after')!.innerHTML = html;
+    const a = t.document.querySelector('#after a')!;
+    before?.(a);
+    let prevented = false;
+    // Stands in for the browser's default action, which happy-dom would run as a navigation.
+    const record = (event: { defaultPrevented: boolean; preventDefault(): void }) => ((prevented = event.defaultPrevented), event.preventDefault());
+    t.window.addEventListener('click', record);
+    a.dispatchEvent(new t.window.MouseEvent('click', { bubbles: true, cancelable: true, composed: true, button: 0, ...init }));
+    t.window.removeEventListener('click', record);
+    await t.flush();
+    return prevented;
+  }
+
+  async function start() {
+    t = setup(mode);
+    await t.router.start();
+    await t.router.navigate('/books/1');
+  }
+
+  it.each([
+    ['a clean href', '<a href="/app/books/2">x</a>', '/books/2'],
+    ['a #! href', '<a href="/app/#!/books/3">x</a>', '/books/3'],
+    ['a bare #! href', '<a href="#!/books/4?x=C++">x</a>', '/books/4?x=C++'],
+    ['a #! href with a query form', '<a href="#!key=value">x</a>', '/?key=value'],
+    ['an ugly href', '<a href="/app/?_escaped_fragment_=/books/5%23reviews">x</a>', '/books/5#reviews'],
+    ['an absolute same-origin href', '<a href="https://example.com/app/books/6">x</a>', '/books/6'],
+    ['the base without its slash', '<a href="/app">x</a>', '/'],
+    ['target=_self', '<a href="/app/books/8" target="_self">x</a>', '/books/8'],
+    ['target=_SELF', '<a href="/app/books/9" target="_SELF">x</a>', '/books/9'],
+    ['rel=noopener', '<a href="/app/books/10" rel="noopener">x</a>', '/books/10'],
+    ['a clean href with an anchor', '<a href="/app/books/11#reviews">x</a>', '/books/11#reviews'],
+    ['a non-ASCII href', '<a href="/app/q/café">x</a>', '/q/caf%C3%A9'],
+    ['a hostile href', '<a href="/app/q/%22%3E%3Cimg%20onerror%3Dx%3E">x</a>', '/q/%22%3E%3Cimg%20onerror%3Dx%3E'],
+    ['an href with %zz', '<a href="/app/q/%zz">x</a>', '/q/%25zz'],
+    ['an href with ../', '<a href="/app/books/../q/up">x</a>', '/q/up'],
+  ])('routes %s', async (_, html, location) => {
+    await start();
+    expect(await click(html)).toBe(true);
+    expect(t.router.current?.location).toBe(location);
+    expect(t.address()).toBe(t.urlOf(location));
+  });
+
+  it.each([
+    ['target=_blank', '<a href="/app/books/2" target="_blank">x</a>'],
+    ['a named target', '<a href="/app/books/2" target="side">x</a>'],
+    ['download', '<a href="/app/books/2" download>x</a>'],
+    ['rel=external', '<a href="/app/books/2" rel="external">x</a>'],
+    ['rel with external among others', '<a href="/app/books/2" rel="noopener External">x</a>'],
+    ['the opt-out attribute', `<a href="/app/books/2" ${IGNORE}>x</a>`],
+    ['another origin', '<a href="https://evil.test/app/books/2">x</a>'],
+    ['a protocol-relative other origin', '<a href="//evil.test/app/books/2">x</a>'],
+    ['another scheme on the same host', '<a href="http://example.com/app/books/2">x</a>'],
+    ['another port', '<a href="https://example.com:8443/app/books/2">x</a>'],
+    ['javascript:', '<a href="javascript:alert(1)">x</a>'],
+    ['JavaScript: with spaces', '<a href=" JavaScript:alert(1)">x</a>'],
+    ['mailto:', '<a href="mailto:a@example.com">x</a>'],
+    ['a blob: URL of this origin', '<a href="blob:https://example.com/app/0b7c">x</a>'],
+    ['a data: URL', '<a href="data:text/html,<script>alert(1)</script>">x</a>'],
+    ['a path outside the base', '<a href="/other/books/2">x</a>'],
+    ['a path that only starts like the base', '<a href="/application">x</a>'],
+    ['a malformed ugly URL', '<a href="/app/?_escaped_fragment_=%zz">x</a>'],
+    ['an <a> without href', '<a>x</a>'],
+  ])('leaves %s to the browser', async (_, html) => {
+    await start();
+    expect(await click(html)).toBe(false);
+    expect(t.router.current?.location).toBe('/books/1');
+    expect(t.window.history.length).toBe(2);
+  });
+
+  it.each([
+    ['the middle button', { button: 1 }],
+    ['the right button', { button: 2 }],
+    ['ctrl', { ctrlKey: true }],
+    ['meta', { metaKey: true }],
+    ['shift', { shiftKey: true }],
+    ['alt', { altKey: true }],
+  ])('leaves a click with %s to the browser', async (_, init) => {
+    await start();
+    expect(await click('<a href="/app/books/2">x</a>', init)).toBe(false);
+    expect(t.router.current?.location).toBe('/books/1');
+  });
+
+  it('resolves a relative href against the document’s <base>, the same in both modes', async () => {
+    await start();
+    const base = t.document.createElement('base');
+    base.setAttribute('href', '/app/');
+    t.document.head.appendChild(base);
+    expect(await click('<a href="books/7">x</a>')).toBe(true);
+    expect(t.router.current?.location).toBe('/books/7');
+  });
+
+  it('leaves a click that another listener already prevented', async () => {
+    await start();
+    await click('<a href="/app/books/2">x</a>', {}, (a) => a.addEventListener('click', (event) => event.preventDefault()));
+    expect(t.router.current?.location).toBe('/books/1');
+  });
+
+  it('scrolls for a plain #anchor and changes neither the URL nor the state', async () => {
+    await start();
+    const target = t.document.getElementById('reviews')!;
+    const scrolled = vi.spyOn(target, 'scrollIntoView');
+    const guard = vi.fn(() => true);
+    t.router.beforeEach(guard);
+    expect(await click('<a href="#reviews">x</a>')).toBe(true);
+    expect(scrolled).toHaveBeenCalledTimes(1);
+    expect(t.router.current?.location).toBe('/books/1');
+    expect(t.address()).toBe(t.urlOf('/books/1'));
+    expect(t.window.history.length).toBe(2);
+    expect(guard).not.toHaveBeenCalled();
+  });
+
+  it('scrolls to a named element for a percent-encoded #anchor', async () => {
+    await start();
+    t.document.getElementById('outlet')!.innerHTML += '<a name="café">c</a>';
+    const named = t.document.getElementsByName('café')[0]!;
+    const scrolled = vi.spyOn(named, 'scrollIntoView');
+    expect(await click('<a href="#caf%C3%A9">x</a>')).toBe(true);
+    expect(scrolled).toHaveBeenCalledTimes(1);
+  });
+
+  it('routes an SVG <a> by href and by xlink:href', async () => {
+    await start();
+    const svg = (attr: string, to: string) => `<svg><a ${attr}="${to}"><text>x</text></a></svg>`;
+    for (const [attr, to, location] of [
+      ['href', '/app/books/20', '/books/20'],
+      ['xlink:href', '/app/#!/books/21', '/books/21'],
+    ]) {
+      t.document.getElementById('after')!.innerHTML = svg(attr as string, to as string);
+      t.document.querySelector('#after text')!.dispatchEvent(new t.window.MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
+      await t.flush();
+      expect(t.router.current?.location).toBe(location);
+    }
+  });
+
+  it('routes a link inside an open shadow root through composedPath()', async () => {
+    await start();
+    const host = t.document.getElementById('after')!;
+    const root = host.attachShadow({ mode: 'open' });
+    root.innerHTML = '<a href="/app/books/30">in the shadow</a>';
+    const a = root.querySelector('a')!;
+    a.dispatchEvent(new t.window.MouseEvent('click', { bubbles: true, cancelable: true, composed: true, button: 0 }));
+    await t.flush();
+    expect(t.router.current?.location).toBe('/books/30');
+    expect(t.address()).toBe(t.urlOf('/books/30'));
+  });
+
+  it('leaves every click alone with { links: false }', async () => {
+    t = setup(mode, { links: false });
+    await t.router.start();
+    expect(await click('<a href="/app/books/2">x</a>')).toBe(false);
+    expect(t.router.current?.location).toBe('/');
+  });
+});

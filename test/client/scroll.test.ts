@@ -1,0 +1,145 @@
+import { Window } from 'happy-dom';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createScroll, POP, PUSH, REPLACE, scrollToAnchor } from '../../src/client/scroll.js';
+import type { RouterWindow } from '../../src/client/index.js';
+import { modes, setup, type Setup } from './fixture.js';
+
+describe('createScroll and scrollToAnchor', () => {
+  let window: Window;
+  const open = () => {
+    window = new Window({ url: 'https://example.com/' });
+    window.document.body.innerHTML = '<h2 id="a">a</h2><a name="b">b</a><p id="caf&eacute;">c</p>';
+    return window as unknown as RouterWindow;
+  };
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    await window.happyDOM.close();
+  });
+
+  it.each([
+    ['a', 'h2'],
+    ['b', 'a'],
+    ['café', 'p'],
+    ['missing', null],
+    ['', null],
+  ])('scrolls to the element the anchor %j names (%s)', (anchor, tag) => {
+    const win = open();
+    const spy = vi.spyOn(window.HTMLElement.prototype, 'scrollIntoView');
+    expect(scrollToAnchor(win.document, anchor)).toBe(tag !== null);
+    expect(spy.mock.contexts.map((el) => (el as { localName: string }).localName)).toEqual(tag ? [tag] : []);
+  });
+
+  it.each([
+    [PUSH, 'k', '', [0, 0]],
+    [REPLACE, 'k', '', [5, 300]],
+    [POP, 'saved', '', [7, 70]],
+    [POP, 'unknown', '', [5, 300]],
+  ] as const)('for kind %i, entry %s, anchor %j scrolls to %j', (kind, key, anchor, at) => {
+    const win = open();
+    const scroll = createScroll(win, true);
+    win.scrollTo(7, 70);
+    scroll.save('saved');
+    win.scrollTo(5, 300);
+    scroll.apply(kind, key, anchor);
+    expect([win.scrollX, win.scrollY]).toEqual(at);
+  });
+
+  it('prefers the saved position over the anchor on back/forward, and the anchor over the top otherwise', () => {
+    const win = open();
+    const spy = vi.spyOn(window.HTMLElement.prototype, 'scrollIntoView');
+    const scroll = createScroll(win, true);
+    win.scrollTo(0, 90);
+    scroll.save('k');
+    scroll.apply(POP, 'k', 'a');
+    expect(spy).not.toHaveBeenCalled();
+    win.scrollTo(0, 40);
+    scroll.apply(PUSH, 'k', 'a');
+    expect(spy).toHaveBeenCalledTimes(1);
+    expect(win.scrollY).toBe(40);
+  });
+
+  it('takes scroll restoration over on start and gives it back on stop', () => {
+    const win = open();
+    const scroll = createScroll(win, true);
+    scroll.start();
+    expect(win.history.scrollRestoration).toBe('manual');
+    scroll.stop();
+    expect(win.history.scrollRestoration).toBe('auto');
+  });
+
+  it('does nothing at all when off', () => {
+    const win = open();
+    const scroll = createScroll(win, false);
+    scroll.start();
+    win.scrollTo(0, 300);
+    scroll.save('k');
+    win.scrollTo(0, 100);
+    scroll.apply(POP, 'k', '');
+    scroll.apply(PUSH, 'x', 'a');
+    expect([win.history.scrollRestoration, win.scrollY]).toEqual(['auto', 100]);
+  });
+});
+
+describe.each(modes)('scrolling in %s mode', (mode) => {
+  let t: Setup;
+  afterEach(async () => {
+    vi.restoreAllMocks();
+    t.router.destroy();
+    await t.window.happyDOM.close();
+  });
+
+  it('goes to the top on a new entry and back to the saved positions on back and forward', async () => {
+    t = setup(mode);
+    await t.router.start();
+    t.window.scrollTo(0, 400);
+    await t.router.navigate('/books/1');
+    expect(t.window.scrollY).toBe(0);
+    t.window.scrollTo(0, 150);
+    await t.router.navigate('/books/2');
+    expect(t.window.scrollY).toBe(0);
+    t.window.scrollTo(0, 30);
+    const steps: [() => void, number][] = [
+      [() => t.router.back(), 150],
+      [() => t.router.back(), 400],
+      [() => t.router.forward(), 150],
+      [() => t.router.go(1), 30],
+    ];
+    for (const [step, y] of steps) {
+      step();
+      await t.flush();
+      expect(t.window.scrollY).toBe(y);
+    }
+  });
+
+  it('keeps the position on a replace', async () => {
+    t = setup(mode);
+    await t.router.start();
+    t.window.scrollTo(0, 250);
+    await t.router.navigate('/books/1', { replace: true });
+    expect(t.window.scrollY).toBe(250);
+  });
+
+  it('scrolls to the anchor’s element when the location has one, on navigate and on start', async () => {
+    t = setup(mode, { url: t0Url(mode, '/books/3#reviews') });
+    const spy = vi.spyOn(t.window.HTMLElement.prototype, 'scrollIntoView');
+    await t.router.start();
+    expect(spy.mock.contexts.map((el) => (el as { id: string }).id)).toEqual(['reviews']);
+    await t.router.navigate('/books/4#reviews');
+    expect(spy).toHaveBeenCalledTimes(2);
+    expect(t.router.current?.hash).toBe('reviews');
+  });
+
+  it('leaves scrolling to the browser with { scroll: false }', async () => {
+    t = setup(mode, { scroll: false });
+    await t.router.start();
+    expect(t.window.history.scrollRestoration).toBe('auto');
+    t.window.scrollTo(0, 400);
+    await t.router.navigate('/books/1');
+    expect(t.window.scrollY).toBe(400);
+  });
+});
+
+/** The start URL of a location in a mode (a visitor following a link in that form). */
+function t0Url(mode: 'history' | 'hashbang', loc: string) {
+  return mode === 'history' ? '/app' + loc : '/app/#!' + loc;
+}
