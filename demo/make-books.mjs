@@ -1,4 +1,4 @@
-// Writes demo/data/books.json: a catalogue of a few hundred books for the demo, made from a fixed
+// Writes demo/public/data/books.json: a catalogue of a few hundred books for the demo, made from a fixed
 // list of authors and title words so that every run writes the same file. Titles include the
 // awkward characters the demo exists to show: spaces, `+`, `&`, `%`, accents and CJK.
 import { writeFileSync } from 'node:fs';
@@ -35,5 +35,5 @@ for (let i = 0; books.length < 200; i++) {
   books.push({ id: String(books.length + 1), title, author, year: 1800 + ((i * 37) % 220) });
 }
 const data = { authors: authors.map(([slug, name, country]) => ({ slug, name, country })), books };
-writeFileSync(new URL('./books.json', import.meta.url), JSON.stringify(data, null, 1) + '\n');
+writeFileSync(new URL('./public/data/books.json', import.meta.url), JSON.stringify(data, null, 1) + '\n');
 console.log(`wrote ${books.length} books by ${authors.length} authors`);

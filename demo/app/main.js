@@ -1,0 +1,10 @@
+// The pushState app at /: ES modules, clean URLs, and `#!` where pushState is missing ('auto').
+import { createRoutes, toUrl } from 'crawlable-router';
+import { createRouter } from 'crawlable-router/client';
+import { catalogue } from './catalogue.js';
+import { defineRoutes } from './routes.js';
+
+const base = '/';
+const { routes, notFound } = defineRoutes({ catalogue: catalogue('/data/books.json'), link: (location) => toUrl(location, { base }) });
+const router = createRouter({ routes: createRoutes(routes, { base, notFound }), base, mode: 'auto', outlet: '#app' });
+void router.start();

@@ -1,0 +1,42 @@
+// Builds the demo's browser files into demo/public/build/ from the library's dist/ (run
+// `npm run build` first): the pushState app as an ES module, the #! app as a classic script on
+// the UMD global, the client-only app as a classic deferred script, and a copy of the UMD bundle.
+import { copyFile, mkdir } from 'node:fs/promises';
+import commonjs from '@rollup/plugin-commonjs';
+import { nodeResolve } from '@rollup/plugin-node-resolve';
+import terser from '@rollup/plugin-terser';
+import { rollup } from 'rollup';
+
+const dist = new URL('../dist/', import.meta.url).pathname;
+const out = new URL('./public/build/', import.meta.url).pathname;
+const self = {
+  name: 'crawlable-router',
+  resolveId: (id) => (id === 'crawlable-router' ? `${dist}index.js` : id === 'crawlable-router/client' ? `${dist}client/index.js` : null),
+};
+const globals = { 'crawlable-router': 'CrawlableRouter', 'crawlable-router/client': 'CrawlableRouter' };
+
+/** Builds every demo bundle; resolves when they are written. */
+export async function buildDemo() {
+  await mkdir(out, { recursive: true });
+  const builds = [
+    { input: 'main.js', file: 'app.js', format: 'es' },
+    { input: 'classic.js', file: 'classic.js', format: 'iife', external: Object.keys(globals) },
+    { input: 'spa.js', file: 'spa.js', format: 'iife' },
+  ];
+  for (const { input, file, format, external = [] } of builds) {
+    const bundle = await rollup({
+      input: new URL(`./app/${input}`, import.meta.url).pathname,
+      external,
+      plugins: [external.length ? null : self, nodeResolve(), commonjs()],
+      onwarn: (warning, warn) => (warning.code === 'CIRCULAR_DEPENDENCY' ? undefined : warn(warning)),
+    });
+    await bundle.write({ file: out + file, format, globals, plugins: [terser()] });
+    await bundle.close();
+  }
+  await copyFile(`${dist}crawlable-router.umd.min.js`, `${out}crawlable-router.umd.min.js`);
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await buildDemo();
+  console.log(`built ${out}`);
+}
