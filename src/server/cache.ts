@@ -39,6 +39,10 @@ export interface MemoryStoreOptions {
 
 /** The in-memory store, with what it holds. */
 export interface MemoryStore extends SnapshotStore {
+  /** The snapshot kept for a state, or undefined; marks it recently used. */
+  get(key: AppLocation): StoredSnapshot | undefined;
+  /** Every state kept, least recently used first. */
+  keys(): AppLocation[];
   /** Snapshots held. */
   readonly size: number;
   /** Bytes held. */

@@ -9,7 +9,8 @@ describe('escapeHtml', () => {
     ['</script>', '&lt;/script&gt;'],
     ["a&b'c", 'a&amp;b&#39;c'],
     ['nul\0byte', 'nul\uFFFDbyte'],
-    ['caf\u00e9 \r\n', 'caf\u00e9 \r\n'],
+    ['caf\u00e9 \r\nSet-Cookie: x', 'caf\u00e9 &#13;\nSet-Cookie: x'],
+    ['\x01\x08\t\n\x0b\x0c\x1f\x7f\x80', '\uFFFD\uFFFD\t\n\uFFFD\x0c\uFFFD\uFFFD\x80'],
   ])('escapes %j', (text, expected) => {
     expect(escapeHtml(text)).toBe(expected);
   });
@@ -17,7 +18,7 @@ describe('escapeHtml', () => {
   it('round-trips any text through an HTML parser, as text and as an attribute value', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'binary' }), (text) => {
-        const clean = text.replace(/\0/g, '\uFFFD').replace(/\r\n?/g, '\n');
+        const clean = text.replace(/[\0-\x08\x0b\x0e-\x1f\x7f]/g, '\uFFFD');
         const fragment = parseFragment(`<p title="${escapeHtml(text)}">${escapeHtml(text)}</p>`);
         const p = fragment.childNodes[0] as { attrs: { value: string }[]; childNodes: { value?: string }[] };
         expect(p.attrs[0]?.value).toBe(clean);
