@@ -7,6 +7,8 @@ export { memoryStore } from './cache.js';
 export type { InvalidateTarget, MemoryStore, MemoryStoreOptions, SnapshotStore, StoredSnapshot } from './cache.js';
 export { SnapshotError } from './errors.js';
 export type { SnapshotErrorCode } from './errors.js';
+export { headlessRenderer } from './headless.js';
+export type { HeadlessRenderer, HeadlessRendererOptions } from './headless.js';
 export type { NodeHandler } from './node.js';
 export type { QueueOptions } from './queue.js';
 export type { RenderJob, RenderResult, SnapshotRenderer } from './render.js';
