@@ -6,14 +6,16 @@ import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
-const entries = ['index'];
+const entries = ['index', 'server'];
+// The core is src/index.ts; every other entry is src/<name>/index.ts.
+const input = (name) => (name === 'index' ? 'src/index.ts' : `src/${name}/index.ts`);
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
-const external = (id) => /^(path-to-regexp|happy-dom|node:)/.test(id);
+const external = (id) => /^(path-to-regexp|parse5|happy-dom|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 
 export default [
   ...entries.map((name) => ({
-    input: `src/${name}.ts`,
+    input: input(name),
     external,
     plugins: [ts()],
     output: [
@@ -22,11 +24,13 @@ export default [
     ],
   })),
   ...entries.map((name) => ({
-    input: `src/${name}.ts`,
+    input: input(name),
     external,
     plugins: [dts({ tsconfig: './tsconfig.build.json' })],
     output: [{ file: `dist/${name}.d.ts` }, { file: `dist/${name}.d.cts` }],
   })),
+  // The command line: dist/cli.js, run by bin/crawlable-router.js.
+  { input: 'src/cli.ts', external, plugins: [ts()], output: { file: 'dist/cli.js', format: 'es' } },
   {
     input: umd.input,
     plugins: [nodeResolve(), commonjs(), ts()],

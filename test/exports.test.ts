@@ -18,6 +18,8 @@ const core = [
   'unescapeFragment',
 ];
 
+const server = ['SnapshotError', 'createSnapshotHandler', 'fileStore', 'headlessRenderer', 'memoryStore', 'prerender', 'robotsTxt', 'sitemap'];
+
 const require = createRequire(import.meta.url);
 const names = (module: object) => Object.keys(module).filter((k) => k !== 'default' && k !== '__esModule').sort();
 
@@ -25,6 +27,12 @@ describe('entry points', () => {
   it('crawlable-router exports the core, as ESM and as CJS', async () => {
     expect(names(await import('crawlable-router'))).toEqual(core);
     expect(names(require('crawlable-router') as object)).toEqual(core);
+  });
+
+  it('crawlable-router/server exports the snapshot server, as ESM and as CJS', async () => {
+    expect(names(await import('crawlable-router/server'))).toEqual(server);
+    expect(names(require('crawlable-router/server') as object)).toEqual(server);
+    expect(readFileSync('dist/server.d.cts', 'utf8')).toContain('declare function createSnapshotHandler');
   });
 
   it('the package.json points unpkg at the minified UMD file and declares no side effects', () => {

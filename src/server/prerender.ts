@@ -3,6 +3,7 @@
 // sitemap. Rendering goes through `createSnapshotHandler`, so a prerendered snapshot is byte for
 // byte what the handler would serve for that state.
 
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppLocation, UrlMode } from '../location.js';
 import type { AnyRoute, RouteTable } from '../routes.js';
@@ -89,6 +90,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     queue: { concurrency, maxWaiting: Infinity },
     onError: () => {},
   });
+  // A folder that cannot be made fails the whole run here, not each state.
+  await mkdir(outDir, { recursive: true });
   const locations: AppLocation[] = [];
   const seen = new Set<AppLocation>();
   for await (const location of options.routes.locations()) {

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'parse5';
@@ -213,6 +213,14 @@ describe('headlessRenderer', () => {
       expect(read(reply.body)).toMatchObject({ title: 'Book 1', app: 'Dunenext', canonical: ['https://example.com/#!/books/1'] });
     } finally {
       await server.close();
+    }
+  });
+
+  it('is built to import happy-dom only when a page is rendered', () => {
+    for (const file of ['dist/server.js', 'dist/server.cjs']) {
+      const code = readFileSync(file, 'utf8');
+      expect(code).not.toMatch(/^import [^;]*['"]happy-dom['"]|require\(['"]happy-dom['"]\)/m);
+      expect(code).toContain("await import('happy-dom')");
     }
   });
 
