@@ -131,11 +131,13 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   const outside = (edit: { start: number; end: number }) => edit.end <= inner.start || edit.start >= inner.end;
   const located = (list: Element[]) => list.filter((e) => e.sourceCodeLocation);
 
-  // The browser page: static link edits, the meta fragment tag once (the first kept, others removed).
+  // The browser page: static link edits, and the meta fragment tag once, in the head (the spec's
+  // third restriction): the shell's first one there is kept, any other removed.
   const metaList = located(metas);
+  const kept = headEl ? metaList.find((meta) => isInside(meta, headEl)) : undefined;
   const pageEdits: Edit[] = [...links];
-  if (metaList.length === 0) pageEdits.push({ start: headPoint, end: headPoint, text: META_FRAGMENT });
-  for (const meta of metaList.slice(1)) pageEdits.push({ ...range(meta), text: '' });
+  if (!kept) pageEdits.push({ start: headPoint, end: headPoint, text: META_FRAGMENT });
+  for (const meta of metaList) if (meta !== kept) pageEdits.push({ ...range(meta), text: '' });
   const page = applyEdits(html, pageEdits);
 
   // The snapshot template: no meta fragment tag (the snapshot is already the escaped form), no

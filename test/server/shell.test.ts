@@ -79,6 +79,11 @@ describe('parseShell', () => {
     expect(shell.snapshot({ outlet: 'x' })).toBe('<html><head></head><body><main>x</main></body></html>');
   });
 
+  it('moves a meta fragment tag found only in the body into the head', () => {
+    const html = `<html><head><title>t</title></head><body>${META}<main></main></body></html>`;
+    expect(shellOf(html, 'main').page).toBe(`<html><head><title>t</title>${META}</head><body><main></main></body></html>`);
+  });
+
   it('replaces the shell canonical link with the state one', () => {
     const html = '<html><head><link rel="Canonical" href="https://example.com/"></head><body><main></main></body></html>';
     const snap = shellOf(html, 'main').snapshot({ head: '<link rel="canonical" href="https://example.com/#!/a">' });
