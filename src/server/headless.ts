@@ -72,46 +72,62 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   const indexPath = '/' + index.split('/').map(encodeURIComponent).join('/');
   if (!folder.findSync('/', indexPath)) throw new SnapshotError('BAD_OPTION', `index ${JSON.stringify(index)} is not a file in ${JSON.stringify(options.root)}`);
 
+  /** The page's asynchronous requests: the shell at the state's URL, files, the upstream, or refusal. */
+  async function answerAsync(request: Request, window: BrowserWindow): Promise<InstanceType<BrowserWindow['Response']>> {
+    const url = new URL(request.url);
+    const job = jobFor(url);
+    if (!job) return window.Response.error();
+    if ([...jobs].some((j) => stripHash(j.url) === stripHash(url.href))) {
+      // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback).
+      const shell = await folder.find('/', indexPath);
+      return shell ? new window.Response(await folder.read(shell), { headers: { 'Content-Type': HTML_TYPE } }) : new window.Response('', { status: 404 });
+    }
+    const file = request.method === 'GET' ? await folder.find(job.settings.base, url.pathname) : null;
+    if (file) return new window.Response(await folder.read(file), { headers: { 'Content-Type': contentType(file) } });
+    if (!upstream) return new window.Response('', { status: 404, statusText: 'Not Found' });
+    const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.arrayBuffer();
+    const headers = new Headers(request.headers);
+    headers.delete('host');
+    const answer = await globalThis.fetch(upstream + url.pathname + url.search, { method: request.method, headers, body, redirect: 'manual', signal: job.signal });
+    const kept: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!/^(content-encoding|content-length|set-cookie|transfer-encoding|connection)$/i.test(name)) kept[name] = value;
+    });
+    return new window.Response(await answer.arrayBuffer(), { status: answer.status, statusText: answer.statusText, headers: kept });
+  }
+
+  /** The page's synchronous requests (classic scripts, sync XHR): files only. */
+  function answerSync(request: Request, window: BrowserWindow): ISyncResponse {
+    const url = new URL(request.url);
+    const job = jobFor(url);
+    const file = job && request.method === 'GET' ? folder.findSync(job.settings.base, url.pathname) : null;
+    const answer = (status: number, body: Buffer | null, type?: string): ISyncResponse => ({
+      status,
+      statusText: status === 200 ? 'OK' : status === 404 ? 'Not Found' : '',
+      ok: status === 200,
+      url: request.url,
+      redirected: false,
+      headers: new window.Headers(type ? { 'Content-Type': type } : {}),
+      body,
+    });
+    if (!job) return answer(0, null);
+    return file ? answer(200, folder.readSync(file), contentType(file)) : answer(404, Buffer.from(''));
+  }
+
+  // An interceptor that throws leaves happy-dom's request task open and the page never idle: every
+  // failure (an upstream that is down, a file removed meanwhile) becomes a network error instead.
   const interceptor = {
     async beforeAsyncRequest({ request, window }: { request: Request; window: BrowserWindow }) {
-      const url = new URL(request.url);
-      if (url.protocol === 'data:' || url.protocol === 'blob:') return undefined;
-      const job = jobFor(url);
-      if (!job) return window.Response.error();
-      if ([...jobs].some((j) => stripHash(j.url) === stripHash(url.href))) {
-        // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback).
-        const shell = await folder.find('/', indexPath);
-        return shell ? new window.Response(await folder.read(shell), { headers: { 'Content-Type': HTML_TYPE } }) : new window.Response('', { status: 404 });
-      }
-      const file = request.method === 'GET' ? await folder.find(job.settings.base, url.pathname) : null;
-      if (file) return new window.Response(await folder.read(file), { headers: { 'Content-Type': contentType(file) } });
-      if (!upstream) return new window.Response('', { status: 404, statusText: 'Not Found' });
-      const body = request.method === 'GET' || request.method === 'HEAD' ? undefined : await request.arrayBuffer();
-      const headers = new Headers(request.headers);
-      headers.delete('host');
-      const answer = await globalThis.fetch(upstream + url.pathname + url.search, { method: request.method, headers, body: body ?? null, redirect: 'manual', signal: job.signal });
-      const kept: Record<string, string> = {};
-      answer.headers.forEach((value, name) => {
-        if (!/^(content-encoding|content-length|set-cookie|transfer-encoding|connection)$/i.test(name)) kept[name] = value;
-      });
-      return new window.Response(await answer.arrayBuffer(), { status: answer.status, statusText: answer.statusText, headers: kept });
+      if (/^(data|blob):/.test(request.url)) return undefined;
+      return answerAsync(request, window).catch(() => window.Response.error());
     },
     beforeSyncRequest({ request, window }: { request: Request; window: BrowserWindow }): ISyncResponse | undefined {
-      const url = new URL(request.url);
-      if (url.protocol === 'data:' || url.protocol === 'blob:') return undefined;
-      const job = jobFor(url);
-      const file = job && request.method === 'GET' ? folder.findSync(job.settings.base, url.pathname) : null;
-      const answer = (status: number, body: Buffer | null, type?: string): ISyncResponse => ({
-        status,
-        statusText: status === 200 ? 'OK' : status === 404 ? 'Not Found' : '',
-        ok: status === 200,
-        url: request.url,
-        redirected: false,
-        headers: new window.Headers(type ? { 'Content-Type': type } : {}),
-        body,
-      });
-      if (!job) return answer(0, null);
-      return file ? answer(200, folder.readSync(file), contentType(file)) : answer(404, Buffer.from(''));
+      if (/^(data|blob):/.test(request.url)) return undefined;
+      try {
+        return answerSync(request, window);
+      } catch {
+        return { status: 0, statusText: '', ok: false, url: request.url, redirected: false, headers: new window.Headers(), body: null };
+      }
     },
   };
 

@@ -180,6 +180,16 @@ describe('headlessRenderer', () => {
     spawn.mockRestore();
   });
 
+  it('answers a request the upstream cannot serve with a network error, so the page still settles', async () => {
+    const renderer = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000 });
+    renderers.push(renderer);
+    const handler = createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
+    const snap = await handler.render('/');
+    expect(snap.status).toBe(200);
+    expect(read(snap.html).app).toBe('');
+    expect(renderer.openPages).toBe(0);
+  });
+
   it('never lets the page reach another origin or a file outside its folder', async () => {
     const { handler } = setup('probe');
     const { app } = read((await handler.render('/')).html);
