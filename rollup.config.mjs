@@ -1,5 +1,6 @@
 // One table of entries. ESM and CJS keep one file per module (with "sideEffects": false an app's
-// bundler drops what it does not import, path-to-regexp with the route table); each entry gets a
+// bundler drops what it does not import, path-to-regexp with the route table), and all entries are
+// built in one pass so they share the core's modules instead of copying them; each entry gets a
 // bundled .d.ts/.d.cts; the UMD entry is a plain and a minified browser bundle with everything inside.
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -7,16 +8,17 @@ import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
-const entries = { index: 'src/index.ts', client: 'src/client/index.ts' };
+const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts' };
+// The command line (dist/cli.js, run by bin/crawlable-router.js) has no types of its own.
+const cli = 'src/cli.ts';
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
-const external = (id) => /^(path-to-regexp|parse5|happy-dom|node:)/.test(id);
+const external = (id) => /^(path-to-regexp|parse5|happy-dom|playwright-core|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
 
 export default [
   {
-    // Every entry in one build, so entries share the core's modules instead of copying them.
-    input: Object.values(entries),
+    input: [...Object.values(entries), cli],
     external,
     plugins: [ts()],
     output: [

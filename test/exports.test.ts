@@ -19,6 +19,7 @@ const core = [
 ];
 
 const client = ['createRouter'];
+const server = ['SnapshotError', 'createSnapshotHandler', 'fileStore', 'headlessRenderer', 'memoryStore', 'prerender', 'robotsTxt', 'sitemap'];
 
 const require = createRequire(import.meta.url);
 const names = (module: object) => Object.keys(module).filter((k) => k !== 'default' && k !== '__esModule').sort();
@@ -34,6 +35,13 @@ describe('entry points', () => {
     expect(names(require('crawlable-router/client') as object)).toEqual(client);
     expect(readFileSync('dist/client.d.ts', 'utf8')).toContain('declare function createRouter');
     expect(readFileSync('dist/client.d.cts', 'utf8')).toContain('declare function createRouter');
+  });
+
+  it('crawlable-router/server exports the snapshot server, as ESM and as CJS', async () => {
+    expect(names(await import('crawlable-router/server'))).toEqual(server);
+    expect(names(require('crawlable-router/server') as object)).toEqual(server);
+    expect(readFileSync('dist/server.d.ts', 'utf8')).toContain('declare function createSnapshotHandler');
+    expect(readFileSync('dist/server.d.cts', 'utf8')).toContain('declare function createSnapshotHandler');
   });
 
   it('the package.json points unpkg at the minified UMD file and declares no side effects', () => {

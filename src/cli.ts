@@ -1,0 +1,217 @@
+// The `crawlable-router` command. `run(argv)` is the whole program and returns the exit code; the
+// bin shim (bin/crawlable-router.js) only calls it. Commands are a table so that `verify` (a later
+// issue) is one more entry.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createRoutes, type AnyRoute, type NotFoundDefinition, type RouteDefinition, type RouteTable } from './routes.js';
+import { headlessRenderer, prerender, SnapshotError, type ProgressStream } from './server/index.js';
+import { checkOrigin } from './server/urls.js';
+
+/** Where the command reads and writes. */
+export interface CliIo {
+  /** Results (the `--json` report). */
+  stdout: ProgressStream;
+  /** Progress, errors and help. */
+  stderr: ProgressStream;
+  /** The folder relative paths start from. */
+  cwd: string;
+}
+
+/** Exit codes: what happened. */
+export const EXIT = {
+  /** Everything was done. */
+  OK: 0,
+  /** The command ran, but some states failed. */
+  FAILURES: 1,
+  /** Bad arguments: nothing was done. */
+  USAGE: 2,
+  /** The command could not start: a module, file or folder it needs is unusable. */
+  SETUP: 3,
+  /** An unexpected error (a bug): the message says where. */
+  ERROR: 4,
+} as const;
+
+class UsageError extends Error {}
+class SetupError extends Error {}
+
+interface Command {
+  summary: string;
+  usage: string;
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+const PRERENDER_USAGE = `Usage: crawlable-router prerender --routes FILE --out DIR --origin URL [options]
+
+Renders every location of the route table to DIR (one index.html per state) and writes
+DIR/sitemap.xml.
+
+Required:
+  --routes FILE        a JavaScript module (.js, .mjs, .cjs) whose default or \`routes\` export is a
+                       route table (createRoutes) or an array of routes; it may also export
+                       \`shell\` (the app's HTML) and \`notFound\`
+  --out DIR            the folder to write (created if missing)
+  --origin URL         the site's origin for canonical links and the sitemap: https://example.com
+
+Options:
+  --mode MODE          history (clean URLs) or hashbang (#! URLs)          [default: history]
+  --base PATH          the app's base path; must be the table's        [default: the table's]
+  --concurrency N      states rendered at once                                  [default: 4]
+  --timeout MS         longest render of one state                          [default: 10000]
+  --shell FILE         the app's HTML shell              [default: the module's \`shell\` export]
+  --outlet SELECTOR    the shell element the state is rendered into          [default: #app]
+  --headless DIR       render the real app from DIR in happy-dom instead of the render hooks
+  --no-sitemap         do not write sitemap.xml
+  --json               print the report as JSON on stdout
+  -h, --help           show this help
+
+Exit codes: 0 all states written, 1 some states failed, 2 bad arguments, 3 could not start
+(routes module, shell, app folder or output folder unusable), 4 unexpected error.`;
+
+function integer(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a whole number above 0, got ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+function isTable(value: unknown): value is RouteTable<AnyRoute> {
+  const table = value as Partial<RouteTable<AnyRoute>> | null;
+  return typeof table?.resolve === 'function' && typeof table.locations === 'function' && typeof table.base === 'string';
+}
+
+async function loadRoutes(file: string, base: string | undefined): Promise<{ routes: RouteTable<AnyRoute>; shell?: string }> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new SetupError(`cannot load the routes module ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const exported = module['default'] ?? module['routes'];
+  const shell = typeof module['shell'] === 'string' ? module['shell'] : undefined;
+  if (isTable(exported)) return { routes: exported, ...(shell !== undefined && { shell }) };
+  if (Array.isArray(exported)) {
+    try {
+      const routes = createRoutes(exported as RouteDefinition[], { base, notFound: module['notFound'] as NotFoundDefinition | undefined });
+      return { routes: routes as RouteTable<AnyRoute>, ...(shell !== undefined && { shell }) };
+    } catch (error) {
+      throw new SetupError(`the routes in ${file} are not a valid table: ${(error as Error).message}`);
+    }
+  }
+  throw new SetupError(`${file} exports no route table: export default createRoutes([...]), or an array of routes`);
+}
+
+function readText(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SetupError(`cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+async function runPrerender(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      routes: { type: 'string' },
+      out: { type: 'string' },
+      origin: { type: 'string' },
+      mode: { type: 'string' },
+      base: { type: 'string' },
+      concurrency: { type: 'string' },
+      timeout: { type: 'string' },
+      shell: { type: 'string' },
+      outlet: { type: 'string' },
+      headless: { type: 'string' },
+      'no-sitemap': { type: 'boolean' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(PRERENDER_USAGE + '\n');
+    return EXIT.OK;
+  }
+  for (const name of ['routes', 'out', 'origin'] as const) if (!values[name]) throw new UsageError(`--${name} is required`);
+  const mode = values.mode ?? 'history';
+  if (mode !== 'history' && mode !== 'hashbang') throw new UsageError(`--mode must be history or hashbang, got ${JSON.stringify(mode)}`);
+  try {
+    checkOrigin(values.origin, '--origin');
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  const concurrency = integer(values.concurrency, 'concurrency', 4);
+  const timeoutMs = integer(values.timeout, 'timeout', 10_000);
+  const resolve = (file: string) => path.resolve(io.cwd, file);
+  const loaded = await loadRoutes(resolve(values.routes as string), values.base);
+  const shell = values.shell !== undefined ? readText(resolve(values.shell), 'shell') : loaded.shell;
+  let renderer;
+  try {
+    renderer = values.headless === undefined ? undefined : headlessRenderer({ root: resolve(values.headless), timeoutMs });
+  } catch (error) {
+    throw new SetupError((error as Error).message);
+  }
+  try {
+    const report = await prerender({
+      routes: loaded.routes,
+      outDir: resolve(values.out as string),
+      origin: values.origin as string,
+      mode,
+      ...(values.base !== undefined && { base: values.base }),
+      ...(renderer && { renderer }),
+      ...(shell !== undefined && { shell }),
+      ...(values.outlet !== undefined && { outlet: values.outlet }),
+      timeoutMs,
+      concurrency,
+      sitemap: !values['no-sitemap'],
+      progress: io.stderr,
+    });
+    if (values.json) io.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    return report.failed > 0 ? EXIT.FAILURES : EXIT.OK;
+  } catch (error) {
+    if (error instanceof SnapshotError && (error.code === 'BAD_OPTION' || error.code === 'BAD_SHELL')) throw new SetupError(error.message);
+    if ((error as NodeJS.ErrnoException).code && typeof (error as NodeJS.ErrnoException).syscall === 'string') throw new SetupError(`cannot write ${values.out}: ${(error as Error).message}`);
+    throw error;
+  } finally {
+    await renderer?.close();
+  }
+}
+
+const COMMANDS: Record<string, Command> = {
+  prerender: { summary: 'render every state to files, plus sitemap.xml', usage: PRERENDER_USAGE, run: runPrerender },
+};
+
+const USAGE = `Usage: crawlable-router <command> [options]
+
+Commands:
+${Object.entries(COMMANDS)
+  .map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`)
+  .join('\n')}
+
+Run 'crawlable-router <command> --help' for a command's options.`;
+
+/** Runs the command line `argv` (without `node` and the script) and returns the exit code. */
+export async function run(argv: readonly string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    const topic = name === 'help' && args[0] !== undefined ? COMMANDS[args[0]] : undefined;
+    (name === undefined ? io.stderr : io.stdout).write((topic?.usage ?? USAGE) + '\n');
+    return name === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!command) {
+    io.stderr.write(`crawlable-router: unknown command ${JSON.stringify(name)}\n\n${USAGE}\n`);
+    return EXIT.USAGE;
+  }
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    const usage = error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS');
+    const message = error instanceof Error ? error.message : String(error);
+    io.stderr.write(`crawlable-router ${name}: ${message}\n` + (usage ? `Run 'crawlable-router ${name} --help' for usage.\n` : ''));
+    return usage ? EXIT.USAGE : error instanceof SetupError ? EXIT.SETUP : EXIT.ERROR;
+  }
+}

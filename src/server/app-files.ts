@@ -1,0 +1,102 @@
+// What a headless page may fetch: the app's own files from its folder on disk (served at `base` on
+// the app's origin), the shell at the state's own URL, and, when configured, the app's own API on
+// an upstream server. Every other origin is refused, and no URL can name a file outside the folder
+// (no `..`, no encoded slash or NUL, no symlink out): DESIGN.md, "Rules that hold everywhere".
+
+import { promises as fsp, readFileSync, realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.htm': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.cjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.map': 'application/json; charset=utf-8',
+  '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.jpg': 'image/jpeg',
+  '.jpeg': 'image/jpeg',
+  '.gif': 'image/gif',
+  '.webp': 'image/webp',
+  '.ico': 'image/x-icon',
+  '.wasm': 'application/wasm',
+  '.woff': 'font/woff',
+  '.woff2': 'font/woff2',
+};
+
+/** The Content-Type of a file, by its extension. */
+export function contentType(file: string): string {
+  return TYPES[path.extname(file).toLowerCase()] ?? 'application/octet-stream';
+}
+
+/**
+ * The path under `root` that a URL path names, or null when the path lies outside `base` or would
+ * leave `root`: a segment that decodes to `.`/`..` or holds `/`, `\` or NUL, or a malformed escape.
+ */
+export function filePath(root: string, base: string, pathname: string): string | null {
+  if (!pathname.startsWith(base)) return null;
+  const parts: string[] = [];
+  for (const segment of pathname.slice(base.length).split('/')) {
+    let name: string;
+    try {
+      name = decodeURIComponent(segment);
+    } catch {
+      return null;
+    }
+    if (name === '.' || name === '..' || /[/\\\0]/.test(name) || path.isAbsolute(name) || /^[A-Za-z]:$/.test(name)) return null;
+    if (name !== '') parts.push(name);
+  }
+  const file = path.join(root, ...parts);
+  return file === root || file.startsWith(root + path.sep) ? file : null;
+}
+
+/** The app's folder, with its real path fixed once. */
+export interface AppFolder {
+  /** The folder's real path. */
+  readonly root: string;
+  /** The file a URL path names, if it is a regular file inside the folder (symlinks resolved). */
+  find(base: string, pathname: string): Promise<string | null>;
+  /** The same, synchronously, for happy-dom's synchronous requests (classic scripts). */
+  findSync(base: string, pathname: string): string | null;
+  /** Reads a file `find` returned. */
+  read(file: string): Promise<Buffer>;
+  /** Reads a file `findSync` returned. */
+  readSync(file: string): Buffer;
+}
+
+/** Opens the app's folder; throws when it is not a directory. */
+export function openAppFolder(folder: string): AppFolder {
+  const root = realpathSync(folder);
+  if (!statSync(root).isDirectory()) throw new Error(`${folder} is not a directory`);
+  const inside = (real: string) => real.startsWith(root + path.sep);
+  return {
+    root,
+    async find(base, pathname) {
+      const file = filePath(root, base, pathname);
+      if (!file) return null;
+      try {
+        const real = await fsp.realpath(file);
+        return inside(real) && (await fsp.stat(real)).isFile() ? real : null;
+      } catch {
+        return null;
+      }
+    },
+    findSync(base, pathname) {
+      const file = filePath(root, base, pathname);
+      if (!file) return null;
+      try {
+        const real = realpathSync(file);
+        return inside(real) && statSync(real).isFile() ? real : null;
+      } catch {
+        return null;
+      }
+    },
+    read: (file) => fsp.readFile(file),
+    readSync: (file) => readFileSync(file),
+  };
+}

@@ -1,0 +1,211 @@
+// The snapshot handler: a web `Request -> Response | null` core (h3's shape, STYLE.md "Shape").
+// An ugly URL (`/?_escaped_fragment_=/books/1` or the meta-tag form `/books/1?_escaped_fragment_=`)
+// gets the HTML snapshot of its state; a clean URL inside `base` gets the shell carrying
+// `<meta name="fragment" content="!">`; anything else is not its business (null).
+// Spec: shared/spec/agreement-and-pushstate.txt, "Role of the application and web server".
+
+import { CodecError } from '../codec.js';
+import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import type { AnyRoute, RouteTable } from '../routes.js';
+import { createSnapshotCache, memoryStore, type InvalidateTarget, type MemoryStoreOptions, type SnapshotStore, type StoredSnapshot } from './cache.js';
+import { SnapshotError } from './errors.js';
+import { errorPage } from './html.js';
+import { etagOf, respond, type Page } from './http.js';
+import { toNodeHandler, type NodeHandler } from './node.js';
+import { createQueue, type QueueOptions } from './queue.js';
+import { hooksRenderer, type SnapshotRenderer } from './render.js';
+import { DEFAULT_SHELL, parseShell } from './shell.js';
+import { checkBase, checkMode, checkOrigin, publicUrl, stripAnchor, type UrlSettings } from './urls.js';
+
+/** Options of the snapshot cache. */
+export interface CacheOptions extends MemoryStoreOptions {
+  /** How long a snapshot is served before it is rendered again, in ms; `Infinity` until invalidated. Default 300000 (5 min). */
+  ttlMs?: number;
+  /** Where snapshots are kept (`fileStore(...)` or a shared store). Default `memoryStore({ maxEntries, maxBytes })`. */
+  store?: SnapshotStore;
+}
+
+/** Options of `createSnapshotHandler`. */
+export interface SnapshotHandlerOptions {
+  /** The route table shared with the client. Required. */
+  routes: RouteTable<AnyRoute>;
+  /** The origin canonical links are written on (`https://example.com`); the Host header is never used. Required. */
+  origin: string;
+  /** The app's base path; must be the route table's. Default: the route table's base. */
+  base?: string;
+  /** Which URL the canonical link names: `'history'` the clean URL, `'hashbang'` the `#!` URL. Default `'history'`. */
+  mode?: UrlMode;
+  /** The app's HTML shell (its index.html), parsed once. Default: a minimal page with an empty `<div id="app">`. */
+  shell?: string;
+  /** A compound selector for the shell element whose content a snapshot replaces. Default `'#app'`. */
+  outlet?: string;
+  /** Renders states. Default: the routes' `load`/`title`/`render` hooks into the shell. */
+  renderer?: SnapshotRenderer;
+  /** The snapshot cache, or `false` for none (concurrent requests still share one render). Default `{}`. */
+  cache?: CacheOptions | false;
+  /** Longest a render (`load` included) may take before the answer is 504 and its signal aborts, in ms. Default 10000. */
+  timeoutMs?: number;
+  /** The render queue's bounds. Default `{ concurrency: 4, maxWaiting: 100, retryAfterSeconds: 5 }`. */
+  queue?: QueueOptions;
+  /** `Cache-Control` of snapshots (200 and 404). Default `'public, max-age=300'`. */
+  cacheControl?: string;
+  /** `Cache-Control` of the shell served at clean URLs. Default `'no-cache'` (revalidate by ETag). */
+  shellCacheControl?: string;
+  /** gzip answers for clients that accept it (and send `Vary: Accept-Encoding`). Default `true`. */
+  compress?: boolean;
+  /** Answer clean URLs inside `base` with the shell; `false` leaves them to the next handler. Default `true`. */
+  serveShell?: boolean;
+  /** Told about renders that fail (500) or time out (504), and stores that fail. Default `console.error`. */
+  onError?: (error: unknown, location: AppLocation | null) => void;
+}
+
+/** A snapshot, as `render(location)` gives it. */
+export interface Snapshot {
+  /** The canonical location rendered (no anchor). */
+  location: AppLocation;
+  /** 200, or 404 when no route matches. */
+  status: number;
+  /** The whole HTML document. */
+  html: string;
+  /** Its strong ETag, quoted. */
+  etag: string;
+  /** When it was rendered. */
+  lastModified: Date;
+  /** The canonical URL of the state. */
+  canonical: string;
+}
+
+/** What `createSnapshotHandler` gives. */
+export interface SnapshotHandler {
+  /** The web core: a Response for an ugly URL or a clean URL inside base, null for anything else. */
+  fetch(request: Request): Promise<Response | null>;
+  /** The same as a node:http handler or Express/Connect middleware (`next()` for what is not its business). */
+  node: NodeHandler;
+  /** The snapshot of one location, through the cache and the queue; rejects with `SnapshotError`. */
+  render(location: AppLocation): Promise<Snapshot>;
+  /** Forgets cached snapshots: one location, or every location a predicate accepts. */
+  invalidate(target: InvalidateTarget): Promise<void>;
+}
+
+const UGLY_PARAM = /[?&]_escaped_fragment_(?:[=&]|$)/;
+const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, TIMEOUT: 504 };
+
+function withTimeout<T>(ms: number, location: AppLocation, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      const error = new SnapshotError('TIMEOUT', `rendering ${location} took longer than ${ms} ms`);
+      controller.abort(error);
+      reject(error);
+    }, ms);
+  });
+  return Promise.race([Promise.resolve().then(() => task(controller.signal)), timeout]).finally(() => clearTimeout(timer));
+}
+
+/** Creates the handler that answers crawlers' ugly URLs with snapshots and clean URLs with the shell. */
+export function createSnapshotHandler(options: SnapshotHandlerOptions): SnapshotHandler {
+  const { routes } = options;
+  if (!routes || typeof routes.resolve !== 'function') throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
+  const settings: UrlSettings = { origin: checkOrigin(options.origin), base: checkBase(options.base, routes.base), mode: checkMode(options.mode) };
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!(timeoutMs > 0)) throw new SnapshotError('BAD_OPTION', `timeoutMs must be above 0, got ${String(timeoutMs)}`);
+  const {
+    cacheControl = 'public, max-age=300',
+    shellCacheControl = 'no-cache',
+    compress = true,
+    serveShell = true,
+    onError = (error: unknown, location: AppLocation | null) => console.error(`crawlable-router: snapshot of ${location ?? '?'} failed:`, error),
+  } = options;
+  const shell = parseShell(options.shell ?? DEFAULT_SHELL, { outlet: options.outlet ?? '#app', links: { ...settings, page: settings.origin + settings.base } });
+  const renderer = options.renderer ?? hooksRenderer(shell);
+  const queue = createQueue(options.queue);
+  const retryAfter = String(options.queue?.retryAfterSeconds ?? 5);
+  const cacheOptions = options.cache === false ? null : (options.cache ?? {});
+  const cache = createSnapshotCache({
+    store: cacheOptions ? (cacheOptions.store ?? memoryStore(cacheOptions)) : null,
+    ttlMs: cacheOptions?.ttlMs ?? 300_000,
+    onError: (error) => onError(error, null),
+  });
+  const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl };
+  const shellMemo = {};
+
+  async function produce(location: AppLocation): Promise<StoredSnapshot> {
+    const match = routes.resolve(location);
+    const notFound = !match || match.notFound;
+    try {
+      const result = await withTimeout(timeoutMs, location, (signal) =>
+        renderer.render({
+          location,
+          url: toUrl(location, settings),
+          canonical: publicUrl(location, settings),
+          match,
+          notFound,
+          settings,
+          signal,
+        }),
+      );
+      return { status: result.status ?? (notFound ? 404 : 200), html: result.html, etag: etagOf(result.html), renderedAt: Date.now() };
+    } catch (error) {
+      if (error instanceof SnapshotError) throw error;
+      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  const snapshot = (location: AppLocation) => cache.get(location, () => queue.run(() => produce(location)));
+
+  function failure(error: unknown, location: AppLocation): Page {
+    const code = error instanceof SnapshotError ? error.code : 'RENDER_FAILED';
+    const status = STATUS_OF[code] ?? 500;
+    if (status === 503) {
+      return { status, body: errorPage(503, `Too many snapshots are being rendered; retry in ${retryAfter} seconds.`), cacheControl: 'no-store', headers: { 'Retry-After': retryAfter } };
+    }
+    onError(error, location);
+    const message = status === 504 ? `The snapshot of this page took longer than ${timeoutMs} ms.` : 'The snapshot of this page could not be rendered.';
+    return { status, body: errorPage(status, message), cacheControl: 'no-store' };
+  }
+
+  async function fetch(request: Request): Promise<Response | null> {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null;
+    let url: URL;
+    try {
+      url = new URL(request.url);
+    } catch {
+      return null;
+    }
+    let location: AppLocation | null;
+    try {
+      location = toLocation(url.pathname + url.search, { base: settings.base });
+    } catch (error) {
+      if (!(error instanceof CodecError)) throw error;
+      return respond(request, { status: 400, body: errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message}`), cacheControl: 'no-store' }, { compress });
+    }
+    if (location === null) return null;
+    if (!UGLY_PARAM.test(url.search)) {
+      if (!serveShell) return null;
+      return respond(request, { ...shellPage, status: routes.match(location) ? 200 : 404 }, { compress, memo: shellMemo });
+    }
+    const key = stripAnchor(location);
+    let stored: StoredSnapshot;
+    try {
+      stored = await snapshot(key);
+    } catch (error) {
+      return respond(request, failure(error, key), { compress });
+    }
+    const page: Page = { status: stored.status, body: stored.html, etag: stored.etag, lastModified: stored.renderedAt, cacheControl };
+    return respond(request, page, { compress, memo: stored });
+  }
+
+  return {
+    fetch,
+    node: toNodeHandler(fetch),
+    async render(location) {
+      const key = stripAnchor(normalizeLocation(location));
+      const stored = await snapshot(key);
+      return { location: key, status: stored.status, html: stored.html, etag: stored.etag, lastModified: new Date(stored.renderedAt), canonical: publicUrl(key, settings) };
+    },
+    invalidate(target) {
+      return cache.invalidate(typeof target === 'function' ? target : stripAnchor(normalizeLocation(target)));
+    },
+  };
+}

@@ -1,0 +1,88 @@
+// One headless page's life after navigation: wait until the app is done, then turn its document
+// into a snapshot. The wait follows the contract with the client router (DESIGN.md and the issue):
+// after the page loads, `data-router-state="busy"` means wait for the `crawlable-router:settled`
+// event; "settled" means done; no attribute means the page's own idle (happy-dom's
+// waitUntilComplete: scripts, fetches and timers all finished).
+
+import type { BrowserPage, BrowserWindow } from 'happy-dom';
+import { escapeHtml } from './html.js';
+import { prettyHref } from './links.js';
+import type { RenderJob } from './render.js';
+
+/** What a window told us while it loaded. */
+export interface PageSignals {
+  loaded: boolean;
+  settled: boolean;
+  /** Resolves on the window's `load` event. */
+  load: Promise<void>;
+  /** Resolves on the first `crawlable-router:settled` event. */
+  settle: Promise<void>;
+}
+
+/** The settled event's name, shared with the client router. */
+export const SETTLED_EVENT = 'crawlable-router:settled';
+
+/** Listens to a window before its content loads (happy-dom's beforeContentCallback). */
+export function watchWindow(window: BrowserWindow): PageSignals {
+  let onLoad!: () => void;
+  let onSettle!: () => void;
+  const signals: PageSignals = {
+    loaded: false,
+    settled: false,
+    load: new Promise<void>((resolve) => (onLoad = resolve)),
+    settle: new Promise<void>((resolve) => (onSettle = resolve)),
+  };
+  window.addEventListener('load', () => {
+    signals.loaded = true;
+    onLoad();
+  });
+  window.addEventListener(SETTLED_EVENT, () => {
+    signals.settled = true;
+    onSettle();
+  });
+  return signals;
+}
+
+function routerState(window: BrowserWindow): string | null {
+  return window.document.documentElement?.getAttribute('data-router-state') ?? null;
+}
+
+/** Waits until the page's app is done, by the router's signal or the page's own idle. */
+export async function waitUntilSettled(page: BrowserPage, signals: PageSignals): Promise<void> {
+  const window = page.mainFrame.window;
+  if (!signals.loaded && window.document.readyState !== 'complete') await Promise.race([signals.load, signals.settle]);
+  if (signals.settled) return;
+  const state = routerState(window);
+  if (state === 'settled') return;
+  if (state === 'busy') return signals.settle;
+  await Promise.race([page.waitUntilComplete(), signals.settle]);
+  // A router that started after load and is still busy once the page is idle is waited for.
+  if (!signals.settled && routerState(window) === 'busy') await signals.settle;
+}
+
+/**
+ * Serialises the page as a snapshot: the doctype, then the document with the meta fragment tag and
+ * any canonical link removed, the state's canonical link added, and ugly links made pretty.
+ */
+export function serializePage(window: BrowserWindow, job: RenderJob): string {
+  const document = window.document;
+  for (const meta of [...document.querySelectorAll('meta[name]')]) {
+    if (meta.getAttribute('name')?.trim().toLowerCase() === 'fragment') meta.remove();
+  }
+  for (const link of [...document.querySelectorAll('link[rel]')]) {
+    if ((link.getAttribute('rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/).includes('canonical')) link.remove();
+  }
+  if (!job.notFound && document.head) {
+    const link = document.createElement('link');
+    link.setAttribute('rel', 'canonical');
+    link.setAttribute('href', job.canonical);
+    document.head.appendChild(link);
+  }
+  const context = { ...job.settings, page: job.url };
+  for (const element of [...document.querySelectorAll('a[href], area[href], link[href]')]) {
+    const pretty = prettyHref(element.getAttribute('href') ?? '', context);
+    if (pretty !== null) element.setAttribute('href', pretty);
+  }
+  const doctype = document.doctype ? `<!DOCTYPE ${escapeHtml(document.doctype.name)}>\n` : '';
+  return doctype + (document.documentElement?.outerHTML ?? '') + '\n';
+}

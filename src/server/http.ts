@@ -1,0 +1,109 @@
+// Building the web Response for a page: conditional requests (RFC 9110 §13: If-None-Match with the
+// weak comparison, If-Modified-Since only when there is no If-None-Match), gzip when the client
+// accepts it, and the headers every answer carries. Nothing from the request reaches a header.
+
+import { createHash } from 'node:crypto';
+import { promisify } from 'node:util';
+import { gzip as gzipCallback } from 'node:zlib';
+
+const gzip = promisify(gzipCallback);
+
+/** A page to answer with. */
+export interface Page {
+  status: number;
+  body: string;
+  /** Strong ETag of `body`, quoted; none for error pages. */
+  etag?: string;
+  /** Last-Modified, in ms since the epoch. */
+  lastModified?: number;
+  cacheControl: string;
+  /** Extra headers (Retry-After). */
+  headers?: Record<string, string>;
+}
+
+/** A strong ETag over a body: the quoted base64url SHA-1 of its UTF-8 bytes. */
+export function etagOf(body: string): string {
+  return '"' + createHash('sha1').update(body).digest('base64url') + '"';
+}
+
+function gzipTag(etag: string): string {
+  return etag.slice(0, -1) + '-gz"';
+}
+
+/** True when the request's validators say the client's copy is current (only for 200 pages). */
+export function isNotModified(request: Request, etag: string | undefined, lastModified: number | undefined): boolean {
+  const match = request.headers.get('if-none-match');
+  if (match !== null) {
+    if (etag === undefined) return false;
+    if (match.trim() === '*') return true;
+    const tags = match.match(/(?:W\/)?"[^"]*"/g) ?? [];
+    return tags.some((tag) => {
+      const strong = tag.replace(/^W\//, '');
+      return strong === etag || strong === gzipTag(etag);
+    });
+  }
+  const since = request.headers.get('if-modified-since');
+  if (since === null || lastModified === undefined) return false;
+  const date = Date.parse(since);
+  // HTTP dates have whole seconds: compare at that precision.
+  return !Number.isNaN(date) && Math.floor(lastModified / 1000) * 1000 <= date;
+}
+
+/** True when `Accept-Encoding` admits gzip (named with q > 0, or `*` with q > 0 and gzip not refused). */
+export function acceptsGzip(request: Request): boolean {
+  const header = request.headers.get('accept-encoding');
+  if (!header) return false;
+  let star = false;
+  for (const item of header.split(',')) {
+    const [name = '', ...params] = item.trim().toLowerCase().split(';');
+    const q = params.map((p) => /^\s*q\s*=\s*([0-9.]+)\s*$/.exec(p)?.[1]).find((v) => v !== undefined);
+    const weight = q === undefined ? 1 : Number(q);
+    if (name.trim() === 'gzip' || name.trim() === 'x-gzip') return weight > 0;
+    if (name.trim() === '*') star = weight > 0;
+  }
+  return star;
+}
+
+/** Bodies under this many bytes are sent as they are: gzip would not pay for its header. */
+const GZIP_MIN = 1024;
+const gzipped = new WeakMap<object, Promise<Uint8Array<ArrayBuffer>>>();
+
+/** Options of `respond`. */
+export interface RespondOptions {
+  /** gzip bodies for clients that accept it, and say `Vary: Accept-Encoding`. */
+  compress: boolean;
+  /** An object whose lifetime a gzipped body may be kept for (a stored snapshot). */
+  memo?: object;
+}
+
+/** The Response for `page`: 304 when the validators match, no body for HEAD, gzip when accepted. */
+export async function respond(request: Request, page: Page, options: RespondOptions): Promise<Response> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'text/html; charset=utf-8',
+    'Cache-Control': page.cacheControl,
+    'X-Content-Type-Options': 'nosniff',
+    ...page.headers,
+  };
+  if (options.compress) headers['Vary'] = 'Accept-Encoding';
+  if (page.lastModified !== undefined) headers['Last-Modified'] = new Date(page.lastModified).toUTCString();
+  let body: Uint8Array<ArrayBuffer> = new TextEncoder().encode(page.body);
+  const zip = options.compress && body.byteLength >= GZIP_MIN && acceptsGzip(request);
+  if (page.etag !== undefined) headers['ETag'] = zip ? gzipTag(page.etag) : page.etag;
+  if (page.status === 200 && isNotModified(request, page.etag, page.lastModified)) {
+    const kept: Record<string, string> = {};
+    for (const name of ['Cache-Control', 'ETag', 'Last-Modified', 'Vary']) if (headers[name] !== undefined) kept[name] = headers[name];
+    return new Response(null, { status: 304, headers: kept });
+  }
+  if (zip) {
+    const key = options.memo;
+    let zipped = key ? gzipped.get(key) : undefined;
+    if (!zipped) {
+      zipped = gzip(body).then((buffer) => new Uint8Array(buffer));
+      if (key) gzipped.set(key, zipped);
+    }
+    body = await zipped;
+    headers['Content-Encoding'] = 'gzip';
+  }
+  headers['Content-Length'] = String(body.byteLength);
+  return new Response(request.method === 'HEAD' ? null : body, { status: page.status, headers });
+}

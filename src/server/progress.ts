@@ -1,0 +1,60 @@
+// Prerender progress: a bar redrawn in place on a terminal, one plain line per state otherwise
+// (logs and CI). Failures always get a line of their own.
+
+/** Where progress is written: `process.stderr`, or any object with `write`. */
+export interface ProgressStream {
+  write(text: string): unknown;
+  /** True for a terminal: draw a bar. */
+  isTTY?: boolean;
+  /** The terminal's width. */
+  columns?: number;
+}
+
+/** Tells progress about each state done. */
+export interface Progress {
+  /** One state done; `error` when it failed. */
+  step(location: string, error?: string): void;
+  /** All done: the summary line. */
+  end(summary: string): void;
+}
+
+const WIDTH = 24;
+const REDRAW_MS = 80;
+
+/** Progress over `total` states on `stream`; silent without a stream. */
+export function createProgress(stream: ProgressStream | undefined, total: number): Progress {
+  if (!stream) return { step() {}, end() {} };
+  let done = 0;
+  if (!stream.isTTY) {
+    const width = String(total).length;
+    return {
+      step(location, error) {
+        done++;
+        stream.write(`[${String(done).padStart(width)}/${total}] ${error === undefined ? 'ok' : 'FAILED'} ${location}${error === undefined ? '' : `: ${error}`}\n`);
+      },
+      end(summary) {
+        stream.write(summary + '\n');
+      },
+    };
+  }
+  let drawn = 0;
+  let last = '';
+  const draw = () => {
+    const filled = total === 0 ? WIDTH : Math.round((done / total) * WIDTH);
+    const text = `[${'#'.repeat(filled)}${'-'.repeat(WIDTH - filled)}] ${done}/${total} ${last}`;
+    stream.write(`\r\x1b[2K${text.slice(0, Math.max(20, (stream.columns ?? 80) - 1))}`);
+    drawn = Date.now();
+  };
+  return {
+    step(location, error) {
+      done++;
+      last = location;
+      if (error !== undefined) stream.write(`\r\x1b[2KFAILED ${location}: ${error}\n`);
+      if (error !== undefined || done === total || Date.now() - drawn >= REDRAW_MS) draw();
+    },
+    end(summary) {
+      draw();
+      stream.write(`\n${summary}\n`);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// The public URLs the server writes (canonical links, sitemaps, the headless page's address): the
+// pretty URL in hashbang mode, the clean URL in history mode, always on the configured origin,
+// never on the request's Host header (DESIGN.md, "Rules that hold everywhere").
+
+import { normalizeBase, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { SnapshotError } from './errors.js';
+
+/** Checks an `origin` option (`https://example.com`, a port allowed, no path) and returns it serialised. */
+export function checkOrigin(origin: unknown, option = 'origin'): string {
+  let url: URL | null = null;
+  try {
+    if (typeof origin === 'string') url = new URL(origin);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.pathname !== '/' || url.search || url.hash || /[\s]/.test(origin as string)) {
+    throw new SnapshotError('BAD_OPTION', `${option} must be an http(s) origin such as "https://example.com", with no path, query or credentials; got ${JSON.stringify(origin)}`);
+  }
+  return url.origin;
+}
+
+/** Checks a `mode` option. */
+export function checkMode(mode: unknown): UrlMode {
+  if (mode === undefined) return 'history';
+  if (mode === 'history' || mode === 'hashbang') return mode;
+  throw new SnapshotError('BAD_OPTION', `mode must be "history" or "hashbang", got ${JSON.stringify(mode)}`);
+}
+
+/** Checks a `base` option against the route table's base: the two must name one base. */
+export function checkBase(base: string | undefined, routesBase: string): string {
+  if (base === undefined) return routesBase;
+  const normal = normalizeBase(base);
+  if (normal !== routesBase) {
+    throw new SnapshotError('BAD_OPTION', `base ${JSON.stringify(base)} is not the route table's base ${JSON.stringify(routesBase)}`);
+  }
+  return normal;
+}
+
+/** Where public URLs are written: the app's origin, base and URL mode. */
+export interface UrlSettings {
+  origin: string;
+  base: string;
+  mode: UrlMode;
+}
+
+/**
+ * The URL people and search results see for a state: `origin + base + '#!' + state` in hashbang mode
+ * (the base state itself is the bare base URL, the scheme's meta-tag page), the clean URL in history
+ * mode. Any in-page anchor is dropped: it is not a state.
+ */
+export function publicUrl(location: AppLocation, settings: UrlSettings): string {
+  const state = stripAnchor(location);
+  if (settings.mode === 'hashbang' && state === '/') return settings.origin + settings.base;
+  return toUrl(state, settings);
+}
+
+/** The location without its in-page anchor: the key of a state's snapshot. */
+export function stripAnchor(location: AppLocation): AppLocation {
+  const hash = location.indexOf('#');
+  return hash < 0 ? location : location.slice(0, hash);
+}

@@ -1,0 +1,160 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXIT, run } from '../src/cli.js';
+import { parseXml } from './server/xml.js';
+
+const BIN = path.resolve('bin/crawlable-router.js');
+const CORE = pathToFileURL(path.resolve('dist/index.js')).href;
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'cli-'));
+  // A table from the built package, as an app would write it.
+  writeFileSync(
+    path.join(dir, 'routes.mjs'),
+    `import { createRoutes } from ${JSON.stringify(CORE)};
+export const shell = '<!DOCTYPE html><html><head><title>App</title></head><body><main id="view"></main></body></html>';
+export default createRoutes([
+  { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
+  { path: '/books/:id', title: ({ params }) => 'Book ' + params.id, entries: () => [{ id: '1' }, { id: '2' }], render: ({ params }) => '<h1>' + params.id + '</h1>' },
+], { base: '/app/' });`,
+  );
+  // An array of routes with no imports, one of which fails.
+  writeFileSync(path.join(dir, 'array.mjs'), `export default [{ path: '/ok', render: () => 'ok' }, { path: '/bad', render: () => { throw new Error('db down'); } }];`);
+  writeFileSync(path.join(dir, 'none.mjs'), `export const nothing = 1;`);
+  // A client-rendered app for --headless, and a table with no render hooks.
+  mkdirSync(path.join(dir, 'app'));
+  writeFileSync(path.join(dir, 'app/index.html'), '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>');
+  writeFileSync(path.join(dir, 'app/main.js'), `document.title = 'At ' + location.pathname; document.getElementById('app').innerHTML = '<p>drawn by the client for ' + location.pathname + '</p>';`);
+  writeFileSync(path.join(dir, 'bare.mjs'), `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }] }];`);
+  writeFileSync(path.join(dir, 'broken.mjs'), `export default [;`);
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Runs the real bin in a child process. */
+function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [BIN, ...args], { cwd: dir }, (error, stdout, stderr) => {
+      resolve({ code: error ? Number(error.code) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Runs `run()` in this process, capturing its output. */
+async function inProcess(args: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await run(args, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) }, cwd: dir });
+  return { code, stdout: out.join(''), stderr: err.join('') };
+}
+
+describe('crawlable-router prerender (child process)', () => {
+  it('writes every state, the sitemap and a JSON report, and exits 0', async () => {
+    const out = path.join(dir, 'out-ok');
+    const result = await cli(['prerender', '--routes', 'routes.mjs', '--out', 'out-ok', '--origin', 'https://example.com', '--mode', 'hashbang', '--outlet', '#view', '--json']);
+    expect(result.code).toBe(EXIT.OK);
+    expect(JSON.parse(result.stdout)).toMatchObject({ total: 3, written: 3, failed: 0, files: ['index.html', 'books/1/index.html', 'books/2/index.html'], sitemaps: ['sitemap.xml'] });
+    expect(result.stderr).toMatch(/^\[1\/3\] ok \//m);
+    const book = readFileSync(path.join(out, 'books/2/index.html'), 'utf8');
+    expect(book).toContain('<title>Book 2</title>');
+    expect(book).toContain('<main id="view"><h1>2</h1></main>');
+    expect(book).toContain('<link rel="canonical" href="https://example.com/app/#!/books/2">');
+    const urls = parseXml(readFileSync(path.join(out, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).toEqual(['https://example.com/app/', 'https://example.com/app/#!/books/1', 'https://example.com/app/#!/books/2']);
+  });
+
+  it('renders the real app with --headless', async () => {
+    const result = await cli(['prerender', '--routes', 'bare.mjs', '--out', 'out-headless', '--origin', 'https://example.com', '--headless', 'app']);
+    expect(result.code).toBe(EXIT.OK);
+    const book = readFileSync(path.join(dir, 'out-headless/books/7/index.html'), 'utf8');
+    expect(book).toContain('<title>At /books/7</title>');
+    expect(book).toContain('<p>drawn by the client for /books/7</p>');
+    expect(book).toContain('<link rel="canonical" href="https://example.com/books/7">');
+  });
+
+  it('exits 1 and names the failures when some states fail', async () => {
+    const result = await cli(['prerender', '--routes', 'array.mjs', '--out', 'out-fail', '--origin', 'https://example.com', '--no-sitemap', '--concurrency', '1']);
+    expect(result.code).toBe(EXIT.FAILURES);
+    expect(result.stderr).toContain('[2/2] FAILED /bad: rendering /bad failed: db down');
+    expect(result.stderr).toContain('prerendered 1 of 2 states');
+    expect(existsSync(path.join(dir, 'out-fail/ok/index.html'))).toBe(true);
+    expect(existsSync(path.join(dir, 'out-fail/sitemap.xml'))).toBe(false);
+  });
+
+  it('exits 2 with a clear message for a bad argument', async () => {
+    const result = await cli(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', '--concurrency', 'many']);
+    expect(result).toMatchObject({ code: EXIT.USAGE, stdout: '' });
+    expect(result.stderr).toBe(`crawlable-router prerender: --concurrency must be a whole number above 0, got "many"\nRun 'crawlable-router prerender --help' for usage.\n`);
+  });
+
+  it('prints help on --help and exits 0', async () => {
+    const result = await cli(['prerender', '--help']);
+    expect(result.code).toBe(EXIT.OK);
+    expect(result.stdout).toContain('Usage: crawlable-router prerender --routes FILE --out DIR --origin URL');
+    expect(result.stdout).toContain('Exit codes: 0 all states written, 1 some states failed, 2 bad arguments, 3 could not start');
+  });
+});
+
+describe('run', () => {
+  it.each([
+    [['prerender', '--out', 'x', '--origin', 'https://example.com'], '--routes is required'],
+    [['prerender', '--routes', 'r.mjs', '--origin', 'https://example.com'], '--out is required'],
+    [['prerender', '--routes', 'r.mjs', '--out', 'x'], '--origin is required'],
+    [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'example.com'], '--origin must be an http(s) origin'],
+    [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com/app'], '--origin must be an http(s) origin'],
+    [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--mode', 'auto'], '--mode must be history or hashbang, got "auto"'],
+    [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--timeout', '0'], '--timeout must be a whole number above 0, got "0"'],
+    [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--bogus'], "Unknown option '--bogus'"],
+    [['prerender', '--routes'], "Option '--routes <value>' argument missing"],
+    [['prerender', 'extra'], "Unexpected argument 'extra'"],
+  ])('exits 2 for %j: %s', async (args, message) => {
+    const result = await inProcess(args);
+    expect(result.code).toBe(EXIT.USAGE);
+    expect(result.stderr).toContain(message);
+    expect(result.stderr).toContain("Run 'crawlable-router prerender --help' for usage.");
+  });
+
+  it.each([
+    ['a missing module', 'missing.mjs', 'cannot load the routes module'],
+    ['a module that does not parse', 'broken.mjs', 'cannot load the routes module'],
+    ['a module with no table', 'none.mjs', 'exports no route table'],
+  ])('exits 3 for %s', async (_, file, message) => {
+    const result = await inProcess(['prerender', '--routes', file, '--out', 'x', '--origin', 'https://example.com']);
+    expect(result.code).toBe(EXIT.SETUP);
+    expect(result.stderr).toContain(message);
+  });
+
+  it.each([
+    [['--shell', 'nope.html'], 'cannot read the shell'],
+    [['--outlet', '#missing'], 'no element matches the outlet selector "#missing"'],
+    [['--base', '/other/'], `base "/other/" is not the route table's base "/app/"`],
+    [['--headless', 'no-such-app'], "root must be the app's folder"],
+  ])('exits 3 when %j cannot be used', async (extra, message) => {
+    const result = await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', ...extra]);
+    expect(result.code).toBe(EXIT.SETUP);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('exits 3 when the output folder cannot be written', async () => {
+    writeFileSync(path.join(dir, 'a-file'), 'x');
+    const result = await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'a-file/out', '--origin', 'https://example.com', '--outlet', '#view']);
+    expect(result.code).toBe(EXIT.SETUP);
+    expect(result.stderr).toContain('cannot write a-file/out');
+  });
+
+  it.each([
+    [[], EXIT.USAGE, 'stderr', 'Usage: crawlable-router <command>'],
+    [['--help'], EXIT.OK, 'stdout', 'prerender    render every state to files'],
+    [['help', 'prerender'], EXIT.OK, 'stdout', 'Usage: crawlable-router prerender'],
+    [['verify'], EXIT.USAGE, 'stderr', 'unknown command "verify"'],
+    [['__proto__'], EXIT.USAGE, 'stderr', 'unknown command "__proto__"'],
+  ] as const)('answers %j with exit %i', async (args, code, stream, text) => {
+    const result = await inProcess([...args]);
+    expect(result.code).toBe(code);
+    expect(result[stream]).toContain(text);
+  });
+});

@@ -1,0 +1,363 @@
+import { parse } from 'parse5';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { escapeFragment } from '../../src/codec.js';
+import { createRoutes, type RouteDefinition } from '../../src/routes.js';
+import { memoryStore } from '../../src/server/cache.js';
+import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
+import { esc, headerText, listen, request, type Running } from './helpers.js';
+
+const ORIGIN = 'https://example.com';
+const SHELL =
+  '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Books</title>' +
+  '<script type="module" src="/app.js"></script></head>\n<body><nav><a href="?_escaped_fragment_=/books/1">first</a></nav>' +
+  '<main id="app"><p>Loading…</p></main></body></html>\n';
+
+function table(base = '/', hooks: { load?: () => unknown } = {}) {
+  return createRoutes(
+    [
+      { path: '/', title: 'Home', render: () => '<h1>Home</h1><a href="?_escaped_fragment_=/books/2">second</a>' },
+      {
+        path: '/books/:id',
+        title: ({ params }) => `Book ${params.id}`,
+        load: async ({ params }) => {
+          await hooks.load?.();
+          return { name: `Name of ${params.id}` };
+        },
+        render: ({ data }) => `<h1>${esc((data as { name: string }).name)}</h1>`,
+      },
+      { path: '/q/:term', title: ({ params }) => `Search: ${params.term}`, render: ({ params, query }) => `<p>${esc(params.term)}</p><p>${esc(JSON.stringify(query))}</p>` },
+    ],
+    { base, notFound: { title: 'Not found', render: () => '<h1>Nothing here</h1>' } },
+  );
+}
+
+let running: Running[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((r) => r.close()));
+  running = [];
+});
+
+async function serve(options: Partial<SnapshotHandlerOptions> = {}) {
+  const handler = createSnapshotHandler({ routes: table(), origin: ORIGIN, shell: SHELL, outlet: '#app', onError: () => {}, ...options });
+  const server = await listen((req, res) => void handler.node(req, res));
+  running.push(server);
+  return { handler, port: server.port };
+}
+
+/** Title, canonical links, meta fragment tags and the outlet, read back with a real parser. */
+function read(html: string) {
+  const found: { title: string[]; canonical: string[]; meta: number; outlet: string } = { title: [], canonical: [], meta: 0, outlet: '' };
+  type Node = { nodeName: string; tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string };
+  const text = (n: Node): string => (n.value ?? '') + (n.childNodes ?? []).map(text).join('');
+  const walk = (n: Node) => {
+    const attr = (name: string) => n.attrs?.find((a) => a.name === name)?.value;
+    if (n.tagName === 'title') found.title.push(text(n));
+    if (n.tagName === 'link' && attr('rel') === 'canonical') found.canonical.push(attr('href') ?? '');
+    if (n.tagName === 'meta' && attr('name') === 'fragment') found.meta++;
+    if (attr('id') === 'app') found.outlet = text(n);
+    (n.childNodes ?? []).forEach(walk);
+  };
+  walk(parse(html) as unknown as Node);
+  return found;
+}
+
+describe.each([
+  // mode, base, ugly URL, meta-tag URL, canonical, pretty link in the page
+  ['history', '/', '/?_escaped_fragment_=/books/42', '/books/42?_escaped_fragment_=', `${ORIGIN}/books/42`, '/books/1'],
+  ['hashbang', '/', '/?_escaped_fragment_=/books/42', '/books/42?_escaped_fragment_=', `${ORIGIN}/#!/books/42`, '/#!/books/1'],
+  ['history', '/app/', '/app/?_escaped_fragment_=/books/42', '/app/books/42?_escaped_fragment_=', `${ORIGIN}/app/books/42`, '/app/books/1'],
+  ['hashbang', '/app/', '/app/?_escaped_fragment_=/books/42', '/app/books/42?_escaped_fragment_=', `${ORIGIN}/app/#!/books/42`, '/app/#!/books/1'],
+] as const)('%s mode, base %s', (mode, base, ugly, metaForm, canonical, prettyLink) => {
+  it.each([
+    ['the #! flavour', ugly],
+    ['the meta-tag flavour', metaForm],
+  ])('answers %s with the state title, canonical link and outlet', async (_, target) => {
+    const { port } = await serve({ routes: table(base), mode });
+    const reply = await request(port, target);
+    expect(reply.status).toBe(200);
+    expect(read(reply.body)).toEqual({ title: ['Book 42'], canonical: [canonical], meta: 0, outlet: 'Name of 42' });
+    expect(reply.body).toContain(`<a href="${prettyLink}">first</a>`);
+    expect(reply.body).not.toContain('_escaped_fragment_');
+  });
+
+  it('answers the base state in both flavours, with ugly links in the outlet made pretty', async () => {
+    const { port } = await serve({ routes: table(base), mode });
+    const a = await request(port, `${base}?_escaped_fragment_=`);
+    const b = await request(port, `${base}?_escaped_fragment_=/`);
+    expect(a.status).toBe(200);
+    expect(a.body).toBe(b.body);
+    expect(read(a.body)).toMatchObject({ title: ['Home'], canonical: [ORIGIN + base] });
+    expect(a.body).not.toContain('_escaped_fragment_');
+    expect(a.body).toContain(`<a href="${prettyLink.replace('/1', '/2')}">second</a>`);
+  });
+
+  it('answers a clean URL with the shell and the meta fragment tag: 200 known, 404 unknown', async () => {
+    const { port } = await serve({ routes: table(base), mode });
+    const known = await request(port, `${base}books/42`);
+    const unknown = await request(port, `${base}nope/x`);
+    expect([known.status, unknown.status]).toEqual([200, 404]);
+    expect(read(known.body)).toEqual({ title: ['Books'], canonical: [], meta: 1, outlet: 'Loading…' });
+    expect(unknown.body).toBe(known.body);
+    expect(known.headers['cache-control']).toBe('no-cache');
+  });
+
+  it('answers an unknown state with 404 and the notFound route, with no canonical link', async () => {
+    const { port } = await serve({ routes: table(base), mode });
+    const reply = await request(port, `${base}?_escaped_fragment_=/nope`);
+    expect(reply.status).toBe(404);
+    expect(read(reply.body)).toEqual({ title: ['Not found'], canonical: [], meta: 0, outlet: 'Nothing here' });
+  });
+});
+
+describe('what is not its business', () => {
+  it.each([
+    ['a URL outside the base', 'GET', '/other/?_escaped_fragment_=/books/1'],
+    ['a clean URL outside the base', 'GET', '/other/books/1'],
+    ['a POST', 'POST', '/app/?_escaped_fragment_=/books/1'],
+    ['a PUT of a clean URL', 'PUT', '/app/books/1'],
+  ])('leaves %s to the next handler', async (_, method, target) => {
+    const handler = createSnapshotHandler({ routes: table('/app/'), origin: ORIGIN });
+    expect(await handler.fetch(new Request(`http://localhost${target}`, { method }))).toBeNull();
+  });
+
+  it('leaves clean URLs alone when serveShell is false', async () => {
+    const handler = createSnapshotHandler({ routes: table(), origin: ORIGIN, serveShell: false });
+    expect(await handler.fetch(new Request('http://localhost/books/1'))).toBeNull();
+    expect((await handler.fetch(new Request('http://localhost/?_escaped_fragment_=/books/1')))?.status).toBe(200);
+  });
+});
+
+describe('statuses', () => {
+  it.each([
+    ['a malformed escape', '/?_escaped_fragment_=ab%zz', 'malformed escape &quot;%zz&quot; at index'],
+    ['truncated UTF-8', '/?_escaped_fragment_=/q/caf%C3', 'invalid UTF-8 &quot;%C3&quot;'],
+    ['a repeated parameter', '/?_escaped_fragment_=/a&_escaped_fragment_=/b', '_escaped_fragment_ appears 2 times'],
+    ['a parameter that is not last', '/books/1?_escaped_fragment_=&x=1', '_escaped_fragment_ is not the last parameter'],
+    ['markup in a malformed URL', '/?_escaped_fragment_="><img/src=x/onerror=alert(1)>%zz', 'malformed escape &quot;%zz&quot;'],
+  ])('answers %s with 400 and the codec message, escaped', async (_, target, message) => {
+    const { port } = await serve();
+    const reply = await request(port, target);
+    expect(reply.status).toBe(400);
+    expect(reply.body).toContain(message);
+    expect(reply.body).not.toContain('<img');
+    expect(reply.headers['cache-control']).toBe('no-store');
+    expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
+  });
+
+  it('answers 304 to a matching If-None-Match or If-Modified-Since, and 200 otherwise', async () => {
+    const { port } = await serve();
+    const first = await request(port, '/?_escaped_fragment_=/books/1');
+    const etag = first.headers.etag as string;
+    const modified = first.headers['last-modified'] as string;
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const byTag = await request(port, '/?_escaped_fragment_=/books/1', { headers: { 'if-none-match': etag } });
+    const byDate = await request(port, '/books/1?_escaped_fragment_=', { headers: { 'if-modified-since': modified } });
+    const stale = await request(port, '/?_escaped_fragment_=/books/1', { headers: { 'if-none-match': '"other"' } });
+    expect([byTag.status, byDate.status, stale.status]).toEqual([304, 304, 200]);
+    expect(byTag.body).toBe('');
+    expect(byTag.headers.etag).toBe(etag);
+    const shell = await request(port, '/books/1');
+    expect((await request(port, '/books/1', { headers: { 'if-none-match': shell.headers.etag as string } })).status).toBe(304);
+  });
+
+  it('answers 503 with Retry-After when the render queue is full', async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const { port } = await serve({ routes: table('/', { load: () => gate }), queue: { concurrency: 1, maxWaiting: 0, retryAfterSeconds: 7 } });
+    const first = request(port, '/?_escaped_fragment_=/books/1');
+    await vi.waitFor(async () => {
+      const busy = await request(port, '/?_escaped_fragment_=/books/2');
+      expect(busy.status).toBe(503);
+      expect(busy.headers['retry-after']).toBe('7');
+      expect(busy.headers['cache-control']).toBe('no-store');
+      expect(busy.body).toContain('retry in 7 seconds');
+    });
+    release();
+    expect((await first).status).toBe(200);
+    expect((await request(port, '/?_escaped_fragment_=/books/2')).status).toBe(200);
+  });
+
+  it('answers 504 when load passes timeoutMs, and aborts its signal', async () => {
+    const signals: AbortSignal[] = [];
+    const onError = vi.fn();
+    const routes = createRoutes([{ path: '/slow', load: ({ signal }) => (signals.push(signal), new Promise(() => {})), render: () => 'never' }]);
+    const { port } = await serve({ routes, timeoutMs: 40, onError });
+    const reply = await request(port, '/?_escaped_fragment_=/slow');
+    expect(reply.status).toBe(504);
+    expect(reply.body).toContain('took longer than 40 ms');
+    expect(reply.headers['cache-control']).toBe('no-store');
+    expect(signals[0]?.aborted).toBe(true);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'TIMEOUT' }), '/slow');
+  });
+
+  it.each<[string, Omit<RouteDefinition<'/x'>, 'path'>]>([
+    ['load', { load: () => Promise.reject(new Error('db password is hunter2')), render: () => '' }],
+    ['render', { render: (): string => { throw new Error('db password is hunter2'); } }],
+    ['title', { title: (): string => { throw new TypeError('db password is hunter2'); }, render: () => '' }],
+  ])('answers 500 with a plain page and no stack when %s throws', async (_, route) => {
+    const onError = vi.fn();
+    const { port } = await serve({ routes: createRoutes([{ path: '/x', ...route }]), onError });
+    const reply = await request(port, '/?_escaped_fragment_=/x');
+    expect(reply.status).toBe(500);
+    expect(reply.body).toContain('could not be rendered');
+    expect(reply.body).not.toMatch(/hunter2|\bat\s+\S+:\d+|TypeError|Error:/);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'RENDER_FAILED', message: expect.stringContaining('hunter2') }), '/x');
+    // A failure is not cached: the next request renders again.
+    expect((await request(port, '/?_escaped_fragment_=/x')).status).toBe(500);
+    expect(onError).toHaveBeenCalledTimes(2);
+  });
+
+  it('answers HEAD with the GET headers and no body', async () => {
+    const { port } = await serve();
+    const get = await request(port, '/?_escaped_fragment_=/books/1');
+    const head = await request(port, '/?_escaped_fragment_=/books/1', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.body).toBe('');
+    expect(head.headers['content-length']).toBe(String(get.bytes.byteLength));
+    expect(head.headers.etag).toBe(get.headers.etag);
+  });
+
+  it('sets Content-Type, Content-Length, Vary and a configurable Cache-Control', async () => {
+    const { port } = await serve({ cacheControl: 'public, max-age=60, s-maxage=600' });
+    const reply = await request(port, '/?_escaped_fragment_=/books/1');
+    expect(reply.headers).toMatchObject({
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(reply.bytes.byteLength),
+      vary: 'Accept-Encoding',
+      'cache-control': 'public, max-age=60, s-maxage=600',
+    });
+  });
+});
+
+describe('hostile states', () => {
+  const hostile = [
+    ['markup', '"><img src=x onerror=alert(1)>', '<img'],
+    ['a script end tag', '</script><script>alert(1)</script>', '</script><script>'],
+    ['CRLF', 'x\r\nSet-Cookie: owned=1\r\n', '\r\nSet-Cookie'],
+    ['10 kB', '<b>"'.repeat(2560), '<b>"<b>'],
+    ['NUL', 'a\0b', '\0'],
+  ] as const;
+
+  it.each(hostile)('never writes %s raw into the body or a header', async (_, text, raw) => {
+    const { port } = await serve({ mode: 'hashbang' });
+    const param = `/?_escaped_fragment_=/q/${escapeFragment(encodeURIComponent(text))}`;
+    const targets = [param, `/?_escaped_fragment_=/q/${escapeFragment(text)}`, `/?_escaped_fragment_=/q/x?t=${escapeFragment(encodeURIComponent(text))}`, `/?_escaped_fragment_=${escapeFragment(text)}`];
+    for (const target of targets) {
+      const reply = await request(port, target);
+      expect([200, 404]).toContain(reply.status);
+      expect(reply.body).not.toContain(raw);
+      expect(headerText(reply)).not.toContain(raw.trim());
+      expect(reply.headers['set-cookie']).toBeUndefined();
+    }
+    const reply = await request(port, param);
+    expect(reply.status).toBe(200);
+    expect(read(reply.body).title).toEqual([`Search: ${text.replace(/\0/g, '\uFFFD')}`]);
+  });
+
+  it('never takes the canonical origin from the Host header', async () => {
+    const { port } = await serve();
+    const reply = await request(port, '/?_escaped_fragment_=/books/1', { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' } });
+    expect(read(reply.body).canonical).toEqual([`${ORIGIN}/books/1`]);
+    expect(reply.body).not.toContain('evil.example');
+  });
+});
+
+describe('cache', () => {
+  it('runs load once for 50 concurrent requests of one state', async () => {
+    let arrived = 0;
+    const load = vi.fn();
+    const handler = createSnapshotHandler({
+      routes: createRoutes([
+        {
+          path: '/books/:id',
+          // Holds the render until all 50 requests have reached the server.
+          load: async () => (load(), await vi.waitFor(() => expect(arrived).toBe(50), { timeout: 5000 })),
+          render: () => '<p>book</p>',
+        },
+      ]),
+      origin: ORIGIN,
+      cache: false,
+    });
+    const server = await listen((req, res) => (arrived++, void handler.node(req, res)));
+    running.push(server);
+    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => request(server.port, i % 2 ? '/?_escaped_fragment_=/books/7' : '/books/7?_escaped_fragment_=')));
+    expect(replies.map((r) => r.status)).toEqual(Array(50).fill(200));
+    expect(new Set(replies.map((r) => r.body)).size).toBe(1);
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('keys the cache by canonical state: percent-encoding variants render once', async () => {
+    const load = vi.fn();
+    const { port } = await serve({ routes: table('/', { load }) });
+    for (const target of ['/?_escaped_fragment_=/books/caf%C3%A9', '/?_escaped_fragment_=/books/caf%25C3%25A9', '/books/caf%C3%A9?_escaped_fragment_=', '/?_escaped_fragment_=/books/caf%25c3%25a9%23reviews']) {
+      expect((await request(port, target)).status).toBe(200);
+    }
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('holds its bounds under 10,000 distinct states', async () => {
+    const store = memoryStore({ maxEntries: 200, maxBytes: 100_000 });
+    const handler = createSnapshotHandler({ routes: table(), origin: ORIGIN, shell: SHELL, cache: { store }, queue: { maxWaiting: Infinity } });
+    let peak = { size: 0, bytes: 0 };
+    for (let batch = 0; batch < 100; batch++) {
+      const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => handler.fetch(new Request(`http://localhost/?_escaped_fragment_=/books/${batch * 100 + i}`))));
+      expect(replies.every((r) => r?.status === 200)).toBe(true);
+      peak = { size: Math.max(peak.size, store.size), bytes: Math.max(peak.bytes, store.bytes) };
+    }
+    expect(peak.size).toBeLessThanOrEqual(200);
+    expect(peak.bytes).toBeLessThanOrEqual(100_000);
+    expect(store.size).toBeGreaterThan(0);
+  });
+
+  it('renders again after the TTL and after invalidate', async () => {
+    let edition = 1;
+    const routes = createRoutes([{ path: '/news', render: () => `<p>edition ${edition}</p>` }, { path: '/other', render: () => `<p>other ${edition}</p>` }]);
+    const handler = createSnapshotHandler({ routes, origin: ORIGIN, cache: { ttlMs: 60 } });
+    const outlet = async (location: string) => /edition \d|other \d/.exec((await handler.render(location)).html)?.[0];
+    expect(await outlet('/news')).toBe('edition 1');
+    edition = 2;
+    expect(await outlet('/news')).toBe('edition 1');
+    await handler.invalidate('/news#top');
+    expect(await outlet('/news')).toBe('edition 2');
+    expect(await outlet('/other')).toBe('other 2');
+    edition = 3;
+    await handler.invalidate((location) => location.startsWith('/n'));
+    expect([await outlet('/news'), await outlet('/other')]).toEqual(['edition 3', 'other 2']);
+    await new Promise((r) => setTimeout(r, 80));
+    expect(await outlet('/other')).toBe('other 3');
+  });
+});
+
+describe('render(location)', () => {
+  it('gives the snapshot itself, with its status, ETag and canonical URL', async () => {
+    const handler = createSnapshotHandler({ routes: table('/app/'), origin: ORIGIN, mode: 'hashbang', shell: SHELL });
+    const snap = await handler.render('/books/caf%C3%A9#x');
+    expect(snap).toMatchObject({ location: '/books/caf%C3%A9', status: 200, canonical: `${ORIGIN}/app/#!/books/caf%C3%A9` });
+    expect(read(snap.html).title).toEqual(['Book café']);
+    expect(snap.etag).toMatch(/^"[\w-]+"$/);
+    expect(snap.lastModified).toBeInstanceOf(Date);
+    expect((await handler.render('/nope')).status).toBe(404);
+  });
+
+  it('rejects with the SnapshotError of a failed render', async () => {
+    const handler = createSnapshotHandler({ routes: createRoutes([{ path: '/x', render: (): string => { throw new Error('boom'); } }]), origin: ORIGIN, onError: () => {} });
+    await expect(handler.render('/x')).rejects.toMatchObject({ name: 'SnapshotError', code: 'RENDER_FAILED', message: 'rendering /x failed: boom' });
+  });
+});
+
+describe('options', () => {
+  it.each([
+    [{ origin: 'example.com' }, /origin must be an http\(s\) origin/],
+    [{ origin: ORIGIN, mode: 'auto' }, /mode must be "history" or "hashbang"/],
+    [{ origin: ORIGIN, base: '/other/' }, /is not the route table's base/],
+    [{ origin: ORIGIN, timeoutMs: 0 }, /timeoutMs must be above 0/],
+    [{ origin: ORIGIN, outlet: '#missing' }, /no element matches the outlet selector "#missing"/],
+    [{ origin: ORIGIN, queue: { concurrency: 0 } }, /queue.concurrency must be an integer/],
+  ])('refuses %o', (options, message) => {
+    expect(() => createSnapshotHandler({ routes: table(), ...(options as Partial<SnapshotHandlerOptions>) } as SnapshotHandlerOptions)).toThrow(message);
+  });
+
+  it('refuses a missing route table', () => {
+    expect(() => createSnapshotHandler({ origin: ORIGIN } as SnapshotHandlerOptions)).toThrow(/routes must be a route table/);
+  });
+});

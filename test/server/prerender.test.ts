@@ -1,0 +1,108 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRoutes } from '../../src/routes.js';
+import { prerender } from '../../src/server/prerender.js';
+import { esc } from './helpers.js';
+import { parseXml } from './xml.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'prerender-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function files(root: string, prefix = ''): string[] {
+  return readdirSync(path.join(root, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(root, `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
+}
+
+let running = 0;
+let peak = 0;
+const routes = (base = '/') =>
+  createRoutes(
+    [
+      { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
+      {
+        path: '/books/:id',
+        title: ({ params }) => `Book ${params.id}`,
+        entries: () => [{ id: '1' }, { id: '2' }, { id: 'café' }, { id: '..%2F..' }, { id: '"><img onerror=x>' }],
+        load: async () => {
+          peak = Math.max(peak, ++running);
+          await new Promise((r) => setTimeout(r, 5));
+          running--;
+        },
+        render: ({ params }) => `<h1>${esc(params.id)}</h1>`,
+      },
+      { path: '/broken', render: (): string => { throw new Error('no data'); } },
+      { path: '/long/:x', entries: async function* () { yield { x: 'y'.repeat(300) }; } },
+      { path: '/users/:id' },
+    ],
+    { base },
+  );
+
+describe('prerender', () => {
+  it.each([
+    ['hashbang', '/', 'https://example.com/#!/books/1'],
+    ['history', '/app/', 'https://example.com/app/books/1'],
+  ] as const)('writes every location as a file, the sitemap and a report (%s, base %s)', async (mode, base, canonical) => {
+    peak = 0;
+    const report = await prerender({ routes: routes(base), outDir: dir, origin: 'https://example.com', mode, concurrency: 2 });
+    expect(report).toMatchObject({ total: 8, written: 6, failed: 2, sitemaps: ['sitemap.xml'] });
+    expect(report.failures).toEqual([
+      { location: '/broken', error: 'rendering /broken failed: no data' },
+      { location: `/long/${'y'.repeat(300)}`, error: expect.stringContaining('a segment is longer than 255 bytes') },
+    ]);
+    expect(report.files).toEqual([
+      'index.html',
+      'books/1/index.html',
+      'books/2/index.html',
+      'books/caf%C3%A9/index.html',
+      'books/..%252F../index.html',
+      'books/%22%3E%3Cimg%20onerror%3Dx%3E/index.html',
+    ]);
+    expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml'].sort());
+    expect(report.durationMs).toBeGreaterThanOrEqual(0);
+    expect(peak).toBeLessThanOrEqual(2);
+    const book = readFileSync(path.join(dir, 'books/1/index.html'), 'utf8');
+    expect(book).toContain('<title>Book 1</title>');
+    expect(book).toContain(`<link rel="canonical" href="${canonical}">`);
+    expect(readFileSync(path.join(dir, 'books/caf%C3%A9/index.html'), 'utf8')).toContain('<h1>café</h1>');
+    const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).toHaveLength(6);
+    expect(urls).toContain(canonical);
+    expect(urls).not.toContain(expect.stringContaining('broken'));
+  });
+
+  it('never writes outside outDir, whatever locations a table yields', async () => {
+    const table = createRoutes([{ path: '/', render: () => 'x' }, { path: '/*path', render: () => 'x' }]);
+    const hostile = {
+      ...table,
+      async *locations() {
+        yield* ['/../../etc/passwd', '/a/%2e%2e/%2E%2E/%2e%2e/b', '/..%2F..%2Fc', '/a\0b', '/d\\..\\..\\e', '/?../../f', '/C:/g', '/' + 'n'.repeat(10_000)];
+      },
+    };
+    const report = await prerender({ routes: hostile, outDir: path.join(dir, 'out'), origin: 'https://example.com', sitemap: false });
+    expect(report.files).toEqual(['etc/passwd/index.html', 'b/index.html', '..%2F..%2Fc/index.html', 'd%5C..%5C..%5Ce/index.html', 'index...%2F..%2Ff.html', 'C:/g/index.html']);
+    expect(report.failures.map((f) => f.error)).toEqual([expect.stringContaining('holds NUL'), expect.stringContaining('longer than 255 bytes')]);
+    expect(readdirSync(dir)).toEqual(['out']);
+    expect(files(path.join(dir, 'out')).sort()).toEqual([...report.files].sort());
+  });
+
+  it('shows progress as plain lines when the stream is not a terminal', async () => {
+    const lines: string[] = [];
+    await prerender({ routes: createRoutes([{ path: '/a' }, { path: '/b' }]), outDir: dir, origin: 'https://example.com', concurrency: 1, progress: { write: (t: string) => lines.push(t) }, sitemap: false });
+    expect(lines.join('')).toMatch(/^\[1\/2\] ok \/a\n\[2\/2\] ok \/b\nprerendered 2 of 2 states in \d+ ms\n$/);
+    expect(existsSync(path.join(dir, 'sitemap.xml'))).toBe(false);
+  });
+
+  it.each([
+    [{ outDir: '' }, /outDir must name a folder/],
+    [{ concurrency: 0 }, /concurrency must be an integer of at least 1/],
+    [{ origin: 'nope' }, /origin must be an http\(s\) origin/],
+  ])('refuses %o', async (options, message) => {
+    await expect(prerender({ routes: routes(), outDir: dir, origin: 'https://example.com', ...options })).rejects.toThrow(message);
+  });
+});
