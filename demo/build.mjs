@@ -1,6 +1,7 @@
 // Builds the demo's browser files into demo/public/build/ from the library's dist/ (run
 // `npm run build` first): the pushState app as an ES module, the #! app as a classic script on
-// the UMD global, the client-only app as a classic deferred script, and a copy of the UMD bundle.
+// the UMD global, the client-only app as a classic deferred script in public/spa/, and a copy of the
+// UMD bundle.
 import { copyFile, mkdir } from 'node:fs/promises';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
@@ -21,7 +22,8 @@ export async function buildDemo() {
   const builds = [
     { input: 'main.js', file: 'app.js', format: 'es' },
     { input: 'classic.js', file: 'classic.js', format: 'iife', external: Object.keys(globals) },
-    { input: 'spa.js', file: 'spa.js', format: 'iife' },
+    // The client-only app lives wholly in its own folder: the headless renderer serves it from there.
+    { input: 'spa.js', file: '../spa/app.js', format: 'iife' },
   ];
   for (const { input, file, format, external = [] } of builds) {
     const bundle = await rollup({

@@ -1,6 +1,5 @@
 // The `crawlable-router` command. `run(argv)` is the whole program and returns the exit code; the
-// bin shim (bin/crawlable-router.js) only calls it. Commands are a table so that `verify` (a later
-// issue) is one more entry.
+// bin shim (bin/crawlable-router.js) only calls it. Commands are a table: prerender and verify.
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,6 +8,9 @@ import { parseArgs } from 'node:util';
 import { createRoutes, type AnyRoute, type NotFoundDefinition, type RouteDefinition, type RouteTable } from './routes.js';
 import { headlessRenderer, prerender, SnapshotError, type ProgressStream } from './server/index.js';
 import { checkOrigin } from './server/urls.js';
+import { chromiumTextReader } from './verify/browser.js';
+import { verify, type TextReader } from './verify/crawl.js';
+import { formatReport } from './verify/report.js';
 
 /** Where the command reads and writes. */
 export interface CliIo {
@@ -18,6 +20,8 @@ export interface CliIo {
   stderr: ProgressStream;
   /** The folder relative paths start from. */
   cwd: string;
+  /** Starts the browser for `verify --browser`. Default Debian's Chromium through playwright-core. */
+  browser?: () => Promise<TextReader>;
 }
 
 /** Exit codes: what happened. */
@@ -180,8 +184,72 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
   }
 }
 
+const VERIFY_USAGE = `Usage: crawlable-router verify URL [options]
+
+Crawls the site at URL as the AJAX crawling scheme's crawler does: #! links are fetched as their
+ugly URLs, pages with <meta name="fragment" content="!"> again with ?_escaped_fragment_=, the
+sitemaps robots.txt names (or /sitemap.xml) are read, and _escaped_fragment_ links are never
+followed. Reports each state's status and snapshot size, and every problem: a meta-tag page whose
+snapshot is not 200, an ugly URL in a canonical link, sitemap or hyperlink, a missing canonical
+link, a malformed meta tag, and (with --browser) a state whose visible text in Chromium differs
+from its snapshot's.
+
+Options:
+  --browser            compare each state's text in Chromium with its snapshot (no cloaking);
+                       needs playwright-core and Chromium (CHROMIUM_PATH, default /usr/bin/chromium)
+  --json               print the report as JSON on stdout
+  --max N              crawl at most N states                                  [default: 500]
+  --concurrency N      fetches at once                                           [default: 4]
+  -h, --help           show this help
+
+Exit codes: 0 no problems, 1 problems found, 2 bad arguments, 3 the browser could not start,
+4 unexpected error.`;
+
+async function runVerify(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      browser: { type: 'boolean' },
+      json: { type: 'boolean' },
+      max: { type: 'string' },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(VERIFY_USAGE + '\n');
+    return EXIT.OK;
+  }
+  const url = positionals[0];
+  if (positionals.length !== 1 || !url || !/^https?:\/\/[^/]/.test(url)) throw new UsageError('give one http(s) URL to start from');
+  const maxStates = integer(values.max, 'max', 500);
+  const concurrency = integer(values.concurrency, 'concurrency', 4);
+  let browser: TextReader | undefined;
+  try {
+    browser = values.browser ? await (io.browser ?? chromiumTextReader)() : undefined;
+  } catch (error) {
+    throw new SetupError(`cannot start Chromium: ${(error as Error).message.split('\n')[0]}`);
+  }
+  try {
+    const report = await verify(url, {
+      maxStates,
+      concurrency,
+      ...(browser && { browser }),
+      onProgress: (done, known, current) => io.stderr.write(`\r[${done}/${known}] ${current.slice(0, 100)}`.padEnd(120)),
+    });
+    io.stderr.write('\r' + ' '.repeat(120) + '\r');
+    io.stdout.write((values.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
+    return report.problems > 0 ? EXIT.FAILURES : EXIT.OK;
+  } finally {
+    await browser?.close();
+  }
+}
+
 const COMMANDS: Record<string, Command> = {
   prerender: { summary: 'render every state to files, plus sitemap.xml', usage: PRERENDER_USAGE, run: runPrerender },
+  verify: { summary: 'crawl a site as the scheme\'s crawler does and report what it would miss', usage: VERIFY_USAGE, run: runVerify },
 };
 
 const USAGE = `Usage: crawlable-router <command> [options]

@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, run } from '../src/cli.js';
 import { parseXml } from './server/xml.js';
+import { startSite } from './verify/site.js';
 
 const BIN = path.resolve('bin/crawlable-router.js');
 const CORE = pathToFileURL(path.resolve('dist/index.js')).href;
@@ -150,11 +151,60 @@ describe('run', () => {
     [[], EXIT.USAGE, 'stderr', 'Usage: crawlable-router <command>'],
     [['--help'], EXIT.OK, 'stdout', 'prerender    render every state to files'],
     [['help', 'prerender'], EXIT.OK, 'stdout', 'Usage: crawlable-router prerender'],
-    [['verify'], EXIT.USAGE, 'stderr', 'unknown command "verify"'],
+    [['--help'], EXIT.OK, 'stdout', "verify       crawl a site as the scheme's crawler does"],
+    [['help', 'verify'], EXIT.OK, 'stdout', 'Usage: crawlable-router verify URL'],
+    [['seo'], EXIT.USAGE, 'stderr', 'unknown command "seo"'],
     [['__proto__'], EXIT.USAGE, 'stderr', 'unknown command "__proto__"'],
   ] as const)('answers %j with exit %i', async (args, code, stream, text) => {
     const result = await inProcess([...args]);
     expect(result.code).toBe(code);
     expect(result[stream]).toContain(text);
+  });
+});
+
+describe('crawlable-router verify', () => {
+  let site: Awaited<ReturnType<typeof startSite>>;
+  beforeAll(async () => {
+    site = await startSite();
+  });
+  afterAll(() => site.close());
+
+  it('prints a table and a summary, shows progress, and exits 1 when it finds problems', async () => {
+    const result = await inProcess(['verify', `${site.origin}/`]);
+    expect(result.code).toBe(EXIT.FAILURES);
+    expect(result.stdout).toMatch(/^status\s+kind\s+bytes\s+text\s+problems\s+state/);
+    expect(result.stdout).toContain('UGLY_CANONICAL  the canonical link of');
+    expect(result.stdout).toContain('9 states crawled (5 × 200, 3 × 404, 1 × 500), sitemap');
+    expect(result.stdout.trimEnd().endsWith('7 problems')).toBe(true);
+    expect(result.stderr).toContain('[9/9]');
+  });
+
+  it('writes JSON with --json, from the real bin', async () => {
+    const result = await cli(['verify', `${site.origin}/`, '--json']);
+    expect(result.code).toBe(EXIT.FAILURES);
+    expect(JSON.parse(result.stdout)).toMatchObject({ start: `${site.origin}/`, problems: 7, browser: false });
+  });
+
+  it.each([
+    [['verify'], 'give one http(s) URL to start from'],
+    [['verify', 'ftp://x'], 'give one http(s) URL to start from'],
+    [['verify', 'http://a.test', '--max', '0'], '--max must be a whole number above 0, got "0"'],
+    [['verify', 'http://a.test', '--nope'], "Unknown option '--nope'"],
+  ])('exits 2 for %j', async (args, message) => {
+    const result = await inProcess(args);
+    expect(result.code).toBe(EXIT.USAGE);
+    expect(result.stderr).toContain(message);
+  });
+
+  it('exits 3 when the browser cannot start', async () => {
+    const err: string[] = [];
+    const code = await run(['verify', `${site.origin}/`, '--browser'], {
+      stdout: { write: () => true },
+      stderr: { write: (t: string) => err.push(t) },
+      cwd: dir,
+      browser: () => Promise.reject(new Error('no chromium here')),
+    });
+    expect(code).toBe(EXIT.SETUP);
+    expect(err.join('')).toContain('cannot start Chromium: no chromium here');
   });
 });

@@ -1,6 +1,7 @@
 // The no-cloaking check's browser: Debian's Chromium driven by playwright-core (an optional peer
 // dependency, imported only here), never a browser that a tool downloads for itself.
 
+import type { BrowserContext, Page } from 'playwright-core';
 import type { TextReader } from './crawl.js';
 
 /** Options of `chromiumTextReader`. */
@@ -37,19 +38,31 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
   const browser = await playwright.chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
   const withJs = await browser.newContext({ javaScriptEnabled: true });
   const withoutJs = await browser.newContext({ javaScriptEnabled: false });
+  // Pages are reused: a new page per URL costs more than the load itself.
+  const idle = new Map<BrowserContext, Page[]>([
+    [withJs, []],
+    [withoutJs, []],
+  ]);
   return {
     async visibleText(url, { javaScript }) {
-      const page = await (javaScript ? withJs : withoutJs).newPage();
+      const context = javaScript ? withJs : withoutJs;
+      const page = idle.get(context)?.pop() ?? (await context.newPage());
+      let reuse = false;
       try {
         await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
         if (javaScript) {
-          // The router's settled signal (see the client's docs); a page without a router has none.
-          await page.waitForFunction(() => document.documentElement.dataset['routerState'] !== 'busy', undefined, { timeout: timeoutMs });
-          await page.waitForLoadState('networkidle', { timeout: timeoutMs }).catch(() => undefined);
+          // A page with the router says when it is done (see the client's settled signal); one
+          // without it is done when its network has been quiet for a moment.
+          const routed = await page.evaluate(() => document.documentElement.dataset['routerState'] !== undefined);
+          if (routed) await page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled', undefined, { timeout: timeoutMs });
+          else await page.waitForLoadState('networkidle', { timeout: timeoutMs });
         }
-        return await page.evaluate(() => document.body?.innerText ?? '');
+        const text = await page.evaluate(() => document.body?.innerText ?? '');
+        reuse = true;
+        return text;
       } finally {
-        await page.close();
+        if (reuse) idle.get(context)?.push(page);
+        else await page.close();
       }
     },
     async close() {

@@ -52,7 +52,7 @@ export interface VerifyReport {
   start: string;
   /** Every state reached, in the order crawled. */
   states: StateReport[];
-  /** The sitemap read, if one answered. */
+  /** The sitemaps read (their URLs, space-separated), if any answered. */
   sitemap: { url: string; entries: number; problems: Problem[] } | null;
   /** How many problems were found in all. */
   problems: number;
@@ -116,7 +116,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     }
     if (url.origin !== origin || !/^https?:$/.test(url.protocol)) return;
     if (isUglyUrl(url.href.split('#')[0] as string) || url.searchParams.has('_escaped_fragment_')) {
-      problems.push({ code: where === 'sitemap' ? 'UGLY_SITEMAP' : 'UGLY_LINK', message: `${where} points at the ugly URL ${url.href}; crawlers do not follow those` });
+      problems.push({ code: where.startsWith('the sitemap') ? 'UGLY_SITEMAP' : 'UGLY_LINK', message: `${where} points at the ugly URL ${url.href}; crawlers do not follow those` });
       return;
     }
     if (!url.hash.startsWith('#!')) url.hash = '';
@@ -126,19 +126,18 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   };
 
   enqueue(start, start, [], 'start');
+  // Every sitemap robots.txt announces (or /sitemap.xml): their entries are states to crawl.
   let sitemap: VerifyReport['sitemap'] = null;
-  try {
-    const robots = await get(`${origin}/robots.txt`).catch(() => null);
-    const declared = robots?.status === 200 ? /^\s*sitemap:\s*(\S+)/im.exec(robots.body)?.[1] : undefined;
-    const url = declared ?? `${origin}/sitemap.xml`;
-    const answer = await get(url);
-    if (answer.status === 200) {
-      const entries = readSitemap(answer.body);
-      sitemap = { url, entries: entries.length, problems: [] };
-      for (const loc of entries) enqueue(loc, url, sitemap.problems, 'sitemap');
-    }
-  } catch {
-    // No sitemap is no problem: the scheme's crawler finds states through links too.
+  const robots = await get(`${origin}/robots.txt`).catch(() => null);
+  const declared = robots?.status === 200 ? [...robots.body.matchAll(/^\s*sitemap:\s*(\S+)/gim)].map((m) => m[1] as string) : [];
+  for (const url of declared.length ? declared : [`${origin}/sitemap.xml`]) {
+    const answer = await get(url).catch(() => null);
+    if (answer?.status !== 200) continue;
+    const entries = readSitemap(answer.body);
+    sitemap ??= { url, entries: 0, problems: [] };
+    if (sitemap.url !== url) sitemap.url += ` ${url}`;
+    sitemap.entries += entries.length;
+    for (const loc of entries) enqueue(loc, url, sitemap.problems, `the sitemap ${url}`);
   }
 
   async function crawl(url: string): Promise<StateReport> {
@@ -159,7 +158,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
         problems.push({ code: 'MALFORMED_META', message: `<meta name="fragment" content=${JSON.stringify(meta.content)}> ${meta.inHead ? '' : 'outside <head> '}on ${fetched}; the only valid form is content="!" in <head>` });
       }
     }
-    if (!pretty && facts.fragmentMetas.some((m) => m.content === '!' && m.inHead)) {
+    // The meta tag sends the crawler to the ugly URL only from a page it indexes (a 200).
+    if (!pretty && page.status === 200 && facts.fragmentMetas.some((m) => m.content === '!' && m.inHead)) {
       kind = 'meta';
       fetched = toUglyUrl(url);
       page = await get(fetched);
@@ -168,7 +168,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     } else if (page.status >= 400 && page.status !== 404) {
       problems.push({ code: 'BAD_STATUS', message: `${fetched} answers ${page.status}` });
     }
-    if (kind !== 'plain' && /html/.test(page.type)) {
+    // A snapshot that is not found needs no canonical link: there is nothing to index.
+    if (kind !== 'plain' && page.status === 200 && /html/.test(page.type)) {
       if (facts.canonicals.length === 0) problems.push({ code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
       for (const canonical of facts.canonicals) {
         if (isUglyUrl(new URL(canonical, url).href)) problems.push({ code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
@@ -176,7 +177,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     }
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);
     let text: StateReport['text'] = 'unchecked';
-    if (browser && page.status < 500) {
+    // Compared: what the crawler indexes or is told is missing (a snapshot, or a page that is a 200).
+    if (browser && page.status < 500 && (kind !== 'plain' || page.status === 200)) {
       const [live, snapshot] = await Promise.all([browser.visibleText(url, { javaScript: true }), browser.visibleText(fetched, { javaScript: false })]);
       text = squash(live) === squash(snapshot) ? 'match' : 'mismatch';
       if (text === 'mismatch') problems.push({ code: 'TEXT_MISMATCH', message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}` });

@@ -1,7 +1,6 @@
-// How `crawlable-router verify` prints its report, and the command itself.
+// How `crawlable-router verify` prints its report.
 
-import { chromiumTextReader } from './browser.js';
-import { verify, type TextReader, type VerifyReport } from './crawl.js';
+import type { VerifyReport } from './crawl.js';
 
 /** The report as a table of states, then every problem, then a summary line. */
 export function formatReport(report: VerifyReport): string {
@@ -28,35 +27,4 @@ export function formatReport(report: VerifyReport): string {
       (report.browser ? `, ${mismatches} text mismatches in Chromium` : '') +
       `, ${report.problems} problems`,
   ].join('\n');
-}
-
-/** Where the command writes. */
-export interface VerifyIo {
-  out: (text: string) => void;
-  progress: (text: string) => void;
-  /** Starts the browser for `--browser`. Default Debian's Chromium through playwright-core. */
-  browser?: () => Promise<TextReader>;
-}
-
-/** `crawlable-router verify URL [--browser] [--json] [--max N]`: returns the exit code (1 when problems are found). */
-export async function verifyCommand(args: string[], io: VerifyIo): Promise<number> {
-  const url = args.find((a) => !a.startsWith('--'));
-  const maxAt = args.indexOf('--max');
-  if (!url || !/^https?:\/\//.test(url)) {
-    io.out('usage: crawlable-router verify URL [--browser] [--json] [--max N]\n');
-    return 2;
-  }
-  const browser = args.includes('--browser') ? await (io.browser ?? chromiumTextReader)() : undefined;
-  try {
-    const report = await verify(url, {
-      ...(browser ? { browser } : {}),
-      ...(maxAt >= 0 ? { maxStates: Number(args[maxAt + 1]) } : {}),
-      onProgress: (done, known, current) => io.progress(`\r[${done}/${known}] ${current.slice(0, 100)}`.padEnd(120)),
-    });
-    io.progress('\r'.padEnd(121) + '\r');
-    io.out((args.includes('--json') ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
-    return report.problems > 0 ? 1 : 0;
-  } finally {
-    await browser?.close();
-  }
 }

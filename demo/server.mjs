@@ -1,0 +1,102 @@
+// The demo server: the library's own snapshot handlers on node:http, one per app, plus the apps'
+// files, robots.txt and one sitemap per app. `startDemo()` is what `npm run demo` and the tests run.
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { extname, join, normalize } from 'node:path';
+import { createRoutes, toUglyUrl, toUrl } from '../dist/index.js';
+import { createSnapshotHandler, headlessRenderer, robotsTxt, sitemap } from '../dist/server/index.js';
+import { defineRoutes } from './app/routes.js';
+
+const publicDir = new URL('./public/', import.meta.url).pathname;
+const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png' };
+
+/** A file under public/ for a request path, or null: never a folder, never outside public/. */
+async function publicFile(pathname) {
+  let path;
+  try {
+    path = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (path.includes('\0') || path.endsWith('/')) return null;
+  const file = normalize(join(publicDir, path));
+  if (!file.startsWith(publicDir)) return null;
+  const info = await stat(file).catch(() => null);
+  return info?.isFile() ? file : null;
+}
+
+/** Starts the demo on `host:port` (port 0: one the OS picks); resolves to its origin and a close(). */
+export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true } = {}) {
+  const data = JSON.parse(await readFile(join(publicDir, 'data/books.json'), 'utf8'));
+  const catalogue = async () => data;
+  const server = createServer();
+  await new Promise((resolve) => server.listen(port, host, resolve));
+  const origin = `http://${host}:${server.address().port}`;
+  const onError = quiet ? () => {} : (error) => console.error(error);
+
+  const apps = [
+    { base: '/classic/', mode: 'hashbang', shell: 'classic/index.html' },
+    { base: '/spa/', mode: 'history', headless: true },
+    { base: '/', mode: 'history', shell: 'index.html' },
+  ];
+  for (const app of apps) {
+    const { routes, notFound } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base: app.base, mode: app.mode }) });
+    // The client-only app's server knows its routes (for statuses and the sitemap) but not its views.
+    const strip = ({ render, ...route }) => route;
+    app.routes = createRoutes(app.headless ? routes.map(strip) : routes, { base: app.base, notFound: app.headless ? strip(notFound) : notFound });
+    app.renderer = app.headless ? headlessRenderer({ root: join(publicDir, 'spa'), upstream: origin }) : undefined;
+    app.handler = createSnapshotHandler({
+      routes: app.routes,
+      origin,
+      base: app.base,
+      mode: app.mode,
+      shell: await readFile(join(publicDir, app.headless ? 'spa/index.html' : app.shell), 'utf8'),
+      outlet: '#app',
+      ...(app.renderer ? { renderer: app.renderer } : {}),
+      onError,
+    });
+    app.sitemap = (await sitemap(app.routes.locations(), { origin, base: app.base, mode: app.mode }))[0].xml;
+  }
+  const robots = robotsTxt({ sitemaps: apps.map((app) => `${origin}${app.base}sitemap.xml`) });
+
+  server.on('request', async (req, res) => {
+    const url = new URL(req.url ?? '/', origin);
+    const text = (status, type, body) => res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) }).end(req.method === 'HEAD' ? '' : body);
+    if (url.pathname === '/robots.txt') return text(200, 'text/plain; charset=utf-8', robots);
+    const withSitemap = apps.find((app) => url.pathname === `${app.base}sitemap.xml`);
+    if (withSitemap) return text(200, 'application/xml; charset=utf-8', withSitemap.sitemap);
+    const file = url.searchParams.has('_escaped_fragment_') ? null : await publicFile(url.pathname);
+    if (file && !file.endsWith('index.html')) {
+      res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
+      return req.method === 'HEAD' ? res.end() : createReadStream(file).pipe(res);
+    }
+    // The first app whose base holds the URL answers it (classic and spa before the root app).
+    const app = apps.find((a) => url.pathname.startsWith(a.base) || url.pathname === a.base.slice(0, -1)) ?? apps[2];
+    app.handler.node(req, res, () => text(404, 'text/plain; charset=utf-8', 'Not found'));
+  });
+
+  return {
+    origin,
+    apps: apps.map(({ base, mode }) => ({ base, mode, url: origin + base })),
+    async close() {
+      await Promise.all(apps.map((app) => app.renderer?.close()));
+      server.closeAllConnections?.();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const demo = await startDemo({ port: Number(process.env.PORT ?? 3000), quiet: false });
+  console.log(`crawlable-router demo on ${demo.origin}
+  pushState app (ES modules, clean URLs):  ${demo.origin}/
+  #! app (UMD bundle, hashbang mode):      ${demo.origin}/classic/
+  client-only app (headless snapshots):    ${demo.origin}/spa/
+
+One state, as a person and as a crawler sees it:
+  pretty: ${demo.origin}/classic/#!/books?q=Les%20Mis%C3%A9rables
+  ugly:   ${toUglyUrl(`${demo.origin}/classic/#!/books?q=Les%20Mis%C3%A9rables`)}
+  clean:  ${demo.origin}/books?q=Les%20Mis%C3%A9rables   (crawler: ${toUglyUrl(`${demo.origin}/books?q=Les%20Mis%C3%A9rables`)})
+Ctrl-C stops it.`);
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import type { VerifyReport } from '../../src/verify/crawl.js';
+import { formatReport } from '../../src/verify/report.js';
+
+const report: VerifyReport = {
+  start: 'https://e.test/',
+  browser: true,
+  problems: 2,
+  sitemap: { url: 'https://e.test/sitemap.xml', entries: 3, problems: [{ code: 'UGLY_SITEMAP', message: 'the sitemap points at an ugly URL' }] },
+  states: [
+    { url: 'https://e.test/', fetched: 'https://e.test/?_escaped_fragment_=', kind: 'meta', status: 200, bytes: 1234, title: 'Home', text: 'match', problems: [] },
+    {
+      url: 'https://e.test/#!/x',
+      fetched: 'https://e.test/?_escaped_fragment_=/x',
+      kind: 'pretty',
+      status: 404,
+      bytes: 99,
+      title: 'Not found',
+      text: 'mismatch',
+      problems: [{ code: 'TEXT_MISMATCH', message: 'differs' }],
+    },
+  ],
+};
+
+describe('formatReport', () => {
+  it('writes a table of states, the problems, and a summary with statuses and mismatches', () => {
+    expect(formatReport(report).split('\n')).toEqual([
+      'status  kind    bytes  text      problems  state',
+      '------  ------  -----  --------  --------  -------------------',
+      '200     meta    1234   match     0         https://e.test/',
+      '404     pretty  99     mismatch  1         https://e.test/#!/x',
+      '',
+      'Problems:',
+      'UGLY_SITEMAP  the sitemap points at an ugly URL',
+      'TEXT_MISMATCH  differs',
+      '',
+      '2 states crawled (1 × 200, 1 × 404), sitemap https://e.test/sitemap.xml with 3 entries, 1 text mismatches in Chromium, 2 problems',
+    ]);
+  });
+});
