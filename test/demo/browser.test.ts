@@ -1,0 +1,150 @@
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+// @ts-expect-error: the demo server is plain JavaScript with no types of its own
+import { startDemo } from '../../demo/server.mjs';
+import { launch } from './chromium.js';
+
+// The demo in real Chromium: what happy-dom cannot show (real history, real scrolling, real clicks,
+// a browser without pushState) is checked here against the running demo server.
+let demo: { origin: string; close: () => Promise<void> };
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+
+beforeAll(async () => {
+  demo = await startDemo();
+  browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await demo?.close();
+});
+beforeEach(async () => {
+  context = await browser.newContext({ viewport: { width: 1000, height: 500 } });
+  page = await context.newPage();
+});
+afterEach(() => context.close());
+
+const settled = () => page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled');
+const h1 = () => page.locator('main h1').innerText();
+const path = () => page.evaluate(() => location.pathname + location.search + location.hash);
+const historyLength = () => page.evaluate(() => history.length);
+
+/** Opens `url` in a fresh tab and waits for the router to settle. */
+async function open(url: string) {
+  await page.goto(demo.origin + url);
+  await settled();
+}
+
+/** Clicks a link by its text and waits for the router to settle on the new state. */
+async function follow(text: string) {
+  const before = await path();
+  await page.getByRole('link', { name: text, exact: true }).first().click();
+  await page.waitForFunction((from) => location.pathname + location.search + location.hash !== from, before);
+  await settled();
+}
+
+describe.each([
+  ['the pushState app', '/', (loc: string) => loc],
+  ['the #! app on the UMD bundle', '/classic/', (loc: string) => `/classic/#!${loc}`],
+])('%s', (_, base, url) => {
+  it('follows links without loading a page, and changes the title', async () => {
+    await open(base);
+    await page.evaluate(() => ((window as unknown as { marker: number }).marker = 42));
+    await follow('Victor Hugo');
+    expect(await path()).toBe(url('/authors/victor-hugo'));
+    expect(await h1()).toBe('Victor Hugo');
+    await follow('Les Misérables');
+    expect(await path()).toBe(url('/books/1'));
+    expect(await page.title()).toBe('Les Misérables');
+    expect(await page.evaluate(() => (window as unknown as { marker: number }).marker)).toBe(42);
+  });
+
+  it('restores content, title and scroll position on back and forward', async () => {
+    await open(url('/books'));
+    await page.evaluate(() => window.scrollTo(0, 600));
+    await page.waitForFunction(() => window.scrollY === 600);
+    await follow('Frankenstein');
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+    expect(await h1()).toBe('Frankenstein');
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'All books');
+    await settled();
+    expect(await page.title()).toBe('All books');
+    expect(await page.evaluate(() => window.scrollY)).toBe(600);
+    await page.goForward();
+    await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Frankenstein');
+    expect(await page.title()).toBe('Frankenstein');
+  });
+
+  it('renders a deep link to a state with non-ASCII, + and & in its query', async () => {
+    await open(url('/books?q=Pride%20%26%20Prejudice'));
+    expect(await h1()).toBe('Books matching “Pride & Prejudice”');
+    await open(url('/books?q=C%2B%2B'));
+    expect(await h1()).toBe('Books matching “C++”');
+    await open(url('/books?q=%E6%97%A5%E6%9C%AC'));
+    expect(await h1()).toBe('Books matching “日本”');
+  });
+
+  it('leaves modifier clicks and target=_blank links to the browser', async () => {
+    await open(base);
+    const before = await path();
+    const opened = context.waitForEvent('page');
+    await page.getByRole('link', { name: 'Jules Verne', exact: true }).click({ modifiers: ['Control'] });
+    await (await opened).close();
+    await page.evaluate(() => {
+      const a = document.createElement('a');
+      a.href = document.querySelector<HTMLAnchorElement>('main a[href*="authors"]')?.href ?? '';
+      a.target = '_blank';
+      a.textContent = 'in a new tab';
+      document.querySelector('main')?.append(a);
+    });
+    const popup = context.waitForEvent('page');
+    await page.getByRole('link', { name: 'in a new tab' }).click();
+    await (await popup).close();
+    expect(await path()).toBe(before);
+  });
+});
+
+describe('moving between URL forms', () => {
+  it('renders a deep link to a clean URL', async () => {
+    await open('/authors/jules-verne');
+    expect(await h1()).toBe('Jules Verne');
+    expect(await page.title()).toBe('Jules Verne');
+  });
+
+  it('moves a pushState browser from a #! deep link to the clean URL without a new history entry', async () => {
+    await open('/books/2');
+    const direct = await historyLength();
+    page = await context.newPage();
+    await open('/#!/books/2');
+    expect(await path()).toBe('/books/2');
+    expect(await h1()).toBe('Notre-Dame de Paris');
+    expect(await historyLength()).toBe(direct);
+  });
+
+  it('uses #! where pushState is missing, and moves a clean deep link to the pretty URL', async () => {
+    await context.addInitScript(() => Object.defineProperty(History.prototype, 'pushState', { value: undefined }));
+    await open('/#!/authors/jules-verne');
+    const direct = await historyLength();
+    page = await context.newPage();
+    await page.goto(`${demo.origin}/authors/jules-verne`);
+    await page.waitForURL(`${demo.origin}/#!/authors/jules-verne`);
+    await settled();
+    expect(await h1()).toBe('Jules Verne');
+    expect(await historyLength()).toBe(direct);
+    await follow('Le Tour du monde en quatre-vingts jours');
+    expect(await path()).toMatch(/^\/#!\/books\/\d+$/);
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Jules Verne');
+  });
+
+  it('shows the demo (screenshot for the README)', async () => {
+    await open('/books/1');
+    await follow('Victor Hugo');
+    mkdirSync('docs', { recursive: true });
+    await page.screenshot({ path: 'docs/demo.png', fullPage: true });
+    expect(await h1()).toBe('Victor Hugo');
+  });
+});
