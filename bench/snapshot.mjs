@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { createRoutes } from '../dist/index.js';
-import { createSnapshotHandler, headlessRenderer } from '../dist/server.js';
+import { createSnapshotHandler, headlessRenderer } from '../dist/server/index.js';
 import { bookTitle, bookView } from './app/view.js';
 
 const root = fileURLToPath(new URL('./app/', import.meta.url));
