@@ -7,6 +7,7 @@ import { fmt, machine } from './lib/measure.mjs';
 import { barChart, markdown, print } from './lib/report.mjs';
 import { runMatch } from './match.mjs';
 import { runSize } from './size.mjs';
+import { runSnapshots } from './snapshots.mjs';
 
 const quick = process.argv.includes('--quick');
 const sections = [];
@@ -76,6 +77,46 @@ charts.size = barChart({
   title: 'min+gzip bytes',
   unit: 'B',
   bars: Object.entries(size).map(([label, s]) => ({ label, value: s.gzip, ours: label.startsWith('crawlable-router') })),
+});
+
+// 4. Snapshots
+const snap = await runSnapshots({ quick });
+const ms = (v) => `${v.toFixed(v < 1 ? 3 : 1)} ms`;
+const x = (a, b) => `×${(a / b).toFixed(a / b >= 10 ? 0 : 2)}`;
+figure(
+  'Snapshots of one demo book page (median ms per snapshot, caches off)',
+  ['renderer', 'pushState app /books/:id', 'client-only app /spa/books/:id'],
+  [
+    ['crawlable-router: render hooks', ms(snap.hooks), '(no hooks: client-only)'],
+    ['crawlable-router: headlessRenderer (happy-dom)', '', ms(snap.happy)],
+    ['headless Chromium, a new page per snapshot (prerender/Rendertron way)', ms(snap.chromiumNew), ms(snap.spaChromiumNew)],
+    ['headless Chromium, reusing one page', ms(snap.chromiumReuse), ms(snap.spaChromiumReuse)],
+  ],
+  `Chromium's process tree held ${Math.round(snap.chromiumRss)} MiB while it rendered.`,
+);
+const served = snap.served.rps / snap.bare.rps;
+const growth = snap.rss.after - snap.rss.before;
+figure(
+  'Snapshots: goals',
+  ['goal', 'measured', 'result'],
+  [
+    ['render hooks uncached p50 ≥ 100× faster than Chromium (new page)', x(snap.chromiumNew, snap.hooks), verdict(snap.chromiumNew / snap.hooks >= 100)],
+    [`cached snapshots ≥ 90% of bare node:http req/s (${snap.bytes} B, 50 connections)`, `${Math.round(snap.served.rps)} vs ${Math.round(snap.bare.rps)} req/s = ${(served * 100).toFixed(0)}%`, verdict(served >= 0.9)],
+    ['happy-dom p50 ≥ 5× faster than Chromium (new page)', x(snap.spaChromiumNew, snap.happy), verdict(snap.spaChromiumNew / snap.happy >= 5)],
+    ['happy-dom p50 no slower than Chromium reusing one page', x(snap.spaChromiumReuse, snap.happy), verdict(snap.happy <= snap.spaChromiumReuse)],
+    [`RSS growth under 30 MB over ${snap.rss.count} happy-dom snapshots`, `${growth.toFixed(1)} MiB (${snap.rss.before.toFixed(0)} → ${snap.rss.after.toFixed(0)})${snap.rss.gc ? '' : ', without gc'}`, verdict(growth < 30 && snap.rss.count >= 1000)],
+  ],
+);
+charts.snapshots = barChart({
+  title: 'ms per snapshot of a demo book page',
+  unit: 'ms',
+  log: true,
+  bars: [
+    { label: 'render hooks', value: snap.hooks, text: ms(snap.hooks), ours: true },
+    { label: 'happy-dom (client-only app)', value: snap.happy, text: ms(snap.happy), ours: true },
+    { label: 'Chromium, reused page', value: snap.chromiumReuse, text: ms(snap.chromiumReuse) },
+    { label: 'Chromium, new page', value: snap.chromiumNew, text: ms(snap.chromiumNew) },
+  ],
 });
 
 await mkdir(new URL('./charts/', import.meta.url), { recursive: true });

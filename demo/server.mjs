@@ -26,8 +26,11 @@ async function publicFile(pathname) {
   return info?.isFile() ? file : null;
 }
 
-/** Starts the demo on `host:port` (port 0: one the OS picks); resolves to its origin and a close(). */
-export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true } = {}) {
+/**
+ * Starts the demo on `host:port` (port 0: one the OS picks); resolves to its origin, its apps (with
+ * their snapshot handlers, for benchmarks) and a close(). `cache: false` turns the snapshot caches off.
+ */
+export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, cache = {} } = {}) {
   const data = JSON.parse(await readFile(join(publicDir, 'data/books.json'), 'utf8'));
   const catalogue = async () => data;
   const server = createServer();
@@ -54,6 +57,7 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true } =
       shell: await readFile(join(publicDir, app.headless ? 'spa/index.html' : app.shell), 'utf8'),
       outlet: '#app',
       ...(app.renderer ? { renderer: app.renderer } : {}),
+      cache,
       onError,
     });
     app.sitemap = (await sitemap(app.routes.locations(), { origin, base: app.base, mode: app.mode }))[0].xml;
@@ -78,7 +82,7 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true } =
 
   return {
     origin,
-    apps: apps.map(({ base, mode }) => ({ base, mode, url: origin + base })),
+    apps: apps.map(({ base, mode, handler }) => ({ base, mode, url: origin + base, handler })),
     async close() {
       await Promise.all(apps.map((app) => app.renderer?.close()));
       server.closeAllConnections?.();

@@ -10,6 +10,7 @@ import type { AnyRoute, RouteTable } from '../routes.js';
 import { createSnapshotCache, memoryStore, type InvalidateTarget, type MemoryStoreOptions, type SnapshotStore, type StoredSnapshot } from './cache.js';
 import { SnapshotError } from './errors.js';
 import { errorPage } from './html.js';
+import { askOf, responseOf, type Answer, type Ask } from './exchange.js';
 import { etagOf, respond, type Page } from './http.js';
 import { toNodeHandler, type NodeHandler } from './node.js';
 import { createQueue, type QueueOptions } from './queue.js';
@@ -165,23 +166,19 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     return { status, body: errorPage(status, message), cacheControl: 'no-store' };
   }
 
-  async function fetch(request: Request): Promise<Response | null> {
+  async function answer(request: Ask): Promise<Answer | null> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-    let url: URL;
-    try {
-      url = new URL(request.url);
-    } catch {
-      return null;
-    }
+    const q = request.target.indexOf('?');
+    const search = q < 0 ? '' : request.target.slice(q);
     let location: AppLocation | null;
     try {
-      location = toLocation(url.pathname + url.search, { base: settings.base });
+      location = toLocation(request.target, { base: settings.base });
     } catch (error) {
       if (!(error instanceof CodecError)) throw error;
       return respond(request, { status: 400, body: errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message}`), cacheControl: 'no-store' }, { compress });
     }
     if (location === null) return null;
-    if (!UGLY_PARAM.test(url.search)) {
+    if (!UGLY_PARAM.test(search)) {
       if (!serveShell) return null;
       return respond(request, { ...shellPage, status: routes.match(location) ? 200 : 404 }, { compress, memo: shellMemo });
     }
@@ -197,8 +194,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   }
 
   return {
-    fetch,
-    node: toNodeHandler(fetch),
+    async fetch(request) {
+      const result = await answer(askOf(request));
+      return result && responseOf(result);
+    },
+    node: toNodeHandler(answer),
     async render(location) {
       const key = stripAnchor(normalizeLocation(location));
       const stored = await snapshot(key);

@@ -1,10 +1,11 @@
-// Building the web Response for a page: conditional requests (RFC 9110 §13: If-None-Match with the
+// Building the answer for a page: conditional requests (RFC 9110 §13: If-None-Match with the
 // weak comparison, If-Modified-Since only when there is no If-None-Match), gzip when the client
 // accepts it, and the headers every answer carries. Nothing from the request reaches a header.
 
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
+import type { Answer, Ask } from './exchange.js';
 
 const gzip = promisify(gzipCallback);
 
@@ -31,8 +32,8 @@ function gzipTag(etag: string): string {
 }
 
 /** True when the request's validators say the client's copy is current (only for 200 pages). */
-export function isNotModified(request: Request, etag: string | undefined, lastModified: number | undefined): boolean {
-  const match = request.headers.get('if-none-match');
+export function isNotModified(request: Pick<Ask, 'header'>, etag: string | undefined, lastModified: number | undefined): boolean {
+  const match = request.header('if-none-match');
   if (match !== null) {
     if (etag === undefined) return false;
     if (match.trim() === '*') return true;
@@ -42,7 +43,7 @@ export function isNotModified(request: Request, etag: string | undefined, lastMo
       return strong === etag || strong === gzipTag(etag);
     });
   }
-  const since = request.headers.get('if-modified-since');
+  const since = request.header('if-modified-since');
   if (since === null || lastModified === undefined) return false;
   const date = Date.parse(since);
   // HTTP dates have whole seconds: compare at that precision.
@@ -50,8 +51,8 @@ export function isNotModified(request: Request, etag: string | undefined, lastMo
 }
 
 /** True when `Accept-Encoding` admits gzip (named with q > 0, or `*` with q > 0 and gzip not refused). */
-export function acceptsGzip(request: Request): boolean {
-  const header = request.headers.get('accept-encoding');
+export function acceptsGzip(request: Pick<Ask, 'header'>): boolean {
+  const header = request.header('accept-encoding');
   if (!header) return false;
   let star = false;
   for (const item of header.split(',')) {
@@ -66,44 +67,61 @@ export function acceptsGzip(request: Request): boolean {
 
 /** Bodies under this many bytes are sent as they are: gzip would not pay for its header. */
 const GZIP_MIN = 1024;
-const gzipped = new WeakMap<object, Promise<Uint8Array<ArrayBuffer>>>();
+const encoder = new TextEncoder();
 
 /** Options of `respond`. */
 export interface RespondOptions {
   /** gzip bodies for clients that accept it, and say `Vary: Accept-Encoding`. */
   compress: boolean;
-  /** An object whose lifetime a gzipped body may be kept for (a stored snapshot). */
+  /** An object whose lifetime the prepared answer may be kept for (a stored snapshot, the shell). */
   memo?: object;
 }
 
-/** The Response for `page`: 304 when the validators match, no body for HEAD, gzip when accepted. */
-export async function respond(request: Request, page: Page, options: RespondOptions): Promise<Response> {
+/** The headers and bytes of a 200-style answer, the same for every request that wants it. */
+interface Prepared {
+  headers: Readonly<Record<string, string>>;
+  body: Uint8Array;
+}
+
+// Per memo object: the plain answer and the gzipped one, each prepared once, not once per request.
+const preparedFor = new WeakMap<object, [plain?: Promise<Prepared>, zipped?: Promise<Prepared>]>();
+
+async function prepare(page: Page, compress: boolean, zip: boolean): Promise<Prepared> {
   const headers: Record<string, string> = {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': page.cacheControl,
     'X-Content-Type-Options': 'nosniff',
     ...page.headers,
   };
-  if (options.compress) headers['Vary'] = 'Accept-Encoding';
+  if (compress) headers['Vary'] = 'Accept-Encoding';
   if (page.lastModified !== undefined) headers['Last-Modified'] = new Date(page.lastModified).toUTCString();
-  let body: Uint8Array<ArrayBuffer> = new TextEncoder().encode(page.body);
-  const zip = options.compress && body.byteLength >= GZIP_MIN && acceptsGzip(request);
   if (page.etag !== undefined) headers['ETag'] = zip ? gzipTag(page.etag) : page.etag;
-  if (page.status === 200 && isNotModified(request, page.etag, page.lastModified)) {
-    const kept: Record<string, string> = {};
-    for (const name of ['Cache-Control', 'ETag', 'Last-Modified', 'Vary']) if (headers[name] !== undefined) kept[name] = headers[name];
-    return new Response(null, { status: 304, headers: kept });
-  }
+  let body = encoder.encode(page.body);
   if (zip) {
-    const key = options.memo;
-    let zipped = key ? gzipped.get(key) : undefined;
-    if (!zipped) {
-      zipped = gzip(body).then((buffer) => new Uint8Array(buffer));
-      if (key) gzipped.set(key, zipped);
-    }
-    body = await zipped;
+    body = new Uint8Array(await gzip(body));
     headers['Content-Encoding'] = 'gzip';
   }
   headers['Content-Length'] = String(body.byteLength);
-  return new Response(request.method === 'HEAD' ? null : body, { status: page.status, headers });
+  return { headers: Object.freeze(headers), body };
+}
+
+/** The answer for `page`: 304 when the validators match, no body for HEAD, gzip when accepted. */
+export async function respond(request: Ask, page: Page, options: RespondOptions): Promise<Answer> {
+  // Whether to gzip depends on the body's size in bytes; its length in UTF-16 units bounds that from below.
+  const zip = options.compress && acceptsGzip(request) && (page.body.length >= GZIP_MIN || encoder.encode(page.body).byteLength >= GZIP_MIN);
+  const memo = options.memo;
+  let slot = memo ? preparedFor.get(memo) : undefined;
+  if (memo && !slot) preparedFor.set(memo, (slot = []));
+  let prepared = slot?.[zip ? 1 : 0];
+  if (!prepared) {
+    prepared = prepare(page, options.compress, zip);
+    if (slot) slot[zip ? 1 : 0] = prepared;
+  }
+  const { headers, body } = await prepared;
+  if (page.status === 200 && isNotModified(request, page.etag, page.lastModified)) {
+    const kept: Record<string, string> = {};
+    for (const name of ['Cache-Control', 'ETag', 'Last-Modified', 'Vary']) if (headers[name] !== undefined) kept[name] = headers[name] as string;
+    return { status: 304, headers: kept, body: null };
+  }
+  return { status: page.status, headers, body: request.method === 'HEAD' ? null : body };
 }

@@ -1,17 +1,16 @@
-// The thin Node adapter (h3's shape): IncomingMessage -> web Request, web Response ->
-// ServerResponse, and `next()` for whatever the core says is not its business. It works as a
-// node:http request listener and as Express 5 / Connect middleware. The Request's origin is a
-// fixed placeholder: nothing downstream may read the Host header.
+// The thin Node adapter (h3's shape): IncomingMessage -> Ask, Answer -> ServerResponse, and
+// `next()` for whatever the core says is not its business. It works as a node:http request
+// listener and as Express 5 / Connect middleware. Only the path and query are read from the
+// request target: nothing downstream may read the Host header.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Answer, Ask } from './exchange.js';
 
 /** A node:http handler that is also Express/Connect middleware. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void>;
 
-const PLACEHOLDER_ORIGIN = 'http://localhost';
-
-/** The web Request for a Node request, or null when its target is not a path (CONNECT, `*`). */
-export function toRequest(req: IncomingMessage): Request | null {
+/** The Ask for a Node request, or null when its target is not a path (CONNECT, `*`). */
+export function toAsk(req: IncomingMessage): Ask | null {
   // Express and Connect rewrite `url` under a mount path; `originalUrl` is what the client asked for.
   let target = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
   if (!target.startsWith('/')) {
@@ -20,47 +19,39 @@ export function toRequest(req: IncomingMessage): Request | null {
     if (!absolute) return null;
     target = absolute[1] || '/';
   }
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    try {
-      for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-    } catch {
-      // A header the fetch API refuses is one the snapshot logic does not read.
-    }
-  }
-  try {
-    return new Request(PLACEHOLDER_ORIGIN + target, { method: req.method ?? 'GET', headers });
-  } catch {
-    return null;
-  }
+  if (!target.startsWith('/')) target = '/' + target;
+  const headers = req.headers;
+  return {
+    method: (req.method ?? 'GET').toUpperCase(),
+    // The path and query only: a fragment never reaches a server, and `#` here is not one.
+    target: target.split('#', 1)[0] as string,
+    header(name) {
+      const value = headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+    },
+  };
 }
 
-/** Writes a web Response to a Node response. */
-export async function sendResponse(response: Response, res: ServerResponse): Promise<void> {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const body = response.body ? Buffer.from(await response.arrayBuffer()) : undefined;
-  res.writeHead(response.status, headers);
-  res.end(body);
+/** Writes an answer to a Node response. */
+export function sendAnswer(answer: Answer, res: ServerResponse): void {
+  res.writeHead(answer.status, answer.headers);
+  res.end(answer.body ?? undefined);
 }
 
-/** Adapts a web `fetch` core to `(req, res, next)`. */
-export function toNodeHandler(fetch: (request: Request) => Promise<Response | null>): NodeHandler {
+/** Adapts the snapshot core to `(req, res, next)`. */
+export function toNodeHandler(answer: (ask: Ask) => Promise<Answer | null>): NodeHandler {
   return async (req, res, next) => {
-    let response: Response | null;
+    let result: Answer | null;
     try {
-      const request = toRequest(req);
-      response = request ? await fetch(request) : null;
+      const ask = toAsk(req);
+      result = ask ? await answer(ask) : null;
     } catch (error) {
       if (next) return next(error);
       res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Internal Server Error\n');
       return;
     }
-    if (response) return sendResponse(response, res);
+    if (result) return sendAnswer(result, res);
     if (next) return next();
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not Found\n');

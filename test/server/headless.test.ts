@@ -146,9 +146,10 @@ describe('headlessRenderer', () => {
   });
 
   it('times out a page that never settles, closes it and stops its timers', async () => {
-    const { handler, renderer } = setup('never', { timeoutMs: 150 });
+    // Long enough for the page to have pinged at least once even on a busy machine.
+    const { handler, renderer } = setup('never', { timeoutMs: 600 });
     pings = 0;
-    await expect(handler.render('/books/1')).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('the page of /books/1 did not settle within 150 ms') });
+    await expect(handler.render('/books/1')).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('the page of /books/1 did not settle within 600 ms') });
     expect(renderer.openPages).toBe(0);
     expect(pings).toBeGreaterThan(0);
     const after = pings;

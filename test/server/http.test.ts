@@ -1,8 +1,11 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { acceptsGzip, etagOf, isNotModified, respond } from '../../src/server/http.js';
+import { askOf, responseOf } from '../../src/server/exchange.js';
+import { acceptsGzip, etagOf, isNotModified, respond as answer, type Page, type RespondOptions } from '../../src/server/http.js';
 
-const req = (headers: Record<string, string> = {}, method = 'GET') => new Request('http://localhost/', { method, headers });
+const req = (headers: Record<string, string> = {}, method = 'GET') => askOf(new Request('http://localhost/', { method, headers }));
+// The answers read back as web Responses: the same object the fetch core returns.
+const respond = async (...args: [ReturnType<typeof req>, Page, RespondOptions]) => responseOf(await answer(...args));
 const ETAG = '"abc"';
 const MODIFIED = Date.UTC(2024, 0, 2, 3, 4, 5, 678);
 

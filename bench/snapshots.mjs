@@ -1,0 +1,140 @@
+// Snapshots of the same demo states four ways: the routes' render hooks, the real app in happy-dom
+// (headlessRenderer), and headless Chromium the prerender/Rendertron way (a new page per snapshot)
+// and reusing one page; plus cached snapshots served against a bare node:http server sending the
+// same bytes (autocannon, 50 connections), and memory over many happy-dom snapshots.
+import { fork } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import autocannon from 'autocannon';
+import { chromium } from 'playwright-core';
+import { startDemo } from '../demo/server.mjs';
+import { CHROMIUM_FLAGS } from '../dist/verify/browser.js';
+import { median } from './lib/measure.mjs';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const mib = (bytes) => bytes / 2 ** 20;
+
+/** Milliseconds each call of `fn(state)` takes, one call per state, in order. */
+async function timeEach(states, fn) {
+  const samples = [];
+  for (const state of states) {
+    const start = process.hrtime.bigint();
+    await fn(state);
+    samples.push(Number(process.hrtime.bigint() - start) / 1e6);
+  }
+  return samples;
+}
+
+/** Resident memory of a process and all its descendants, from /proc (Linux). */
+function treeRss(pid) {
+  const parents = new Map();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  let total = 0;
+  const walk = (p) => {
+    try {
+      total += Number(readFileSync(`/proc/${p}/statm`, 'utf8').split(' ')[1]) * 4096;
+    } catch {
+      return;
+    }
+    for (const [child, parent] of parents) if (parent === p) walk(child);
+  };
+  walk(pid);
+  return total;
+}
+
+/** Opens `url` in `page`, waits for the router to settle, and returns the serialised DOM. */
+async function chromiumSnapshot(page, url) {
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForFunction(() => document.documentElement.dataset.routerState === 'settled');
+  return page.content();
+}
+
+async function requestsPerSecond(url, seconds) {
+  const result = await autocannon({ url, connections: 50, duration: seconds, pipelining: 1 });
+  return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
+}
+
+/** Every snapshot figure: `{ hooks, chromiumNew, chromiumReuse, happy, spaChromiumNew, spaChromiumReuse, served, bare, rss }`. */
+export async function runSnapshots({ quick = false } = {}) {
+  const n = quick ? 15 : 60;
+  const books = Array.from({ length: n }, (_, i) => `/books/${i + 1}`);
+  const demo = await startDemo({ cache: false });
+  const byBase = (d, base) => d.apps.find((a) => a.base === base);
+  const out = {};
+  try {
+    // Warm-up: the first render of each kind pays for imports and compiles.
+    await byBase(demo, '/').handler.render('/books/200');
+    await byBase(demo, '/spa/').handler.render('/books/200');
+    out.hooks = median(await timeEach(books, (loc) => byBase(demo, '/').handler.render(loc)));
+    out.happy = median(await timeEach(books, (loc) => byBase(demo, '/spa/').handler.render(loc)));
+
+    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
+    try {
+      const context = await browser.newContext();
+      const fresh = (base) => (loc) => context.newPage().then(async (page) => {
+        await chromiumSnapshot(page, demo.origin + base + loc.slice(1));
+        await page.close();
+      });
+      const page = await context.newPage();
+      const reuse = (base) => (loc) => chromiumSnapshot(page, demo.origin + base + loc.slice(1));
+      await fresh('/')('/books/199');
+      out.chromiumNew = median(await timeEach(books, fresh('/')));
+      out.chromiumReuse = median(await timeEach(books, reuse('/')));
+      out.spaChromiumNew = median(await timeEach(books, fresh('/spa/')));
+      out.spaChromiumReuse = median(await timeEach(books, reuse('/spa/')));
+      // Chromium's processes are this process's descendants.
+      out.chromiumRss = mib(treeRss(process.pid) - process.memoryUsage().rss);
+    } finally {
+      await browser.close();
+    }
+
+    // Memory: many happy-dom snapshots, garbage collected before each reading (node --expose-gc).
+    const count = quick ? 200 : 1000;
+    const spa = byBase(demo, '/spa/').handler;
+    globalThis.gc?.();
+    const before = process.memoryUsage().rss;
+    for (let i = 0; i < count; i++) await spa.render(`/books/${(i % 200) + 1}`);
+    globalThis.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    globalThis.gc?.();
+    out.rss = { count, before: mib(before), after: mib(process.memoryUsage().rss), gc: typeof globalThis.gc === 'function' };
+
+    // Throughput: the handler and a bare server in a child process, the load from this one.
+    const child = fork(new URL('./lib/serve-snapshot.mjs', import.meta.url), { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    try {
+      const ports = await new Promise((resolve, reject) => {
+        child.stdout.once('data', (line) => resolve(JSON.parse(String(line))));
+        child.once('exit', (code) => reject(new Error(`the snapshot server exited with ${code}`)));
+      });
+      const seconds = quick ? 2 : 5;
+      const served = `http://127.0.0.1:${ports.served}/books/1?_escaped_fragment_=`;
+      const bare = `http://127.0.0.1:${ports.bare}/books/1?_escaped_fragment_=`;
+      await requestsPerSecond(served, 1);
+      await requestsPerSecond(bare, 1);
+      // Alternating rounds, medians: the two servers see the same machine load.
+      const rounds = { served: [], bare: [] };
+      for (let i = 0; i < 3; i++) {
+        rounds.served.push(await requestsPerSecond(served, seconds));
+        rounds.bare.push(await requestsPerSecond(bare, seconds));
+      }
+      const pick = (list) => ({ rps: median(list.map((r) => r.rps)), non2xx: list.reduce((n, r) => n + r.non2xx, 0), errors: list.reduce((n, r) => n + r.errors, 0) });
+      out.served = pick(rounds.served);
+      out.bare = pick(rounds.bare);
+      out.bytes = ports.bytes;
+    } finally {
+      child.kill();
+    }
+  } finally {
+    await demo.close();
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await runSnapshots({ quick: process.argv.includes('--quick') }));
