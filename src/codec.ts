@@ -3,7 +3,7 @@
 // "Escaping characters in the bidirectional mapping". Every string operation here works on the URL
 // as given: nothing is parsed by WHATWG URL, so host case, ports, `%7e` and `./` survive untouched.
 
-import { percentDecode, percentEncode, type PercentFault } from './percent.js';
+import { escapeTable, percentDecode, percentEncode, type PercentFault } from './percent.js';
 
 /** What a `CodecError` is about. */
 export type CodecErrorCode =
@@ -34,9 +34,9 @@ export class CodecError extends Error {
 const PARAM = '_escaped_fragment_';
 const PARAM_EQ = PARAM + '=';
 
-// Runs of what the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26
-// %2B %7F-FF). encodeURIComponent escapes each of those exactly so, in UTF-8.
-const UNSAFE = /[^!"$'-*,-~]+/g;
+// What the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26 %2B
+// %7F-FF); non-ASCII goes through encodeURIComponent, which writes exactly those bytes in UTF-8.
+const UNSAFE = escapeTable(/[!"$'-*,-~]/);
 
 /** Quotes an input for an error message, cut around `index` when it is long. */
 function quote(input: string, index: number): string {

@@ -4,7 +4,7 @@
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
 import { isUglyUrl, readUglyUrl } from './codec.js';
-import { percentEncode, wellFormed } from './percent.js';
+import { escapeTable, percentEncode, wellFormed, type EscapeTable } from './percent.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
 export type AppLocation = string;
@@ -13,8 +13,8 @@ export type AppLocation = string;
 export type UrlMode = 'history' | 'hashbang';
 
 // Runs a path or a query (and anchor) may not hold raw: RFC 3986 pchar, plus `/`, `?` and `%`.
-const PATH_UNSAFE = /[^\w\-.~!$&'()*+,;=:@/%]+/g;
-const QUERY_UNSAFE = /[^\w\-.~!$&'()*+,;=:@/?%]+/g;
+const PATH_UNSAFE = escapeTable(/[\w\-.~!$&'()*+,;=:@/%]/);
+const QUERY_UNSAFE = escapeTable(/[\w\-.~!$&'()*+,;=:@/?%]/);
 const UNRESERVED = /[\w\-.~]/;
 // Anything outside these, a `%`, or a `/.`/`//` needs the slow path of `canonical`.
 const PATH_CLEAN = /^[\w\-.~!$&'()*+,;=:@/]*$/;
@@ -26,7 +26,7 @@ const QUERY_CLEAN = /^[\w\-.~!$&'()*+,;=:@/?]*$/;
  * decoded, and a `%` that starts no escape becomes `%25`. A lone surrogate becomes U+FFFD, as
  * browsers write it.
  */
-function canonical(text: string, unsafe: RegExp): string {
+function canonical(text: string, unsafe: EscapeTable): string {
   const encoded = percentEncode(text, unsafe, (_, run) => encodeURIComponent(wellFormed(run)));
   if (encoded.indexOf('%') < 0) return encoded;
   return encoded.replace(/%([0-9A-Fa-f]{2})?/g, (escape, pair: string | undefined) => {

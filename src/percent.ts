@@ -2,6 +2,8 @@
 // Internal: no DOM, no Node. Hand-written rather than TextEncoder/decodeURIComponent so that a fault
 // can name its position and lenient decoding can keep a bad escape exactly as it came.
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** Finds a lone surrogate in `text` (from `from`), or -1. */
 export function loneSurrogate(text: string, from = 0): number {
   for (let i = from; i < text.length; i++) {
@@ -26,20 +28,45 @@ function surrogateFault(text: string, index: number): PercentFault {
   return { kind: 'LONE_SURROGATE', index, text: 'U+' + text.charCodeAt(index).toString(16).toUpperCase() };
 }
 
+/** For each ASCII code, the escape to write for it, or undefined to keep it as it is. */
+export type EscapeTable = readonly (string | undefined)[];
+
+/** An escape table that keeps exactly the ASCII characters `keep` matches (a one-character RegExp). */
+export function escapeTable(keep: RegExp): EscapeTable {
+  return Array.from({ length: 128 }, (_, code) => (keep.test(String.fromCharCode(code)) ? undefined : '%' + code.toString(16).toUpperCase().padStart(2, '0')));
+}
+
 /**
- * UTF-8 percent-encodes every run of characters that `unsafe` (a global RegExp of runs) matches.
- * encodeURIComponent escapes every character any caller here treats as unsafe, so each run goes
- * through it natively. A lone surrogate is handed to `onLoneSurrogate` (which throws or returns
- * the text to write for the run instead).
+ * UTF-8 percent-encodes `text`: each ASCII character as `table` says, every run of non-ASCII
+ * characters through encodeURIComponent (natively, in UTF-8). A lone surrogate is handed to
+ * `onLoneSurrogate` (which throws, or returns the text to write for its run instead).
  */
-export function percentEncode(text: string, unsafe: RegExp, onLoneSurrogate: (fault: PercentFault, run: string) => string): string {
-  return text.replace(unsafe, (run: string, offset: number) => {
-    try {
-      return encodeURIComponent(run);
-    } catch {
-      return onLoneSurrogate(surrogateFault(text, offset + loneSurrogate(run)), run);
+export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate: (fault: PercentFault, run: string) => string): string {
+  let out = '';
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 128) {
+      const escape = table[code];
+      if (escape === undefined) continue;
+      out += text.slice(start, i) + escape;
+      start = i + 1;
+      continue;
     }
-  });
+    let end = i + 1;
+    while (end < text.length && text.charCodeAt(end) >= 128) end++;
+    const run = text.slice(i, end);
+    let encoded: string;
+    try {
+      encoded = encodeURIComponent(run);
+    } catch {
+      encoded = onLoneSurrogate(surrogateFault(text, i + loneSurrogate(run)), run);
+    }
+    out += text.slice(start, i) + encoded;
+    start = end;
+    i = end - 1;
+  }
+  return start === 0 ? text : out + text.slice(start);
 }
 
 /** `text` with every lone surrogate replaced by U+FFFD, as browsers write them into URLs. */
@@ -107,10 +134,13 @@ function lenientRun(run: string): string {
  */
 export function percentDecode(text: string, from = 0, to = text.length, onFault?: (fault: PercentFault) => never): string {
   const part = from === 0 && to === text.length ? text : text.slice(from, to);
-  if (part.indexOf('%') < 0 && (!onFault || loneSurrogate(part) < 0)) return part;
+  // Strict mode must refuse a lone surrogate, which decodeURIComponent lets through: one native
+  // test for any surrogate first, the scan only when there is one.
+  const checked = !onFault || !SURROGATE.test(part) || loneSurrogate(part) < 0;
+  if (part.indexOf('%') < 0 && checked) return part;
   try {
     const out = decodeURIComponent(part);
-    if (!onFault || loneSurrogate(part) < 0) return out;
+    if (checked) return out;
   } catch {
     if (!onFault) return part.replace(/(?:%[\dA-Fa-f]{2})+/g, (run) => { try { return decodeURIComponent(run); } catch { return lenientRun(run); } });
   }
