@@ -96,15 +96,22 @@ export async function runSnapshots({ quick = false } = {}) {
     }
 
     // Memory: many happy-dom snapshots, garbage collected before each reading (node --expose-gc).
+    // The first snapshots pay for happy-dom's import, JIT and caches; growth is measured after them.
     const count = quick ? 200 : 1000;
+    const warm = quick ? 50 : 200;
     const spa = byBase(demo, '/spa/').handler;
-    globalThis.gc?.();
-    const before = process.memoryUsage().rss;
-    for (let i = 0; i < count; i++) await spa.render(`/books/${(i % 200) + 1}`);
-    globalThis.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    globalThis.gc?.();
-    out.rss = { count, before: mib(before), after: mib(process.memoryUsage().rss), gc: typeof globalThis.gc === 'function' };
+    const settle = async () => {
+      globalThis.gc?.();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      globalThis.gc?.();
+      return mib(process.memoryUsage().rss);
+    };
+    const start = await settle();
+    for (let i = 0; i < warm; i++) await spa.render(`/books/${(i % 200) + 1}`);
+    const before = await settle();
+    for (let i = 0; i < count; i++) await spa.render(`/books/${((warm + i) % 200) + 1}`);
+    const after = await settle();
+    out.rss = { count, warm, start, before, after, heap: mib(process.memoryUsage().heapUsed), gc: typeof globalThis.gc === 'function' };
 
     // Throughput: the handler and a bare server in a child process, the load from this one.
     const child = fork(new URL('./lib/serve-snapshot.mjs', import.meta.url), { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
