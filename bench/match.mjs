@@ -115,8 +115,8 @@ export function runMatch({ sizes = [10, 100, 1000], quick = false } = {}) {
       const match = build(table(n));
       const list = paths(n);
       const slow = name === 'navigo' || name === 'page.js' || name === 'universal-router';
-      const iterations = slow && n >= 1000 ? 2000 : quick ? 5000 : 20_000;
-      results[name][n] = nsPerCall((i) => match(list[i % list.length]), { iterations, rounds: quick ? 5 : 9 });
+      const iterations = quick ? (slow && n >= 100 ? 300 : 5000) : slow && n >= 1000 ? 2000 : 20_000;
+      results[name][n] = nsPerCall((i) => match(list[i % list.length]), { iterations, rounds: quick ? 3 : 9 });
     }
   }
   return results;
