@@ -1,0 +1,48 @@
+// The server under load, in a child process of bench/load.mjs: the library's snapshot handler on
+// node:http over a table of 10,000 items (fast render hooks), plus a route whose load takes 200 ms
+// (to push the render queue past its bound). It prints its port, and answers `rss` messages with
+// its resident memory, so the load generator shares no event loop with it.
+import { createServer } from 'node:http';
+import { createRoutes } from '../../dist/index.js';
+import { createSnapshotHandler } from '../../dist/server/index.js';
+
+const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const routes = createRoutes(
+  [
+    { path: '/', title: 'Items', render: () => '<h1>Items</h1>' },
+    {
+      path: '/items/:id',
+      title: ({ params }) => `Item ${params.id}`,
+      load: ({ params }) => (Number(params.id) >= 1 && Number(params.id) <= 10_000 ? { id: params.id, text: 'x'.repeat(2000) } : null),
+      render: ({ params, data }) => (data ? `<h1>Item ${escape(params.id)}</h1><p>${data.text}</p>` : `<h1>No item ${escape(params.id)}</h1>`),
+      entries: () => Array.from({ length: 10_000 }, (_, i) => ({ id: String(i + 1) })),
+    },
+    {
+      path: '/slow/:id',
+      load: ({ signal }) => new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, 200, 'slow');
+        signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)));
+      }),
+      render: ({ params }) => `<h1>Slow ${escape(params.id)}</h1>`,
+    },
+  ],
+  { notFound: { title: 'Not found', render: () => '<h1>Not found</h1>' } },
+);
+
+const handler = createSnapshotHandler({
+  routes,
+  origin: 'https://load.example',
+  // Bounded: 2,000 snapshots or 8 MB, whichever comes first.
+  cache: { maxEntries: 2000, maxBytes: 8 * 2 ** 20 },
+  queue: { concurrency: 8, maxWaiting: 32, retryAfterSeconds: 2 },
+  timeoutMs: 5000,
+  onError: () => {},
+});
+const server = createServer((req, res) => void handler.node(req, res));
+server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
+process.on('message', (message) => {
+  if (message === 'rss') {
+    globalThis.gc?.();
+    process.send({ rss: process.memoryUsage().rss });
+  }
+});

@@ -1,0 +1,148 @@
+// `npm run load` (`-- --seconds N`, default 60): autocannon against the snapshot handler's node
+// adapter on 127.0.0.1, the server in a child process. Traffic mixes cached states, uncached states
+// from a table of 10,000, malformed ugly URLs and unknown states, at 50 and then 200 connections;
+// then slow `load` hooks push the render queue past its bound (503 + Retry-After) and the server is
+// checked to recover once the load drops. Reports req/s, p50/p99 latency, status counts and RSS.
+import { fork } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import autocannon from 'autocannon';
+import { machine } from './lib/measure.mjs';
+import { markdown, print } from './lib/report.mjs';
+
+const MALFORMED = [
+  '/?_escaped_fragment_=%zz',
+  '/?_escaped_fragment_=%C3%28',
+  '/?_escaped_fragment_=%ED%A0%80',
+  '/?_escaped_fragment_=a&_escaped_fragment_=b',
+  '/?_escaped_fragment_=a&x=1',
+  '/items/1?_escaped_fragment_=%E6%97',
+];
+
+/** A seeded generator, so every run asks for the same mix. */
+function random(seed) {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The mixed traffic: 40% cached states, 40% uncached ones, 10% malformed, 10% unknown. */
+function mixedPath(next) {
+  const r = next();
+  if (r < 0.4) return `/items/${1 + Math.floor(next() * 50)}?_escaped_fragment_=`;
+  if (r < 0.8) return `/items/${1 + Math.floor(next() * 10_000)}?_escaped_fragment_=`;
+  if (r < 0.9) return MALFORMED[Math.floor(next() * MALFORMED.length)];
+  return `/nope/${Math.floor(next() * 1e6)}?_escaped_fragment_=`;
+}
+
+function run(options) {
+  return autocannon({ timeout: 10, ...options });
+}
+
+const statuses = (result) => Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
+
+/** Starts the server child; resolves to its origin, an RSS reader and a stop(). */
+async function startServer() {
+  const child = fork(new URL('./lib/load-server.mjs', import.meta.url), { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const reply = (key) => new Promise((resolve) => child.once('message', (message) => resolve(message[key])));
+  const port = await reply('port');
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    rss: async () => {
+      const answer = reply('rss');
+      child.send('rss');
+      return (await answer) / 2 ** 20;
+    },
+    stop: () => child.kill(),
+  };
+}
+
+/** Every load phase; `seconds` per phase (the overload phase runs half as long). */
+export async function runLoad({ seconds = 60, connections = [50, 200] } = {}) {
+  const server = await startServer();
+  const phases = [];
+  try {
+    const start = await server.rss();
+    for (const count of connections) {
+      const next = random(count);
+      const before = await server.rss();
+      const result = await run({
+        url: server.origin,
+        connections: count,
+        duration: seconds,
+        requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: mixedPath(next) }) }],
+      });
+      phases.push({ name: `mixed, ${count} connections`, result, before, after: await server.rss() });
+    }
+
+    // Overload: every request a new slow state, far more at once than the queue holds.
+    let id = 0;
+    let retryAfter = null;
+    const overload = run({
+      url: server.origin,
+      connections: 200,
+      duration: Math.max(2, seconds / 2),
+      requests: [{ method: 'GET', setupRequest: (request) => ({ ...request, path: `/slow/${++id}?_escaped_fragment_=` }) }],
+    });
+    // While it runs, one request of our own reads the 503's Retry-After header.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    for (let i = 0; i < 20 && retryAfter === null; i++) {
+      const answer = await fetch(`${server.origin}/slow/probe-${i}?_escaped_fragment_=`);
+      if (answer.status === 503) retryAfter = answer.headers.get('retry-after');
+      await answer.arrayBuffer();
+    }
+    const before = await server.rss();
+    phases.push({ name: 'slow loads, 200 connections', result: await overload, before, after: await server.rss() });
+
+    // Recovery: once the load has gone and the Retry-After it announced has passed (renders under
+    // way finish meanwhile), slow states render again, each within its 200 ms and a margin.
+    await new Promise((resolve) => setTimeout(resolve, 1000 * Number(retryAfter ?? 2)));
+    const recovery = [];
+    for (let i = 0; i < 5; i++) {
+      const started = Date.now();
+      const answer = await fetch(`${server.origin}/slow/after-${i}?_escaped_fragment_=`);
+      await answer.arrayBuffer();
+      recovery.push({ status: answer.status, ms: Date.now() - started });
+    }
+    return { phases, retryAfter, recovery, start, end: await server.rss() };
+  } finally {
+    server.stop();
+  }
+}
+
+/** The report's rows: one per phase. */
+export function rows({ phases }) {
+  return phases.map(({ name, result, before, after }) => [
+    name,
+    Math.round(result.requests.average).toLocaleString('en-US'),
+    `${result.latency.p50} ms`,
+    `${result.latency.p99} ms`,
+    Object.entries(statuses(result))
+      .map(([code, n]) => `${code}: ${n}`)
+      .join(', '),
+    String(result.errors + result.timeouts),
+    `${before.toFixed(0)} → ${after.toFixed(0)} MiB`,
+  ]);
+}
+
+export const HEADER = ['phase', 'req/s', 'p50', 'p99', 'statuses', 'errors + timeouts', 'server RSS'];
+export { statuses };
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const at = process.argv.indexOf('--seconds');
+  const seconds = at > 0 ? Number(process.argv[at + 1]) : 60;
+  const report = await runLoad({ seconds });
+  print(`Load, ${seconds} s a phase`, HEADER, rows(report));
+  const recovered = report.recovery.every((r) => r.status === 200);
+  const notes = [
+    `503 answers carried Retry-After: ${report.retryAfter ?? 'none seen'}.`,
+    `After the overload: ${report.recovery.map((r) => `${r.status} in ${r.ms} ms`).join(', ')} (${recovered ? 'recovered' : 'NOT recovered'}).`,
+    `Server RSS from start to end: ${report.start.toFixed(0)} → ${report.end.toFixed(0)} MiB (the cache holds at most 2,000 snapshots or 8 MB).`,
+  ];
+  console.log('\n' + notes.join('\n'));
+  const md = `# Load results\n\n\`npm run load -- --seconds ${seconds}\` on ${machine()}, ${new Date().toISOString().slice(0, 10)}.\n\n${markdown(HEADER, rows(report))}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`;
+  await writeFile(new URL('./LOAD.md', import.meta.url), md);
+  console.log('wrote bench/LOAD.md');
+}

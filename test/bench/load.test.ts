@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: the load script is plain JavaScript with no types of its own
+import { runLoad, statuses } from '../../bench/load.mjs';
+
+type Phase = { name: string; result: { errors: number; timeouts: number; statusCodeStats: Record<string, { count: string }> }; before: number; after: number };
+type Report = { phases: Phase[]; retryAfter: string | null; recovery: { status: number; ms: number }[]; start: number; end: number };
+
+// The short form of `npm run load`: two seconds a phase, the same invariants as the long run.
+describe('the snapshot server under load', () => {
+  it('answers mixed traffic without a 5xx or a hung request, sheds excess with 503 + Retry-After, and recovers', async () => {
+    const report = (await runLoad({ seconds: 2, connections: [50, 200] })) as Report;
+    const [mixed50, mixed200, overload] = report.phases as [Phase, Phase, Phase];
+    for (const phase of [mixed50, mixed200]) {
+      const counts = statuses(phase.result) as Record<string, number>;
+      expect(Object.keys(counts).sort()).toEqual(['200', '400', '404']);
+      expect(phase.result.errors + phase.result.timeouts).toBe(0);
+    }
+    const shed = statuses(overload.result) as Record<string, number>;
+    expect(shed['503']).toBeGreaterThan(0);
+    expect(Object.keys(shed).filter((code) => code !== '200' && code !== '503')).toEqual([]);
+    expect(overload.result.errors + overload.result.timeouts).toBe(0);
+    expect(report.retryAfter).toBe('2');
+    expect(report.recovery.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    // The cache is bounded at 2,000 snapshots or 8 MB: the server stays far below this.
+    expect(report.end).toBeLessThan(400);
+  }, 60_000);
+});
