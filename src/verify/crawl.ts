@@ -78,6 +78,8 @@ export interface VerifyOptions {
   concurrency?: number;
   /** Per-request timeout in milliseconds. Default 10000. */
   timeoutMs?: number;
+  /** Largest body read from one URL, in bytes; a larger one is a FETCH_FAILED problem. Default 10 MiB. */
+  maxBytes?: number;
   /** Called as each state is done: done count, known count, its URL. Default none. */
   onProgress?: (done: number, known: number, url: string) => void;
 }
@@ -94,7 +96,7 @@ function firstDifference(a: string, b: string): string {
 
 /** Crawls `start` as the scheme's crawler would and reports every state and problem. */
 export async function verify(start: string, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const { browser, maxStates = 500, concurrency = 4, timeoutMs = 10_000, onProgress } = options;
+  const { browser, maxStates = 500, concurrency = 4, timeoutMs = 10_000, maxBytes = 10 * 2 ** 20, onProgress } = options;
   const origin = new URL(start).origin;
   const known = new Set<string>();
   const queue: string[] = [];
@@ -102,8 +104,20 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
 
   const get = async (url: string) => {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
-    const body = await response.text();
-    return { status: response.status, body, bytes: Buffer.byteLength(body), type: response.headers.get('content-type') ?? '' };
+    // A page past the limit is a problem to report, not a reason to hold it all in memory.
+    const chunks: Uint8Array[] = [];
+    let bytes = 0;
+    const reader = response.body?.getReader();
+    for (let part = await reader?.read(); part && !part.done; part = await reader?.read()) {
+      bytes += part.value.byteLength;
+      if (bytes > maxBytes) {
+        await reader?.cancel();
+        throw new Error(`${url} sends more than ${maxBytes} bytes`);
+      }
+      chunks.push(part.value);
+    }
+    const body = Buffer.concat(chunks).toString('utf8');
+    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '' };
   };
 
   /** The key a link is crawled under: #! URLs keep their fragment, other URLs drop theirs. */

@@ -55,6 +55,13 @@ describe('verify', () => {
     expect(report.problems).toBe(7);
   });
 
+  it('reports a page larger than maxBytes instead of reading it all', async () => {
+    const small = await verify(`${origin}/`, { maxBytes: 150 });
+    const failed = small.states.filter((s) => s.problems.some((p) => p.code === 'FETCH_FAILED' && p.message.endsWith('sends more than 150 bytes')));
+    expect(failed.length).toBeGreaterThan(0);
+    expect(small.states.every((s) => s.bytes <= 150)).toBe(true);
+  });
+
   it('stops at maxStates', async () => {
     expect((await verify(`${origin}/`, { maxStates: 3 })).states).toHaveLength(3);
   });
