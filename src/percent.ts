@@ -81,62 +81,25 @@ function announced(text: string, i: number): number {
   return lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
 }
 
-/** The value of a hex digit's char code, or -1. */
-function hexValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  const lower = code | 32;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
-}
-
-/** The byte the escape at `i` writes, or -1 when no `%XX` starts there. */
-function byteAt(text: string, i: number): number {
-  if (text.charCodeAt(i) !== 37) return -1;
-  const high = hexValue(text.charCodeAt(i + 1));
-  const low = hexValue(text.charCodeAt(i + 2));
-  return high < 0 || low < 0 ? -1 : high * 16 + low;
-}
-
-/**
- * The length, in escapes, of the valid UTF-8 sequence at `i` (1 to 4), or 0 when there is none.
- * Read byte by byte (RFC 3629 §4, which decodeURIComponent follows: no overlong form, no surrogate,
- * nothing past U+10FFFF) rather than by trying decodeURIComponent: a thrown error per escape made a
- * 64 kB run of `%C3` take most of a second to decode leniently.
- */
-function sequence(text: string, i: number): number {
-  const lead = byteAt(text, i);
-  if (lead < 0x80) return lead < 0 ? 0 : 1;
-  let length: number;
-  let min = 0x80;
-  let max = 0xbf;
-  if (lead >= 0xc2 && lead <= 0xdf) length = 2;
-  else if (lead >= 0xe0 && lead <= 0xef) {
-    length = 3;
-    if (lead === 0xe0) min = 0xa0; // overlong
-    if (lead === 0xed) max = 0x9f; // surrogates
-  } else if (lead >= 0xf0 && lead <= 0xf4) {
-    length = 4;
-    if (lead === 0xf0) min = 0x90; // overlong
-    if (lead === 0xf4) max = 0x8f; // past U+10FFFF
-  } else return 0;
-  for (let k = 1; k < length; k++) {
-    const byte = byteAt(text, i + 3 * k);
-    if (byte < (k === 1 ? min : 0x80) || byte > (k === 1 ? max : 0xbf)) return 0;
-  }
-  return length;
-}
+// UTF-8 characters as escapes, exactly as RFC 3629 §4 (and so decodeURIComponent) allows them: no
+// overlong form, no surrogate, nothing past U+10FFFF. Matched, not tried with decodeURIComponent in
+// a try: a thrown error per escape made a 64 kB run of `%C3` take most of a second to decode.
+const UTF8_CHARS = /%[0-7][\dA-F]|%(?:C[2-9A-F]|D[\dA-F])%[89AB][\dA-F]|%(?:E0%[AB]|E[1-9A-CEF]%[89AB]|ED%[89])[\dA-F]%[89AB][\dA-F]|%(?:F0%[9AB]|F[1-3]%[89AB]|F4%8)[\dA-F](?:%[89AB][\dA-F]){2}/gi;
+// The same, for one character exactly at `lastIndex`.
+const UTF8_CHAR_AT = new RegExp(UTF8_CHARS.source, 'iy');
 
 /** The first fault in `text[from..to)`: a malformed escape, invalid UTF-8 or a lone surrogate. */
 function locate(text: string, from: number, to: number): PercentFault | null {
   for (let i = from; i < to; i++) {
     if (text.charCodeAt(i) === 37) {
       if (!/^%[\dA-Fa-f]{2}/.test(text.slice(i, Math.min(i + 3, to)))) return { kind: 'MALFORMED_ESCAPE', index: i, text: text.slice(i, Math.min(i + 3, to)) };
-      const n = sequence(text.slice(0, to), i);
-      if (n === 0) {
+      UTF8_CHAR_AT.lastIndex = i;
+      if (!UTF8_CHAR_AT.test(text.slice(0, to))) {
         let end = i + 3;
         for (let k = 1; k < announced(text, i) && end < to && /^%[\dA-Fa-f]{2}/.test(text.slice(end, end + 3)); k++) end += 3;
         return { kind: 'INVALID_UTF8', index: i, text: text.slice(i, end) };
       }
-      i += 3 * n - 1;
+      i = UTF8_CHAR_AT.lastIndex - 1;
     } else {
       const lone = loneSurrogate(text.slice(i, i + 2));
       if (lone === 0) return surrogateFault(text, i);
@@ -145,17 +108,6 @@ function locate(text: string, from: number, to: number): PercentFault | null {
     }
   }
   return null;
-}
-
-/** Decodes one run of escapes, keeping each escape that is not part of valid UTF-8 as it came. */
-function lenientRun(run: string): string {
-  let out = '';
-  for (let i = 0; i < run.length; ) {
-    const n = sequence(run, i);
-    out += n ? decodeURIComponent(run.slice(i, i + 3 * n)) : run.slice(i, i + 3);
-    i += 3 * (n || 1);
-  }
-  return out;
 }
 
 /**
@@ -173,7 +125,8 @@ export function percentDecode(text: string, from = 0, to = text.length, onFault?
     const out = decodeURIComponent(part);
     if (checked) return out;
   } catch {
-    if (!onFault) return part.replace(/(?:%[\dA-Fa-f]{2})+/g, (run) => { try { return decodeURIComponent(run); } catch { return lenientRun(run); } });
+    // Lenient: each escape that is not part of valid UTF-8 stays as it came.
+    if (!onFault) return part.replace(UTF8_CHARS, decodeURIComponent);
   }
   return onFault(locate(text, from, to) as PercentFault);
 }
