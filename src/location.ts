@@ -71,8 +71,9 @@ export function normalizeLocation(text: string): AppLocation {
   const q = pre.indexOf('?');
   const path = canonicalPath(q < 0 ? pre : pre.slice(0, q));
   const query = q < 0 ? '' : canonicalQuery(pre.slice(q + 1));
-  // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped.
-  const anchor = hash < 0 ? '' : canonicalQuery(text.slice(hash + 1).replace(/#/g, '%23'));
+  // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped. A leading `!` is
+  // escaped too: a clean URL ending in `#!x` is a hashbang URL, not the anchor `!x`.
+  const anchor = hash < 0 ? '' : canonicalQuery(text.slice(hash + 1).replace(/#/g, '%23').replace(/^!/, '%21'));
   return path + (query ? '?' + query : '') + (anchor ? '#' + anchor : '');
 }
 

@@ -79,6 +79,9 @@ function segmentsOf(tokens: readonly Token[]): Segment[] | null {
 export function createIndex(patterns: readonly (readonly Token[])[], sensitive: boolean) {
   const root = node();
   const key = sensitive ? (text: string) => text : (text: string) => text.toLowerCase();
+  // The longest known text a tail's segment starts with: a path segment is looked up by its
+  // prefixes up to this length only, or a 64 kB segment would cost 64 k lookups of growing keys.
+  let longestPrefix = 0;
 
   patterns.forEach((tokens, id) => {
     const segments = segmentsOf(tokens);
@@ -88,6 +91,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
       if (segment.kind === 'other') return at.tail.push(id);
       if (segment.kind === 'prefix') {
         const k = key(segment.text);
+        longestPrefix = Math.max(longestPrefix, k.length);
         const ids = at.prefixed.get(k);
         return ids ? ids.push(id) : at.prefixed.set(k, [id]);
       }
@@ -114,7 +118,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
     if (end < 0) end = path.length;
     const segment = key(path.slice(from, end));
     if (at.prefixed.size > 0) {
-      for (let n = 1; n <= segment.length; n++) {
+      for (let n = 1, most = Math.min(segment.length, longestPrefix); n <= most; n++) {
         const ids = at.prefixed.get(segment.slice(0, n));
         if (ids) for (const id of ids) out.push(id);
       }

@@ -70,6 +70,8 @@ describe('toLocation', () => {
     ['/q/%2F%2B%25', '/q/%2F%2B%25'],
     ['/x?', '/x'],
     ['/x#', '/x'],
+    // An anchor that starts with `!` would read as a #! state in a clean URL.
+    ['/#!/x#!y', '/x#%21y'],
   ])('writes %s in canonical spelling as %s', (url, location) => {
     expect(toLocation(url)).toBe(location);
   });
@@ -108,6 +110,7 @@ describe('toUrl', () => {
     ['/books/42', { origin: 'https://example.com/', base: '/app/' }, 'https://example.com/app/books/42'],
     ['/q/café', {}, '/q/caf%C3%A9'],
     ['//evil.test', {}, '/evil.test'],
+    ['/x#!y', {}, '/x#%21y'],
   ])('writes %s with %o as %s', (location, options, url) => {
     expect(toUrl(location, options)).toBe(url);
   });

@@ -112,6 +112,7 @@ describe('href', () => {
     [() => table.href('book', { id: 'a\uD800' }), 'BAD_PARAM', 'a param of route "book" (/books/:id) has a lone surrogate at index 1'],
     [() => table.href('files', { path: [] }), 'BAD_PARAM', 'Expected "path" to be a non-empty array for route "files" (/files/*path)'],
     [() => table.href('books', {}, { ['\uDC00']: 'x' }), 'BAD_PARAM', 'query key "\\udc00" has a lone surrogate'],
+    [() => table.href('version', { major: '1', minor: '3.' }), 'BAD_PARAM', 'the params of route "version" (/v:major.:minor) make "/v1.3.", which it does not match: a value holds the text that separates two params'],
   ])('throws a typed error: %#', (call, code, message) => {
     expect(call).toThrow(RouteError);
     expect(call).toThrow(expect.objectContaining({ code, message, name: 'RouteError' }));

@@ -1,0 +1,186 @@
+import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRoutes } from '../../src/routes.js';
+import { SnapshotError } from '../../src/server/errors.js';
+import { createSnapshotHandler } from '../../src/server/handler.js';
+import { headlessRenderer, type HeadlessRenderer } from '../../src/server/headless.js';
+import type { SnapshotRenderer } from '../../src/server/render.js';
+import { listen, request, type Running } from '../server/helpers.js';
+
+// Faults in the page a headless render runs, each with its defined outcome. Already proved in
+// test/server/headless.test.ts: a page that never settles (TIMEOUT, page closed, timers stopped),
+// one that is never idle, and one that fetches other origins or files outside its folder (network
+// errors and 404s, nothing read).
+
+const SHELL = '<!DOCTYPE html><html><head><title>Shell</title><script type="module" src="/app.js"></script></head><body><div id="app">Loading</div></body></html>';
+const APPS: Record<string, string> = {
+  // Throws before it draws anything, and before any router could start.
+  throws: `throw new Error('boom at start');`,
+  // Says it is busy, as the router does on start(), then throws: it never settles.
+  'busy-throws': `document.documentElement.dataset.routerState = 'busy'; throw new Error('boom after start');`,
+  // Never yields on /loop; draws its state anywhere else.
+  loops: `if (location.pathname === '/loop') { while (true) {} } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
+};
+
+let dir: string;
+const renderers: HeadlessRenderer[] = [];
+const workers: Worker[] = [];
+let running: Running[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'headless-faults-'));
+  for (const [name, script] of Object.entries(APPS)) {
+    mkdirSync(path.join(dir, name));
+    writeFileSync(path.join(dir, name, 'index.html'), SHELL);
+    writeFileSync(path.join(dir, name, 'app.js'), script);
+  }
+});
+
+afterEach(async () => {
+  await Promise.all([...renderers.splice(0).map((r) => r.close()), ...workers.splice(0).map((w) => w.terminate()), ...running.map((r) => r.close())]);
+  running = [];
+});
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const routes = createRoutes([{ path: '/' }, { path: '/loop' }, { path: '/fine/:n' }]);
+
+describe('a page that throws at start', () => {
+  it('is snapshotted as it stands when no router said it was busy: the shell, as a browser shows it', async () => {
+    const renderer = headlessRenderer({ root: path.join(dir, 'throws'), timeoutMs: 3000 });
+    renderers.push(renderer);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError: () => {} });
+    const snap = await handler.render('/');
+    expect(snap.status).toBe(200);
+    expect(snap.html).toContain('<div id="app">Loading</div>');
+    expect(renderer.openPages).toBe(0);
+  });
+
+  it('times out, naming what it threw, when it said it was busy first', async () => {
+    const renderer = headlessRenderer({ root: path.join(dir, 'busy-throws'), timeoutMs: 300 });
+    renderers.push(renderer);
+    const onError = vi.fn();
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError });
+    const server = await listen((req, res) => void handler.node(req, res));
+    running.push(server);
+    const reply = await request(server.port, '/?_escaped_fragment_=/');
+    expect(reply.status).toBe(504);
+    expect(reply.body).not.toContain('boom');
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'TIMEOUT', message: expect.stringMatching(/did not settle within 300 ms; its console said: Error: boom after start/) }), '/');
+    expect(renderer.openPages).toBe(0);
+  });
+});
+
+const WORKER = new URL('./headless-worker.mjs', import.meta.url);
+
+/** What headless-worker.mjs answers. */
+interface WorkerAnswer {
+  id: number;
+  html?: string;
+  error?: { code: string; message: string };
+  pong?: true;
+}
+
+/** A worker running headlessRenderer (headless-worker.mjs), with a promise per answer by id. */
+function startWorker(root: string, timeoutMs: number) {
+  const worker = new Worker(WORKER, { workerData: { root, timeoutMs } });
+  workers.push(worker);
+  let next = 0;
+  const ask = (message: object) =>
+    new Promise<WorkerAnswer>((resolve, reject) => {
+      const id = next++;
+      const onMessage = (answer: WorkerAnswer) => {
+        if (answer.id !== id) return;
+        worker.off('message', onMessage);
+        resolve(answer);
+      };
+      worker.on('message', onMessage);
+      worker.once('error', reject);
+      worker.postMessage({ id, ...message });
+    });
+  return { worker, ask };
+}
+
+/**
+ * The README's recipe, typed: headlessRenderer on a worker thread, and the thread terminated when
+ * the handler aborts a render (its timeoutMs), so a page that never yields stops only that thread.
+ */
+function isolatedRenderer(root: string): SnapshotRenderer & { close(): Promise<void> } {
+  let thread: Worker | null = null;
+  let next = 0;
+  return {
+    render(job) {
+      const worker = (thread ??= new Worker(WORKER, { workerData: { root } }));
+      const id = next++;
+      return new Promise((resolve, reject) => {
+        const onAbort = () => {
+          if (thread === worker) thread = null;
+          void worker.terminate();
+          reject(job.signal.reason);
+        };
+        job.signal.addEventListener('abort', onAbort, { once: true });
+        worker.on('message', function onMessage(answer: WorkerAnswer) {
+          if (answer.id !== id) return;
+          worker.off('message', onMessage);
+          job.signal.removeEventListener('abort', onAbort);
+          if (answer.error) reject(new SnapshotError('RENDER_FAILED', answer.error.message));
+          else resolve({ html: answer.html as string });
+        });
+        const { location, url, canonical, notFound, settings } = job;
+        worker.postMessage({ id, job: { location, url, canonical, notFound, settings } });
+      });
+    },
+    async close() {
+      await thread?.terminate();
+      thread = null;
+    },
+  };
+}
+
+describe('a page that never yields (a busy while (true) in its script)', () => {
+  it('stops the thread the renderer runs on: timeoutMs cannot interrupt it, nothing else runs there', async () => {
+    // happy-dom runs page scripts on its caller's thread; the loop never returns to the event loop,
+    // so no timer (the renderer's own timeoutMs) and no message (the ping) is ever handled there.
+    const { ask } = startWorker(path.join(dir, 'loops'), 200);
+    const settings = { origin: 'https://example.com', base: '/', mode: 'history' as const };
+    const job = (location: string) => ({ location, url: 'https://example.com' + location, canonical: 'https://example.com' + location, notFound: false, settings });
+    // A first render loads happy-dom on the thread and proves it answers.
+    expect((await ask({ job: job('/fine/1') })).html).toContain('drawn /fine/1');
+    expect(await ask({ ping: true })).toMatchObject({ pong: true });
+    const outcome = Promise.race([ask({ job: job('/loop') }).then(() => 'answered'), new Promise((resolve) => setTimeout(resolve, 1500, 'stuck'))]);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const pong = Promise.race([ask({ ping: true }).then(() => 'pong'), new Promise((resolve) => setTimeout(resolve, 1200, 'no pong'))]);
+    expect([await outcome, await pong]).toEqual(['stuck', 'no pong']);
+  });
+
+  it('ends with 504 at timeoutMs on a worker thread, while the server answers other requests', async () => {
+    const renderer = isolatedRenderer(path.join(dir, 'loops'));
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, cache: false, timeoutMs: 1000, onError: () => {} });
+    const server = await listen((req, res) => void handler.node(req, res));
+    running.push(server);
+    // Straight to the renderer, with no time limit: starting a thread and loading happy-dom there
+    // takes a while on a busy machine, and is not what is tested.
+    const direct = async (location: string) => {
+      const job = { location, url: 'https://example.com' + location, canonical: 'https://example.com' + location, match: null, notFound: false, settings: { origin: 'https://example.com', base: '/', mode: 'history' as const }, signal: new AbortController().signal };
+      return (await renderer.render(job)).html;
+    };
+    try {
+      expect(await direct('/fine/1')).toContain('drawn /fine/1');
+      const looping = request(server.port, '/?_escaped_fragment_=/loop').then((reply) => ({ ...reply, at: Date.now() }));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const shell = await request(server.port, '/fine/2');
+      const shellAt = Date.now();
+      expect(shell.status).toBe(200);
+      const reply = await looping;
+      expect(reply.status).toBe(504);
+      expect(shellAt).toBeLessThan(reply.at);
+      // The stuck thread was terminated; a new one takes the next render.
+      expect(await direct('/fine/3')).toContain('drawn /fine/3');
+    } finally {
+      await renderer.close();
+    }
+  });
+});

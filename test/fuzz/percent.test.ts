@@ -1,0 +1,83 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { percentDecode, type PercentFault } from '../../src/percent.js';
+import { fuzz } from './runs.js';
+
+// Percent-decoding against an oracle built on the platform's own decodeURIComponent: at each
+// escape, the shortest run of 1 to 4 escapes that decodes is one character; an escape that starts
+// none is kept (lenient) or is the fault (strict). percent.ts reads UTF-8 with a pattern instead,
+// so that a long run of bad escapes costs no thrown error per escape: the two must agree.
+
+/** The length in escapes of the character at `i` by decodeURIComponent, or 0. */
+function oracleSequence(text: string, i: number): number {
+  for (let n = 1; n <= 4; n++) {
+    try {
+      decodeURIComponent(text.slice(i, i + 3 * n));
+      return n;
+    } catch {
+      // a longer run may decode
+    }
+  }
+  return 0;
+}
+
+function oracle(text: string): { lenient: string; fault: number } {
+  let lenient = '';
+  let fault = -1;
+  for (let i = 0; i < text.length; ) {
+    const escape = /^%[\dA-Fa-f]{2}/.test(text.slice(i, i + 3));
+    const n = escape ? oracleSequence(text, i) : 0;
+    if (n > 0) {
+      lenient += decodeURIComponent(text.slice(i, i + 3 * n));
+      i += 3 * n;
+      continue;
+    }
+    if (fault < 0 && text[i] === '%') fault = i;
+    lenient += text[i];
+    i++;
+  }
+  return { lenient, fault };
+}
+
+const hex = (byte: number, lower: boolean) => '%' + (lower ? byte.toString(16) : byte.toString(16).toUpperCase()).padStart(2, '0');
+// Bytes where UTF-8's rules have edges: ASCII, continuations, the overlong and surrogate leads, past U+10FFFF.
+const byte = fc.oneof(
+  fc.integer({ min: 0, max: 0x7f }),
+  fc.integer({ min: 0x80, max: 0xbf }),
+  fc.constantFrom(0xc0, 0xc1, 0xc2, 0xdf, 0xe0, 0xed, 0xef, 0xf0, 0xf4, 0xf5, 0xff, 0x8f, 0x90, 0x9f, 0xa0),
+  fc.integer({ min: 0xc0, max: 0xff }),
+);
+const piece = fc.oneof(
+  { weight: 6, arbitrary: fc.tuple(byte, fc.boolean()).map(([b, lower]) => hex(b, lower)) },
+  { weight: 1, arbitrary: fc.constantFrom('a', '+', '%', '%z', '%4', 'é', '😀', ' ', '/') },
+);
+const text = fc.array(piece, { maxLength: 16 }).map((pieces) => pieces.join(''));
+
+describe('percentDecode', () => {
+  it('decodes leniently what decodeURIComponent decodes, keeping every other escape as it came', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        expect(percentDecode(t)).toBe(oracle(t).lenient);
+      }),
+      fuzz(201, 3000),
+    );
+  });
+
+  it('names, strictly, the first escape that starts no character', () => {
+    fc.assert(
+      fc.property(text, (t) => {
+        let index = -1;
+        try {
+          percentDecode(t, 0, t.length, (fault: PercentFault): never => {
+            index = fault.index;
+            throw new Error(fault.kind);
+          });
+        } catch {
+          // the fault was recorded
+        }
+        expect(index).toBe(oracle(t).fault);
+      }),
+      fuzz(202, 3000),
+    );
+  });
+});
