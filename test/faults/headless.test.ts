@@ -150,9 +150,11 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
     // A first render loads happy-dom on the thread and proves it answers.
     expect((await ask({ job: job('/fine/1') })).html).toContain('drawn /fine/1');
     expect(await ask({ ping: true })).toMatchObject({ pong: true });
-    const outcome = Promise.race([ask({ job: job('/loop') }).then(() => 'answered'), new Promise((resolve) => setTimeout(resolve, 1500, 'stuck'))]);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    const pong = Promise.race([ask({ ping: true }).then(() => 'pong'), new Promise((resolve) => setTimeout(resolve, 1200, 'no pong'))]);
+    // Ten times the renderer's timeoutMs: an interruptible page would have answered long before.
+    // The ping goes once the page has had ample time to start its loop, even on a busy machine.
+    const outcome = Promise.race([ask({ job: job('/loop') }).then(() => 'answered'), new Promise((resolve) => setTimeout(resolve, 2000, 'stuck'))]);
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const pong = Promise.race([ask({ ping: true }).then(() => 'pong'), new Promise((resolve) => setTimeout(resolve, 1000, 'no pong'))]);
     expect([await outcome, await pong]).toEqual(['stuck', 'no pong']);
   });
 
