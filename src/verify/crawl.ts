@@ -14,6 +14,7 @@ export type ProblemCode =
   | 'MALFORMED_META'
   | 'MISSING_CANONICAL'
   | 'UGLY_CANONICAL'
+  | 'BAD_CANONICAL'
   | 'UGLY_LINK'
   | 'UGLY_SITEMAP'
   | 'TEXT_MISMATCH';
@@ -186,7 +187,9 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (kind !== 'plain' && page.status === 200 && /html/.test(page.type)) {
       if (facts.canonicals.length === 0) problems.push({ code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
       for (const canonical of facts.canonicals) {
-        if (isUglyUrl(new URL(canonical, url).href)) problems.push({ code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
+        const target = URL.canParse(canonical, url) ? new URL(canonical, url).href : null;
+        if (target === null) problems.push({ code: 'BAD_CANONICAL', message: `the canonical link of ${url} is not a URL: ${JSON.stringify(canonical)}` });
+        else if (isUglyUrl(target)) problems.push({ code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
       }
     }
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);

@@ -20,7 +20,7 @@ describe('verify', () => {
 
   it('crawls the start page, its #! links, plain links and the sitemap, and nothing else', () => {
     expect(report.states.map((s) => s.url.slice(origin.length)).sort()).toEqual(
-      ['/', '/#!/a', '/#!/b', '/#!/boom', '/#!/missing', '/#!/u', '/gone.html', '/meta404.html', '/plain.html'].sort(),
+      ['/', '/#!/a', '/#!/b', '/#!/boom', '/#!/missing', '/#!/u', '/#!/v', '/gone.html', '/meta404.html', '/plain.html'].sort(),
     );
   });
 
@@ -40,6 +40,7 @@ describe('verify', () => {
     ['/#!/a', []],
     ['/#!/b', ['MISSING_CANONICAL']],
     ['/#!/u', ['UGLY_CANONICAL']],
+    ['/#!/v', ['BAD_CANONICAL']],
     ['/#!/missing', []],
     ['/#!/boom', ['BAD_STATUS']],
     ['/plain.html', ['MALFORMED_META']],
@@ -52,7 +53,7 @@ describe('verify', () => {
   it('reports an ugly URL in the sitemap and does not follow it', () => {
     expect(report.sitemap).toMatchObject({ url: `${origin}/sitemap.xml`, entries: 2, problems: [{ code: 'UGLY_SITEMAP' }] });
     expect(report.states.some((s) => s.url.includes('/c'))).toBe(false);
-    expect(report.problems).toBe(7);
+    expect(report.problems).toBe(8);
   });
 
   it('reports a page larger than maxBytes instead of reading it all', async () => {

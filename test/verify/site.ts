@@ -6,7 +6,8 @@ const page = (head: string, body: string) => `<!doctype html><html><head>${head}
 const snapshots: Record<string, [number, string]> = {
   '': [200, page('<title>Home</title><link rel="canonical" href="/">', '<a href="#!/a">a</a> <a href="#!/missing">gone</a> <a href="?_escaped_fragment_=/b">ugly</a> <a href="https://other.test/#!/x">out</a> <a href="mailto:x@y.z">mail</a>')],
   '/a': [200, page('<title>A</title><link rel="canonical" href="/#!/a">', '<a href="#!/b">b</a> <a href="/plain.html">plain</a> <a href="/meta404.html#top">meta</a> <a href="#!/u">u</a> <a href="#!/boom">boom</a> <a href="/gone.html">gone</a>')],
-  '/b': [200, page('<title>B</title>', '<a href="#!/a">back</a>')],
+  '/b': [200, page('<title>B</title>', '<a href="#!/a">back</a> <a href="#!/v">v</a>')],
+  '/v': [200, page('<title>V</title><link rel="canonical" href="http://[v">', '<a href="#!/a">a</a>')],
   '/u': [200, page('<title>U</title><link rel="canonical" href="/?_escaped_fragment_=/u">', '')],
   '/missing': [404, page('<title>Not found</title>', 'no such state')],
   '/boom': [500, 'oops'],
