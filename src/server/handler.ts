@@ -162,7 +162,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       return { status, body: errorPage(503, `Too many snapshots are being rendered; retry in ${retryAfter} seconds.`), cacheControl: 'no-store', headers: { 'Retry-After': retryAfter } };
     }
     onError(error, location);
-    const message = status === 504 ? `The snapshot of this page took longer than ${timeoutMs} ms.` : 'The snapshot of this page could not be rendered.';
+    // Whichever limit fired (the handler's or the renderer's own), onError has its message; the page only says what happened.
+    const message = status === 504 ? 'The snapshot of this page took too long to render; try again later.' : 'The snapshot of this page could not be rendered.';
     return { status, body: errorPage(status, message), cacheControl: 'no-store' };
   }
 

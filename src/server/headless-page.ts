@@ -17,6 +17,8 @@ export interface PageSignals {
   load: Promise<void>;
   /** Resolves on the first `crawlable-router:settled` event. */
   settle: Promise<void>;
+  /** The first error the page's scripts threw and did not catch, if any. */
+  error: unknown;
 }
 
 /** The settled event's name, shared with the client router. */
@@ -31,7 +33,15 @@ export function watchWindow(window: BrowserWindow): PageSignals {
     settled: false,
     load: new Promise<void>((resolve) => (onLoad = resolve)),
     settle: new Promise<void>((resolve) => (onSettle = resolve)),
+    error: undefined,
   };
+  // happy-dom dispatches an ErrorEvent at the window for each uncaught script error; an element's
+  // own error event (an image that fails to load) does not bubble here.
+  window.addEventListener('error', (event) => {
+    if (event.target !== window || signals.error !== undefined) return;
+    const thrown = (event as unknown as { error?: unknown; message?: string }).error;
+    signals.error = thrown ?? new Error((event as unknown as { message?: string }).message ?? 'an error event');
+  });
   window.addEventListener('load', () => {
     signals.loaded = true;
     onLoad();

@@ -10,6 +10,7 @@ import type { Browser, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } 
 import { openAppFolder, contentType, type AppFolder } from './app-files.js';
 import { SnapshotError } from './errors.js';
 import { serializePage, waitUntilSettled, watchWindow, type PageSignals } from './headless-page.js';
+import { isolatedRenderer } from './headless-isolated.js';
 import { createQueue } from './queue.js';
 import type { RenderJob, SnapshotRenderer } from './render.js';
 import { checkOrigin } from './urls.js';
@@ -26,6 +27,12 @@ export interface HeadlessRendererOptions {
   maxPages?: number;
   /** An origin (`http://127.0.0.1:3000`) that answers the page's same-origin requests naming no file (its API). Default none: 404. */
   upstream?: string;
+  /** What an uncaught error in the page's scripts does when no router then says the page settled: `'fail'` the render (500, not cached) or `'ignore'` it and snapshot the page as it stands. Default `'fail'`. */
+  pageErrors?: 'fail' | 'ignore';
+  /** Runs each page on a worker thread of its own, ended when the render times out or is aborted, so a script that never yields cannot stop the server. Needs the built package. Default false. */
+  isolate?: boolean;
+  /** With `isolate`, the heap a page's thread may use, in MB; past it the thread ends and the render fails. Default Node's own limit. */
+  memoryLimitMb?: number;
 }
 
 /** A renderer that runs the app in happy-dom. */
@@ -57,6 +64,8 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
   const maxPages = options.maxPages ?? 4;
   if (!Number.isInteger(maxPages) || maxPages < 1) throw new SnapshotError('BAD_OPTION', `maxPages must be an integer of at least 1, got ${String(maxPages)}`);
+  const pageErrors = options.pageErrors ?? 'fail';
+  if (pageErrors !== 'fail' && pageErrors !== 'ignore') throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
   const pages = createQueue({ concurrency: maxPages, maxWaiting: Infinity });
   // The jobs being rendered: their origin is the only one a page may reach.
   const jobs = new Set<RenderJob>();
@@ -71,6 +80,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
 
   const indexPath = '/' + index.split('/').map(encodeURIComponent).join('/');
   if (!folder.findSync('/', indexPath)) throw new SnapshotError('BAD_OPTION', `index ${JSON.stringify(index)} is not a file in ${JSON.stringify(options.root)}`);
+  if (options.isolate) return isolatedRenderer({ ...options, timeoutMs, maxPages, pageErrors });
 
   /** The page's asynchronous requests: the shell at the state's URL, files, the upstream, or refusal. */
   async function answerAsync(request: Request, window: BrowserWindow): Promise<InstanceType<BrowserWindow['Response']>> {
@@ -182,6 +192,10 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
       let found = signals.get(window);
       if (!found) signals.set(window, (found = watchWindow(window)));
       await Promise.race([waitUntilSettled(page, found), deadline]);
+      if (found.error !== undefined && !found.settled && pageErrors === 'fail') {
+        const thrown = found.error instanceof Error ? `${found.error.name}: ${found.error.message}` : String(found.error);
+        throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} threw before it settled: ${thrown.slice(0, 500)}`, { cause: found.error });
+      }
       return serializePage(window, job);
     } finally {
       clearTimeout(timer);

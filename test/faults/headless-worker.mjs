@@ -1,5 +1,5 @@
-// headlessRenderer on a worker thread of its own: the recipe of the README's "A page that never
-// yields", and test/faults/headless.test.ts's way to watch a thread that such a page stops.
+// headlessRenderer (in-process) on a worker thread, with a ping: test/faults/headless.test.ts's
+// way to show that a page that never yields stops the thread its renderer runs on.
 // In: `{ id, job }` (the plain fields of a RenderJob) or `{ id, ping: true }`.
 // Out: `{ id, html }`, `{ id, error: { code, message } }` or `{ id, pong: true }`.
 import { parentPort, workerData } from 'node:worker_threads';

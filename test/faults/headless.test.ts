@@ -4,10 +4,8 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../src/routes.js';
-import { SnapshotError } from '../../src/server/errors.js';
 import { createSnapshotHandler } from '../../src/server/handler.js';
 import { headlessRenderer, type HeadlessRenderer } from '../../src/server/headless.js';
-import type { SnapshotRenderer } from '../../src/server/render.js';
 import { listen, request, type Running } from '../server/helpers.js';
 
 // Faults in the page a headless render runs, each with its defined outcome. Already proved in
@@ -21,6 +19,16 @@ const APPS: Record<string, string> = {
   throws: `throw new Error('boom at start');`,
   // Says it is busy, as the router does on start(), then throws: it never settles.
   'busy-throws': `document.documentElement.dataset.routerState = 'busy'; throw new Error('boom after start');`,
+  // Says it is busy, draws its state and settles, with an uncaught error from a timer on the way.
+  'settles-despite': `document.documentElement.dataset.routerState = 'busy';
+setTimeout(() => { throw new Error('a stray timer'); });
+setTimeout(() => {
+  document.getElementById('app').textContent = 'drawn ' + location.pathname;
+  document.documentElement.dataset.routerState = 'settled';
+  window.dispatchEvent(new Event('crawlable-router:settled'));
+}, 20);`,
+  // Grows a heap without end on /hog; draws its state anywhere else.
+  hogs: `if (location.pathname === '/hog') { const kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length)); } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
   // Never yields on /loop; draws its state anywhere else.
   loops: `if (location.pathname === '/loop') { while (true) {} } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
 };
@@ -49,14 +57,39 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const routes = createRoutes([{ path: '/' }, { path: '/loop' }, { path: '/fine/:n' }]);
 
 describe('a page that throws at start', () => {
-  it('is snapshotted as it stands when no router said it was busy: the shell, as a browser shows it', async () => {
+  it('fails the render with 500, naming what it threw, and nothing is cached', async () => {
     const renderer = headlessRenderer({ root: path.join(dir, 'throws'), timeoutMs: 3000 });
+    renderers.push(renderer);
+    const onError = vi.fn();
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError });
+    const server = await listen((req, res) => void handler.node(req, res));
+    running.push(server);
+    const reply = await request(server.port, '/?_escaped_fragment_=/');
+    expect(reply.status).toBe(500);
+    expect(reply.body).not.toContain('boom');
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'RENDER_FAILED', message: 'the page of / threw before it settled: Error: boom at start' }), '/');
+    // Not cached: the next request renders again, and fails again.
+    expect((await request(server.port, '/?_escaped_fragment_=/')).status).toBe(500);
+    expect(onError).toHaveBeenCalledTimes(2);
+    expect(renderer.openPages).toBe(0);
+  });
+
+  it("is snapshotted as it stands with pageErrors: 'ignore': the shell, as a browser shows it", async () => {
+    const renderer = headlessRenderer({ root: path.join(dir, 'throws'), timeoutMs: 3000, pageErrors: 'ignore' });
     renderers.push(renderer);
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError: () => {} });
     const snap = await handler.render('/');
     expect(snap.status).toBe(200);
     expect(snap.html).toContain('<div id="app">Loading</div>');
-    expect(renderer.openPages).toBe(0);
+  });
+
+  it('is snapshotted when its router settles after the error: the app said it is done', async () => {
+    const renderer = headlessRenderer({ root: path.join(dir, 'settles-despite'), timeoutMs: 3000 });
+    renderers.push(renderer);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError: () => {} });
+    const snap = await handler.render('/fine/7');
+    expect(snap.status).toBe(200);
+    expect(snap.html).toContain('drawn /fine/7');
   });
 
   it('times out, naming what it threw, when it said it was busy first', async () => {
@@ -75,6 +108,13 @@ describe('a page that throws at start', () => {
 });
 
 const WORKER = new URL('./headless-worker.mjs', import.meta.url);
+// isolate: true runs dist/server/headless-thread.js, so its tests use the built package.
+const built = (await import('crawlable-router/server')) as typeof import('../../src/server/index.js');
+const settings = { origin: 'https://example.com', base: '/', mode: 'history' as const };
+/** A render job for `location`, with no time limit of its own. */
+const job = (location: string) => ({ location, url: 'https://example.com' + location, canonical: 'https://example.com' + location, match: null, notFound: false, settings, signal: new AbortController().signal });
+/** The fields of a job a thread can be sent (no signal). */
+const plain = (location: string) => ({ location, url: 'https://example.com' + location, canonical: 'https://example.com' + location, notFound: false, settings });
 
 /** What headless-worker.mjs answers. */
 interface WorkerAnswer {
@@ -104,85 +144,67 @@ function startWorker(root: string, timeoutMs: number) {
   return { worker, ask };
 }
 
-/**
- * The README's recipe, typed: headlessRenderer on a worker thread, and the thread terminated when
- * the handler aborts a render (its timeoutMs), so a page that never yields stops only that thread.
- */
-function isolatedRenderer(root: string): SnapshotRenderer & { close(): Promise<void> } {
-  let thread: Worker | null = null;
-  let next = 0;
-  return {
-    render(job) {
-      const worker = (thread ??= new Worker(WORKER, { workerData: { root } }));
-      const id = next++;
-      return new Promise((resolve, reject) => {
-        const onAbort = () => {
-          if (thread === worker) thread = null;
-          void worker.terminate();
-          reject(job.signal.reason);
-        };
-        job.signal.addEventListener('abort', onAbort, { once: true });
-        worker.on('message', function onMessage(answer: WorkerAnswer) {
-          if (answer.id !== id) return;
-          worker.off('message', onMessage);
-          job.signal.removeEventListener('abort', onAbort);
-          if (answer.error) reject(new SnapshotError('RENDER_FAILED', answer.error.message));
-          else resolve({ html: answer.html as string });
-        });
-        const { location, url, canonical, notFound, settings } = job;
-        worker.postMessage({ id, job: { location, url, canonical, notFound, settings } });
-      });
-    },
-    async close() {
-      await thread?.terminate();
-      thread = null;
-    },
-  };
-}
-
 describe('a page that never yields (a busy while (true) in its script)', () => {
   it('stops the thread the renderer runs on: timeoutMs cannot interrupt it, nothing else runs there', async () => {
     // happy-dom runs page scripts on its caller's thread; the loop never returns to the event loop,
     // so no timer (the renderer's own timeoutMs) and no message (the ping) is ever handled there.
     const { ask } = startWorker(path.join(dir, 'loops'), 200);
-    const settings = { origin: 'https://example.com', base: '/', mode: 'history' as const };
-    const job = (location: string) => ({ location, url: 'https://example.com' + location, canonical: 'https://example.com' + location, notFound: false, settings });
     // A first render loads happy-dom on the thread and proves it answers.
-    expect((await ask({ job: job('/fine/1') })).html).toContain('drawn /fine/1');
+    expect((await ask({ job: plain('/fine/1') })).html).toContain('drawn /fine/1');
     expect(await ask({ ping: true })).toMatchObject({ pong: true });
     // Ten times the renderer's timeoutMs: an interruptible page would have answered long before.
     // The ping goes once the page has had ample time to start its loop, even on a busy machine.
-    const outcome = Promise.race([ask({ job: job('/loop') }).then(() => 'answered'), new Promise((resolve) => setTimeout(resolve, 2000, 'stuck'))]);
+    const outcome = Promise.race([ask({ job: plain('/loop') }).then(() => 'answered'), new Promise((resolve) => setTimeout(resolve, 2000, 'stuck'))]);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const pong = Promise.race([ask({ ping: true }).then(() => 'pong'), new Promise((resolve) => setTimeout(resolve, 1000, 'no pong'))]);
     expect([await outcome, await pong]).toEqual(['stuck', 'no pong']);
   });
 
-  it('ends with 504 at timeoutMs on a worker thread, while the server answers other requests', async () => {
-    const renderer = isolatedRenderer(path.join(dir, 'loops'));
-    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, cache: false, timeoutMs: 1000, onError: () => {} });
+  it('ends with 504 at the handler timeoutMs under isolate: true, while the server answers other requests', async () => {
+    const renderer = built.headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, maxPages: 2 });
+    renderers.push(renderer);
+    const onError = vi.fn();
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, cache: false, timeoutMs: 1000, onError });
     const server = await listen((req, res) => void handler.node(req, res));
     running.push(server);
     // Straight to the renderer, with no time limit: starting a thread and loading happy-dom there
     // takes a while on a busy machine, and is not what is tested.
-    const direct = async (location: string) => {
-      const job = { location, url: 'https://example.com' + location, canonical: 'https://example.com' + location, match: null, notFound: false, settings: { origin: 'https://example.com', base: '/', mode: 'history' as const }, signal: new AbortController().signal };
-      return (await renderer.render(job)).html;
-    };
-    try {
-      expect(await direct('/fine/1')).toContain('drawn /fine/1');
-      const looping = request(server.port, '/?_escaped_fragment_=/loop').then((reply) => ({ ...reply, at: Date.now() }));
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const shell = await request(server.port, '/fine/2');
-      const shellAt = Date.now();
-      expect(shell.status).toBe(200);
-      const reply = await looping;
-      expect(reply.status).toBe(504);
-      expect(shellAt).toBeLessThan(reply.at);
-      // The stuck thread was terminated; a new one takes the next render.
-      expect(await direct('/fine/3')).toContain('drawn /fine/3');
-    } finally {
-      await renderer.close();
-    }
+    expect((await renderer.render(job('/fine/1'))).html).toContain('drawn /fine/1');
+    const looping = request(server.port, '/?_escaped_fragment_=/loop').then((reply) => ({ ...reply, at: Date.now() }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const shell = await request(server.port, '/fine/2');
+    const shellAt = Date.now();
+    expect(shell.status).toBe(200);
+    const reply = await looping;
+    expect(reply.status).toBe(504);
+    expect(shellAt).toBeLessThan(reply.at);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'TIMEOUT' }), '/loop');
+    expect(renderer.openPages).toBe(0);
+    // The stuck thread was terminated; another takes the next render.
+    expect((await renderer.render(job('/fine/3'))).html).toContain('drawn /fine/3');
+  });
+
+  it("ends with TIMEOUT at the renderer's own timeoutMs (plus a second's grace) when nothing aborts it", async () => {
+    const renderer = built.headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, timeoutMs: 300 });
+    renderers.push(renderer);
+    expect((await renderer.render(job('/fine/1'))).html).toContain('drawn /fine/1');
+    const started = Date.now();
+    const error = await renderer.render(job('/loop')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'SnapshotError', code: 'TIMEOUT', message: 'the page of /loop did not yield within 300 ms (a script that never returns?); its thread was stopped' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1300);
+    expect((await renderer.render(job('/fine/2'))).html).toContain('drawn /fine/2');
+  });
+
+  it('ends a page past memoryLimitMb with RENDER_FAILED, and the next render runs on a fresh thread', async () => {
+    const renderer = built.headlessRenderer({ root: path.join(dir, 'hogs'), isolate: true, memoryLimitMb: 64, timeoutMs: 20_000 });
+    renderers.push(renderer);
+    const error = await renderer.render(job('/hog')).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'RENDER_FAILED', message: expect.stringMatching(/^the page thread of \/hog failed: .*memory/) });
+    expect((await renderer.render(job('/fine/4'))).html).toContain('drawn /fine/4');
+  });
+
+  it('refuses isolate from the TypeScript sources, where no page thread file exists, and a tiny memoryLimitMb', async () => {
+    expect(() => headlessRenderer({ root: path.join(dir, 'loops'), isolate: true })).toThrow(/^isolate needs the built package: file:.*headless-thread\.js is missing/);
+    expect(() => built.headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, memoryLimitMb: 1 })).toThrow('memoryLimitMb must be at least 16, got 1');
   });
 });

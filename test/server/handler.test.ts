@@ -4,6 +4,7 @@ import { escapeFragment } from '../../src/codec.js';
 import { createRoutes, type RouteDefinition } from '../../src/routes.js';
 import { memoryStore } from '../../src/server/cache.js';
 import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
+import { SnapshotError } from '../../src/server/errors.js';
 import { esc, headerText, listen, request, type Running } from './helpers.js';
 
 const ORIGIN = 'https://example.com';
@@ -184,10 +185,21 @@ describe('statuses', () => {
     const { port } = await serve({ routes, timeoutMs: 40, onError });
     const reply = await request(port, '/?_escaped_fragment_=/slow');
     expect(reply.status).toBe(504);
-    expect(reply.body).toContain('took longer than 40 ms');
+    expect(reply.body).toContain('took too long to render');
     expect(reply.headers['cache-control']).toBe('no-store');
     expect(signals[0]?.aborted).toBe(true);
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'TIMEOUT' }), '/slow');
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'TIMEOUT', message: 'rendering /slow took longer than 40 ms' }), '/slow');
+  });
+
+  it("answers 504 when the renderer's own shorter limit fires, and quotes neither limit in the page", async () => {
+    const onError = vi.fn();
+    const renderer = { render: () => Promise.reject(new SnapshotError('TIMEOUT', 'the page of /x did not settle within 5 ms')) };
+    const { port } = await serve({ routes: createRoutes([{ path: '/x' }]), renderer, timeoutMs: 60_000, onError });
+    const reply = await request(port, '/?_escaped_fragment_=/x');
+    expect(reply.status).toBe(504);
+    expect(reply.body).toContain('took too long to render');
+    expect(reply.body).not.toMatch(/60000|60,000| 5 ms/);
+    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ message: 'the page of /x did not settle within 5 ms' }), '/x');
   });
 
   it.each<[string, Omit<RouteDefinition<'/x'>, 'path'>]>([

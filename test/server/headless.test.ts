@@ -182,13 +182,18 @@ describe('headlessRenderer', () => {
   });
 
   it('answers a request the upstream cannot serve with a network error, so the page still settles', async () => {
-    const renderer = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000 });
-    renderers.push(renderer);
-    const handler = createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
-    const snap = await handler.render('/');
+    // The page's script reads the failed answer as JSON and throws: by default the render fails at
+    // once with what it threw (never a hang to timeoutMs); with pageErrors: 'ignore' the page is
+    // snapshotted as it stands.
+    const failing = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000 });
+    const ignoring = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000, pageErrors: 'ignore' });
+    renderers.push(failing, ignoring);
+    const handler = (renderer: HeadlessRenderer) => createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
+    await expect(handler(failing).render('/')).rejects.toMatchObject({ code: 'RENDER_FAILED', message: expect.stringMatching(/^the page of \/ threw before it settled: SyntaxError: /) });
+    const snap = await handler(ignoring).render('/');
     expect(snap.status).toBe(200);
     expect(read(snap.html).app).toBe('');
-    expect(renderer.openPages).toBe(0);
+    expect(failing.openPages + ignoring.openPages).toBe(0);
   });
 
   it('never lets the page reach another origin or a file outside its folder', async () => {
@@ -243,6 +248,7 @@ describe('headlessRenderer', () => {
     [{ root: '.', timeoutMs: -1 }, /timeoutMs must be above 0/],
     [{ root: '.', upstream: 'ftp://x' }, /upstream must be an http\(s\) origin/],
     [{ root: '.', index: 'package.json', maxPages: 0 }, /maxPages must be an integer of at least 1, got 0/],
+    [{ root: '.', index: 'package.json', pageErrors: 'warn' as 'fail' }, /pageErrors must be 'fail' or 'ignore', got "warn"/],
   ])('refuses %o', (options, message) => {
     expect(() => headlessRenderer(options)).toThrow(message);
   });
