@@ -67,14 +67,15 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   const pageErrors = options.pageErrors ?? 'fail';
   if (pageErrors !== 'fail' && pageErrors !== 'ignore') throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
   const pages = createQueue({ concurrency: maxPages, maxWaiting: Infinity });
-  // The jobs being rendered: their origin is the only one a page may reach.
-  const jobs = new Set<RenderJob>();
+  // The jobs being rendered: their origin is the only one a page may reach. Each has a signal that
+  // ends with its page, so an upstream request still in flight is aborted when the page closes.
+  const jobs = new Map<RenderJob, AbortSignal>();
   const signals = new WeakMap<BrowserWindow, PageSignals>();
   let browser: Promise<Browser> | null = null;
   let open = 0;
 
   const jobFor = (url: URL): RenderJob | undefined => {
-    for (const job of jobs) if (job.settings.origin === url.origin) return job;
+    for (const job of jobs.keys()) if (job.settings.origin === url.origin) return job;
     return undefined;
   };
 
@@ -87,7 +88,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     const url = new URL(request.url);
     const job = jobFor(url);
     if (!job) return window.Response.error();
-    if ([...jobs].some((j) => stripHash(j.url) === stripHash(url.href))) {
+    if ([...jobs.keys()].some((j) => stripHash(j.url) === stripHash(url.href))) {
       // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback).
       const shell = await folder.find('/', indexPath);
       return shell ? new window.Response(await folder.read(shell), { headers: { 'Content-Type': HTML_TYPE } }) : new window.Response('', { status: 404 });
@@ -98,7 +99,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.arrayBuffer();
     const headers = new Headers(request.headers);
     headers.delete('host');
-    const answer = await globalThis.fetch(upstream + url.pathname + url.search, { method: request.method, headers, body, redirect: 'manual', signal: job.signal });
+    const answer = await globalThis.fetch(upstream + url.pathname + url.search, { method: request.method, headers, body, redirect: 'manual', signal: jobs.get(job) ?? AbortSignal.abort() });
     const kept: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (!/^(content-encoding|content-length|set-cookie|transfer-encoding|connection)$/i.test(name)) kept[name] = value;
@@ -171,7 +172,8 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     });
     const context = (await browser).newIncognitoContext();
     const page = context.newPage();
-    jobs.add(job);
+    const closed = new AbortController();
+    jobs.set(job, AbortSignal.any([job.signal, closed.signal]));
     open++;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -201,6 +203,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
       clearTimeout(timer);
       if (onAbort) job.signal.removeEventListener('abort', onAbort);
       jobs.delete(job);
+      closed.abort();
       open--;
       // Closing aborts the page's timers and requests; a failure to close must not hide the result.
       await context.close().catch(() => {});
