@@ -67,6 +67,8 @@ Options:
   --shell FILE         the app's HTML shell              [default: the module's \`shell\` export]
   --outlet SELECTOR    the shell element the state is rendered into          [default: #app]
   --headless DIR       render the real app from DIR in happy-dom instead of the render hooks
+  --isolate            with --headless, each page on a worker thread ended at --timeout, so a
+                       script that never yields fails its state instead of stalling the run
   --no-sitemap         do not write sitemap.xml
   --json               print the report as JSON on stdout
   -h, --help           show this help
@@ -130,6 +132,7 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
       shell: { type: 'string' },
       outlet: { type: 'string' },
       headless: { type: 'string' },
+      isolate: { type: 'boolean' },
       'no-sitemap': { type: 'boolean' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
@@ -152,9 +155,10 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
   const resolve = (file: string) => path.resolve(io.cwd, file);
   const loaded = await loadRoutes(resolve(values.routes as string), values.base);
   const shell = values.shell !== undefined ? readText(resolve(values.shell), 'shell') : loaded.shell;
+  if (values.isolate && values.headless === undefined) throw new UsageError('--isolate needs --headless');
   let renderer;
   try {
-    renderer = values.headless === undefined ? undefined : headlessRenderer({ root: resolve(values.headless), timeoutMs });
+    renderer = values.headless === undefined ? undefined : headlessRenderer({ root: resolve(values.headless), timeoutMs, isolate: Boolean(values.isolate) });
   } catch (error) {
     throw new SetupError((error as Error).message);
   }

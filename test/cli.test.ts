@@ -31,6 +31,11 @@ export default createRoutes([
   mkdirSync(path.join(dir, 'app'));
   writeFileSync(path.join(dir, 'app/index.html'), '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>');
   writeFileSync(path.join(dir, 'app/main.js'), `document.title = 'At ' + location.pathname; document.getElementById('app').innerHTML = '<p>drawn by the client for ' + location.pathname + '</p>';`);
+  // The same app, stuck for ever in a script on /books/8.
+  mkdirSync(path.join(dir, 'stuck'));
+  writeFileSync(path.join(dir, 'stuck/index.html'), '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>');
+  writeFileSync(path.join(dir, 'stuck/main.js'), `if (location.pathname === '/books/8') { while (true) {} } document.getElementById('app').textContent = 'drawn ' + location.pathname;`);
+  writeFileSync(path.join(dir, 'stuck.mjs'), `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }, { id: '8' }] }];`);
   writeFileSync(path.join(dir, 'bare.mjs'), `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }] }];`);
   writeFileSync(path.join(dir, 'broken.mjs'), `export default [;`);
 });
@@ -75,6 +80,18 @@ describe('crawlable-router prerender (child process)', () => {
     expect(book).toContain('<title>At /books/7</title>');
     expect(book).toContain('<p>drawn by the client for /books/7</p>');
     expect(book).toContain('<link rel="canonical" href="https://example.com/books/7">');
+  });
+
+  it('fails only the state whose script never yields with --isolate, and finishes the run', async () => {
+    const result = await cli(['prerender', '--routes', 'stuck.mjs', '--out', 'out-stuck', '--origin', 'https://example.com', '--headless', 'stuck', '--isolate', '--timeout', '1500', '--no-sitemap']);
+    expect(result.code).toBe(EXIT.FAILURES);
+    expect(result.stderr).toMatch(/FAILED \/books\/8: rendering \/books\/8 took longer than 1500 ms/);
+    expect(readFileSync(path.join(dir, 'out-stuck/books/7/index.html'), 'utf8')).toContain('drawn /books/7');
+    expect(existsSync(path.join(dir, 'out-stuck/books/8/index.html'))).toBe(false);
+  });
+
+  it('exits 2 for --isolate without --headless', async () => {
+    expect((await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', '--isolate'])).code).toBe(EXIT.USAGE);
   });
 
   it('exits 1 and names the failures when some states fail', async () => {
