@@ -144,9 +144,6 @@ function describe(route: RouteDefinition<string, unknown>): string {
 /** A param value as it goes into a path: every character but the unreserved and `!'()*` escaped. */
 function encodeParam(route: RouteDefinition<string, unknown>) {
   return (value: string): string => {
-    if (value === '' || value === '.' || value === '..') {
-      throw new RouteError('BAD_PARAM', `a param of ${describe(route)} cannot be ${JSON.stringify(value)}: it is not a path segment`);
-    }
     return encodeComponent(value, (index) => {
       throw new RouteError('BAD_PARAM', `a param of ${describe(route)} has a lone surrogate at index ${index}`);
     });
@@ -163,7 +160,14 @@ export function compileRoute(route: RouteDefinition<string, unknown>, sensitive:
     const data = parse(route.path, { encodePath: canonicalPathText });
     const { regexp, keys } = pathToRegexp(data, { sensitive });
     const toPath = compile(data, { encode: encodeParam(route) });
+    const empty = () => new RouteError('BAD_PARAM', `a param of ${describe(route)} cannot be "": it is not a path segment`);
     const build = (params: Params): string => {
+      // An empty param, or an empty segment inside a wildcard, makes `//`, which a location
+      // collapses; a wildcard may end with one: `['a', '']` is `a/`, as match reads a trailing slash.
+      for (const key of keys) {
+        const value = params[key.name];
+        if (value === '' || (Array.isArray(value) && value.some((part, i) => part === '' && (i === 0 || i < value.length - 1)))) throw empty();
+      }
       let path: string;
       try {
         path = toPath(params as Partial<Record<string, string | string[]>>);
@@ -173,6 +177,10 @@ export function compileRoute(route: RouteDefinition<string, unknown>, sensitive:
         if (missing) throw new RouteError('MISSING_PARAM', `missing param ${missing[1]} for ${describe(route)}`);
         throw new RouteError('BAD_PARAM', `${(error as Error).message} for ${describe(route)}`);
       }
+      // A `.` or `..` segment is removed by every URL parser, whichever params wrote it (`/:a` with
+      // `..`, `/.:b` with `.`); a `.` inside a segment (`/:a~:b` with `~.`) is ordinary text.
+      const dots = /(?:^|\/)(\.\.?)(?=\/|$)/.exec(path);
+      if (dots) throw new RouteError('BAD_PARAM', `the params of ${describe(route)} make ${JSON.stringify(path)}: a ${JSON.stringify(dots[1])} segment is not a path segment, URLs remove it`);
       // `/:a.:b` never matches a `b` holding a `.`, and `.` `-` `~` cannot be escaped (a location
       // decodes them): a location its own route cannot match would be a link to nowhere.
       if (!regexp.test(path)) throw new RouteError('BAD_PARAM', `the params of ${describe(route)} make ${JSON.stringify(path)}, which it does not match: a value holds the text that separates two params`);
