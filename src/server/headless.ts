@@ -6,7 +6,7 @@
 // ever point this at your own app's files. See DESIGN.md, "Measured here", for why files are served
 // in-process (a classic <script src> would otherwise spawn a child process per script).
 
-import type { Browser, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
+import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
 import { openAppFolder, contentType, type AppFolder } from './app-files.js';
 import { SnapshotError } from './errors.js';
 import { serializePage, waitUntilSettled, watchWindow, type PageSignals } from './headless-page.js';
@@ -67,15 +67,17 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   const pageErrors = options.pageErrors ?? 'fail';
   if (pageErrors !== 'fail' && pageErrors !== 'ignore') throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
   const pages = createQueue({ concurrency: maxPages, maxWaiting: Infinity });
-  // The jobs being rendered: their origin is the only one a page may reach. Each has a signal that
-  // ends with its page, so an upstream request still in flight is aborted when the page closes.
-  const jobs = new Map<RenderJob, AbortSignal>();
+  // The jobs being rendered: their origin is the only one a page may reach.
+  const jobs = new Set<RenderJob>();
+  // Each open page with a signal that ends with it (or its job), so an upstream request still in
+  // flight is aborted when the page that made it closes, never when another page does.
+  const opened = new Map<BrowserPage, AbortSignal>();
   const signals = new WeakMap<BrowserWindow, PageSignals>();
   let browser: Promise<Browser> | null = null;
   let open = 0;
 
   const jobFor = (url: URL): RenderJob | undefined => {
-    for (const job of jobs.keys()) if (job.settings.origin === url.origin) return job;
+    for (const job of jobs) if (job.settings.origin === url.origin) return job;
     return undefined;
   };
 
@@ -88,7 +90,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     const url = new URL(request.url);
     const job = jobFor(url);
     if (!job) return window.Response.error();
-    if ([...jobs.keys()].some((j) => stripHash(j.url) === stripHash(url.href))) {
+    if ([...jobs].some((j) => stripHash(j.url) === stripHash(url.href))) {
       // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback).
       const shell = await folder.find('/', indexPath);
       return shell ? new window.Response(await folder.read(shell), { headers: { 'Content-Type': HTML_TYPE } }) : new window.Response('', { status: 404 });
@@ -99,7 +101,9 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     const body = request.method === 'GET' || request.method === 'HEAD' ? null : await request.arrayBuffer();
     const headers = new Headers(request.headers);
     headers.delete('host');
-    const answer = await globalThis.fetch(upstream + url.pathname + url.search, { method: request.method, headers, body, redirect: 'manual', signal: jobs.get(job) ?? AbortSignal.abort() });
+    let signal = job.signal;
+    for (const [page, ends] of opened) if (page.mainFrame.window === window) signal = ends;
+    const answer = await globalThis.fetch(upstream + url.pathname + url.search, { method: request.method, headers, body, redirect: 'manual', signal });
     const kept: Record<string, string> = {};
     answer.headers.forEach((value, name) => {
       if (!/^(content-encoding|content-length|set-cookie|transfer-encoding|connection)$/i.test(name)) kept[name] = value;
@@ -173,7 +177,8 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     const context = (await browser).newIncognitoContext();
     const page = context.newPage();
     const closed = new AbortController();
-    jobs.set(job, AbortSignal.any([job.signal, closed.signal]));
+    jobs.add(job);
+    opened.set(page, AbortSignal.any([job.signal, closed.signal]));
     open++;
     let timer: ReturnType<typeof setTimeout> | undefined;
     let onAbort: (() => void) | undefined;
@@ -203,6 +208,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
       clearTimeout(timer);
       if (onAbort) job.signal.removeEventListener('abort', onAbort);
       jobs.delete(job);
+      opened.delete(page);
       closed.abort();
       open--;
       // Closing aborts the page's timers and requests; a failure to close must not hide the result.

@@ -53,6 +53,12 @@ const APPS: Record<string, Record<string, string>> = {
     'classic.js': `window.fromClassic = 'classic ran';`,
     'app.js': `const r = await fetch('/api/book'); document.getElementById('app').textContent = window.fromClassic + ' / ' + (await r.json()).name;`,
   },
+  // Slow API data on /books/:id, nothing to wait for on /: two pages of one origin at once.
+  waits: {
+    'index.html': SHELL('app.js'),
+    'app.js': `const app = document.getElementById('app');
+      app.textContent = location.pathname === '/' ? 'home' : (await (await fetch('/api/slow')).json()).name;`,
+  },
   // What the page must not reach.
   probe: {
     'index.html': SHELL('app.js', '<script src="https://evil.example/x.js"></script>'),
@@ -83,6 +89,7 @@ beforeAll(async () => {
   symlinkSync(path.join(dir, 'outside'), path.join(dir, 'probe', 'escape'));
   upstream = await listen((req, res) => {
     if (req.url === '/api/ping') pings++;
+    if (req.url === '/api/slow') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'slow data' })), 300);
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: `upstream ${req.url}` }));
   });
 });
@@ -197,6 +204,15 @@ describe('headlessRenderer', () => {
     expect(snap.status).toBe(200);
     expect(read(snap.html).app).toBe('');
     expect(failing.openPages + ignoring.openPages).toBe(0);
+  });
+
+  it("aborts a page's upstream requests when that page closes, never when another page of the origin does", async () => {
+    const { handler, renderer } = setup('waits', { maxPages: 2 });
+    // Home opens first, so a lookup by origin alone would find its page for the book's request.
+    const [home, book] = await Promise.all([handler.render('/'), handler.render('/books/1')]);
+    expect(read(home.html).app).toBe('home');
+    expect(read(book.html).app).toBe('slow data');
+    expect(renderer.openPages).toBe(0);
   });
 
   it('never lets the page reach another origin or a file outside its folder', async () => {
