@@ -51,22 +51,40 @@ function fail(code: CodecErrorCode, what: string, input: string, index = -1): Co
   return new CodecError(code, `${what}${index < 0 ? '' : ' at index ' + index} in ${quote(input, index)}`, input, index);
 }
 
-/** Reports a percent-decoding fault in `input` as a CodecError. */
-function faultIn(input: string, offset = 0): (fault: PercentFault) => never {
-  return ({ kind, index, text }) => {
-    const what = kind === 'MALFORMED_ESCAPE' ? 'malformed escape ' : kind === 'INVALID_UTF8' ? 'invalid UTF-8 ' : 'lone surrogate ';
-    throw fail(kind, what + (kind === 'LONE_SURROGATE' ? text : JSON.stringify(text)), input, offset + index);
-  };
+/** The CodecError for a percent-encoding fault in a part of `input` that starts at `offset`. */
+function faultError({ kind, index, text }: PercentFault, input: string, offset: number): CodecError {
+  const what = kind === 'MALFORMED_ESCAPE' ? 'malformed escape ' : kind === 'INVALID_UTF8' ? 'invalid UTF-8 ' : 'lone surrogate ';
+  return fail(kind, what + (kind === 'LONE_SURROGATE' ? text : JSON.stringify(text)), input, offset + index);
+}
+
+const raise = (fault: PercentFault): never => {
+  throw fault;
+};
+
+/** Escapes `text`, a part of `input` that starts at `offset`. */
+function escape(text: string, input: string, offset: number): string {
+  try {
+    return percentEncode(text, UNSAFE, raise);
+  } catch (fault) {
+    throw faultError(fault as PercentFault, input, offset);
+  }
+}
+
+/** Unescapes `text`, a part of `input` that starts at `offset`. */
+function unescape(text: string, input: string, offset: number): string {
+  const out = strictDecode(text);
+  if (typeof out === 'string') return out;
+  throw faultError(out, input, offset);
 }
 
 /** Escapes a fragment for the query string: UTF-8, then exactly `%00-20 %23 %25-26 %2B %7F-FF`. */
 export function escapeFragment(text: string): string {
-  return percentEncode(text, UNSAFE, faultIn(text));
+  return escape(text, text, 0);
 }
 
 /** Reverses `escapeFragment`: decodes every `%XX` as UTF-8, strictly; `+` stays a plus. */
 export function unescapeFragment(text: string): string {
-  return strictDecode(text, faultIn(text));
+  return unescape(text, text, 0);
 }
 
 /** Where `url`'s query starts (its `?`, or -1) and ends (its `#`, or its length). */
@@ -77,25 +95,28 @@ function queryOf(url: string): [query: number, end: number] {
   return [query < end ? query : -1, end];
 }
 
-/** Where an ugly URL's parts are: its `?`, and where its last parameter starts in the query. */
-type UglyParts = [query: number, last: number];
+/** True when `url[from..to)`, a query without its `?`, has a `_escaped_fragment_` parameter. */
+function hasParam(url: string, from: number, to: number): boolean {
+  const at = url.indexOf(PARAM, from);
+  return at >= 0 && at < to && HAS_PARAM.test(url.slice(from, to));
+}
 
-/** Reads where an ugly URL's parts are, or returns why the URL is not ugly. */
-function uglyParts(url: string): UglyParts | string {
+/** Where an ugly URL's `?` is and where its last parameter starts, or why `url` is not ugly. */
+function uglyParts(url: string): [query: number, last: number] | string {
   const [query, end] = queryOf(url);
-  const q = query < 0 ? '' : url.slice(query + 1, end);
-  const last = q.lastIndexOf('&') + 1;
-  if (!q.startsWith(PARAM, last) || (q.length > last + PARAM.length && q[last + PARAM.length] !== '=')) {
-    return HAS_PARAM.test(q) ? `${PARAM} is not the last parameter` : `no ${PARAM} parameter`;
+  const last = Math.max(query, url.lastIndexOf('&', end - 1)) + 1;
+  const after = last + PARAM.length;
+  if (query < 0 || after > end || !url.startsWith(PARAM, last) || (after < end && url.charCodeAt(after) !== 61)) {
+    return query >= 0 && hasParam(url, query + 1, end) ? `${PARAM} is not the last parameter` : `no ${PARAM} parameter`;
   }
-  if (HAS_PARAM.test(q.slice(0, last))) return `${PARAM} appears more than once`;
+  if (hasParam(url, query + 1, last - 1)) return `${PARAM} appears more than once`;
   return end < url.length ? 'an ugly URL has no fragment' : [query, last];
 }
 
 /** True when `url` has a `#!` fragment and no `_escaped_fragment_` parameter of its own. */
 export function isPrettyUrl(url: string): boolean {
   const [query, end] = queryOf(url);
-  return url.charCodeAt(end + 1) === 33 && (query < 0 || !HAS_PARAM.test(url.slice(query + 1, end)));
+  return url.charCodeAt(end + 1) === 33 && !(query >= 0 && hasParam(url, query + 1, end));
 }
 
 /** True when `url`'s query ends in its one `_escaped_fragment_` parameter and it has no fragment. */
@@ -110,8 +131,8 @@ export function isUglyUrl(url: string): boolean {
 export function toUglyUrl(url: string): string {
   const [query, end] = queryOf(url);
   if (end < url.length && url.charCodeAt(end + 1) !== 33) throw fail('NOT_PRETTY', `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
-  if (query >= 0 && HAS_PARAM.test(url.slice(query + 1, end))) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, query);
-  const value = end < url.length ? percentEncode(url.slice(end + 2), UNSAFE, faultIn(url, end + 2)) : '';
+  if (query >= 0 && hasParam(url, query + 1, end)) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, query);
+  const value = end < url.length ? escape(url.slice(end + 2), url, end + 2) : '';
   return url.slice(0, end) + (query < 0 ? '?' : query === end - 1 ? '' : '&') + PARAM + '=' + value;
 }
 
@@ -128,11 +149,11 @@ export function readUglyUrl(url: string): UglyState {
   const parts = uglyParts(url);
   if (typeof parts === 'string') throw fail('NOT_UGLY', parts, url);
   const [query, last] = parts;
-  const start = query + last + PARAM.length + 2;
-  const fragment = strictDecode(url.slice(start), faultIn(url, start));
+  const start = last + PARAM.length + 1;
   // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
-  const rest = url.slice(query, query + last + 1);
-  return { page: url.slice(0, query) + (/^\?&*$/.test(rest) ? '' : rest.slice(0, -1)), fragment };
+  let i = query + 1;
+  while (i < last - 1 && url.charCodeAt(i) === 38) i++;
+  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment: unescape(url.slice(start), url, start) };
 }
 
 /**

@@ -79,37 +79,39 @@ function escaped(text: string, i: number): number {
 // With the `u` flag a surrogate pair is one code point: only a lone surrogate matches.
 const LONE = /[\uD800-\uDFFF]/u;
 
+/** The first fault in `text` read up to `i`: a lone surrogate before it, or `kind` at `text[i..end)`. */
+function firstFault(text: string, lone: number, kind: PercentFault['kind'], i: number, end: number): PercentFault {
+  return lone >= 0 && lone < i ? surrogateFault(text, lone) : { kind, index: i, text: text.slice(i, end) };
+}
+
 /**
- * Decodes every `%XX` in `text` as UTF-8, strictly: the first malformed escape, invalid UTF-8
- * sequence or lone surrogate goes to `onFault`, which throws.
+ * Decodes every `%XX` in `text` as UTF-8, strictly: returns the text, or the first malformed
+ * escape, invalid UTF-8 sequence or lone surrogate as a `PercentFault`.
  */
-export function strictDecode(text: string, onFault: (fault: PercentFault) => never): string {
-  // A lone surrogate is raw text, never an escape: found first, it is the fault if nothing before it is.
+export function strictDecode(text: string): string | PercentFault {
+  // A lone surrogate is raw text, never an escape: the fault, unless an escape before it is one.
   const lone = text.search(LONE);
-  const fault = (kind: PercentFault['kind'], i: number, end: number): never =>
-    onFault(lone >= 0 && lone < i ? surrogateFault(text, lone) : { kind, index: i, text: text.slice(i, end) });
   let out = '';
   let start = 0;
   for (let i = text.indexOf('%'); i >= 0; i = text.indexOf('%', start)) {
     const lead = escaped(text, i);
-    if (lead > 255) fault('MALFORMED_ESCAPE', i, i + 3);
+    let end = i + 3;
+    if (lead > 255) return firstFault(text, lone, 'MALFORMED_ESCAPE', i, end);
     // RFC 3629 §3-4: the lead byte announces `n` continuation bytes (80-BF); no overlong form, no
     // surrogate, nothing past U+10FFFF. A stray continuation byte or a lead of F5-FF is no lead.
     const n = lead < 0xc0 ? 0 : lead < 0xe0 ? 1 : lead < 0xf0 ? 2 : 3;
-    const announced = i + 3 * n + 3;
+    const announced = end + 3 * n;
     let code = lead < 0x80 ? lead : lead & (63 >> n);
-    let end = i + 3;
     for (let next = escaped(text, end); end < announced && next >> 6 === 2; next = escaped(text, (end += 3))) code = (code << 6) | (next & 63);
     if (lead > 0x7f && (end < announced || !n || lead > 0xf4 || code < (n < 2 ? 0x80 : n < 3 ? 0x800 : 0x10000) || code > 0x10ffff || code >> 11 === 0x1b)) {
       // The fault is the escapes the lead announced, as far as they are escapes.
       for (end = i + 3; end < announced && escaped(text, end) < 256; ) end += 3;
-      fault('INVALID_UTF8', i, end);
+      return firstFault(text, lone, 'INVALID_UTF8', i, end);
     }
     out += text.slice(start, i) + String.fromCodePoint(code);
     start = end;
   }
-  if (lone >= 0) fault('LONE_SURROGATE', text.length, 0);
-  return start === 0 ? text : out + text.slice(start);
+  return lone >= 0 ? surrogateFault(text, lone) : start === 0 ? text : out + text.slice(start);
 }
 
 // UTF-8 characters as escapes, exactly as RFC 3629 §4 (and so decodeURIComponent) allows them: no
