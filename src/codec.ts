@@ -32,59 +32,45 @@ export class CodecError extends Error {
 }
 
 const PARAM = '_escaped_fragment_';
-// A `_escaped_fragment_` parameter anywhere in a query (no `?`): bare or with a value.
-const HAS_PARAM = /(?:^|&)_escaped_fragment_(?:[=&]|$)/;
 // What the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26 %2B
 // %7F-FF); every byte of a non-ASCII character is %80-FF.
 const UNSAFE = escapeTable(/[!"$'-*,-~]/);
 
-/** Quotes an input for an error message, cut to 100 characters around `index` when it is long. */
-function quote(input: string, index: number): string {
-  const long = input.length > 120;
-  const from = long ? Math.max(0, Math.min(index - 50, input.length - 100)) : 0;
-  const to = long ? from + 100 : input.length;
-  return (from ? '…' : '') + JSON.stringify(input.slice(from, to)) + (to < input.length ? '…' : '');
-}
-
-/** The error for `what`, found at `index` of `input` (-1: about the whole input). */
+/**
+ * The error for `what` is wrong at `index` of `input` (-1: the whole input), with the input quoted
+ * around it: at most 100 characters, from 50 before the fault.
+ */
 function fail(code: CodecErrorCode, what: string, input: string, index = -1): CodecError {
-  return new CodecError(code, `${what}${index < 0 ? '' : ' at index ' + index} in ${quote(input, index)}`, input, index);
-}
-
-/** The CodecError for a percent-encoding fault in a part of `input` that starts at `offset`. */
-function faultError({ kind, index, text }: PercentFault, input: string, offset: number): CodecError {
-  const what = kind === 'MALFORMED_ESCAPE' ? 'malformed escape ' : kind === 'INVALID_UTF8' ? 'invalid UTF-8 ' : 'lone surrogate ';
-  return fail(kind, what + (kind === 'LONE_SURROGATE' ? text : JSON.stringify(text)), input, offset + index);
+  const from = Math.max(0, index - 50);
+  const cut = (from ? '…' : '') + JSON.stringify(input.slice(from, from + 100)) + (from + 100 < input.length ? '…' : '');
+  return new CodecError(code, `${what}${index < 0 ? '' : ' at index ' + index} in ${cut}`, input, index);
 }
 
 const raise = (fault: PercentFault): never => {
   throw fault;
 };
 
-/** Escapes `text`, a part of `input` that starts at `offset`. */
-function escape(text: string, input: string, offset: number): string {
+/** Escapes or unescapes `text`, a part of `input` that starts at `offset`; a fault is a CodecError. */
+function code(escape: boolean, text: string, input: string, offset: number): string {
+  let out: string | PercentFault;
   try {
-    return percentEncode(text, UNSAFE, raise);
+    out = escape ? percentEncode(text, UNSAFE, raise) : strictDecode(text);
   } catch (fault) {
-    throw faultError(fault as PercentFault, input, offset);
+    out = fault as PercentFault;
   }
-}
-
-/** Unescapes `text`, a part of `input` that starts at `offset`. */
-function unescape(text: string, input: string, offset: number): string {
-  const out = strictDecode(text);
   if (typeof out === 'string') return out;
-  throw faultError(out, input, offset);
+  // MALFORMED_ESCAPE is "malformed escape", INVALID_UTF8 "invalid utf8", LONE_SURROGATE "lone surrogate".
+  throw fail(out.kind, out.kind.toLowerCase().replace('_', ' ') + ' ' + JSON.stringify(out.text), input, offset + out.index);
 }
 
 /** Escapes a fragment for the query string: UTF-8, then exactly `%00-20 %23 %25-26 %2B %7F-FF`. */
 export function escapeFragment(text: string): string {
-  return escape(text, text, 0);
+  return code(true, text, text, 0);
 }
 
 /** Reverses `escapeFragment`: decodes every `%XX` as UTF-8, strictly; `+` stays a plus. */
 export function unescapeFragment(text: string): string {
-  return unescape(text, text, 0);
+  return code(false, text, text, 0);
 }
 
 /** Where `url`'s query starts (its `?`, or -1) and ends (its `#`, or its length). */
@@ -95,33 +81,34 @@ function queryOf(url: string): [query: number, end: number] {
   return [query < end ? query : -1, end];
 }
 
-/** True when `url[from..to)`, a query without its `?`, has a `_escaped_fragment_` parameter. */
-function hasParam(url: string, from: number, to: number): boolean {
-  const at = url.indexOf(PARAM, from);
-  return at >= 0 && at < to && HAS_PARAM.test(url.slice(from, to));
+/** Where the first `_escaped_fragment_` parameter (bare, or with `=`) of `url`'s query starts, or -1. */
+function paramAt(url: string, query: number, end: number): number {
+  for (let at = query; query >= 0 && (at = url.indexOf(PARAM, at + 1)) > 0 && at + PARAM.length <= end; ) {
+    const next = url.charCodeAt(at + PARAM.length);
+    if ((at === query + 1 || url.charCodeAt(at - 1) === 38) && (at + PARAM.length === end || next === 61 || next === 38)) return at;
+  }
+  return -1;
 }
 
-/** Where an ugly URL's `?` is and where its last parameter starts, or why `url` is not ugly. */
-function uglyParts(url: string): [query: number, last: number] | string {
+/** An ugly URL's `?` and where its one, last parameter starts; or why it is not ugly, and where. */
+function uglyParts(url: string): [query: number, at: number] | [reason: string, index: number] {
   const [query, end] = queryOf(url);
-  const last = Math.max(query, url.lastIndexOf('&', end - 1)) + 1;
-  const after = last + PARAM.length;
-  if (query < 0 || after > end || !url.startsWith(PARAM, last) || (after < end && url.charCodeAt(after) !== 61)) {
-    return query >= 0 && hasParam(url, query + 1, end) ? `${PARAM} is not the last parameter` : `no ${PARAM} parameter`;
-  }
-  if (hasParam(url, query + 1, last - 1)) return `${PARAM} appears more than once`;
-  return end < url.length ? 'an ugly URL has no fragment' : [query, last];
+  const at = paramAt(url, query, end);
+  const amp = url.indexOf('&', at);
+  if (at < 0) return [`no ${PARAM} parameter`, -1];
+  if (amp >= 0 && amp < end) return [`${PARAM} is not the last parameter`, at];
+  return end < url.length ? [`fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, end] : [query, at];
 }
 
 /** True when `url` has a `#!` fragment and no `_escaped_fragment_` parameter of its own. */
 export function isPrettyUrl(url: string): boolean {
   const [query, end] = queryOf(url);
-  return url.charCodeAt(end + 1) === 33 && !(query >= 0 && hasParam(url, query + 1, end));
+  return url.charCodeAt(end + 1) === 33 && paramAt(url, query, end) < 0;
 }
 
 /** True when `url`'s query ends in its one `_escaped_fragment_` parameter and it has no fragment. */
 export function isUglyUrl(url: string): boolean {
-  return typeof uglyParts(url) !== 'string';
+  return typeof uglyParts(url)[0] === 'number';
 }
 
 /**
@@ -131,8 +118,9 @@ export function isUglyUrl(url: string): boolean {
 export function toUglyUrl(url: string): string {
   const [query, end] = queryOf(url);
   if (end < url.length && url.charCodeAt(end + 1) !== 33) throw fail('NOT_PRETTY', `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
-  if (query >= 0 && hasParam(url, query + 1, end)) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, query);
-  const value = end < url.length ? escape(url.slice(end + 2), url, end + 2) : '';
+  const at = paramAt(url, query, end);
+  if (at >= 0) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, at);
+  const value = end < url.length ? code(true, url.slice(end + 2), url, end + 2) : '';
   return url.slice(0, end) + (query < 0 ? '?' : query === end - 1 ? '' : '&') + PARAM + '=' + value;
 }
 
@@ -146,14 +134,13 @@ export interface UglyState {
 
 /** Reads an ugly URL strictly; internal to the package (`toLocation` and the server build on it). */
 export function readUglyUrl(url: string): UglyState {
-  const parts = uglyParts(url);
-  if (typeof parts === 'string') throw fail('NOT_UGLY', parts, url);
-  const [query, last] = parts;
+  const [query, last] = uglyParts(url);
+  if (typeof query === 'string') throw fail('NOT_UGLY', query, url, last);
   const start = last + PARAM.length + 1;
   // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
   let i = query + 1;
   while (i < last - 1 && url.charCodeAt(i) === 38) i++;
-  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment: unescape(url.slice(start), url, start) };
+  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment: code(false, url.slice(start), url, start) };
 }
 
 /**

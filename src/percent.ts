@@ -20,12 +20,12 @@ export function loneSurrogate(text: string, from = 0): number {
 export interface PercentFault {
   kind: 'MALFORMED_ESCAPE' | 'INVALID_UTF8' | 'LONE_SURROGATE';
   index: number;
-  /** The offending text: `%zz`, `%C3%28`, or the surrogate as `U+D800`. */
+  /** The offending text: `%zz`, `%C3%28`, or the surrogate. */
   text: string;
 }
 
 function surrogateFault(text: string, index: number): PercentFault {
-  return { kind: 'LONE_SURROGATE', index, text: 'U+' + text.charCodeAt(index).toString(16).toUpperCase() };
+  return { kind: 'LONE_SURROGATE', index, text: text[index] as string };
 }
 
 // The escape of each byte, `%00` to `%FF`.
@@ -95,21 +95,24 @@ export function strictDecode(text: string): string | PercentFault {
   let start = 0;
   for (let i = text.indexOf('%'); i >= 0; i = text.indexOf('%', start)) {
     const lead = escaped(text, i);
-    let end = i + 3;
-    if (lead > 255) return firstFault(text, lone, 'MALFORMED_ESCAPE', i, end);
-    // RFC 3629 §3-4: the lead byte announces `n` continuation bytes (80-BF); no overlong form, no
-    // surrogate, nothing past U+10FFFF. A stray continuation byte or a lead of F5-FF is no lead.
-    const n = lead < 0xc0 ? 0 : lead < 0xe0 ? 1 : lead < 0xf0 ? 2 : 3;
-    const announced = end + 3 * n;
-    let code = lead < 0x80 ? lead : lead & (63 >> n);
-    for (let next = escaped(text, end); end < announced && next >> 6 === 2; next = escaped(text, (end += 3))) code = (code << 6) | (next & 63);
-    if (lead > 0x7f && (end < announced || !n || lead > 0xf4 || code < (n < 2 ? 0x80 : n < 3 ? 0x800 : 0x10000) || code > 0x10ffff || code >> 11 === 0x1b)) {
-      // The fault is the escapes the lead announced, as far as they are escapes.
-      for (end = i + 3; end < announced && escaped(text, end) < 256; ) end += 3;
-      return firstFault(text, lone, 'INVALID_UTF8', i, end);
+    if (lead > 255) return firstFault(text, lone, 'MALFORMED_ESCAPE', i, i + 3);
+    // The lead byte announces a character of 1 to 4 bytes (a stray continuation byte is 1, and
+    // fails). An ASCII escape is read here; the rest natively, which refuses what RFC 3629 does:
+    // overlong forms, surrogates, code points past U+10FFFF.
+    const announced = i + 3 * (lead < 0xc0 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4);
+    let char = String.fromCharCode(lead);
+    if (lead > 0x7f) {
+      try {
+        char = decodeURIComponent(text.slice(i, announced));
+      } catch {
+        // The fault is the escapes the lead announced, as far as they are escapes.
+        let end = i + 3;
+        while (end < announced && escaped(text, end) < 256) end += 3;
+        return firstFault(text, lone, 'INVALID_UTF8', i, end);
+      }
     }
-    out += text.slice(start, i) + String.fromCodePoint(code);
-    start = end;
+    out += text.slice(start, i) + char;
+    start = announced;
   }
   return lone >= 0 ? surrogateFault(text, lone) : start === 0 ? text : out + text.slice(start);
 }
