@@ -38,10 +38,10 @@ const UNSAFE = escapeTable(/[!"$'-*,-~]/);
 
 /**
  * The error for `what` is wrong at `index` of `input` (-1: the whole input), with the input quoted
- * around it: at most 100 characters, from 50 before the fault.
+ * around it: when it is longer than 100 characters, the 100 from 50 before the fault.
  */
 function fail(code: CodecErrorCode, what: string, input: string, index = -1): CodecError {
-  const from = Math.max(0, index - 50);
+  const from = Math.max(0, Math.min(index - 50, input.length - 100));
   const cut = (from ? '…' : '') + JSON.stringify(input.slice(from, from + 100)) + (from + 100 < input.length ? '…' : '');
   return new CodecError(code, `${what}${index < 0 ? '' : ' at index ' + index} in ${cut}`, input, index);
 }
