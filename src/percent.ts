@@ -52,13 +52,15 @@ export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate:
     if (code < 128 && table[code] === undefined) continue;
     out += text.slice(start, i);
     if (code < 128) out += table[code];
-    else if ((code & 0xf800) === 0xd800 && (code > 0xdbff || (text.charCodeAt(i + 1) & 0xfc00) !== 0xdc00)) out += onLoneSurrogate(surrogateFault(text, i));
     else {
-      // A pair is one code point; `n` is how many continuation bytes follow the lead byte.
-      if (code >= 0xd800 && code <= 0xdbff) code = 0x10000 + ((code - 0xd800) << 10) + text.charCodeAt(++i) - 0xdc00;
-      let n = code < 0x800 ? 1 : code < 0x10000 ? 2 : 3;
-      out += HEX[((0xff00 >> (n + 1)) & 0xff) | (code >> (6 * n))];
-      while (n--) out += HEX[0x80 | ((code >> (6 * n)) & 63)];
+      // One character (a pair is one) natively; encodeURIComponent refuses exactly a lone surrogate.
+      const end = code >> 10 === 0x36 && text.charCodeAt(i + 1) >> 10 === 0x37 ? i + 2 : i + 1;
+      try {
+        out += encodeURIComponent(text.slice(i, end));
+      } catch {
+        out += onLoneSurrogate(surrogateFault(text, i));
+      }
+      i = end - 1;
     }
     start = i + 1;
   }
