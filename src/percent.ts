@@ -1,7 +1,7 @@
 // Percent-encoding over UTF-8, shared by the codec (strict) and by locations and params (lenient).
-// Internal: no DOM, no Node. Encoding and strict decoding are plain loops over the text: they know
-// where a fault is, and a short URL costs no call into the engine's encodeURIComponent and
-// decodeURIComponent (each slower than the whole loop on a short fragment). Lenient decoding keeps
+// Internal: no DOM, no Node. Encoding and strict decoding are loops over the text that handle ASCII
+// themselves and hand each non-ASCII character to encodeURIComponent/decodeURIComponent: they know
+// where a fault is, and ASCII (most of a URL) costs no call into the engine. Lenient decoding keeps
 // the native decoder, with a pattern for text that holds bad escapes.
 
 /** Finds a lone surrogate in `text` (from `from`), or -1. */
@@ -28,27 +28,24 @@ function surrogateFault(text: string, index: number): PercentFault {
   return { kind: 'LONE_SURROGATE', index, text: text[index] as string };
 }
 
-// The escape of each byte, `%00` to `%FF`.
-const HEX = Array.from({ length: 256 }, (_, byte) => (byte < 16 ? '%0' : '%') + byte.toString(16).toUpperCase());
-
 /** For each ASCII code, the escape to write for it, or undefined to keep it as it is. */
 export type EscapeTable = readonly (string | undefined)[];
 
 /** An escape table that keeps exactly the ASCII characters `keep` matches (a one-character RegExp). */
 export function escapeTable(keep: RegExp): EscapeTable {
-  return HEX.slice(0, 128).map((escape, code) => (keep.test(String.fromCharCode(code)) ? undefined : escape));
+  return Array.from({ length: 128 }, (_, code) => (keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase()));
 }
 
 /**
  * UTF-8 percent-encodes `text`: each ASCII character as `table` says, every other character as
- * the escapes of its UTF-8 bytes. A lone surrogate is handed to `onLoneSurrogate`, which throws or
- * returns the text to write in its place.
+ * the escapes of its UTF-8 bytes (natively). A lone surrogate is handed to `onLoneSurrogate`,
+ * which throws or returns the text to write in its place.
  */
 export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate: (fault: PercentFault) => string): string {
   let out = '';
   let start = 0;
   for (let i = 0; i < text.length; i++) {
-    let code = text.charCodeAt(i);
+    const code = text.charCodeAt(i);
     if (code < 128 && table[code] === undefined) continue;
     out += text.slice(start, i);
     if (code < 128) out += table[code];
