@@ -4,16 +4,13 @@
 // where a fault is, and ASCII (most of a URL) costs no call into the engine. Lenient decoding keeps
 // the native decoder, with a pattern for text that holds bad escapes.
 
+// With the `u` flag a surrogate pair is one code point: only a lone surrogate matches.
+const LONE = /[\uD800-\uDFFF]/u;
+
 /** Finds a lone surrogate in `text` (from `from`), or -1. */
 export function loneSurrogate(text: string, from = 0): number {
-  for (let i = from; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0xd800 || code > 0xdfff) continue;
-    const next = text.charCodeAt(i + 1);
-    if (code <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) i++;
-    else return i;
-  }
-  return -1;
+  const index = text.slice(from).search(LONE);
+  return index < 0 ? index : from + index;
 }
 
 /** A fault found while encoding or decoding, with its index in the text. */
@@ -50,12 +47,15 @@ export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate:
     out += text.slice(start, i);
     if (code < 128) out += table[code];
     else {
-      // One character (a pair is one) natively; encodeURIComponent refuses exactly a lone surrogate.
-      const end = code >> 10 === 0x36 && text.charCodeAt(i + 1) >> 10 === 0x37 ? i + 2 : i + 1;
+      // A run of non-ASCII natively; encodeURIComponent refuses exactly a lone surrogate, and then
+      // the run is written up to it, and the surrogate as `onLoneSurrogate` says.
+      let end = i + 1;
+      while (text.charCodeAt(end) > 127) end++;
       try {
         out += encodeURIComponent(text.slice(i, end));
       } catch {
-        out += onLoneSurrogate(surrogateFault(text, i));
+        end = loneSurrogate(text, i);
+        out += encodeURIComponent(text.slice(i, end)) + onLoneSurrogate(surrogateFault(text, end++));
       }
       i = end - 1;
     }
@@ -74,9 +74,6 @@ function hex(code: number): number {
 function escaped(text: string, i: number): number {
   return text.charCodeAt(i) === 37 ? 16 * hex(text.charCodeAt(i + 1)) + hex(text.charCodeAt(i + 2)) : 256;
 }
-
-// With the `u` flag a surrogate pair is one code point: only a lone surrogate matches.
-const LONE = /[\uD800-\uDFFF]/u;
 
 /** The first fault in `text` read up to `i`: a lone surrogate before it, or `kind` at `text[i..end)`. */
 function firstFault(text: string, lone: number, kind: PercentFault['kind'], i: number, end: number): PercentFault {
