@@ -46,6 +46,7 @@ function fail(code: CodecErrorCode, what: string, input: string, index = -1): Co
   return new CodecError(code, `${what}${index < 0 ? '' : ' at index ' + index} in ${cut}`, input, index);
 }
 
+// percentEncode's hook for a lone surrogate: hands the fault to `code`, which knows the whole input.
 const raise = (fault: PercentFault): never => {
   throw fault;
 };
@@ -94,8 +95,8 @@ function paramAt(url: string, query: number, end: number): number {
 function uglyParts(url: string): [query: number, at: number] | [reason: string, index: number] {
   const [query, end] = queryOf(url);
   const at = paramAt(url, query, end);
-  const amp = url.indexOf('&', at);
   if (at < 0) return [`no ${PARAM} parameter`, -1];
+  const amp = url.indexOf('&', at);
   if (amp >= 0 && amp < end) return [`${PARAM} is not the last parameter`, at];
   return end < url.length ? [`fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, end] : [query, at];
 }
