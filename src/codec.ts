@@ -3,7 +3,7 @@
 // "Escaping characters in the bidirectional mapping". Every string operation here works on the URL
 // as given: nothing is parsed by WHATWG URL, so host case, ports, `%7e` and `./` survive untouched.
 
-import { escapeTable, percentDecode, percentEncode, type PercentFault } from './percent.js';
+import { escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';
 
 /** What a `CodecError` is about. */
 export type CodecErrorCode =
@@ -16,11 +16,11 @@ export type CodecErrorCode =
 /** A URL or fragment the codec cannot map; `code` names the fault, `input` is what was given. */
 export class CodecError extends Error {
   /** The kind of fault. */
-  readonly code: CodecErrorCode;
+  declare readonly code: CodecErrorCode;
   /** The text the codec was given. */
-  readonly input: string;
+  declare readonly input: string;
   /** Where in `input` the fault is, or -1 when it is about the whole input. */
-  readonly index: number;
+  declare readonly index: number;
 
   constructor(code: CodecErrorCode, message: string, input: string, index = -1) {
     super(message);
@@ -32,102 +32,84 @@ export class CodecError extends Error {
 }
 
 const PARAM = '_escaped_fragment_';
-const PARAM_EQ = PARAM + '=';
-
 // What the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26 %2B
-// %7F-FF); non-ASCII goes through encodeURIComponent, which writes exactly those bytes in UTF-8.
+// %7F-FF); every byte of a non-ASCII character is %80-FF.
 const UNSAFE = escapeTable(/[!"$'-*,-~]/);
 
-/** Quotes an input for an error message, cut around `index` when it is long. */
-function quote(input: string, index: number): string {
-  if (input.length <= 120) return JSON.stringify(input);
-  const from = Math.max(0, Math.min(index < 0 ? 0 : index - 50, input.length - 100));
-  const cut = input.slice(from, from + 100);
-  return (from > 0 ? '…' : '') + JSON.stringify(cut) + (from + 100 < input.length ? '…' : '');
+/**
+ * The error for `what` is wrong at `index` of `input` (-1: the whole input), with the input quoted
+ * around it: when it is longer than 100 characters, the 100 from 50 before the fault.
+ */
+function fail(code: CodecErrorCode, what: string, input: string, index = -1): CodecError {
+  const from = Math.max(0, Math.min(index - 50, input.length - 100));
+  const cut = (from ? '…' : '') + JSON.stringify(input.slice(from, from + 100)) + (from + 100 < input.length ? '…' : '');
+  return new CodecError(code, `${what}${index < 0 ? '' : ' at index ' + index} in ${cut}`, input, index);
 }
 
-function faultError(input: string, offset: number) {
-  return (fault: PercentFault): never => {
-    const index = fault.index + offset;
-    const what =
-      fault.kind === 'MALFORMED_ESCAPE'
-        ? `malformed escape ${JSON.stringify(fault.text)}`
-        : fault.kind === 'INVALID_UTF8'
-          ? `invalid UTF-8 ${JSON.stringify(fault.text)}`
-          : `lone surrogate ${fault.text}`;
-    throw new CodecError(fault.kind, `${what} at index ${index} in ${quote(input, index)}`, input, index);
-  };
+// percentEncode's hook for a lone surrogate: hands the fault to `code`, which knows the whole input.
+const raise = (fault: PercentFault): never => {
+  throw fault;
+};
+
+/** Escapes or unescapes `text`, a part of `input` that starts at `offset`; a fault is a CodecError. */
+function code(escape: boolean, text: string, input: string, offset: number): string {
+  let out: string | PercentFault;
+  try {
+    out = escape ? percentEncode(text, UNSAFE, raise) : strictDecode(text);
+  } catch (fault) {
+    out = fault as PercentFault;
+  }
+  if (typeof out === 'string') return out;
+  // MALFORMED_ESCAPE is "malformed escape", INVALID_UTF8 "invalid utf8", LONE_SURROGATE "lone surrogate".
+  throw fail(out.kind, out.kind.toLowerCase().replace('_', ' ') + ' ' + JSON.stringify(out.text), input, offset + out.index);
 }
 
 /** Escapes a fragment for the query string: UTF-8, then exactly `%00-20 %23 %25-26 %2B %7F-FF`. */
 export function escapeFragment(text: string): string {
-  return percentEncode(text, UNSAFE, faultError(text, 0));
+  return code(true, text, text, 0);
 }
 
 /** Reverses `escapeFragment`: decodes every `%XX` as UTF-8, strictly; `+` stays a plus. */
 export function unescapeFragment(text: string): string {
-  return percentDecode(text, 0, text.length, faultError(text, 0));
+  return code(false, text, text, 0);
 }
 
-/** Where an ugly URL's parts are, or why the URL is not ugly. */
-interface UglyParts {
-  /** The URL before its query (`?` excluded). */
-  page: string;
-  /** The parameters before `_escaped_fragment_`, as written. */
-  rest: string;
-  /** Index of the escaped value's first character. */
-  valueStart: number;
-}
-
-/** Splits `url` into page, query and fragment positions without parsing anything else. */
-function split(url: string): { query: number; hash: number } {
+/** Where `url`'s query starts (its `?`, or -1) and ends (its `#`, or its length). */
+function queryOf(url: string): [query: number, end: number] {
   const hash = url.indexOf('#');
-  const query = url.indexOf('?');
-  return { query: query >= 0 && (hash < 0 || query < hash) ? query : -1, hash };
-}
-
-function isParam(query: string, at: number): boolean {
-  return query.startsWith(PARAM, at) && (query.length === at + PARAM.length || query[at + PARAM.length] === '=' || query[at + PARAM.length] === '&');
-}
-
-/** Counts `_escaped_fragment_` parameters in a query and finds the last one's start. */
-function findParams(query: string): { count: number; last: number } {
-  let count = 0;
-  let last = -1;
-  for (let at = 0; at <= query.length; ) {
-    if (isParam(query, at)) (count++, (last = at));
-    const amp = query.indexOf('&', at);
-    if (amp < 0) break;
-    at = amp + 1;
-  }
-  return { count, last };
-}
-
-/** Reads an ugly URL's parts, or returns the reason it is not ugly. */
-function uglyParts(url: string): UglyParts | string {
-  const { query, hash } = split(url);
-  if (query < 0) return `no ${PARAM} parameter in ${quote(url, -1)}`;
   const end = hash < 0 ? url.length : hash;
-  const q = url.slice(query + 1, end);
-  const { count, last } = findParams(q);
-  if (count === 0) return `no ${PARAM} parameter in ${quote(url, -1)}`;
-  if (count > 1) return `${PARAM} appears ${count} times in ${quote(url, -1)}; the scheme allows one`;
-  if (q.indexOf('&', last) >= 0) return `${PARAM} is not the last parameter in ${quote(url, -1)}`;
-  if (hash >= 0) return `an ugly URL has no fragment, but ${quote(url, -1)} has one`;
-  const valueStart = query + 1 + last + PARAM.length + 1;
-  return { page: url.slice(0, query), rest: q.slice(0, Math.max(0, last - 1)), valueStart: Math.min(valueStart, url.length) };
+  const query = url.indexOf('?');
+  return [query < end ? query : -1, end];
+}
+
+/** Where the first `_escaped_fragment_` parameter (bare, or with `=`) of `url`'s query starts, or -1. */
+function paramAt(url: string, query: number, end: number): number {
+  for (let at = query; query >= 0 && (at = url.indexOf(PARAM, at + 1)) > 0 && at + PARAM.length <= end; ) {
+    const next = url.charCodeAt(at + PARAM.length);
+    if ((at === query + 1 || url.charCodeAt(at - 1) === 38) && (at + PARAM.length === end || next === 61 || next === 38)) return at;
+  }
+  return -1;
+}
+
+/** An ugly URL's `?` and where its one, last parameter starts; or why it is not ugly, and where. */
+function uglyParts(url: string): [query: number, at: number] | [reason: string, index: number] {
+  const [query, end] = queryOf(url);
+  const at = paramAt(url, query, end);
+  if (at < 0) return [`no ${PARAM} parameter`, -1];
+  const amp = url.indexOf('&', at);
+  if (amp >= 0 && amp < end) return [`${PARAM} is not the last parameter`, at];
+  return end < url.length ? [`fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, end] : [query, at];
 }
 
 /** True when `url` has a `#!` fragment and no `_escaped_fragment_` parameter of its own. */
 export function isPrettyUrl(url: string): boolean {
-  const { query, hash } = split(url);
-  if (hash < 0 || url.charCodeAt(hash + 1) !== 33) return false;
-  return query < 0 || findParams(url.slice(query + 1, hash)).count === 0;
+  const [query, end] = queryOf(url);
+  return url.charCodeAt(end + 1) === 33 && paramAt(url, query, end) < 0;
 }
 
 /** True when `url`'s query ends in its one `_escaped_fragment_` parameter and it has no fragment. */
 export function isUglyUrl(url: string): boolean {
-  return typeof uglyParts(url) !== 'string';
+  return typeof uglyParts(url)[0] === 'number';
 }
 
 /**
@@ -135,17 +117,12 @@ export function isUglyUrl(url: string): boolean {
  * parameter, escaped. A URL with no fragment maps to its meta-tag form (`?_escaped_fragment_=`).
  */
 export function toUglyUrl(url: string): string {
-  const { query, hash } = split(url);
-  if (hash >= 0 && url.charCodeAt(hash + 1) !== 33) {
-    throw new CodecError('NOT_PRETTY', `${JSON.stringify(url.slice(hash))} is not a #! fragment in ${quote(url, hash)}`, url, hash);
-  }
-  const end = hash < 0 ? url.length : hash;
-  if (query >= 0 && findParams(url.slice(query + 1, end)).count > 0) {
-    throw new CodecError('NOT_PRETTY', `${quote(url, query)} already has an ${PARAM} parameter`, url, query);
-  }
-  const value = hash < 0 ? '' : percentEncode(url.slice(hash + 2), UNSAFE, faultError(url, hash + 2));
-  const separator = query < 0 ? '?' : query === end - 1 ? '' : '&';
-  return url.slice(0, end) + separator + PARAM_EQ + value;
+  const [query, end] = queryOf(url);
+  if (end < url.length && url.charCodeAt(end + 1) !== 33) throw fail('NOT_PRETTY', `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
+  const at = paramAt(url, query, end);
+  if (at >= 0) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, at);
+  const value = end < url.length ? code(true, url.slice(end + 2), url, end + 2) : '';
+  return url.slice(0, end) + (query < 0 ? '?' : query === end - 1 ? '' : '&') + PARAM + '=' + value;
 }
 
 /** The decoded state of an ugly URL and the URL without its `_escaped_fragment_` parameter. */
@@ -158,12 +135,13 @@ export interface UglyState {
 
 /** Reads an ugly URL strictly; internal to the package (`toLocation` and the server build on it). */
 export function readUglyUrl(url: string): UglyState {
-  const parts = uglyParts(url);
-  if (typeof parts === 'string') throw new CodecError('NOT_UGLY', parts, url);
-  const fragment = percentDecode(url, parts.valueStart, url.length, faultError(url, 0));
+  const [query, last] = uglyParts(url);
+  if (typeof query === 'string') throw fail('NOT_UGLY', query, url, last);
+  const start = last + PARAM.length + 1;
   // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
-  const page = /^&*$/.test(parts.rest) ? parts.page : parts.page + '?' + parts.rest;
-  return { page, fragment };
+  let i = query + 1;
+  while (i < last - 1 && url.charCodeAt(i) === 38) i++;
+  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment: code(false, url.slice(start), url, start) };
 }
 
 /**

@@ -4,7 +4,7 @@
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
 import { isUglyUrl, readUglyUrl } from './codec.js';
-import { escapeTable, percentEncode, wellFormed, type EscapeTable } from './percent.js';
+import { escapeTable, percentEncode, type EscapeTable } from './percent.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
 export type AppLocation = string;
@@ -27,7 +27,7 @@ const QUERY_CLEAN = /^[\w\-.~!$&'()*+,;=:@/?]*$/;
  * browsers write it.
  */
 function canonical(text: string, unsafe: EscapeTable): string {
-  const encoded = percentEncode(text, unsafe, (_, run) => encodeURIComponent(wellFormed(run)));
+  const encoded = percentEncode(text, unsafe, () => '%EF%BF%BD');
   if (encoded.indexOf('%') < 0) return encoded;
   return encoded.replace(/%([0-9A-Fa-f]{2})?/g, (escape, pair: string | undefined) => {
     if (pair === undefined) return '%25';

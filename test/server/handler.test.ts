@@ -131,8 +131,8 @@ describe('what is not its business', () => {
 describe('statuses', () => {
   it.each([
     ['a malformed escape', '/?_escaped_fragment_=ab%zz', 'malformed escape &quot;%zz&quot; at index'],
-    ['truncated UTF-8', '/?_escaped_fragment_=/q/caf%C3', 'invalid UTF-8 &quot;%C3&quot;'],
-    ['a repeated parameter', '/?_escaped_fragment_=/a&_escaped_fragment_=/b', '_escaped_fragment_ appears 2 times'],
+    ['truncated UTF-8', '/?_escaped_fragment_=/q/caf%C3', 'invalid utf8 &quot;%C3&quot;'],
+    ['a repeated parameter', '/?_escaped_fragment_=/a&_escaped_fragment_=/b', '_escaped_fragment_ is not the last parameter at index 2'],
     ['a parameter that is not last', '/books/1?_escaped_fragment_=&x=1', '_escaped_fragment_ is not the last parameter'],
     ['markup in a malformed URL', '/?_escaped_fragment_="><img/src=x/onerror=alert(1)>%zz', 'malformed escape &quot;%zz&quot;'],
   ])('answers %s with 400 and the codec message, escaped', async (_, target, message) => {
