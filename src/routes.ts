@@ -116,8 +116,8 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   readonly notFound: NotFoundDefinition | undefined;
   /** The first route whose pattern matches the location's path, or null. */
   match(location: AppLocation): RouteMatch<R> | null;
-  /** Like `match`, but falls back to the notFound route (null only when there is none). */
-  resolve(location: AppLocation): RouteMatch<R | NotFoundDefinition> | null;
+  /** Like `match`, but falls back to `fallback` (default the notFound route); null only when there is none. */
+  resolve(location: AppLocation, fallback?: NotFoundDefinition): RouteMatch<R | NotFoundDefinition> | null;
   /** Builds the location of a named route; throws `RouteError` for an unknown name or a missing param. */
   href(name: string, params?: Params, query?: QueryInput): AppLocation;
   /** Every location that param-free paths and `entries()` name, each once. */
@@ -259,11 +259,11 @@ export function createRoutes<const P extends readonly string[]>(
     base,
     notFound,
     match,
-    resolve(location) {
+    resolve(location, fallback = notFound) {
       const found = match(location);
-      if (found || !notFound) return found;
+      if (found || !fallback) return found;
       const at = parts(location);
-      return { route: notFound, params: Object.create(null) as Params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound: true };
+      return { route: fallback, params: Object.create(null) as Params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound: true };
     },
     href(name, params, query) {
       const id = byName.get(name);
