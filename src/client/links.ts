@@ -2,8 +2,9 @@
 // a download, another origin, an opted-out link. Clean and `#!` hrefs both name a location, in
 // either mode; a plain `#anchor` only scrolls.
 
-import { toLocation, type AppLocation } from '../location.js';
+import type { AppLocation } from '../location.js';
 import { percentDecode } from '../percent.js';
+import { safeRead } from './adapters.js';
 import { scrollToAnchor } from './scroll.js';
 import type { RouterWindow } from './types.js';
 
@@ -39,12 +40,8 @@ export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocati
     }
     // Another origin, or a scheme with no origin of ours (`javascript:`, `mailto:`, `blob:`, `data:`).
     if (url.origin !== win.location.origin || url.protocol !== win.location.protocol) return;
-    let loc: AppLocation | null;
-    try {
-      loc = toLocation(url.pathname + url.search + url.hash, { base });
-    } catch {
-      return; // a malformed ugly URL: the browser (and the server) answer it
-    }
+    // Outside base, or a malformed ugly URL: the browser (and the server) answer it.
+    const loc = safeRead(url.pathname + url.search + url.hash, base);
     if (loc === null) return;
     event.preventDefault();
     go(loc);
