@@ -3,8 +3,7 @@
 // in-page anchor. Locations are kept in one canonical spelling (below) so that a state reached
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
-import { isUglyUrl, readUglyUrl } from './codec.js';
-import { escapeTable, percentEncode, wellFormed, type EscapeTable } from './percent.js';
+import { readUglyUrl } from './codec.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
 export type AppLocation = string;
@@ -12,13 +11,15 @@ export type AppLocation = string;
 /** Which URL form the router writes: clean URLs (pushState) or `#!` URLs. */
 export type UrlMode = 'history' | 'hashbang';
 
-// Runs a path or a query (and anchor) may not hold raw: RFC 3986 pchar, plus `/`, `?` and `%`.
-const PATH_UNSAFE = escapeTable(/[\w\-.~!$&'()*+,;=:@/%]/);
-const QUERY_UNSAFE = escapeTable(/[\w\-.~!$&'()*+,;=:@/?%]/);
-const UNRESERVED = /[\w\-.~]/;
-// Anything outside these, a `%`, or a `/.`/`//` needs the slow path of `canonical`.
-const PATH_CLEAN = /^[\w\-.~!$&'()*+,;=:@/]*$/;
-const QUERY_CLEAN = /^[\w\-.~!$&'()*+,;=:@/?]*$/;
+// What a path (and a query or anchor, which may also hold `?`) may hold raw: RFC 3986 pchar and `/`.
+// A text that is all of these (no `%`) is canonical as it is.
+const PCHAR = "\\w\\-.~!$&'()*+,;=:@/";
+const PATH_CLEAN = RegExp(`^[${PCHAR}]*$`);
+const QUERY_CLEAN = RegExp(`^[${PCHAR}?]*$`);
+// What `canonical` rewrites: an escape or a lone `%`, a surrogate pair, and any other character
+// not allowed raw (a lone surrogate among them).
+const PATH_FIX = RegExp(`%([\\dA-Fa-f]{2})?|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^${PCHAR}]`, 'g');
+const QUERY_FIX = RegExp(`%([\\dA-Fa-f]{2})?|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^${PCHAR}?]`, 'g');
 
 /**
  * Canonical spelling of one URL component (RFC 3986 §6.2.2): characters the component may not hold
@@ -26,13 +27,18 @@ const QUERY_CLEAN = /^[\w\-.~!$&'()*+,;=:@/?]*$/;
  * decoded, and a `%` that starts no escape becomes `%25`. A lone surrogate becomes U+FFFD, as
  * browsers write it.
  */
-function canonical(text: string, unsafe: EscapeTable): string {
-  const encoded = percentEncode(text, unsafe, (_, run) => encodeURIComponent(wellFormed(run)));
-  if (encoded.indexOf('%') < 0) return encoded;
-  return encoded.replace(/%([0-9A-Fa-f]{2})?/g, (escape, pair: string | undefined) => {
-    if (pair === undefined) return '%25';
-    const char = String.fromCharCode(parseInt(pair, 16));
-    return UNRESERVED.test(char) ? char : escape.toUpperCase();
+function canonical(text: string, fix: RegExp): string {
+  return text.replace(fix, (match: string, hex: string | undefined) => {
+    if (match[0] !== '%') {
+      try {
+        return encodeURIComponent(match);
+      } catch {
+        return '%EF%BF%BD'; // a lone surrogate, written as U+FFFD
+      }
+    }
+    if (hex === undefined) return '%25';
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[\w\-.~]/.test(char) ? char : match.toUpperCase();
   });
 }
 
@@ -52,16 +58,16 @@ function cleanPath(path: string): string {
 
 function canonicalPath(path: string): string {
   if (PATH_CLEAN.test(path) && path.charCodeAt(0) === 47 && !/\/\.|\/\//.test(path)) return path;
-  return cleanPath(canonical(path.charCodeAt(0) === 47 ? path : '/' + path, PATH_UNSAFE));
+  return cleanPath(canonical(path.charCodeAt(0) === 47 ? path : '/' + path, PATH_FIX));
 }
 
 /** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
 export function canonicalPathText(text: string): string {
-  return PATH_CLEAN.test(text) ? text : canonical(text, PATH_UNSAFE);
+  return PATH_CLEAN.test(text) ? text : canonical(text, PATH_FIX);
 }
 
 function canonicalQuery(query: string): string {
-  return QUERY_CLEAN.test(query) ? query : canonical(query, QUERY_UNSAFE);
+  return QUERY_CLEAN.test(query) ? query : canonical(query, QUERY_FIX);
 }
 
 /** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
@@ -119,13 +125,12 @@ export function toLocation(url: string, options: ToLocationOptions = {}): AppLoc
   const base = normalizeBase(options.base);
   let rest = url.replace(ORIGIN, '');
   if (rest === '' || rest[0] === '?' || rest[0] === '#') rest = base + rest;
-  if (isUglyUrl(rest)) {
+  // Any `_escaped_fragment_` parameter makes an ugly URL, or (not the single, last one, or with a
+  // fragment) a URL malformed for the scheme that readUglyUrl throws for: never a clean URL.
+  if (/[?&]_escaped_fragment_(?:[=&]|$)/.test(rest.split('#', 1)[0] as string)) {
     const { page, fragment } = readUglyUrl(rest);
     if (fragment !== '') return relative(page.split('?', 1)[0] as string, base) === null ? null : fromFragment(fragment);
     rest = page;
-  } else if (/[?&]_escaped_fragment_(?:[=&#]|$)/.test(rest.split('#', 1)[0] as string)) {
-    // Has the parameter but not as the single, last one: malformed for the scheme, never a clean URL.
-    readUglyUrl(rest);
   }
   const hash = rest.indexOf('#');
   const pre = hash < 0 ? rest : rest.slice(0, hash);
