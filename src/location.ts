@@ -46,14 +46,12 @@ function canonical(text: string, fix: RegExp): string {
 function cleanPath(path: string): string {
   const out: string[] = [];
   const segments = path.split('/');
-  for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i] as string;
+  for (const segment of segments.slice(1)) {
     if (segment === '..') out.pop();
     else if (segment !== '.' && segment !== '') out.push(segment);
   }
-  const last = segments[segments.length - 1];
-  const slash = out.length > 0 && (last === '' || last === '.' || last === '..') ? '/' : '';
-  return '/' + out.join('/') + slash;
+  // A path ending in `/`, `/.` or `/..` names a directory: it keeps its trailing slash.
+  return '/' + out.join('/') + (out.length > 0 && /^\.{0,2}$/.test(segments[segments.length - 1] as string) ? '/' : '');
 }
 
 function canonicalPath(path: string): string {
