@@ -40,7 +40,6 @@ export function createRouter(options: RouterOptions): Router {
   let current: Current | null = null;
   let entry: Entry | null = null; // the history entry `current` is shown in
   let pending: { loc: AppLocation; key: string } | null = null;
-  let seq = 0;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
   let outlet: Element | null = null;
@@ -98,8 +97,8 @@ export function createRouter(options: RouterOptions): Router {
   }
 
   async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0): Promise<boolean> {
-    const id = ++seq;
     // One controller per navigation: a newer one (or destroy) aborts it, its loader and its waits.
+    // Aborted is superseded: it never commits, and the newer one reports idle.
     controller?.abort();
     const { signal } = (controller = new AbortController());
     pending = { loc, key: e.key };
@@ -118,11 +117,11 @@ export function createRouter(options: RouterOptions): Router {
         try {
           verdict = await until(guard({ ...m, state: e.state } as Target, from), signal);
         } catch (x) {
-          if (id !== seq) return false;
+          if (signal.aborted) return false;
           if (kind === POP) undoPop(e, fromEntry);
           throw x;
         }
-        if (id !== seq) return false;
+        if (signal.aborted) return false;
         if (verdict === false) {
           if (kind === POP) undoPop(e, fromEntry);
           return false;
@@ -143,12 +142,12 @@ export function createRouter(options: RouterOptions): Router {
         } catch (x) {
           (error = x), (failed = true);
         }
-        if (id !== seq) return false; // superseded: a stale result never renders
+        if (signal.aborted) return false; // superseded: a stale result never renders
       }
       commit(m, e, kind, data, failed ? errorView : m.route, failed, error);
       return true;
     } finally {
-      if (id === seq) idle();
+      if (!signal.aborted) idle();
     }
   }
 
@@ -226,8 +225,7 @@ export function createRouter(options: RouterOptions): Router {
     destroy() {
       undo.forEach((f) => f());
       undo = [];
-      seq++; // whatever is in flight resolves false and never commits
-      controller?.abort();
+      controller?.abort(); // whatever is in flight resolves false and never commits
       scroll.stop();
       if (started) delete doc.documentElement.dataset['routerState'];
       started = false;
