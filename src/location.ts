@@ -92,15 +92,12 @@ export function normalizeBase(base = '/'): string {
  * path (`#!key=value` is `/?key=value`); an empty fragment is the base path itself.
  */
 function fromFragment(state: string): AppLocation {
-  const first = state.charCodeAt(0);
-  if (first === 47) return normalizeLocation(state);
-  if (first === 63 || first === 35) return normalizeLocation('/' + state);
-  return normalizeLocation(state === '' ? '/' : '/?' + state);
+  return normalizeLocation((/^[?#]|^$/.test(state) ? '/' : state[0] === '/' ? '' : '/?') + state);
 }
 
 /** The path relative to `base` (`'/'`-rooted), or null when the path lies outside it. */
 function relative(path: string, base: string): string | null {
-  const clean = canonicalPath(path === '' ? '/' : path);
+  const clean = canonicalPath(path);
   if (clean.startsWith(base)) return clean.slice(base.length - 1);
   return clean === base.slice(0, -1) ? '/' : null;
 }
@@ -130,13 +127,11 @@ export function toLocation(url: string, options: ToLocationOptions = {}): AppLoc
     if (fragment !== '') return relative(page.split('?', 1)[0] as string, base) === null ? null : fromFragment(fragment);
     rest = page;
   }
-  const hash = rest.indexOf('#');
-  const pre = hash < 0 ? rest : rest.slice(0, hash);
-  const q = pre.indexOf('?');
-  const path = relative(q < 0 ? pre : pre.slice(0, q), base);
+  const page = rest.split(/[?#]/, 1)[0] as string;
+  const path = relative(page, base);
   if (path === null) return null;
-  if (hash >= 0 && rest.charCodeAt(hash + 1) === 33) return fromFragment(rest.slice(hash + 2));
-  return normalizeLocation(path + rest.slice(q < 0 ? pre.length : q));
+  const hash = rest.indexOf('#');
+  return hash >= 0 && rest[hash + 1] === '!' ? fromFragment(rest.slice(hash + 2)) : normalizeLocation(path + rest.slice(page.length));
 }
 
 /** Options of `toUrl`. */
@@ -151,11 +146,9 @@ export interface ToUrlOptions {
 
 /** Writes a location as a clean URL (history mode) or a pretty `#!` URL (hashbang mode). */
 export function toUrl(location: AppLocation, options: ToUrlOptions = {}): string {
-  const base = normalizeBase(options.base);
-  const origin = options.origin ? options.origin.replace(/\/+$/, '') : '';
+  const prefix = (options.origin ?? '').replace(/\/+$/, '') + normalizeBase(options.base);
   const loc = normalizeLocation(location);
-  if (options.mode !== 'hashbang') return origin + base + loc.slice(1);
+  if (options.mode !== 'hashbang') return prefix + loc.slice(1);
   // `/?k=v` is written `#!k=v`, the scheme's own form, when it cannot be misread as a path.
-  const short = loc.startsWith('/?') && !/^[/?#]/.test(loc.slice(2));
-  return origin + base + '#!' + (short ? loc.slice(2) : loc);
+  return prefix + '#!' + (/^\/\?(?![/?#])/.test(loc) ? loc.slice(2) : loc);
 }
