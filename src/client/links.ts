@@ -11,6 +11,9 @@ import type { RouterWindow } from './types.js';
 /** The attribute that opts a link out of routing: `<a href="/app/x" data-router-ignore>`. */
 export const IGNORE = 'data-router-ignore';
 
+// A download, an opted-out link, or `rel="external"` among its link types (ASCII case-insensitive).
+const LEFT_ALONE = `[download],[${IGNORE}],[rel~="external" i]`;
+
 /**
  * A document click listener that routes same-origin links inside `base`. `go` receives the
  * location; a plain `#anchor` scrolls to its element and changes neither the URL nor the state.
@@ -24,8 +27,7 @@ export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocati
     const href = a && (a.getAttribute('href') ?? a.getAttributeNS('http://www.w3.org/1999/xlink', 'href'));
     if (!a || href == null) return;
     const target = a.getAttribute('target');
-    if ((target && !/^_self$/i.test(target)) || a.hasAttribute('download') || a.hasAttribute(IGNORE)) return;
-    if (/(^|\s)external(\s|$)/i.test(a.getAttribute('rel') ?? '')) return;
+    if ((target && !/^_self$/i.test(target)) || a.matches(LEFT_ALONE)) return;
     if (/^#(?!!)/.test(href)) {
       // In a `#!` app the browser would overwrite the state in the fragment: scroll ourselves.
       event.preventDefault();
