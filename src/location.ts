@@ -108,6 +108,14 @@ export interface ToLocationOptions {
   base?: string;
 }
 
+/**
+ * True when the URL has an `_escaped_fragment_` parameter: an ugly URL, or (the parameter not the
+ * single, last one, or a fragment after it) one malformed for the scheme, never a clean URL. Internal.
+ */
+export function hasEscapedFragment(url: string): boolean {
+  return /[?&]_escaped_fragment_(?:[=&]|$)/.test(url.split('#', 1)[0] as string);
+}
+
 // scheme://authority or //authority at the start of a URL.
 const ORIGIN = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;
 
@@ -120,9 +128,7 @@ export function toLocation(url: string, options: ToLocationOptions = {}): AppLoc
   const base = normalizeBase(options.base);
   let rest = url.replace(ORIGIN, '');
   if (rest === '' || rest[0] === '?' || rest[0] === '#') rest = base + rest;
-  // Any `_escaped_fragment_` parameter makes an ugly URL, or (not the single, last one, or with a
-  // fragment) a URL malformed for the scheme that readUglyUrl throws for: never a clean URL.
-  if (/[?&]_escaped_fragment_(?:[=&]|$)/.test(rest.split('#', 1)[0] as string)) {
+  if (hasEscapedFragment(rest)) {
     const { page, fragment } = readUglyUrl(rest);
     if (fragment !== '') return relative(page.split('?', 1)[0] as string, base) === null ? null : fromFragment(fragment);
     rest = page;

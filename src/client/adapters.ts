@@ -2,8 +2,7 @@
 // only in the URL form (clean or `#!`, DESIGN.md "One state, three URL forms"); the navigation core
 // in router.ts never asks which one it has. Writing goes through `createWriter`, shared by both.
 
-import { isPrettyUrl, isUglyUrl } from '../codec.js';
-import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { hasEscapedFragment, normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { RouterWindow } from './types.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */
@@ -48,8 +47,9 @@ export function createAdapter(mode: UrlMode, base: string): Adapter {
         hashbang && shown !== null && hash >= 0 && href.charCodeAt(hash + 1) !== 33
           ? normalizeLocation(pathOf(shown) + href.slice(hash))
           : safeRead(href, base);
-      // A pretty URL is never ugly (an ugly URL has no fragment).
-      return loc === null ? null : { loc, ok: isPrettyUrl(href) === hashbang && !isUglyUrl(href) };
+      // A URL that reads is ugly when it has the parameter (else toLocation throws), and pretty when
+      // it has `#!`: hashbang's form is pretty, history's neither.
+      return loc === null ? null : { loc, ok: /^[^#]*#!/.test(href) === hashbang && !hasEscapedFragment(href) };
     },
   };
 }
