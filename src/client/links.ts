@@ -23,8 +23,8 @@ export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocati
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     // composedPath() reaches into open shadow roots, where event.target is retargeted to the host.
     const a = event.composedPath().find((n) => (n as Element).localName === 'a') as Element | undefined;
-    // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href`.
-    const href = a && (a.getAttribute('href') ?? a.getAttributeNS('http://www.w3.org/1999/xlink', 'href'));
+    // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href` (the parser's prefix for it).
+    const href = a && (a.getAttribute('href') ?? a.getAttribute('xlink:href'));
     if (!a || href == null) return;
     const target = a.getAttribute('target');
     if ((target && !/^_self$/i.test(target)) || a.matches(LEFT_ALONE)) return;

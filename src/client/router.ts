@@ -25,9 +25,10 @@ const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
 export function createRouter(options: RouterOptions): Router {
   const { routes, links = true, error: errorView } = options;
   const win = (options.window ?? (globalThis as { window?: RouterWindow }).window) as RouterWindow;
-  if (!win) throw new TypeError('createRouter needs { window } where there is no global one');
+  if (!win) throw new TypeError('createRouter: no window; pass { window }');
   const base = normalizeBase(options.base ?? routes.base);
   const doc = win.document;
+  const history = win.history;
   const api = hasHistoryApi(win);
   const mode = options.mode === 'hashbang' || (options.mode !== 'history' && !api) ? 'hashbang' : 'history';
   const adapter = createAdapter(mode, base);
@@ -38,7 +39,7 @@ export function createRouter(options: RouterOptions): Router {
   // With no notFound route in the table, an unmatched location still commits, with an empty route.
   const fallback = routes.notFound ?? {};
   let current: Current | null = null;
-  let entry: Entry | null = null; // the history entry `current` is shown in
+  let entry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
   let pending: { loc: AppLocation; key: string } | null = null;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
@@ -64,10 +65,10 @@ export function createRouter(options: RouterOptions): Router {
   /** Puts the URL back where it was after a back/forward that a guard cancelled. */
   function undoPop(to: Entry, from: Entry | null) {
     pending = null; // the restoring pop that follows is an echo, not a new navigation
-    if (!current || !from) return;
+    if (!from) return; // `current` is shown in `from`
     const delta = to.idx - from.idx;
-    if (api && delta) win.history.go(-delta);
-    else write(current.location, from, true);
+    if (api && delta) history.go(-delta);
+    else write((current as Current).location, from, true);
   }
 
   /** Commits a navigation; `view` renders into the outlet and sets the title (none for a change of anchor alone). */
@@ -159,11 +160,11 @@ export function createRouter(options: RouterOptions): Router {
     let e = readEntry(win);
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !e || (entry !== null && e.key === entry.key && current !== null && reading.loc !== current.location);
+    const fresh = !e || (entry !== null && e.key === entry.key && reading.loc !== (current as Current).location);
     if (fresh) e = { key: newKey(), idx: (entry ? entry.idx : -1) + 1 };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
     if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
-    const at = pending ?? (current && entry && { loc: current.location, key: entry.key });
+    const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
     if (at && reading.loc === at.loc && (fresh || (e as Entry).key === at.key)) return;
     return run(reading.loc, POP, e as Entry);
   }
@@ -201,7 +202,7 @@ export function createRouter(options: RouterOptions): Router {
       outlet = typeof o === 'string' ? doc.querySelector(o) : (o ?? null);
       listen(win, 'popstate', onPop);
       listen(win, 'hashchange', onPop);
-      if (links) listen(doc, 'click', linkHandler(win, base, (loc) => void navigate(loc)));
+      if (links) listen(doc, 'click', linkHandler(win, base, navigate));
       scroll.start();
       const first = arrive(win.location.href, null);
       if (first) return first;
@@ -209,9 +210,9 @@ export function createRouter(options: RouterOptions): Router {
       return Promise.resolve(false);
     },
     navigate,
-    back: () => win.history.back(),
-    forward: () => win.history.forward(),
-    go: (delta) => win.history.go(delta),
+    back: () => history.back(),
+    forward: () => history.forward(),
+    go: (delta) => history.go(delta),
     href: (to) => adapter.url(normalizeLocation(to)),
     beforeEach(guard) {
       guards.add(guard);
