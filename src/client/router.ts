@@ -46,7 +46,7 @@ export function createRouter(options: RouterOptions): Router {
   let outlet: Element | null = null;
   let started = false;
   let lastHref = '';
-  let undo: (() => void)[] = [];
+  let listening: AbortController | undefined; // aborted by destroy(): removes what start() added
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
     writeUrl(adapter.url(loc), e, replace);
@@ -177,10 +177,6 @@ export function createRouter(options: RouterOptions): Router {
     void arrive(href, pathOf(href) === pathOf(lastHref) && current ? current.location : null);
   }
 
-  function listen(target: EventTarget, type: string, fn: (event: never) => void) {
-    target.addEventListener(type, fn as EventListener);
-    undo.push(() => target.removeEventListener(type, fn as EventListener));
-  }
 
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
     const loc = normalizeLocation(to);
@@ -200,9 +196,10 @@ export function createRouter(options: RouterOptions): Router {
       started = true;
       const o = options.outlet;
       outlet = typeof o === 'string' ? doc.querySelector(o) : (o ?? null);
-      listen(win, 'popstate', onPop);
-      listen(win, 'hashchange', onPop);
-      if (links) listen(doc, 'click', linkHandler(win, base, navigate));
+      const on = { signal: (listening = new AbortController()).signal };
+      win.addEventListener('popstate', onPop, on);
+      win.addEventListener('hashchange', onPop, on);
+      if (links) doc.addEventListener('click', linkHandler(win, base, navigate), on);
       scroll.start();
       const first = arrive(win.location.href, null);
       if (first) return first;
@@ -224,8 +221,7 @@ export function createRouter(options: RouterOptions): Router {
     },
     settled: () => (pending ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     destroy() {
-      undo.forEach((f) => f());
-      undo = [];
+      listening?.abort();
       controller?.abort(); // whatever is in flight resolves false and never commits
       scroll.stop();
       if (started) delete doc.documentElement.dataset['routerState'];
