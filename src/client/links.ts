@@ -43,7 +43,7 @@ export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocati
     // Another origin, or a scheme with no origin of ours (`javascript:`, `mailto:`, `blob:`, `data:`).
     if (url.origin !== win.location.origin || url.protocol !== win.location.protocol) return;
     // Outside base, or a malformed ugly URL: the browser (and the server) answer it.
-    const loc = safeRead(url.pathname + url.search + url.hash, base);
+    const loc = safeRead(url.href, base);
     if (loc === null) return;
     event.preventDefault();
     go(loc);

@@ -12,7 +12,7 @@ import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOp
 /** How many redirects one navigation may follow before it is a loop. */
 const MAX_REDIRECTS = 10;
 
-const newKey = () => Math.random().toString(36).slice(2, 10);
+const newKey = () => Math.random().toString(36).slice(2);
 
 /** Settles with `value`, or rejects as soon as `signal` aborts: a hung guard or loader never holds a navigation. */
 const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
