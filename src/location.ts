@@ -15,6 +15,8 @@ export type UrlMode = 'history' | 'hashbang';
 // A text that is all of these (no `%`) is canonical as it is.
 const PCHAR = "\\w\\-.~!$&'()*+,;=:@/";
 const PATH_CLEAN = RegExp(`^[${PCHAR}]*$`);
+// A path already canonical: `/`-rooted segments of these, with no `//` and no segment starting with a dot.
+const PATH_DONE = RegExp(`^(?:/(?![./])[${PCHAR.slice(0, -1)}]*)+$`);
 const QUERY_CLEAN = RegExp(`^[${PCHAR}?]*$`);
 // What `canonical` rewrites: an escape or a lone `%`, a surrogate pair, and any other character
 // not allowed raw (a lone surrogate among them).
@@ -55,8 +57,7 @@ function cleanPath(path: string): string {
 }
 
 function canonicalPath(path: string): string {
-  if (PATH_CLEAN.test(path) && path.charCodeAt(0) === 47 && !/\/\.|\/\//.test(path)) return path;
-  return cleanPath(canonical(path.charCodeAt(0) === 47 ? path : '/' + path, PATH_FIX));
+  return PATH_DONE.test(path) ? path : cleanPath(canonical(path[0] === '/' ? path : '/' + path, PATH_FIX));
 }
 
 /** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
@@ -127,7 +128,7 @@ const ORIGIN = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;
 export function toLocation(url: string, options: ToLocationOptions = {}): AppLocation | null {
   const base = normalizeBase(options.base);
   let rest = url.replace(ORIGIN, '');
-  if (rest === '' || rest[0] === '?' || rest[0] === '#') rest = base + rest;
+  if (/^[?#]|^$/.test(rest)) rest = base + rest;
   if (hasEscapedFragment(rest)) {
     const { page, fragment } = readUglyUrl(rest);
     if (fragment !== '') return relative(page.split('?', 1)[0] as string, base) === null ? null : fromFragment(fragment);
