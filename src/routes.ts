@@ -187,10 +187,6 @@ export function compileRoute(route: RouteDefinition<string, unknown>, sensitive:
 
 const decodeParam = (raw: string): string => percentDecode(raw);
 
-function isPromise<T>(value: unknown): value is Promise<T> {
-  return typeof (value as Promise<T> | null)?.then === 'function';
-}
-
 /** Compiles a route table shared by the client router and the snapshot server. */
 export function createRoutes<const P extends readonly string[]>(
   routes: { readonly [K in keyof P]: RouteDefinition<P[K], unknown> },
@@ -239,9 +235,13 @@ export function createRoutes<const P extends readonly string[]>(
         if (raw === undefined) continue;
         params[c.names[i - 1] as string] = c.wildcards[i - 1] ? raw.split('/').map(decodeParam) : decodeParam(raw);
       }
-      return { route: list[id] as R, params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound: false };
+      return result(list[id] as R, params, at, false);
     }
     return null;
+  }
+
+  function result<T>(route: T, params: Params, at: ReturnType<typeof parts>, notFound: boolean): RouteMatch<T> {
+    return { route, params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound };
   }
 
   function buildLocation(id: number, params: Params = {}, query?: QueryInput): AppLocation {
@@ -262,8 +262,7 @@ export function createRoutes<const P extends readonly string[]>(
     resolve(location, fallback = notFound) {
       const found = match(location);
       if (found || !fallback) return found;
-      const at = parts(location);
-      return { route: fallback, params: Object.create(null) as Params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound: true };
+      return result(fallback, Object.create(null) as Params, parts(location), true);
     },
     href(name, params, query) {
       const id = byName.get(name);
@@ -274,11 +273,8 @@ export function createRoutes<const P extends readonly string[]>(
       const seen = new Set<AppLocation>();
       for (let id = 0; id < list.length; id++) {
         const r = list[id] as R;
-        let found: Iterable<Params> | AsyncIterable<Params>;
-        if (r.entries) {
-          const entries = r.entries() as Entries<Params>;
-          found = isPromise<Iterable<Params>>(entries) ? await entries : entries;
-        } else found = [{}];
+        // Awaiting an iterable gives it back as it is; a promise gives its iterable.
+        const found = r.entries ? await (r.entries() as Entries<Params>) : [{}];
         for await (const params of found) {
           let location: AppLocation;
           try {
