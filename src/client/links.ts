@@ -23,11 +23,11 @@ export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocati
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     // composedPath() reaches into open shadow roots, where event.target is retargeted to the host.
     const a = event.composedPath().find((n) => (n as Element).localName === 'a') as Element | undefined;
+    if (!a) return;
     // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href` (the parser's prefix for it).
-    const href = a && (a.getAttribute('href') ?? a.getAttribute('xlink:href'));
-    if (!a || href == null) return;
-    const target = a.getAttribute('target');
-    if ((target && !/^_self$/i.test(target)) || a.matches(LEFT_ALONE)) return;
+    const href = a.getAttribute('href') ?? a.getAttribute('xlink:href');
+    if (href === null) return; // a placeholder link
+    if (!/^(_self)?$/i.test(a.getAttribute('target') ?? '') || a.matches(LEFT_ALONE)) return;
     if (/^#(?!!)/.test(href)) {
       // In a `#!` app the browser would overwrite the state in the fragment: scroll ourselves.
       event.preventDefault();
