@@ -86,15 +86,15 @@ export function createRouter(options: RouterOptions): Router {
     }
     scroll.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
-    const faults: unknown[] = [];
+    let fault: [unknown] | undefined;
     for (const listener of [...subscribers]) {
       try {
         listener(current);
       } catch (x) {
-        faults.push(x);
+        fault ??= [x];
       }
     }
-    if (faults.length) throw faults[0];
+    if (fault) throw fault[0];
   }
 
   async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0): Promise<boolean> {
