@@ -1,6 +1,6 @@
-// The two URL adapters: how a location is read from the address bar and written back. They differ
-// only in the URL form (clean or `#!`, DESIGN.md "One state, three URL forms"); the navigation core
-// in router.ts never asks which one it has. Writing goes through `createWriter`, shared by both.
+// The URL adapters, one per mode: how a location is read from the address bar and written back.
+// They differ only in the URL form (clean or `#!`, DESIGN.md "One state, three URL forms"); the
+// navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
 import { hasEscapedFragment, normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { RouterWindow } from './types.js';
