@@ -3,8 +3,7 @@
 // in-page anchor. Locations are kept in one canonical spelling (below) so that a state reached
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
-import { isUglyUrl, readUglyUrl } from './codec.js';
-import { escapeTable, percentEncode, type EscapeTable } from './percent.js';
+import { readUglyUrl } from './codec.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
 export type AppLocation = string;
@@ -12,13 +11,17 @@ export type AppLocation = string;
 /** Which URL form the router writes: clean URLs (pushState) or `#!` URLs. */
 export type UrlMode = 'history' | 'hashbang';
 
-// Runs a path or a query (and anchor) may not hold raw: RFC 3986 pchar, plus `/`, `?` and `%`.
-const PATH_UNSAFE = escapeTable(/[\w\-.~!$&'()*+,;=:@/%]/);
-const QUERY_UNSAFE = escapeTable(/[\w\-.~!$&'()*+,;=:@/?%]/);
-const UNRESERVED = /[\w\-.~]/;
-// Anything outside these, a `%`, or a `/.`/`//` needs the slow path of `canonical`.
-const PATH_CLEAN = /^[\w\-.~!$&'()*+,;=:@/]*$/;
-const QUERY_CLEAN = /^[\w\-.~!$&'()*+,;=:@/?]*$/;
+// What a path (and a query or anchor, which may also hold `?`) may hold raw: RFC 3986 pchar and `/`.
+// A text that is all of these (no `%`) is canonical as it is.
+const PCHAR = "\\w\\-.~!$&'()*+,;=:@/";
+const PATH_CLEAN = RegExp(`^[${PCHAR}]*$`);
+// A path already canonical: `/`-rooted segments of these, with no `//` and no segment starting with a dot.
+const PATH_DONE = RegExp(`^(?:/(?![./])[${PCHAR.slice(0, -1)}]*)+$`);
+const QUERY_CLEAN = RegExp(`^[${PCHAR}?]*$`);
+// What `canonical` rewrites: an escape or a lone `%`, a surrogate pair, and any other character
+// not allowed raw (a lone surrogate among them).
+const PATH_FIX = RegExp(`%([\\dA-Fa-f]{2})?|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^${PCHAR}]`, 'g');
+const QUERY_FIX = RegExp(`%([\\dA-Fa-f]{2})?|[\\uD800-\\uDBFF][\\uDC00-\\uDFFF]|[^${PCHAR}?]`, 'g');
 
 /**
  * Canonical spelling of one URL component (RFC 3986 §6.2.2): characters the component may not hold
@@ -26,13 +29,18 @@ const QUERY_CLEAN = /^[\w\-.~!$&'()*+,;=:@/?]*$/;
  * decoded, and a `%` that starts no escape becomes `%25`. A lone surrogate becomes U+FFFD, as
  * browsers write it.
  */
-function canonical(text: string, unsafe: EscapeTable): string {
-  const encoded = percentEncode(text, unsafe, () => '%EF%BF%BD');
-  if (encoded.indexOf('%') < 0) return encoded;
-  return encoded.replace(/%([0-9A-Fa-f]{2})?/g, (escape, pair: string | undefined) => {
-    if (pair === undefined) return '%25';
-    const char = String.fromCharCode(parseInt(pair, 16));
-    return UNRESERVED.test(char) ? char : escape.toUpperCase();
+function canonical(text: string, fix: RegExp): string {
+  return text.replace(fix, (match: string, hex: string | undefined) => {
+    if (match[0] !== '%') {
+      try {
+        return encodeURIComponent(match);
+      } catch {
+        return '%EF%BF%BD'; // a lone surrogate, written as U+FFFD
+      }
+    }
+    if (hex === undefined) return '%25';
+    const char = String.fromCharCode(parseInt(hex, 16));
+    return /[\w\-.~]/.test(char) ? char : match.toUpperCase();
   });
 }
 
@@ -40,28 +48,25 @@ function canonical(text: string, unsafe: EscapeTable): string {
 function cleanPath(path: string): string {
   const out: string[] = [];
   const segments = path.split('/');
-  for (let i = 1; i < segments.length; i++) {
-    const segment = segments[i] as string;
+  for (const segment of segments.slice(1)) {
     if (segment === '..') out.pop();
     else if (segment !== '.' && segment !== '') out.push(segment);
   }
-  const last = segments[segments.length - 1];
-  const slash = out.length > 0 && (last === '' || last === '.' || last === '..') ? '/' : '';
-  return '/' + out.join('/') + slash;
+  // A path ending in `/`, `/.` or `/..` names a directory: it keeps its trailing slash.
+  return '/' + out.join('/') + (out.length > 0 && /^\.{0,2}$/.test(segments[segments.length - 1] as string) ? '/' : '');
 }
 
 function canonicalPath(path: string): string {
-  if (PATH_CLEAN.test(path) && path.charCodeAt(0) === 47 && !/\/\.|\/\//.test(path)) return path;
-  return cleanPath(canonical(path.charCodeAt(0) === 47 ? path : '/' + path, PATH_UNSAFE));
+  return PATH_DONE.test(path) ? path : cleanPath(canonical(path[0] === '/' ? path : '/' + path, PATH_FIX));
 }
 
 /** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
 export function canonicalPathText(text: string): string {
-  return PATH_CLEAN.test(text) ? text : canonical(text, PATH_UNSAFE);
+  return PATH_CLEAN.test(text) ? text : canonical(text, PATH_FIX);
 }
 
 function canonicalQuery(query: string): string {
-  return QUERY_CLEAN.test(query) ? query : canonical(query, QUERY_UNSAFE);
+  return QUERY_CLEAN.test(query) ? query : canonical(query, QUERY_FIX);
 }
 
 /** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
@@ -88,15 +93,12 @@ export function normalizeBase(base = '/'): string {
  * path (`#!key=value` is `/?key=value`); an empty fragment is the base path itself.
  */
 function fromFragment(state: string): AppLocation {
-  const first = state.charCodeAt(0);
-  if (first === 47) return normalizeLocation(state);
-  if (first === 63 || first === 35) return normalizeLocation('/' + state);
-  return normalizeLocation(state === '' ? '/' : '/?' + state);
+  return normalizeLocation((/^[?#]|^$/.test(state) ? '/' : state[0] === '/' ? '' : '/?') + state);
 }
 
 /** The path relative to `base` (`'/'`-rooted), or null when the path lies outside it. */
 function relative(path: string, base: string): string | null {
-  const clean = canonicalPath(path === '' ? '/' : path);
+  const clean = canonicalPath(path);
   if (clean.startsWith(base)) return clean.slice(base.length - 1);
   return clean === base.slice(0, -1) ? '/' : null;
 }
@@ -105,6 +107,14 @@ function relative(path: string, base: string): string | null {
 export interface ToLocationOptions {
   /** The app's base path; URLs outside it are not the app's. Default `'/'`. */
   base?: string;
+}
+
+/**
+ * True when the URL has an `_escaped_fragment_` parameter: an ugly URL, or (the parameter not the
+ * single, last one, or a fragment after it) one malformed for the scheme, never a clean URL. Internal.
+ */
+export function hasEscapedFragment(url: string): boolean {
+  return /[?&]_escaped_fragment_(?:[=&]|$)/.test(url.split('#', 1)[0] as string);
 }
 
 // scheme://authority or //authority at the start of a URL.
@@ -118,22 +128,17 @@ const ORIGIN = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;
 export function toLocation(url: string, options: ToLocationOptions = {}): AppLocation | null {
   const base = normalizeBase(options.base);
   let rest = url.replace(ORIGIN, '');
-  if (rest === '' || rest[0] === '?' || rest[0] === '#') rest = base + rest;
-  if (isUglyUrl(rest)) {
+  if (/^[?#]|^$/.test(rest)) rest = base + rest;
+  if (hasEscapedFragment(rest)) {
     const { page, fragment } = readUglyUrl(rest);
     if (fragment !== '') return relative(page.split('?', 1)[0] as string, base) === null ? null : fromFragment(fragment);
     rest = page;
-  } else if (/[?&]_escaped_fragment_(?:[=&#]|$)/.test(rest.split('#', 1)[0] as string)) {
-    // Has the parameter but not as the single, last one: malformed for the scheme, never a clean URL.
-    readUglyUrl(rest);
   }
-  const hash = rest.indexOf('#');
-  const pre = hash < 0 ? rest : rest.slice(0, hash);
-  const q = pre.indexOf('?');
-  const path = relative(q < 0 ? pre : pre.slice(0, q), base);
+  const page = rest.split(/[?#]/, 1)[0] as string;
+  const path = relative(page, base);
   if (path === null) return null;
-  if (hash >= 0 && rest.charCodeAt(hash + 1) === 33) return fromFragment(rest.slice(hash + 2));
-  return normalizeLocation(path + rest.slice(q < 0 ? pre.length : q));
+  const hash = rest.indexOf('#');
+  return hash >= 0 && rest[hash + 1] === '!' ? fromFragment(rest.slice(hash + 2)) : normalizeLocation(path + rest.slice(page.length));
 }
 
 /** Options of `toUrl`. */
@@ -148,11 +153,9 @@ export interface ToUrlOptions {
 
 /** Writes a location as a clean URL (history mode) or a pretty `#!` URL (hashbang mode). */
 export function toUrl(location: AppLocation, options: ToUrlOptions = {}): string {
-  const base = normalizeBase(options.base);
-  const origin = options.origin ? options.origin.replace(/\/+$/, '') : '';
+  const prefix = (options.origin ?? '').replace(/\/+$/, '') + normalizeBase(options.base);
   const loc = normalizeLocation(location);
-  if (options.mode !== 'hashbang') return origin + base + loc.slice(1);
+  if (options.mode !== 'hashbang') return prefix + loc.slice(1);
   // `/?k=v` is written `#!k=v`, the scheme's own form, when it cannot be misread as a path.
-  const short = loc.startsWith('/?') && !/^[/?#]/.test(loc.slice(2));
-  return origin + base + '#!' + (short ? loc.slice(2) : loc);
+  return prefix + '#!' + (/^\/\?(?![/?#])/.test(loc) ? loc.slice(2) : loc);
 }

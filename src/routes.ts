@@ -116,8 +116,8 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   readonly notFound: NotFoundDefinition | undefined;
   /** The first route whose pattern matches the location's path, or null. */
   match(location: AppLocation): RouteMatch<R> | null;
-  /** Like `match`, but falls back to the notFound route (null only when there is none). */
-  resolve(location: AppLocation): RouteMatch<R | NotFoundDefinition> | null;
+  /** Like `match`, but falls back to `fallback` (default the notFound route); null only when there is none. */
+  resolve(location: AppLocation, fallback?: NotFoundDefinition): RouteMatch<R | NotFoundDefinition> | null;
   /** Builds the location of a named route; throws `RouteError` for an unknown name or a missing param. */
   href(name: string, params?: Params, query?: QueryInput): AppLocation;
   /** Every location that param-free paths and `entries()` name, each once. */
@@ -195,10 +195,6 @@ export function compileRoute(route: RouteDefinition<string, unknown>, sensitive:
 
 const decodeParam = (raw: string): string => percentDecode(raw);
 
-function isPromise<T>(value: unknown): value is Promise<T> {
-  return typeof (value as Promise<T> | null)?.then === 'function';
-}
-
 /** Compiles a route table shared by the client router and the snapshot server. */
 export function createRoutes<const P extends readonly string[]>(
   routes: { readonly [K in keyof P]: RouteDefinition<P[K], unknown> },
@@ -247,9 +243,13 @@ export function createRoutes<const P extends readonly string[]>(
         if (raw === undefined) continue;
         params[c.names[i - 1] as string] = c.wildcards[i - 1] ? raw.split('/').map(decodeParam) : decodeParam(raw);
       }
-      return { route: list[id] as R, params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound: false };
+      return result(list[id] as R, params, at, false);
     }
     return null;
+  }
+
+  function result<T>(route: T, params: Params, at: ReturnType<typeof parts>, notFound: boolean): RouteMatch<T> {
+    return { route, params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound };
   }
 
   function buildLocation(id: number, params: Params = {}, query?: QueryInput): AppLocation {
@@ -267,11 +267,10 @@ export function createRoutes<const P extends readonly string[]>(
     base,
     notFound,
     match,
-    resolve(location) {
+    resolve(location, fallback = notFound) {
       const found = match(location);
-      if (found || !notFound) return found;
-      const at = parts(location);
-      return { route: notFound, params: Object.create(null) as Params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound: true };
+      if (found || !fallback) return found;
+      return result(fallback, Object.create(null) as Params, parts(location), true);
     },
     href(name, params, query) {
       const id = byName.get(name);
@@ -282,11 +281,8 @@ export function createRoutes<const P extends readonly string[]>(
       const seen = new Set<AppLocation>();
       for (let id = 0; id < list.length; id++) {
         const r = list[id] as R;
-        let found: Iterable<Params> | AsyncIterable<Params>;
-        if (r.entries) {
-          const entries = r.entries() as Entries<Params>;
-          found = isPromise<Iterable<Params>>(entries) ? await entries : entries;
-        } else found = [{}];
+        // Awaiting an iterable gives it back as it is; a promise gives its iterable.
+        const found = r.entries ? await (r.entries() as Entries<Params>) : [{}];
         for await (const params of found) {
           let location: AppLocation;
           try {

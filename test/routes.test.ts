@@ -72,9 +72,12 @@ describe('match', () => {
     expect(({} as Record<string, unknown>)['x']).toBeUndefined();
   });
 
-  it('falls back to the notFound route in resolve', () => {
+  it('falls back to the notFound route, or the fallback given, in resolve', () => {
     expect(table.resolve('/nope?x=1')).toMatchObject({ route: { title: 'Not found' }, notFound: true, params: {}, query: { x: '1' }, location: '/nope?x=1' });
     expect(createRoutes([{ path: '/' }]).resolve('/nope')).toBeNull();
+    const fallback = { title: 'Other' };
+    expect(table.resolve('/nope#a', fallback)).toMatchObject({ route: fallback, notFound: true, hash: 'a', location: '/nope#a' });
+    expect(createRoutes([{ path: '/' }]).resolve('/nope', fallback)).toMatchObject({ route: fallback, notFound: true });
   });
 
   it('lets the first declared route win', () => {

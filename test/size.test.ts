@@ -3,14 +3,16 @@ import { describe, expect, it } from 'vitest';
 import { bundleSize, fileSize } from '../scripts/size.mjs';
 
 // Size budgets on the built files, in bytes of min+gzip, bundled as an app's bundler would.
-// The performance issue's goals (codec 1 KB, createRouter-only app 4.5 KB, UMD 5 KB) are not met
-// yet (bench/RESULTS.md says by how much); until they are, these budgets hold the line at today's
-// sizes plus a little, so that nothing grows unnoticed.
+// The performance issue's goals are codec 1 KB, createRouter-only app 4.5 KB (met: the router does
+// not bundle the route table it is given), UMD 5 KB; where a goal is not met yet (bench/RESULTS.md
+// says by how much) the budget holds the line at today's size plus a little, so that nothing grows
+// unnoticed. A real app also imports createRoutes: that line has no goal of the issue's, only a budget.
 // [name, what an app imports (null: the built UMD file), budget, the issue's goal]
-const budgets: [name: string, code: string | null, gzip: number, goal: number][] = [
+const budgets: [name: string, code: string | null, gzip: number, goal: number | null][] = [
   ['the codec alone', `export { toUglyUrl, toPrettyUrl, isPrettyUrl, isUglyUrl, escapeFragment, unescapeFragment, CodecError } from 'crawlable-router';`, 1600, 1024],
-  ['an app importing only createRouter', `export { createRouter } from 'crawlable-router/client';`, 5250, 4608],
-  ['the UMD bundle (min file)', null, 9250, 5120],
+  ['an app importing only createRouter', `export { createRouter } from 'crawlable-router/client';`, 4608, 4608],
+  ['an app importing createRouter and createRoutes', `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`, 8480, null],
+  ['the UMD bundle (min file)', null, 8800, 5120],
 ];
 
 describe('bundle sizes', () => {

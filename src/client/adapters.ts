@@ -1,9 +1,8 @@
-// The two URL adapters: how a location is read from the address bar and written back. They differ
-// only in the URL form (clean or `#!`, DESIGN.md "One state, three URL forms"); the navigation core
-// in router.ts never asks which one it has. Writing goes through `createWriter`, shared by both.
+// The URL adapters, one per mode: how a location is read from the address bar and written back.
+// They differ only in the URL form (clean or `#!`, DESIGN.md "One state, three URL forms"); the
+// navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
-import { isPrettyUrl, isUglyUrl } from '../codec.js';
-import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { hasEscapedFragment, normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { RouterWindow } from './types.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */
@@ -14,47 +13,43 @@ export interface Reading {
 
 /** Reads and writes one URL form. */
 export interface Adapter {
-  mode: UrlMode;
   /** Reads any form of `href`; `shown` is the location shown now. Null outside `base` or for a malformed ugly URL. */
   read(href: string, shown: AppLocation | null): Reading | null;
   /** The URL of a location in this form. */
   url(loc: AppLocation): string;
 }
 
-function safeRead(href: string, base: string): AppLocation | null {
+/** The page part of a URL or location: everything before its first `#`. */
+export const pathOf = (text: string) => text.split('#', 1)[0] as string;
+
+/** The location any form of `href` names; null outside `base` or for a malformed `_escaped_fragment_`, no state of ours. */
+export function safeRead(href: string, base: string): AppLocation | null {
   try {
     return toLocation(href, { base });
   } catch {
-    return null; // a malformed `_escaped_fragment_` is no state of ours
+    return null;
   }
 }
 
-/** Clean URLs: a `#!` or `_escaped_fragment_` URL names the same state but is in the wrong form. */
-export function historyAdapter(base: string): Adapter {
+/**
+ * The adapter of a mode. In history mode a `#!` or `_escaped_fragment_` URL names the same state
+ * but is in the wrong form; in hashbang mode any URL without `#!` is.
+ */
+export function createAdapter(mode: UrlMode, base: string): Adapter {
+  const hashbang = mode === 'hashbang';
   return {
-    mode: 'history',
-    url: (loc) => toUrl(loc, { base }),
-    read(href) {
-      const loc = safeRead(href, base);
-      return loc === null ? null : { loc, ok: !isPrettyUrl(href) && !isUglyUrl(href) };
-    },
-  };
-}
-
-/** `#!` URLs: any URL without `#!` is in the wrong form. */
-export function hashbangAdapter(base: string): Adapter {
-  return {
-    mode: 'hashbang',
-    url: (loc) => toUrl(loc, { base, mode: 'hashbang' }),
+    url: (loc) => toUrl(loc, { base, mode }),
     read(href, shown) {
       const hash = href.indexOf('#');
-      // A plain `#anchor` (no `!`) is an anchor on the state shown now, never a state of its own
-      // (DESIGN.md: "a plain #reviews with no ! is an ordinary anchor, never a route").
+      // In a `#!` app a plain `#anchor` (no `!`) is an anchor on the state shown now, never a state
+      // of its own (DESIGN.md: "a plain #reviews with no ! is an ordinary anchor, never a route").
       const loc =
-        shown !== null && hash >= 0 && href.charCodeAt(hash + 1) !== 33
-          ? normalizeLocation(shown.split('#', 1)[0] + href.slice(hash))
+        hashbang && shown !== null && hash >= 0 && href.charCodeAt(hash + 1) !== 33
+          ? normalizeLocation(pathOf(shown) + href.slice(hash))
           : safeRead(href, base);
-      return loc === null ? null : { loc, ok: isPrettyUrl(href) };
+      // A URL that reads is ugly when it has the parameter (else toLocation throws), and pretty when
+      // it has `#!`: hashbang's form is pretty, history's neither.
+      return loc === null ? null : { loc, ok: /^[^#]*#!/.test(href) === hashbang && !hasEscapedFragment(href) };
     },
   };
 }

@@ -2,13 +2,17 @@
 // a download, another origin, an opted-out link. Clean and `#!` hrefs both name a location, in
 // either mode; a plain `#anchor` only scrolls.
 
-import { toLocation, type AppLocation } from '../location.js';
+import type { AppLocation } from '../location.js';
 import { percentDecode } from '../percent.js';
+import { safeRead } from './adapters.js';
 import { scrollToAnchor } from './scroll.js';
 import type { RouterWindow } from './types.js';
 
 /** The attribute that opts a link out of routing: `<a href="/app/x" data-router-ignore>`. */
 export const IGNORE = 'data-router-ignore';
+
+// A download, an opted-out link, or `rel="external"` among its link types (ASCII case-insensitive).
+const LEFT_ALONE = `[download],[${IGNORE}],[rel~="external" i]`;
 
 /**
  * A document click listener that routes same-origin links inside `base`. `go` receives the
@@ -19,12 +23,11 @@ export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocati
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     // composedPath() reaches into open shadow roots, where event.target is retargeted to the host.
     const a = event.composedPath().find((n) => (n as Element).localName === 'a') as Element | undefined;
-    // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href`.
-    const href = a && (a.getAttribute('href') ?? a.getAttributeNS('http://www.w3.org/1999/xlink', 'href'));
-    if (!a || href == null) return;
-    const target = a.getAttribute('target');
-    if ((target && !/^_self$/i.test(target)) || a.hasAttribute('download') || a.hasAttribute(IGNORE)) return;
-    if (/(^|\s)external(\s|$)/i.test(a.getAttribute('rel') ?? '')) return;
+    if (!a) return;
+    // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href` (the parser's prefix for it).
+    const href = a.getAttribute('href') ?? a.getAttribute('xlink:href');
+    if (href === null) return; // a placeholder link
+    if (!/^(_self)?$/i.test(a.getAttribute('target') ?? '') || a.matches(LEFT_ALONE)) return;
     if (/^#(?!!)/.test(href)) {
       // In a `#!` app the browser would overwrite the state in the fragment: scroll ourselves.
       event.preventDefault();
@@ -39,12 +42,8 @@ export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocati
     }
     // Another origin, or a scheme with no origin of ours (`javascript:`, `mailto:`, `blob:`, `data:`).
     if (url.origin !== win.location.origin || url.protocol !== win.location.protocol) return;
-    let loc: AppLocation | null;
-    try {
-      loc = toLocation(url.pathname + url.search + url.hash, { base });
-    } catch {
-      return; // a malformed ugly URL: the browser (and the server) answer it
-    }
+    // Outside base, or a malformed ugly URL: the browser (and the server) answer it.
+    const loc = safeRead(url.href, base);
     if (loc === null) return;
     event.preventDefault();
     go(loc);

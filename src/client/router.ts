@@ -3,22 +3,16 @@
 // business; this file never asks which adapter it has.
 
 import { normalizeBase, normalizeLocation, type AppLocation } from '../location.js';
-import { percentDecode } from '../percent.js';
-import { parseQuery } from '../query.js';
-import type { Params, RouteMatch } from '../routes.js';
-import { createWriter, hasHistoryApi, hashbangAdapter, historyAdapter, readEntry, type Entry } from './adapters.js';
+import type { RouteMatch } from '../routes.js';
+import { createAdapter, createWriter, hasHistoryApi, pathOf, readEntry, type Entry } from './adapters.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
-import type { Current, ErrorView, Guard, Listener, Router, RouterOptions, RouterWindow, Target } from './types.js';
-
-/** The event dispatched on `window` each time the router becomes idle; `detail.location` is the location shown. */
-const SETTLED = 'crawlable-router:settled';
+import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, RouterWindow, Target } from './types.js';
 
 /** How many redirects one navigation may follow before it is a loop. */
 const MAX_REDIRECTS = 10;
 
-const newKey = () => Math.random().toString(36).slice(2, 10);
-const pathOf = (loc: AppLocation) => loc.split('#', 1)[0] as string;
+const newKey = () => Math.random().toString(36).slice(2);
 
 /** Settles with `value`, or rejects as soon as `signal` aborts: a hung guard or loader never holds a navigation. */
 const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
@@ -27,82 +21,58 @@ const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
     Promise.resolve(value).then(resolve, reject);
   });
 
-function globalWindow(): RouterWindow {
-  const win = (globalThis as { window?: RouterWindow }).window;
-  if (!win) throw new TypeError('createRouter needs a window: pass { window } where there is no global one');
-  return win;
-}
-
 /** Creates a router over the route table; nothing happens until `start()`. */
 export function createRouter(options: RouterOptions): Router {
-  const { routes, links = true, outlet: outletOption, error: errorView } = options;
-  const win = options.window ?? globalWindow();
+  const { routes, links = true, error: errorView } = options;
+  const win = (options.window ?? (globalThis as { window?: RouterWindow }).window) as RouterWindow;
+  if (!win) throw new TypeError('createRouter: no window; pass { window }');
   const base = normalizeBase(options.base ?? routes.base);
   const doc = win.document;
+  const history = win.history;
   const api = hasHistoryApi(win);
-  const mode = options.mode === 'history' || options.mode === 'hashbang' ? options.mode : api ? 'history' : 'hashbang';
-  const adapter = (mode === 'history' ? historyAdapter : hashbangAdapter)(base);
+  const mode = options.mode === 'hashbang' || (options.mode !== 'history' && !api) ? 'hashbang' : 'history';
+  const adapter = createAdapter(mode, base);
   const writeUrl = createWriter(win, api);
   const scroll = createScroll(win, options.scroll !== false);
   const guards = new Set<Guard>();
   const subscribers = new Set<Listener>();
+  // With no notFound route in the table, an unmatched location still commits, with an empty route.
+  const fallback = routes.notFound ?? {};
   let current: Current | null = null;
-  let entry: Entry | null = null; // the history entry `current` is shown in
+  let entry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
   let pending: { loc: AppLocation; key: string } | null = null;
-  let seq = 0;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
   let outlet: Element | null = null;
   let started = false;
   let lastHref = '';
-  let undo: (() => void)[] = [];
+  let listening: AbortController | undefined; // aborted by destroy(): removes what start() added
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
     writeUrl(adapter.url(loc), e, replace);
     lastHref = win.location.href;
   }
 
-  function setState(state: 'busy' | 'settled') {
-    if (started) doc.documentElement.dataset['routerState'] = state;
-  }
-
   function idle() {
     pending = null;
-    setState('settled');
-    const resolve = waiters;
-    waiters = [];
-    resolve.forEach((f) => f());
-    if (started) win.dispatchEvent(new win.CustomEvent(SETTLED, { detail: { location: current && current.location } }));
-  }
-
-  function resolveMatch(loc: AppLocation): RouteMatch {
-    // With no notFound route in the table, an unmatched location still commits, with an empty route.
-    const pre = pathOf(loc);
-    const q = pre.indexOf('?');
-    const hash = loc.indexOf('#');
-    return (
-      routes.resolve(loc) ?? {
-        route: {},
-        params: Object.create(null) as Params,
-        query: parseQuery(q < 0 ? '' : pre.slice(q + 1)),
-        location: loc,
-        path: q < 0 ? pre : pre.slice(0, q),
-        hash: hash < 0 ? '' : percentDecode(loc, hash + 1),
-        notFound: true,
-      }
-    );
+    waiters.splice(0).forEach((f) => f());
+    if (started) {
+      doc.documentElement.dataset['routerState'] = 'settled';
+      win.dispatchEvent(new win.CustomEvent('crawlable-router:settled', { detail: { location: current && current.location } }));
+    }
   }
 
   /** Puts the URL back where it was after a back/forward that a guard cancelled. */
   function undoPop(to: Entry, from: Entry | null) {
-    if (!current || !from) return;
+    pending = null; // the restoring pop that follows is an echo, not a new navigation
+    if (!from) return; // `current` is shown in `from`
     const delta = to.idx - from.idx;
-    if (api && delta) win.history.go(-delta);
-    else write(current.location, from, true);
+    if (api && delta) history.go(-delta);
+    else write((current as Current).location, from, true);
   }
 
   /** Commits a navigation; `view` renders into the outlet and sets the title (none for a change of anchor alone). */
-  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, view: ErrorView | undefined, failed?: boolean, error?: unknown) {
+  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, view?: ErrorView, failed?: boolean, error?: unknown) {
     if (entry) scroll.save(entry.key);
     if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
@@ -116,50 +86,50 @@ export function createRouter(options: RouterOptions): Router {
     }
     scroll.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
-    const faults: unknown[] = [];
+    let fault: [unknown] | undefined;
     for (const listener of [...subscribers]) {
       try {
         listener(current);
       } catch (x) {
-        faults.push(x);
+        fault ??= [x];
       }
     }
-    if (faults.length) throw faults[0];
+    if (fault) throw fault[0];
   }
 
   async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0): Promise<boolean> {
-    const id = ++seq;
     // One controller per navigation: a newer one (or destroy) aborts it, its loader and its waits.
+    // Aborted is superseded: it never commits, and the newer one reports idle.
     controller?.abort();
     const { signal } = (controller = new AbortController());
     pending = { loc, key: e.key };
-    setState('busy');
+    if (started) doc.documentElement.dataset['routerState'] = 'busy';
     const from = current;
     const fromEntry = entry;
     try {
-      const m = resolveMatch(loc);
+      const m = routes.resolve(loc, fallback) as RouteMatch;
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
       if (from && from.error === undefined && from.location !== loc && pathOf(from.location) === pathOf(loc)) {
-        commit(m, e, kind, from.data, undefined);
+        commit(m, e, kind, from.data);
         return true;
       }
       for (const guard of [...guards]) {
-        let verdict;
+        let verdict: GuardResult;
         try {
           verdict = await until(guard({ ...m, state: e.state } as Target, from), signal);
         } catch (x) {
-          if (id !== seq) return false;
-          if (kind === POP) (pending = null), undoPop(e, fromEntry);
+          if (signal.aborted) return false;
+          if (kind === POP) undoPop(e, fromEntry);
           throw x;
         }
-        if (id !== seq) return false;
+        if (signal.aborted) return false;
         if (verdict === false) {
-          pending = null; // the restoring pop that follows is an echo, not a new navigation
           if (kind === POP) undoPop(e, fromEntry);
           return false;
         }
         if (typeof verdict === 'string') {
           if (depth >= MAX_REDIRECTS) throw new Error(`guards redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(verdict)}`);
+          // A push stays one entry; a replace or a back/forward replaces the entry it reached.
           return run(normalizeLocation(verdict), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1);
         }
       }
@@ -173,12 +143,12 @@ export function createRouter(options: RouterOptions): Router {
         } catch (x) {
           (error = x), (failed = true);
         }
-        if (id !== seq) return false; // superseded: a stale result never renders
+        if (signal.aborted) return false; // superseded: a stale result never renders
       }
       commit(m, e, kind, data, failed ? errorView : m.route, failed, error);
       return true;
     } finally {
-      if (id === seq) idle();
+      if (!signal.aborted) idle();
     }
   }
 
@@ -190,11 +160,11 @@ export function createRouter(options: RouterOptions): Router {
     let e = readEntry(win);
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !e || (entry !== null && e.key === entry.key && current !== null && reading.loc !== current.location);
+    const fresh = !e || (entry !== null && e.key === entry.key && reading.loc !== (current as Current).location);
     if (fresh) e = { key: newKey(), idx: (entry ? entry.idx : -1) + 1 };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
     if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
-    const at = pending ?? (current && entry && { loc: current.location, key: entry.key });
+    const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
     if (at && reading.loc === at.loc && (fresh || (e as Entry).key === at.key)) return;
     return run(reading.loc, POP, e as Entry);
   }
@@ -207,10 +177,6 @@ export function createRouter(options: RouterOptions): Router {
     void arrive(href, pathOf(href) === pathOf(lastHref) && current ? current.location : null);
   }
 
-  function listen(target: EventTarget, type: string, fn: (event: never) => void) {
-    target.addEventListener(type, fn as EventListener);
-    undo.push(() => target.removeEventListener(type, fn as EventListener));
-  }
 
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
     const loc = normalizeLocation(to);
@@ -228,11 +194,12 @@ export function createRouter(options: RouterOptions): Router {
     start() {
       if (started) return Promise.resolve(current !== null);
       started = true;
-      const o = outletOption;
+      const o = options.outlet;
       outlet = typeof o === 'string' ? doc.querySelector(o) : (o ?? null);
-      listen(win, 'popstate', onPop);
-      listen(win, 'hashchange', onPop);
-      if (links) listen(doc, 'click', linkHandler(win, base, (loc) => void navigate(loc)));
+      const on = { signal: (listening = new AbortController()).signal };
+      win.addEventListener('popstate', onPop, on);
+      win.addEventListener('hashchange', onPop, on);
+      if (links) doc.addEventListener('click', linkHandler(win, base, navigate), on);
       scroll.start();
       const first = arrive(win.location.href, null);
       if (first) return first;
@@ -240,9 +207,9 @@ export function createRouter(options: RouterOptions): Router {
       return Promise.resolve(false);
     },
     navigate,
-    back: () => win.history.back(),
-    forward: () => win.history.forward(),
-    go: (delta) => win.history.go(delta),
+    back: () => history.back(),
+    forward: () => history.forward(),
+    go: (delta) => history.go(delta),
     href: (to) => adapter.url(normalizeLocation(to)),
     beforeEach(guard) {
       guards.add(guard);
@@ -254,10 +221,8 @@ export function createRouter(options: RouterOptions): Router {
     },
     settled: () => (pending ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     destroy() {
-      undo.forEach((f) => f());
-      undo = [];
-      seq++; // whatever is in flight resolves false and never commits
-      controller?.abort();
+      listening?.abort();
+      controller?.abort(); // whatever is in flight resolves false and never commits
       scroll.stop();
       if (started) delete doc.documentElement.dataset['routerState'];
       started = false;

@@ -27,7 +27,7 @@ export function createScroll(win: RouterWindow, on: boolean) {
   return {
     /** Takes scrolling over from the browser, which would restore before our content is rendered. */
     start() {
-      if (on && 'scrollRestoration' in h) (restoration = h.scrollRestoration), (h.scrollRestoration = 'manual');
+      if (on) (restoration = h.scrollRestoration), (h.scrollRestoration = 'manual');
     },
     stop() {
       if (restoration) (h.scrollRestoration = restoration), (restoration = undefined);

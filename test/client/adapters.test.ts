@@ -1,15 +1,15 @@
 import fc from 'fast-check';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createWriter, hasHistoryApi, hashbangAdapter, historyAdapter, readEntry } from '../../src/client/adapters.js';
+import { createAdapter, createWriter, hasHistoryApi, readEntry } from '../../src/client/adapters.js';
 import type { RouterWindow } from '../../src/client/index.js';
 import { toUrl, type UrlMode } from '../../src/index.js';
 import { normalizeLocation } from '../../src/location.js';
 import { modes, setup, type Setup } from './fixture.js';
 
-const adapters = { history: historyAdapter('/app/'), hashbang: hashbangAdapter('/app/') };
+const adapters = { history: createAdapter('history', '/app/'), hashbang: createAdapter('hashbang', '/app/') };
 
-describe('historyAdapter', () => {
+describe('the history adapter', () => {
   it.each([
     ['https://example.com/app/books/1', '/books/1', true],
     ['/app/books/1?tab=x#reviews', '/books/1?tab=x#reviews', true],
@@ -31,7 +31,7 @@ describe('historyAdapter', () => {
   );
 });
 
-describe('hashbangAdapter', () => {
+describe('the hashbang adapter', () => {
   it.each([
     ['/app/#!/books/1', null, '/books/1', true],
     ['https://example.com/app/#!', null, '/', true],

@@ -190,7 +190,7 @@ describe('createRouter options', () => {
 
   it('needs a window where there is no global one', () => {
     window = new Window();
-    expect(() => createRouter({ routes })).toThrow(new TypeError('createRouter needs a window: pass { window } where there is no global one'));
+    expect(() => createRouter({ routes })).toThrow(new TypeError('createRouter: no window; pass { window }'));
   });
 
   it('uses pushState in auto mode where it works, and #! where it does not', () => {
