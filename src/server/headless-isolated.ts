@@ -41,8 +41,11 @@ export function isolatedRenderer(options: Checked): HeadlessRenderer {
     const worker = new Worker(file, { workerData, resourceLimits: memoryLimitMb ? { maxOldGenerationSizeMb: memoryLimitMb } : undefined });
     worker.unref();
     all.add(worker);
-    // A thread that ends on its own (its memory limit) must not stay in the pool.
+    // A thread that ends on its own (its memory limit) must not stay in the pool, and an error from
+    // an idle thread (no render listening) must end that thread, not the process: a Worker's
+    // 'error' event with no listener is thrown in the main thread.
     worker.once('exit', () => all.delete(worker));
+    worker.on('error', () => end(worker));
     return worker;
   }
 
