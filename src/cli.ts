@@ -241,9 +241,10 @@ async function runVerify(args: string[], io: CliIo): Promise<number> {
       maxStates,
       concurrency,
       ...(browser && { browser }),
-      onProgress: (done, known, current) => io.stderr.write(`\r[${done}/${known}] ${current.slice(0, 100)}`.padEnd(120)),
+      // A bar redrawn in place is for a person at a terminal; a log file gets no `\r` lines.
+      ...(io.stderr.isTTY && { onProgress: (done: number, known: number, current: string) => io.stderr.write(`\r\x1b[2K[${done}/${known}] ${current.slice(0, 100)}`) }),
     });
-    io.stderr.write('\r' + ' '.repeat(120) + '\r');
+    if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
     io.stdout.write((values.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
     return report.problems > 0 ? EXIT.FAILURES : EXIT.OK;
   } finally {

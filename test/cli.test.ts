@@ -51,10 +51,10 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 }
 
 /** Runs `run()` in this process, capturing its output. */
-async function inProcess(args: string[]) {
+async function inProcess(args: string[], isTTY = false) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await run(args, { stdout: { write: (t: string) => out.push(t) }, stderr: { write: (t: string) => err.push(t) }, cwd: dir });
+  const code = await run(args, { stdout: { write: (t: string) => out.push(t) }, stderr: { isTTY, write: (t: string) => err.push(t) }, cwd: dir });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
@@ -187,14 +187,25 @@ describe('crawlable-router verify', () => {
   });
   afterAll(() => site.close());
 
-  it('prints a table and a summary, shows progress, and exits 1 when it finds problems', async () => {
-    const result = await inProcess(['verify', `${site.origin}/`]);
+  it('prints a table and a summary, shows progress on a terminal, and exits 1 when it finds problems', async () => {
+    const result = await inProcess(['verify', `${site.origin}/`], true);
     expect(result.code).toBe(EXIT.FAILURES);
     expect(result.stdout).toMatch(/^status\s+kind\s+bytes\s+text\s+problems\s+state/);
     expect(result.stdout).toContain('UGLY_CANONICAL  the canonical link of');
     expect(result.stdout).toContain('10 states crawled (6 × 200, 3 × 404, 1 × 500), sitemap');
     expect(result.stdout.trimEnd().endsWith('8 problems')).toBe(true);
-    expect(result.stderr).toContain('[10/10]');
+    expect(result.stderr).toContain('\r\x1b[2K[10/10]');
+  });
+
+  it('draws no progress bar when stderr is not a terminal (a log file gets no \\r lines)', async () => {
+    const result = await inProcess(['verify', `${site.origin}/`]);
+    expect(result.code).toBe(EXIT.FAILURES);
+    expect(result.stderr).toBe('');
+  });
+
+  it('says "1 state", not "1 states"', async () => {
+    const result = await inProcess(['verify', `${site.origin}/`, '--max', '1']);
+    expect(result.stdout).toMatch(/\n1 state crawled \(/);
   });
 
   it('writes JSON with --json, from the real bin', async () => {

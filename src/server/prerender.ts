@@ -11,7 +11,7 @@ import { SnapshotError } from './errors.js';
 import { writeFileAtomic } from './file-store.js';
 import { createSnapshotHandler } from './handler.js';
 import { resolveInside, snapshotPath } from './paths.js';
-import { createProgress, type ProgressStream } from './progress.js';
+import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from './render.js';
 import { sitemap } from './sitemap.js';
 import { stripAnchor } from './urls.js';
@@ -147,6 +147,6 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     sitemaps,
     durationMs: Math.round(performance.now() - started),
   };
-  progress.end(`prerendered ${report.written} of ${report.total} states in ${report.durationMs} ms` + (report.failed ? `; ${report.failed} failed` : ''));
+  progress.end(`prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` + (report.failed ? `; ${report.failed} failed` : ''));
   return report;
 }

@@ -19,6 +19,12 @@ export interface Progress {
 }
 
 const WIDTH = 24;
+
+/** `n` and the noun, singular for one: `1 state`, `2 states`, `3 entries` with `plural` given. */
+export function count(n: number, noun: string, plural = `${noun}s`): string {
+  return `${n} ${n === 1 ? noun : plural}`;
+}
+
 const REDRAW_MS = 80;
 
 /** Progress over `total` states on `stream`; silent without a stream. */

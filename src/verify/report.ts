@@ -1,5 +1,6 @@
 // How `crawlable-router verify` prints its report.
 
+import { count } from '../server/progress.js';
 import type { VerifyReport } from './crawl.js';
 
 /** The report as a table of states, then every problem, then a summary line. */
@@ -22,9 +23,9 @@ export function formatReport(report: VerifyReport): string {
     ...rows.map(line),
     '',
     ...(problems.length ? ['Problems:', ...problems, ''] : []),
-    `${report.states.length} states crawled (${statuses})` +
-      (report.sitemap ? `, sitemap ${report.sitemap.url} with ${report.sitemap.entries} entries` : ', no sitemap') +
-      (report.browser ? `, ${mismatches} text mismatches in Chromium` : '') +
-      `, ${report.problems} problems`,
+    `${count(report.states.length, 'state')} crawled (${statuses})` +
+      (report.sitemap ? `, sitemap ${report.sitemap.url} with ${count(report.sitemap.entries, 'entry', 'entries')}` : ', no sitemap') +
+      (report.browser ? `, ${count(mismatches, 'text mismatch', 'text mismatches')} in Chromium` : '') +
+      `, ${count(report.problems, 'problem')}`,
   ].join('\n');
 }

@@ -34,7 +34,7 @@ describe('formatReport', () => {
       'UGLY_SITEMAP  the sitemap points at an ugly URL',
       'TEXT_MISMATCH  differs',
       '',
-      '2 states crawled (1 × 200, 1 × 404), sitemap https://e.test/sitemap.xml with 3 entries, 1 text mismatches in Chromium, 2 problems',
+      '2 states crawled (1 × 200, 1 × 404), sitemap https://e.test/sitemap.xml with 3 entries, 1 text mismatch in Chromium, 2 problems',
     ]);
   });
 });
