@@ -1,6 +1,5 @@
 // The AJAX crawling scheme's mapping between pretty (#!) and ugly (_escaped_fragment_) URLs.
-// Spec: shared/spec/agreement-and-pushstate.txt, "Mapping from #! to _escaped_fragment_ format" and
-// "Escaping characters in the bidirectional mapping". Every string operation here works on the URL
+// The rules: docs/scheme.md, "Pretty to ugly" and "Ugly to pretty". Every string operation here works on the URL
 // as given: nothing is parsed by WHATWG URL, so host case, ports, `%7e` and `./` survive untouched.
 
 import { escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';

@@ -1,4 +1,4 @@
-// One state, three URL forms (clean, pretty, ugly): shared/DESIGN.md, "One state, three URL forms".
+// One state, three URL forms (clean, pretty, ugly): docs/scheme.md, "Words" and "Reading the text after `#!`".
 // A location is the state as a string relative to the app's base: path, optional query, optional
 // in-page anchor. Locations are kept in one canonical spelling (below) so that a state reached
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.

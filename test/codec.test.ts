@@ -10,8 +10,8 @@ import {
   unescapeFragment,
 } from '../src/codec.js';
 
-// Every pretty/ugly pair in shared/spec/ (agreement, webmaster guides in English and French, FAQ,
-// the 2009 proposal), both directions.
+// Every pretty/ugly pair the scheme's published texts give as examples (the agreement, the
+// webmaster guides in English and French, the FAQ, the 2009 proposal), both directions.
 const specPairs: [pretty: string, ugly: string][] = [
   ['www.example.com?myquery#!key1=value1&key2=value2', 'www.example.com?myquery&_escaped_fragment_=key1=value1%26key2=value2'],
   ['www.example.com#!key1=value1&key2=value2', 'www.example.com?_escaped_fragment_=key1=value1%26key2=value2'],

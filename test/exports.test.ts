@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 
 // The names each entry point exports, from the built files, through the package's own exports map.
@@ -42,6 +42,25 @@ describe('entry points', () => {
     expect(names(require('crawlable-router/server') as object)).toEqual(server);
     expect(readFileSync('dist/server.d.ts', 'utf8')).toContain('declare function createSnapshotHandler');
     expect(readFileSync('dist/server.d.cts', 'utf8')).toContain('declare function createSnapshotHandler');
+  });
+
+  it('reaches the UMD bundle through the exports map, minified and plain', () => {
+    expect(require.resolve('crawlable-router/umd')).toMatch(/dist\/crawlable-router\.umd\.min\.js$/);
+    expect(require.resolve('crawlable-router/umd/dev')).toMatch(/dist\/crawlable-router\.umd\.js$/);
+    expect(readFileSync(require.resolve('crawlable-router/umd'), 'utf8')).toContain('CrawlableRouter');
+  });
+
+  it('ships what the README links to, with a license and a repository', () => {
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[]; repository: { url: string }; license: string };
+    expect(readFileSync('LICENSE', 'utf8')).toMatch(/^MIT License/);
+    expect(pkg.license).toBe('MIT');
+    expect(pkg.repository.url).toMatch(/^git\+https:\/\//);
+    const readme = readFileSync('README.md', 'utf8');
+    const local = [...readme.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g)].map((m) => m[1] as string).filter((href) => !/^[a-z]+:/.test(href));
+    for (const href of local) {
+      expect(existsSync(href), `README links to ${href}`).toBe(true);
+      expect(pkg.files.some((f) => href === f || href.startsWith(`${f}/`)), `${href} is in the package's files`).toBe(true);
+    }
   });
 
   it('the package.json points unpkg at the minified UMD file and declares no side effects', () => {

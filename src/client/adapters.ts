@@ -1,5 +1,5 @@
 // The URL adapters, one per mode: how a location is read from the address bar and written back.
-// They differ only in the URL form (clean or `#!`, DESIGN.md "One state, three URL forms"); the
+// They differ only in the URL form (clean or `#!`, docs/scheme.md "Words"); the
 // navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
 import { hasEscapedFragment, normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
@@ -42,7 +42,7 @@ export function createAdapter(mode: UrlMode, base: string): Adapter {
     read(href, shown) {
       const hash = href.indexOf('#');
       // In a `#!` app a plain `#anchor` (no `!`) is an anchor on the state shown now, never a state
-      // of its own (DESIGN.md: "a plain #reviews with no ! is an ordinary anchor, never a route").
+      // of its own (docs/scheme.md, "Reading the text after `#!`").
       const loc =
         hashbang && shown !== null && hash >= 0 && href.charCodeAt(hash + 1) !== 33
           ? normalizeLocation(pathOf(shown) + href.slice(hash))

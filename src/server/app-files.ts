@@ -1,7 +1,7 @@
 // What a headless page may fetch: the app's own files from its folder on disk (served at `base` on
 // the app's origin), the shell at the state's own URL, and, when configured, the app's own API on
 // an upstream server. Every other origin is refused, and no URL can name a file outside the folder
-// (no `..`, no encoded slash or NUL, no symlink out): DESIGN.md, "Rules that hold everywhere".
+// (no `..`, no encoded slash or NUL, no symlink out): SECURITY.md, "Untrusted inputs".
 
 import { promises as fsp, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';

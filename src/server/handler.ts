@@ -2,7 +2,7 @@
 // An ugly URL (`/?_escaped_fragment_=/books/1` or the meta-tag form `/books/1?_escaped_fragment_=`)
 // gets the HTML snapshot of its state; a clean URL inside `base` gets the shell carrying
 // `<meta name="fragment" content="!">`; anything else is not its business (null).
-// Spec: shared/spec/agreement-and-pushstate.txt, "Role of the application and web server".
+// The scheme's rules it follows: docs/scheme.md.
 
 import { CodecError } from '../codec.js';
 import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';

@@ -1,5 +1,5 @@
 // One headless page's life after navigation: wait until the app is done, then turn its document
-// into a snapshot. The wait follows the contract with the client router (DESIGN.md and the issue):
+// into a snapshot. The wait follows the settled contract with the client router:
 // after the page loads, `data-router-state="busy"` means wait for the `crawlable-router:settled`
 // event; "settled" means done; no attribute means the page's own idle (happy-dom's
 // waitUntilComplete: scripts, fetches and timers all finished).

@@ -1,5 +1,5 @@
 // HTML escaping and the small pages the server answers errors with. Everything decoded from a
-// request is untrusted (DESIGN.md, "Rules that hold everywhere"): it goes through `escapeHtml`.
+// request is untrusted (SECURITY.md): it goes through `escapeHtml`.
 
 const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '\r': '&#13;' };
 

@@ -1,5 +1,4 @@
-// Crawlers do not follow links in the ugly form (spec/agreement-and-pushstate.txt, "Note: The
-// crawler will not follow links extracted from HTML that contain _escaped_fragment_"), so every
+// Crawlers never follow a link that contains `_escaped_fragment_` (docs/scheme.md), so every
 // `href` in a snapshot that names an ugly URL is rewritten to the pretty (or, in history mode, clean)
 // URL of the same state. Links are found by parse5, never by a regex over markup.
 

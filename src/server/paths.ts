@@ -2,7 +2,7 @@
 // output folder: its path segments as folders and `index.html` (`/books/42` -> `books/42/index.html`),
 // or `index.<query>.html` for a state with a query (`/?tab=x` -> `index.tab=x.html`). Segments are
 // kept in canonical spelling, which never holds `/`, NUL, `..` or `%2E`; anything that would leave
-// the folder is refused (DESIGN.md, "never let it name a file path outside outDir").
+// the folder is refused (SECURITY.md: a decoded state never names a file outside `outDir`).
 
 import path from 'node:path';
 import { normalizeLocation, type AppLocation } from '../location.js';

@@ -1,6 +1,6 @@
 // robots.txt for an app on the crawling scheme. States that must not be crawled are named by
 // location prefix; each becomes a rule on its ugly form (`Disallow: /*_escaped_fragment_=PREFIX`,
-// spec/faq.txt, "What if my site has some hash fragment URLs that should not be crawled?") and
+// docs/scheme.md, "What the crawler and the site agree to") and
 // one on its clean form (which the meta-tag form `/path?_escaped_fragment_=` starts with).
 
 import { escapeFragment } from '../codec.js';

@@ -2,7 +2,7 @@
 // template: static text with three slots (title text, head additions, outlet content). A snapshot
 // is then string assembly, never a DOM parse. The same pass gives the page served to browsers at
 // clean URLs: the shell with `<meta name="fragment" content="!">` in its head, exactly once
-// (spec/agreement-and-pushstate.txt, "Pages without hash fragments").
+// (docs/scheme.md, "Pages without a fragment: the meta tag").
 
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { SnapshotError } from './errors.js';

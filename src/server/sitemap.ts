@@ -1,6 +1,5 @@
 // Sitemaps list the URLs a site wants shown in search results: the pretty `#!` URLs of a hashbang
-// app, the clean URLs of a pushState app (spec/faq.txt, "Which URL should I include in my
-// Sitemap?"), never the ugly ones. sitemaps.org limits a file to 50,000 URLs and 50 MB; past that
+// app, the clean URLs of a pushState app (docs/scheme.md), never the ugly ones. sitemaps.org limits a file to 50,000 URLs and 50 MB; past that
 // the URLs are split into numbered files under a sitemap index.
 
 import { normalizeBase, normalizeLocation, type AppLocation, type UrlMode } from '../location.js';

@@ -1,6 +1,6 @@
 // The public URLs the server writes (canonical links, sitemaps, the headless page's address): the
 // pretty URL in hashbang mode, the clean URL in history mode, always on the configured origin,
-// never on the request's Host header (DESIGN.md, "Rules that hold everywhere").
+// never on the request's Host header (docs/scheme.md, last section).
 
 import { normalizeBase, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import { SnapshotError } from './errors.js';

@@ -182,7 +182,7 @@ describe('headlessRenderer', () => {
   });
 
   it('serves classic scripts from disk, with no child process, and same-origin API calls from the upstream', async () => {
-    // happy-dom's synchronous fetch runs a child node process per request (DESIGN.md, "Measured here").
+    // happy-dom's synchronous fetch runs a child node process per request (the comment at the top of src/server/headless.ts).
     const spawn = vi.spyOn(childProcess, 'execFileSync');
     const { handler } = setup('classic');
     const snap = await handler.render('/books/1');
