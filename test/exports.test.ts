@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 // The names each entry point exports, from the built files, through the package's own exports map.
@@ -60,6 +61,16 @@ describe('entry points', () => {
     for (const href of local) {
       expect(existsSync(href), `README links to ${href}`).toBe(true);
       expect(pkg.files.some((f) => href === f || href.startsWith(`${f}/`)), `${href} is in the package's files`).toBe(true);
+    }
+  });
+
+  it('every link between the docs names a file of the repository', () => {
+    for (const name of readdirSync('docs').filter((f) => f.endsWith('.md'))) {
+      const text = readFileSync(`docs/${name}`, 'utf8');
+      for (const [, href] of text.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)) {
+        if (/^[a-z]+:/.test(href as string)) continue;
+        expect(existsSync(path.join('docs', href as string)), `docs/${name} links to ${href}`).toBe(true);
+      }
     }
   });
 
