@@ -81,11 +81,23 @@ function queryOf(url: string): [query: number, end: number] {
   return [query < end ? query : -1, end];
 }
 
-/** Where the first `_escaped_fragment_` parameter (bare, or with `=`) of `url`'s query starts, or -1. */
+const AMPERSAND = 38; // '&'
+const EQUALS = 61; // '='
+
+/**
+ * Where the first `_escaped_fragment_` parameter of `url`'s query starts, or -1. The query runs from
+ * `query` (its `?`, or -1 for none) to `end`; the parameter is bare (`_escaped_fragment_`) or has a
+ * value (`_escaped_fragment_=…`), and starts right after the `?` or after an `&`.
+ */
 function paramAt(url: string, query: number, end: number): number {
-  for (let at = query; query >= 0 && (at = url.indexOf(PARAM, at + 1)) > 0 && at + PARAM.length <= end; ) {
-    const next = url.charCodeAt(at + PARAM.length);
-    if ((at === query + 1 || url.charCodeAt(at - 1) === 38) && (at + PARAM.length === end || next === 61 || next === 38)) return at;
+  if (query < 0) return -1;
+  let at = url.indexOf(PARAM, query + 1);
+  while (at > 0 && at + PARAM.length <= end) {
+    const startsParam = at === query + 1 || url.charCodeAt(at - 1) === AMPERSAND;
+    const after = at + PARAM.length;
+    const endsName = after === end || url.charCodeAt(after) === EQUALS || url.charCodeAt(after) === AMPERSAND;
+    if (startsParam && endsName) return at;
+    at = url.indexOf(PARAM, at + 1);
   }
   return -1;
 }
