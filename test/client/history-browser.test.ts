@@ -45,7 +45,7 @@ describe('the router on createBrowserHistory({ window })', () => {
   it('starts as in history mode: outlet, title, data-router-state and the settled event', async () => {
     open('/app/books/1');
     const events: unknown[] = [];
-    window.addEventListener('crawlable-router:settled', (event) => events.push((event as CustomEvent).detail.location));
+    window.addEventListener('crawlable-router:settled', (event) => events.push((event as unknown as CustomEvent).detail.location));
     expect(router.mode).toBe('history');
     expect(await router.start()).toBe(true);
     expect([outlet(), window.document.title, window.document.documentElement.dataset['routerState']]).toEqual(['<h1>1</h1>', 'Book 1', 'settled']);
