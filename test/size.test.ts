@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the size script is plain JavaScript with no types of its own
 import { bundleSize, fileSize } from '../scripts/size.mjs';
@@ -21,5 +22,13 @@ describe('bundle sizes', () => {
   it.each(budgets)('keeps %s within its budget', async (_, code, budget) => {
     const size = (code === null ? await fileSize('dist/crawlable-router.umd.min.js') : await bundleSize(code)) as { gzip: number };
     expect(size.gzip).toBeLessThanOrEqual(budget);
+  });
+});
+
+describe('the history package', () => {
+  it('is never imported by the built client: an app that passes no instance bundles none of it', () => {
+    const files = readdirSync('dist/client').filter((f) => /\.c?js$/.test(f));
+    expect(files).toContain('history.js');
+    for (const file of files) expect(readFileSync(`dist/client/${file}`, 'utf8')).not.toMatch(/from ['"]history['"]|require\(['"]history['"]\)/);
   });
 });

@@ -181,3 +181,18 @@ describe('the router on createMemoryHistory, in Node', () => {
     expect([router.current?.location, loads]).toEqual(['/', []]);
   });
 });
+
+describe('the README’s ten-line test of an app’s guards', () => {
+  it('sends a visitor who is not logged in from /admin to /login', async () => {
+    const routes = createRoutes([{ path: '/' }, { path: '/admin' }, { path: '/login' }], { base: '/app/' });
+    const loggedIn = () => false;
+    const adminGuard = (to: { path: string }) => (to.path.startsWith('/admin') && !loggedIn() ? '/login' : true);
+    const history = createMemoryHistory({ initialEntries: ['/app/'] });
+    const router = createRouter({ routes, history });
+    router.beforeEach(adminGuard);
+    await router.start();
+    expect(await router.navigate('/admin')).toBe(true);
+    expect(history.location.pathname).toBe('/app/login');
+    router.destroy();
+  });
+});
