@@ -99,7 +99,7 @@ export function windowNav(win: RouterWindow, base: string): Nav {
   const href = () => win.location.href;
   const here = href();
   const state = h.state;
-  let api = typeof h.pushState == 'function' ? 1 : 0;
+  let api = typeof h.pushState === 'function' ? 1 : 0;
   if (api) {
     try {
       // `base-` is another path under base (`/app/-`) for any page but that one.
@@ -116,7 +116,7 @@ export function windowNav(win: RouterWindow, base: string): Nav {
     // The entry the browser is on, if the router stamped it.
     entry() {
       const e = h.state as Partial<Entry> | null;
-      return e && typeof e.key == 'string' && typeof e.idx == 'number' ? (e as Entry) : null;
+      return e && typeof e.key === 'string' && typeof e.idx === 'number' ? (e as Entry) : null;
     },
     write(url, entry, replace, loc) {
       if (api) {

@@ -22,7 +22,7 @@ export function historyNav(h: RouterHistory): Nav {
       const { key, state } = h.location;
       // An entry pushed by someone else (or there before the router): after the last one seen, or
       // in its place when it replaced it; a memory history knows its position.
-      return keep(key, entries.get(key) ?? { key, idx: h.index ?? at + +(h.action != 'REPLACE'), state });
+      return keep(key, entries.get(key) ?? { key, idx: h.index ?? at + +(h.action !== 'REPLACE'), state });
     },
     write(url, entry, replace) {
       writing = true;

@@ -38,7 +38,7 @@ export function linkHandler(win: RouterWindow, read: (href: string) => Reading |
     let url: URL;
     try {
       // A fragment is of this very document: a srcdoc frame's base URL is its parent's.
-      url = new win.URL(href, href[0] == '#' ? win.location.href : win.document.baseURI);
+      url = new win.URL(href, href[0] === '#' ? win.location.href : win.document.baseURI);
     } catch {
       return;
     }
