@@ -1,4 +1,4 @@
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,7 +111,6 @@ describe('a sandboxed srcdoc frame (allow-scripts, no allow-same-origin)', () =>
   beforeAll(async () => {
     // The host page over http on 127.0.0.1; the frame's document carries the bundle inline (an opaque
     // origin loads nothing of the host's) and its base URL is the host page's.
-    const { readFileSync } = await import('node:fs');
     const srcdoc = `<!doctype html><html><head><meta charset="utf-8"><script>${readFileSync(umd, 'utf8')}</script></head><body>${BODY}<script>${APP}</script></body></html>`;
     const attr = srcdoc.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
     const host = `<!doctype html><html><head><meta charset="utf-8"><title>host</title></head><body><iframe sandbox="allow-scripts" srcdoc="${attr}"></iframe></body></html>`;
