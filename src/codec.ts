@@ -33,7 +33,7 @@ export class CodecError extends Error {
 const PARAM = '_escaped_fragment_';
 // What the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26 %2B
 // %7F-FF); every byte of a non-ASCII character is %80-FF.
-const UNSAFE = escapeTable(/[!"$'-*,-~]/);
+const UNSAFE = /* @__PURE__ */ escapeTable(/[!"$'-*,-~]/);
 
 /**
  * The error for `what` is wrong at `index` of `input` (-1: the whole input), with the input quoted
@@ -50,11 +50,17 @@ const raise = (fault: PercentFault): never => {
   throw fault;
 };
 
-/** Escapes or unescapes `text`, a part of `input` that starts at `offset`; a fault is a CodecError. */
-function code(escape: boolean, text: string, input: string, offset: number): string {
+/** The scheme's escaping of a fragment, faults thrown. */
+const encode = (text: string) => percentEncode(text, UNSAFE, raise);
+
+/**
+ * Escapes or unescapes (`run`) `text`, a part of `input` that starts at `offset`; a fault is a
+ * CodecError. `run` is passed in so that an app which only reads URLs bundles no encoder.
+ */
+function code(run: (text: string) => string | PercentFault, text: string, input: string, offset: number): string {
   let out: string | PercentFault;
   try {
-    out = escape ? percentEncode(text, UNSAFE, raise) : strictDecode(text);
+    out = run(text);
   } catch (fault) {
     out = fault as PercentFault;
   }
@@ -65,12 +71,12 @@ function code(escape: boolean, text: string, input: string, offset: number): str
 
 /** Escapes a fragment for the query string: UTF-8, then exactly `%00-20 %23 %25-26 %2B %7F-FF`. */
 export function escapeFragment(text: string): string {
-  return code(true, text, text, 0);
+  return code(encode, text, text, 0);
 }
 
 /** Reverses `escapeFragment`: decodes every `%XX` as UTF-8, strictly; `+` stays a plus. */
 export function unescapeFragment(text: string): string {
-  return code(false, text, text, 0);
+  return code(strictDecode, text, text, 0);
 }
 
 /** Where `url`'s query starts (its `?`, or -1) and ends (its `#`, or its length). */
@@ -132,7 +138,7 @@ export function toUglyUrl(url: string): string {
   if (end < url.length && url.charCodeAt(end + 1) !== 33) throw fail('NOT_PRETTY', `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
   const at = paramAt(url, query, end);
   if (at >= 0) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, at);
-  const value = end < url.length ? code(true, url.slice(end + 2), url, end + 2) : '';
+  const value = end < url.length ? code(encode, url.slice(end + 2), url, end + 2) : '';
   return url.slice(0, end) + (query < 0 ? '?' : query === end - 1 ? '' : '&') + PARAM + '=' + value;
 }
 
@@ -152,7 +158,7 @@ export function readUglyUrl(url: string): UglyState {
   // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
   let i = query + 1;
   while (i < last - 1 && url.charCodeAt(i) === 38) i++;
-  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment: code(false, url.slice(start), url, start) };
+  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment: code(strictDecode, url.slice(start), url, start) };
 }
 
 /**

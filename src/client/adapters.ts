@@ -13,8 +13,8 @@ export interface Reading {
 
 /** Reads and writes one URL form. */
 export interface Adapter {
-  /** Reads any form of `href`; `shown` is the location shown now. Null outside `base` or for a malformed ugly URL. */
-  read(href: string, shown: AppLocation | null): Reading | null;
+  /** Reads any form of `href`; `shown` is the location shown now, if any. Null outside `base` or for a malformed ugly URL. */
+  read(href: string, shown?: AppLocation | null): Reading | null;
   /** The URL of a location in this form. */
   url(loc: AppLocation): string;
 }
@@ -33,18 +33,24 @@ export function safeRead(href: string, base: string): AppLocation | null {
 
 /**
  * The adapter of a mode. In history mode a `#!` or `_escaped_fragment_` URL names the same state
- * but is in the wrong form; in hashbang mode any URL without `#!` is.
+ * but is in the wrong form; in hashbang mode any URL without `#!` is. With a `page` (a document
+ * whose path may not change: file://, a sandboxed frame) the state lives in that page's fragment
+ * alone: URLs are the page plus `#!`, and a URL of another page is none of the app's.
  */
-export function createAdapter(mode: UrlMode, base: string): Adapter {
+export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
   const hashbang = mode === 'hashbang';
   return {
-    url: (loc) => toUrl(loc, { base, mode }),
+    url: (loc) => page + toUrl(loc, { base, mode }).slice(page ? base.length : 0),
     read(href, shown) {
+      if (page) {
+        if (pathOf(href) !== page) return null;
+        href = base + href.slice(page.length);
+      }
       const hash = href.indexOf('#');
       // In a `#!` app a plain `#anchor` (no `!`) is an anchor on the state shown now, never a state
       // of its own (docs/scheme.md, "Reading the text after `#!`").
       const loc =
-        hashbang && shown !== null && hash >= 0 && href.charCodeAt(hash + 1) !== 33
+        hashbang && shown && hash >= 0 && href.charCodeAt(hash + 1) !== 33
           ? normalizeLocation(pathOf(shown) + href.slice(hash))
           : safeRead(href, base);
       // A URL that reads is ugly when it has the parameter (else toLocation throws), and pretty when
@@ -64,35 +70,71 @@ export interface Entry {
   state?: unknown;
 }
 
-/** The entry the browser is on, if the router stamped it. */
-export function readEntry(win: RouterWindow): Entry | null {
-  const s = win.history.state as Partial<Entry> | null;
-  return s && typeof s.key === 'string' && typeof s.idx === 'number' ? (s as Entry) : null;
+/**
+ * Where the router reads, writes and listens: the window's own history (`windowNav`), or an
+ * instance of the `history` package (`historyNav`). The navigation core sees only this.
+ */
+export interface Nav {
+  /** What URLs this history can be given: 2 any path under `base`, 1 only a new fragment of this page, 0 none (no History API). */
+  api: number;
+  /** The URL shown now. */
+  href(): string;
+  /** The entry shown now, if the router made or adopted it. */
+  entry(): Entry | null;
+  /** Writes `url`, the location `loc` in the adapter's form, with its entry. */
+  write(url: string, entry: Entry, replace: boolean, loc: AppLocation): void;
+  /** Moves `delta` entries back (negative) or forward. */
+  go(delta: number): void;
+  /** Calls `f` for every change of entry that the router did not write, until `signal` aborts. */
+  listen(f: (event: { type?: string }) => void, signal: AbortSignal): void;
 }
 
-/** True where `history.pushState` exists and works (it throws in sandboxed and opaque-origin documents). */
-export function hasHistoryApi(win: RouterWindow): boolean {
-  try {
-    const h = win.history;
-    h.replaceState(h.state, '', win.location.href);
-    return typeof h.pushState === 'function';
-  } catch {
-    return false;
-  }
-}
-
-/** Writes a URL (origin-relative, inside `base`) and its entry: pushState/replaceState, else `location`. */
-export function createWriter(win: RouterWindow, api: boolean) {
-  return (url: string, entry: Entry, replace: boolean): void => {
-    if (api) {
-      try {
-        win.history[replace ? 'replaceState' : 'pushState'](entry, '', url);
-        return;
-      } catch {
-        // Safari throws past 100 pushState calls in 30 s; loading the URL keeps the state reachable.
-      }
+/**
+ * The window's history. What it can write is found with the real operation: a `replaceState` to
+ * another path under `base` and back. A page opened from file://, and a sandboxed or opaque-origin
+ * frame, refuse it although `pushState` is there, and may change only their fragment.
+ */
+export function windowNav(win: RouterWindow, base: string): Nav {
+  const h = win.history;
+  const href = () => win.location.href;
+  const here = href();
+  const state = h.state;
+  let api = typeof h.pushState === 'function' ? 1 : 0;
+  if (api) {
+    try {
+      // `base-` is another path under base (`/app/-`) for any page but that one.
+      h.replaceState(state, '', base + '-');
+      h.replaceState(state, '', here);
+      api = 2;
+    } catch {
+      // Refused before the URL moved: the URL is still `here`.
     }
-    // Without pushState a `#!` URL on the same page changes only the fragment: no reload.
-    win.location[replace ? 'replace' : 'assign'](url);
+  }
+  return {
+    api,
+    href,
+    // The entry the browser is on, if the router stamped it.
+    entry() {
+      const e = h.state as Partial<Entry> | null;
+      return e && typeof e.key === 'string' && typeof e.idx === 'number' ? (e as Entry) : null;
+    },
+    write(url, entry, replace, loc) {
+      if (api) {
+        try {
+          return h[replace ? 'replaceState' : 'pushState'](entry, '', url);
+        } catch {
+          // Refused at run time (Safari past 100 calls in 30 s, a path this page may not take): the
+          // `#!` form of the same state on this very page, never a load of another document.
+          url = pathOf(href()) + '#!' + loc;
+        }
+      }
+      // Without the API a `#!` URL on the same page changes only the fragment: no reload.
+      win.location[replace ? 'replace' : 'assign'](url);
+    },
+    go: (delta) => h.go(delta),
+    listen(f, signal) {
+      win.addEventListener('popstate', f, { signal });
+      win.addEventListener('hashchange', f, { signal });
+    },
   };
 }

@@ -12,6 +12,7 @@ export type {
   NavigateOptions,
   Router,
   RouterMode,
+  RouterHistory,
   RouterOptions,
   RouterWindow,
   Target,

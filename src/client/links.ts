@@ -4,7 +4,7 @@
 
 import type { AppLocation } from '../location.js';
 import { percentDecode } from '../percent.js';
-import { safeRead } from './adapters.js';
+import type { Reading } from './adapters.js';
 import { scrollToAnchor } from './scroll.js';
 import type { RouterWindow } from './types.js';
 
@@ -15,10 +15,11 @@ export const IGNORE = 'data-router-ignore';
 const LEFT_ALONE = `[download],[${IGNORE}],[rel~="external" i]`;
 
 /**
- * A document click listener that routes same-origin links inside `base`. `go` receives the
- * location; a plain `#anchor` scrolls to its element and changes neither the URL nor the state.
+ * A document click listener that routes same-origin links that `read` names a state of (the
+ * router's adapter: inside `base`, or on the pinned page). `go` receives the location; a plain
+ * `#anchor` scrolls to its element and changes neither the URL nor the state.
  */
-export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocation) => void) {
+export function linkHandler(win: RouterWindow, read: (href: string) => Reading | null, go: (loc: AppLocation) => void) {
   return (event: MouseEvent): void => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     // composedPath() reaches into open shadow roots, where event.target is retargeted to the host.
@@ -36,16 +37,17 @@ export function linkHandler(win: RouterWindow, base: string, go: (loc: AppLocati
     }
     let url: URL;
     try {
-      url = new win.URL(href, win.document.baseURI);
+      // A fragment is of this very document: a srcdoc frame's base URL is its parent's.
+      url = new win.URL(href, href[0] === '#' ? win.location.href : win.document.baseURI);
     } catch {
       return;
     }
     // Another origin, or a scheme with no origin of ours (`javascript:`, `mailto:`, `blob:`, `data:`).
     if (url.origin !== win.location.origin || url.protocol !== win.location.protocol) return;
     // Outside base, or a malformed ugly URL: the browser (and the server) answer it.
-    const loc = safeRead(url.href, base);
-    if (loc === null) return;
+    const reading = read(url.href);
+    if (!reading) return;
     event.preventDefault();
-    go(loc);
+    go(reading.loc);
   };
 }

@@ -4,7 +4,8 @@
 
 import { normalizeBase, normalizeLocation, type AppLocation } from '../location.js';
 import type { RouteMatch } from '../routes.js';
-import { createAdapter, createWriter, hasHistoryApi, pathOf, readEntry, type Entry } from './adapters.js';
+import { createAdapter, pathOf, windowNav, type Entry } from './adapters.js';
+import { historyNav } from './history.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
 import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, RouterWindow, Target } from './types.js';
@@ -23,17 +24,18 @@ const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
 
 /** Creates a router over the route table; nothing happens until `start()`. */
 export function createRouter(options: RouterOptions): Router {
-  const { routes, links = true, error: errorView } = options;
-  const win = (options.window ?? (globalThis as { window?: RouterWindow }).window) as RouterWindow;
-  if (!win) throw new TypeError('createRouter: no window; pass { window }');
+  const { routes, links = true, error: errorView, history: instance } = options;
+  // With a `history` instance the window is only the document's (links, scroll, title), and optional.
+  const win = (options.window ?? (instance ? undefined : (globalThis as { window?: RouterWindow }).window)) as RouterWindow;
+  if (!win && !instance) throw new TypeError('createRouter: no window; pass { window }');
   const base = normalizeBase(options.base ?? routes.base);
-  const doc = win.document;
-  const history = win.history;
-  const api = hasHistoryApi(win);
-  const mode = options.mode === 'hashbang' || (options.mode !== 'history' && !api) ? 'hashbang' : 'history';
-  const adapter = createAdapter(mode, base);
-  const writeUrl = createWriter(win, api);
-  const scroll = createScroll(win, options.scroll !== false);
+  const doc = win?.document;
+  const nav = instance ? historyNav(instance) : windowNav(win, base);
+  const api = nav.api;
+  const mode = options.mode === 'hashbang' || (options.mode !== 'history' && api < 2) ? 'hashbang' : 'history';
+  // Where only the fragment may change (api 1), the state lives in this page's fragment.
+  const adapter = createAdapter(mode, base, mode === 'hashbang' && api === 1 ? pathOf(nav.href()) : '');
+  const scroll = createScroll(win, options.scroll !== false && !!win);
   const guards = new Set<Guard>();
   const subscribers = new Set<Listener>();
   // With no notFound route in the table, an unmatched location still commits, with an empty route.
@@ -43,20 +45,20 @@ export function createRouter(options: RouterOptions): Router {
   let pending: { loc: AppLocation; key: string } | null = null;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
-  let outlet: Element | null = null;
+  let outlet: Element | null | undefined;
   let started = false;
   let lastHref = '';
   let listening: AbortController | undefined; // aborted by destroy(): removes what start() added
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
-    writeUrl(adapter.url(loc), e, replace);
-    lastHref = win.location.href;
+    nav.write(adapter.url(loc), e, replace, loc);
+    lastHref = nav.href();
   }
 
   function idle() {
     pending = null;
     waiters.splice(0).forEach((f) => f());
-    if (started) {
+    if (started && doc) {
       doc.documentElement.dataset['routerState'] = 'settled';
       win.dispatchEvent(new win.CustomEvent('crawlable-router:settled', { detail: { location: current && current.location } }));
     }
@@ -67,7 +69,7 @@ export function createRouter(options: RouterOptions): Router {
     pending = null; // the restoring pop that follows is an echo, not a new navigation
     if (!from) return; // `current` is shown in `from`
     const delta = to.idx - from.idx;
-    if (api && delta) history.go(-delta);
+    if (api && delta) nav.go(-delta);
     else write((current as Current).location, from, true);
   }
 
@@ -82,7 +84,7 @@ export function createRouter(options: RouterOptions): Router {
     if (view) {
       if (outlet && view.render) outlet.innerHTML = view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
-      if (title !== undefined) doc.title = title;
+      if (title !== undefined && doc) doc.title = title;
     }
     scroll.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
@@ -103,7 +105,7 @@ export function createRouter(options: RouterOptions): Router {
     controller?.abort();
     const { signal } = (controller = new AbortController());
     pending = { loc, key: e.key };
-    if (started) doc.documentElement.dataset['routerState'] = 'busy';
+    if (started && doc) doc.documentElement.dataset['routerState'] = 'busy';
     const from = current;
     const fromEntry = entry;
     try {
@@ -157,7 +159,7 @@ export function createRouter(options: RouterOptions): Router {
     lastHref = href;
     const reading = adapter.read(href, shown);
     if (!reading) return;
-    let e = readEntry(win);
+    let e = nav.entry();
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
     const fresh = !e || (entry !== null && e.key === entry.key && reading.loc !== (current as Current).location);
@@ -169,8 +171,8 @@ export function createRouter(options: RouterOptions): Router {
     return run(reading.loc, POP, e as Entry);
   }
 
-  function onPop(event: Event) {
-    const href = win.location.href;
+  function onPop(event: { type?: string }) {
+    const href = nav.href();
     // A traversal between `#!` URLs fires popstate, then hashchange for the same URL.
     if (event.type === 'hashchange' && href === lastHref) return;
     // A plain `#anchor` belongs to the state shown only while the page part of the URL is unchanged.
@@ -195,21 +197,20 @@ export function createRouter(options: RouterOptions): Router {
       if (started) return Promise.resolve(current !== null);
       started = true;
       const o = options.outlet;
-      outlet = typeof o === 'string' ? doc.querySelector(o) : (o ?? null);
-      const on = { signal: (listening = new AbortController()).signal };
-      win.addEventListener('popstate', onPop, on);
-      win.addEventListener('hashchange', onPop, on);
-      if (links) doc.addEventListener('click', linkHandler(win, base, navigate), on);
+      outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
+      const { signal } = (listening = new AbortController());
+      nav.listen(onPop, signal);
+      if (links && doc) doc.addEventListener('click', linkHandler(win, adapter.read, navigate), { signal });
       scroll.start();
-      const first = arrive(win.location.href, null);
+      const first = arrive(nav.href(), null);
       if (first) return first;
       if (!pending) idle(); // outside base: not the app's page, but nothing is in flight
       return Promise.resolve(false);
     },
     navigate,
-    back: () => history.back(),
-    forward: () => history.forward(),
-    go: (delta) => history.go(delta),
+    back: () => nav.go(-1),
+    forward: () => nav.go(1),
+    go: nav.go,
     href: (to) => adapter.url(normalizeLocation(to)),
     beforeEach(guard) {
       guards.add(guard);
@@ -224,7 +225,7 @@ export function createRouter(options: RouterOptions): Router {
       listening?.abort();
       controller?.abort(); // whatever is in flight resolves false and never commits
       scroll.stop();
-      if (started) delete doc.documentElement.dataset['routerState'];
+      if (started && doc) delete doc.documentElement.dataset['routerState'];
       started = false;
       guards.clear();
       subscribers.clear();

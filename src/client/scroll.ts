@@ -22,15 +22,14 @@ export function scrollToAnchor(doc: Document, anchor: string): boolean {
 /** Saves and restores positions; every method is a no-op when `on` is false. */
 export function createScroll(win: RouterWindow, on: boolean) {
   const saved = new Map<string, [number, number]>();
-  const h = win.history;
   let restoration: ScrollRestoration | undefined;
   return {
     /** Takes scrolling over from the browser, which would restore before our content is rendered. */
     start() {
-      if (on) (restoration = h.scrollRestoration), (h.scrollRestoration = 'manual');
+      if (on) (restoration = win.history.scrollRestoration), (win.history.scrollRestoration = 'manual');
     },
     stop() {
-      if (restoration) (h.scrollRestoration = restoration), (restoration = undefined);
+      if (restoration) (win.history.scrollRestoration = restoration), (restoration = undefined);
     },
     /** Remembers where the entry being left was scrolled to. */
     save(key: string) {

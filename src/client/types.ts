@@ -19,6 +19,24 @@ export interface RouterWindow
   URL: typeof URL;
 }
 
+/** The parts of a `history` package (v5) instance the router uses: `createMemoryHistory()`, `createBrowserHistory()`. */
+export interface RouterHistory {
+  /** The entry shown now: its URL parts, its key and the state it was pushed with. */
+  readonly location: { pathname: string; search: string; hash: string; state: unknown; key: string };
+  /** How the instance reached that entry: `'PUSH'`, `'REPLACE'` or `'POP'`. */
+  readonly action: string;
+  /** The entry's position (a memory history's); absent on a browser history. */
+  readonly index?: number;
+  /** Adds an entry. */
+  push(to: string, state?: unknown): void;
+  /** Replaces the entry shown. */
+  replace(to: string, state?: unknown): void;
+  /** Moves `delta` entries. */
+  go(delta: number): void;
+  /** Calls `listener` after every change of entry; returns its undo. */
+  listen(listener: (update: { action: string }) => void): () => void;
+}
+
 /** What the error view's `render` and `title` receive: the render context plus what `load` threw. */
 export interface ErrorContext extends RenderContext {
   /** What the route's `load` threw. */
@@ -49,8 +67,17 @@ export interface RouterOptions {
   scroll?: boolean;
   /** Shown when a `load` throws. Default none: the outlet is left alone and `current.error` is set. */
   error?: ErrorView;
-  /** The window to drive. Default the global `window` (read when `createRouter` is called, not at import). */
+  /**
+   * The window: its address bar and history, and (with `history`) the document for links, scroll,
+   * title, an outlet selector and the settled event. Default the global `window` (read when
+   * `createRouter` is called, not at import); with `history`, none unless given.
+   */
   window?: RouterWindow;
+  /**
+   * A `history` package (v5) instance to read, write and listen through instead of the window's
+   * address bar. With `createMemoryHistory()` no window is needed. Default none.
+   */
+  history?: RouterHistory;
 }
 
 /** Options of `navigate`. */

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createAdapter, createWriter, hasHistoryApi, readEntry } from '../../src/client/adapters.js';
+import { createAdapter, windowNav } from '../../src/client/adapters.js';
 import type { RouterWindow } from '../../src/client/index.js';
 import { toUrl, type UrlMode } from '../../src/index.js';
 import { normalizeLocation } from '../../src/location.js';
@@ -84,9 +84,45 @@ describe.each(modes)('the %s adapter', (mode) => {
   });
 });
 
-describe('createWriter, readEntry and hasHistoryApi', () => {
+describe('the adapter of a page whose path may not change (file://, a sandboxed frame)', () => {
+  const page = 'file:///home/me/app/index.html';
+  const pinned = createAdapter('hashbang', '/app/', page);
+
+  it('writes the page itself with the state in its #! fragment', () => {
+    expect(pinned.url('/books/1?tab=x#reviews')).toBe(page + '#!/books/1?tab=x#reviews');
+    expect(pinned.url('/?k=v')).toBe(page + '#!k=v');
+    expect(createAdapter('hashbang', '/', 'about:srcdoc').url('/')).toBe('about:srcdoc#!/');
+  });
+
+  it.each([
+    [page + '#!/books/1', { loc: '/books/1', ok: true }],
+    [page + '#!k=v', { loc: '/?k=v', ok: true }],
+    [page, { loc: '/', ok: false }],
+    [page + '#reviews', { loc: '/#reviews', ok: false }],
+    ['file:///home/me/app/other.html#!/books/1', null],
+    ['file:///home/me/app/#!/books/1', null],
+    ['/app/#!/books/1', null],
+  ])('reads %s as %j', (href, reading) => {
+    expect(pinned.read(href, null)).toEqual(reading);
+  });
+
+  it('reads a plain #anchor as an anchor on the state shown', () => {
+    expect(pinned.read(page + '#reviews', '/books/1')).toEqual({ loc: '/books/1#reviews', ok: false });
+  });
+
+  it('round-trips every location through the page', () => {
+    fc.assert(
+      fc.property(fc.webPath(), fc.option(fc.webQueryParameters()), (path, query) => {
+        const loc = normalizeLocation(path + (query === null ? '' : '?' + query));
+        expect(pinned.read(pinned.url(loc), null)).toEqual({ loc, ok: true });
+      }),
+    );
+  });
+});
+
+describe('windowNav: the window as the router writes, reads and probes it', () => {
   let window: Window;
-  const open = () => (window = new Window({ url: 'https://example.com/app/' })) as unknown as RouterWindow;
+  const open = (url = 'https://example.com/app/') => (window = new Window({ url })) as unknown as RouterWindow;
   afterEach(async () => {
     vi.restoreAllMocks();
     await window.happyDOM.close();
@@ -94,27 +130,44 @@ describe('createWriter, readEntry and hasHistoryApi', () => {
 
   it('pushes and replaces entries with their state through the History API', () => {
     const win = open();
-    const write = createWriter(win, true);
-    write('/app/#!/a', { key: 'k1', idx: 1, state: { n: 1 } }, false);
+    const nav = windowNav(win, '/app/');
+    nav.write('/app/#!/a', { key: 'k1', idx: 1, state: { n: 1 } }, false, '/a');
     expect([win.location.href, win.history.length]).toEqual(['https://example.com/app/#!/a', 2]);
-    expect(readEntry(win)).toEqual({ key: 'k1', idx: 1, state: { n: 1 } });
-    write('/app/b', { key: 'k2', idx: 1 }, true);
+    expect(nav.entry()).toEqual({ key: 'k1', idx: 1, state: { n: 1 } });
+    nav.write('/app/b', { key: 'k2', idx: 1 }, true, '/b');
     expect([win.location.href, win.history.length]).toEqual(['https://example.com/app/b', 2]);
-    expect(readEntry(win)).toEqual({ key: 'k2', idx: 1 });
+    expect(nav.entry()).toEqual({ key: 'k2', idx: 1 });
   });
 
-  it('falls back to location.assign and location.replace without the History API, or when pushState throws', () => {
+  it('falls back to location.assign and location.replace without the History API', () => {
     const win = open();
+    Object.defineProperty(win.history, 'pushState', { value: undefined });
     const assign = vi.spyOn(win.location, 'assign').mockImplementation(() => undefined);
     const replace = vi.spyOn(win.location, 'replace').mockImplementation(() => undefined);
-    createWriter(win, false)('/app/#!/a', { key: 'k', idx: 0 }, false);
-    createWriter(win, false)('/app/#!/b', { key: 'k', idx: 0 }, true);
+    const nav = windowNav(win, '/app/');
+    expect(nav.api).toBe(0);
+    nav.write('/app/#!/a', { key: 'k', idx: 0 }, false, '/a');
+    nav.write('/app/#!/b', { key: 'k', idx: 0 }, true, '/b');
+    expect(assign.mock.calls).toEqual([['/app/#!/a']]);
+    expect(replace.mock.calls).toEqual([['/app/#!/b']]);
+  });
+
+  it('turns a write refused at run time into the #! form of the same state on this very page, never another document', () => {
+    const win = open('https://example.com/app/books/1?x=1#top');
+    const nav = windowNav(win, '/app/');
+    expect(nav.api).toBe(2);
+    const assign = vi.spyOn(win.location, 'assign').mockImplementation(() => undefined);
+    const replace = vi.spyOn(win.location, 'replace').mockImplementation(() => undefined);
     vi.spyOn(win.history, 'pushState').mockImplementation(() => {
       throw new Error('SecurityError: too many calls');
     });
-    createWriter(win, true)('/app/c', { key: 'k', idx: 0 }, false);
-    expect(assign.mock.calls).toEqual([['/app/#!/a'], ['/app/c']]);
-    expect(replace.mock.calls).toEqual([['/app/#!/b']]);
+    vi.spyOn(win.history, 'replaceState').mockImplementation(() => {
+      throw new Error('SecurityError');
+    });
+    nav.write('/app/c', { key: 'k', idx: 0 }, false, '/c');
+    nav.write('/app/d?q=1', { key: 'k', idx: 0 }, true, '/d?q=1');
+    expect(assign.mock.calls).toEqual([['https://example.com/app/books/1?x=1#!/c']]);
+    expect(replace.mock.calls).toEqual([['https://example.com/app/books/1?x=1#!/d?q=1']]);
   });
 
   it.each([
@@ -127,19 +180,25 @@ describe('createWriter, readEntry and hasHistoryApi', () => {
   ])('reads the entry %j as %j', (state, entry) => {
     const win = open();
     win.history.replaceState(state, '');
-    expect(readEntry(win)).toEqual(entry);
+    expect(windowNav(win, '/app/').entry()).toEqual(entry);
   });
 
-  it('finds the History API where pushState exists and replaceState works', () => {
-    const win = open();
-    expect(hasHistoryApi(win)).toBe(true);
-    const replace = vi.spyOn(win.history, 'replaceState').mockImplementation(() => {
-      throw new Error('SecurityError');
+  it('probes with a replaceState to another path under base and back: 2 where it works, 1 where only the fragment may change, 0 without pushState', () => {
+    const win = open('https://example.com/app/books/1?x=1#top');
+    win.history.replaceState({ kept: true }, '');
+    const replace = vi.spyOn(win.history, 'replaceState');
+    expect(windowNav(win, '/app/').api).toBe(2);
+    expect(replace.mock.calls.map((call) => call[2])).toEqual(['/app/-', 'https://example.com/app/books/1?x=1#top']);
+    expect([win.location.href, win.history.state]).toEqual(['https://example.com/app/books/1?x=1#top', { kept: true }]);
+    // What file:// and sandboxed frames do: the same URL may be written, another path may not.
+    replace.mockImplementation((_state, _title, url) => {
+      if (url !== win.location.href) throw new Error('SecurityError: cannot be created in a document with origin null');
     });
-    expect(hasHistoryApi(win)).toBe(false);
+    expect(windowNav(win, '/app/').api).toBe(1);
+    expect(win.location.href).toBe('https://example.com/app/books/1?x=1#top');
     replace.mockRestore();
     Object.defineProperty(win.history, 'pushState', { value: undefined });
-    expect(hasHistoryApi(win)).toBe(false);
+    expect(windowNav(win, '/app/').api).toBe(0);
   });
 });
 

@@ -193,6 +193,29 @@ describe('createRouter options', () => {
     expect(() => createRouter({ routes })).toThrow(new TypeError('createRouter: no window; pass { window }'));
   });
 
+  it('chooses #! in auto mode where pushState is there but refuses another path (file://, a sandboxed frame), the state in this page’s fragment', async () => {
+    const win = open('https://example.com/app/index.html?v=1');
+    // What Chromium does on a file:// page: a URL with another path is refused, a new fragment is not.
+    const page = () => win.location.href.split('#')[0];
+    for (const method of ['pushState', 'replaceState'] as const) {
+      const real = win.history[method].bind(win.history);
+      vi.spyOn(win.history, method).mockImplementation((state, title, url) => {
+        if (url != null && String(url).split('#')[0] !== page()) throw new Error('SecurityError: cannot be created in a document with origin null');
+        real(state, title, url);
+      });
+    }
+    const assign = vi.spyOn(win.location, 'assign');
+    const router = createRouter({ routes, window: win });
+    expect(router.mode).toBe('hashbang');
+    expect(router.href('/books/1')).toBe('https://example.com/app/index.html?v=1#!/books/1');
+    expect(await router.start()).toBe(true);
+    expect([win.location.href, router.current?.location]).toEqual(['https://example.com/app/index.html?v=1#!/', '/']);
+    expect(await router.navigate('/books/2', { state: 2 })).toBe(true);
+    expect([win.location.href, win.history.length, win.history.state.state]).toEqual(['https://example.com/app/index.html?v=1#!/books/2', 2, 2]);
+    expect(assign).not.toHaveBeenCalled();
+    router.destroy();
+  });
+
   it('uses pushState in auto mode where it works, and #! where it does not', () => {
     expect(createRouter({ routes, window: open('https://example.com/app/') }).mode).toBe('history');
     void window.happyDOM.close();

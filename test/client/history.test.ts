@@ -1,0 +1,198 @@
+import { createMemoryHistory, type MemoryHistory } from 'history';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRouter, type Router } from '../../src/client/index.js';
+import { createRoutes, type AnyRoute } from '../../src/index.js';
+
+// The router on the `history` package's memory history, in plain Node: no window, no document, no
+// happy-dom in this file. What an app's routing logic (guards, loaders, redirects) needs is all here.
+
+/** A promise the test resolves by hand. */
+function deferred<T>() {
+  let resolve!: (value: T) => void;
+  const promise = new Promise<T>((res) => (resolve = res));
+  return { promise, resolve };
+}
+
+const notFound: AnyRoute = { title: 'Not found', render: ({ location }) => `<h1>no ${location}</h1>` };
+const loads: string[] = [];
+const signals: AbortSignal[] = [];
+let gate: Promise<unknown> | undefined; // a loader waits for it when set
+const table = createRoutes(
+  [
+    { path: '/', name: 'home', title: 'Home', render: () => '<h1>Home</h1>' },
+    {
+      path: '/books/:id',
+      title: ({ params }) => `Book ${params.id}`,
+      load: async ({ params, signal }) => {
+        loads.push(String(params.id));
+        signals.push(signal);
+        if (gate) await gate;
+        return { id: params.id };
+      },
+      render: ({ data }) => `<h1>${(data as { id: string }).id}</h1>`,
+    },
+    { path: '/admin', render: () => 'admin' },
+  ],
+  { base: '/app/', notFound },
+);
+
+let history: MemoryHistory;
+let router: Router;
+function open(url = '/app/', options: Partial<Parameters<typeof createRouter>[0]> = {}) {
+  history = createMemoryHistory({ initialEntries: [url] });
+  router = createRouter({ routes: table, history, ...options });
+  return router;
+}
+/** The instance's URL. */
+const address = () => history.location.pathname + history.location.search + history.location.hash;
+
+afterEach(() => {
+  router?.destroy();
+  loads.length = 0;
+  signals.length = 0;
+  gate = undefined;
+});
+
+describe('the router on createMemoryHistory, in Node', () => {
+  it('needs no window and no document: starts, loads and commits the entry the instance is on', async () => {
+    expect(typeof (globalThis as { window?: unknown }).window).toBe('undefined');
+    expect(typeof (globalThis as { document?: unknown }).document).toBe('undefined');
+    open('/app/books/1?tab=x');
+    expect(router.mode).toBe('history');
+    expect(await router.start()).toBe(true);
+    expect(router.current).toMatchObject({ location: '/books/1?tab=x', params: { id: '1' }, query: { tab: 'x' }, data: { id: '1' } });
+    expect(loads).toEqual(['1']);
+    expect([address(), history.index]).toEqual(['/app/books/1?tab=x', 0]);
+  });
+
+  it('pushes and replaces through the instance, with the state the app gave, unwrapped', async () => {
+    await open().start();
+    const seen: string[] = [];
+    router.subscribe((current) => seen.push(current.location));
+    expect(await router.navigate('/books/2', { state: { from: 'list' } })).toBe(true);
+    expect([address(), history.index, history.action, history.location.state]).toEqual(['/app/books/2', 1, 'PUSH', { from: 'list' }]);
+    expect(router.current?.state).toEqual({ from: 'list' });
+    expect(await router.navigate('/books/3', { replace: true })).toBe(true);
+    expect([address(), history.index, history.action]).toEqual(['/app/books/3', 1, 'REPLACE']);
+    expect(router.href('/books/4')).toBe('/app/books/4');
+    // The instance tells its listeners of the router's own writes too: those are not routed again.
+    await router.settled();
+    expect([seen, loads]).toEqual([['/books/2', '/books/3'], ['2', '3']]);
+  });
+
+  it('goes back and forward, by the router or on the instance, with each entry’s state', async () => {
+    await open().start();
+    await router.navigate('/books/2', { state: 'two' });
+    await router.navigate('/books/3', { state: 'three' });
+    router.back();
+    await router.settled();
+    expect([router.current?.location, router.current?.state, history.index]).toEqual(['/books/2', 'two', 1]);
+    history.back();
+    await router.settled();
+    expect([router.current?.location, history.index]).toEqual(['/', 0]);
+    router.go(2);
+    await router.settled();
+    expect([router.current?.location, router.current?.state, history.index]).toEqual(['/books/3', 'three', 2]);
+    history.go(-1);
+    router.forward();
+    await router.settled();
+    expect([router.current?.location, history.index]).toEqual(['/books/3', 2]);
+  });
+
+  it('routes what others push and replace on the same instance, leaving their state as it is', async () => {
+    await open().start();
+    const seen: string[] = [];
+    router.subscribe((current) => seen.push(current.location));
+    history.push('/app/books/7', { by: 'someone else' });
+    await router.settled();
+    expect(router.current).toMatchObject({ location: '/books/7', state: { by: 'someone else' }, data: { id: '7' } });
+    expect([history.index, history.location.state]).toEqual([1, { by: 'someone else' }]);
+    history.replace('/app/books/8');
+    await router.settled();
+    expect([router.current?.location, history.index]).toEqual(['/books/8', 1]);
+    expect(seen).toEqual(['/books/7', '/books/8']);
+  });
+
+  it('lets a guard cancel a navigation, a back on the instance (undone with go), and redirect', async () => {
+    await open().start();
+    await router.navigate('/books/1');
+    const off = router.beforeEach((to) => to.location !== '/admin' && to.location !== '/');
+    expect(await router.navigate('/admin')).toBe(false);
+    expect([address(), history.index]).toEqual(['/app/books/1', 1]);
+    history.back(); // to `/`, which the guard refuses: the instance is put back on /books/1
+    await router.settled();
+    expect([router.current?.location, address(), history.index]).toEqual(['/books/1', '/app/books/1', 1]);
+    off();
+    router.beforeEach((to) => (to.location === '/admin' ? '/books/9' : undefined));
+    expect(await router.navigate('/admin')).toBe(true);
+    // A redirected push is one entry, at the target.
+    expect([router.current?.location, address(), history.index]).toEqual(['/books/9', '/app/books/9', 2]);
+  });
+
+  it('keeps only the latest of racing loaders: the older one is aborted and never commits', async () => {
+    await open().start();
+    const slow = deferred<void>();
+    gate = slow.promise;
+    const first = router.navigate('/books/1');
+    await Promise.resolve();
+    gate = undefined;
+    const second = router.navigate('/books/2');
+    expect(await second).toBe(true);
+    expect(signals[0]?.aborted).toBe(true);
+    slow.resolve();
+    expect(await first).toBe(false);
+    await router.settled();
+    expect([router.current?.location, address(), history.index]).toEqual(['/books/2', '/app/books/2', 1]);
+  });
+
+  it('commits the notFound route for a location no route matches, the URL kept', async () => {
+    await open('/app/no/such/page').start();
+    expect(router.current?.route).toBe(notFound);
+    expect([router.current?.location, address()]).toEqual(['/no/such/page', '/app/no/such/page']);
+    history.push('/app/nor/this');
+    await router.settled();
+    expect(router.current?.route).toBe(notFound);
+  });
+
+  it('renders into an injected outlet and resolves settled() with no document', async () => {
+    const outlet = { innerHTML: '' } as unknown as Element;
+    open('/app/books/5', { outlet });
+    await router.start();
+    expect(outlet.innerHTML).toBe('<h1>5</h1>');
+    gate = new Promise((resolve) => setTimeout(resolve, 5));
+    void router.navigate('/books/6');
+    await router.settled();
+    expect(outlet.innerHTML).toBe('<h1>6</h1>');
+  });
+
+  it('writes #! URLs into the instance in hashbang mode, and moves an instance on a #! URL to the clean form without a new entry', async () => {
+    await open('/app/', { mode: 'hashbang' }).start();
+    await router.navigate('/books/2');
+    expect([address(), router.mode]).toEqual(['/app/#!/books/2', 'hashbang']);
+    await open('/app/#!/books/3').start();
+    expect([router.current?.location, address(), history.index]).toEqual(['/books/3', '/app/books/3', 0]);
+  });
+
+  it('stops listening to the instance on destroy()', async () => {
+    await open().start();
+    router.destroy();
+    history.push('/app/books/1');
+    await router.settled();
+    expect([router.current?.location, loads]).toEqual(['/', []]);
+  });
+});
+
+describe('the README’s ten-line test of an app’s guards', () => {
+  it('sends a visitor who is not logged in from /admin to /login', async () => {
+    const routes = createRoutes([{ path: '/' }, { path: '/admin' }, { path: '/login' }], { base: '/app/' });
+    const loggedIn = () => false;
+    const adminGuard = (to: { path: string }) => (to.path.startsWith('/admin') && !loggedIn() ? '/login' : true);
+    const history = createMemoryHistory({ initialEntries: ['/app/'] });
+    const router = createRouter({ routes, history });
+    router.beforeEach(adminGuard);
+    await router.start();
+    expect(await router.navigate('/admin')).toBe(true);
+    expect(history.location.pathname).toBe('/app/login');
+    router.destroy();
+  });
+});
