@@ -10,6 +10,8 @@ const core = [
   'escapeFragment',
   'isPrettyUrl',
   'isUglyUrl',
+  'notFound',
+  'redirect',
   'route',
   'toLocation',
   'toPrettyUrl',
