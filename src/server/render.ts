@@ -5,7 +5,6 @@
 import type { AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
 import { stateHead, type AnyRoute, type Params, type RouteMatch, type RouteTable } from '../routes.js';
-import { escapeHtml } from './html.js';
 import { rewriteLinks } from './links.js';
 import type { ShellTemplate } from './shell.js';
 import type { UrlSettings } from './urls.js';
@@ -44,11 +43,6 @@ export interface SnapshotRenderer {
   render(job: RenderJob): Promise<RenderResult>;
   /** Frees what the renderer holds (a headless browser). Default none. */
   close?(): Promise<void>;
-}
-
-/** The canonical link of a job: only for states that exist. */
-export function canonicalLink(job: RenderJob): string {
-  return job.notFound ? '' : `<link rel="canonical" href="${escapeHtml(job.canonical)}">`;
 }
 
 /**
