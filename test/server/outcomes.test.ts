@@ -5,6 +5,7 @@ import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoutes, notFound, redirect, toUglyUrl, toUrl } from '../../src/index.js';
 import { createSnapshotHandler, type SnapshotHandler } from '../../src/server/handler.js';
+import { prerender } from '../../src/server/prerender.js';
 import { headlessRenderer, type HeadlessRenderer } from '../../src/server/headless.js';
 import type { SnapshotRenderer } from '../../src/server/render.js';
 import { caseRoutes, cases, type OutcomeCase } from '../outcome-cases.mjs';
@@ -84,8 +85,9 @@ const renderersByName: Record<string, () => SnapshotRenderer | undefined> = {
 describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (name) => {
   let server: Running;
   let handler: SnapshotHandler;
+  let renderer: SnapshotRenderer | undefined;
   beforeAll(async () => {
-    const renderer = renderersByName[name]?.();
+    renderer = renderersByName[name]?.();
     handler = createSnapshotHandler({ routes: table, origin: ORIGIN, shell: SHELL.replace('<SCRIPTS>', ''), ...(renderer && { renderer }), onError: () => {} });
     server = await listen(handler.node);
     servers.push(server);
@@ -128,6 +130,37 @@ describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (na
     const moved = await request(server.port, '/?_escaped_fragment_=/items/moved');
     expect(moved.headers['cache-control']).toBe('public, max-age=300');
     expect(await handler.render('/items/moved')).toMatchObject({ status: 301, redirect: `${ORIGIN}/items/1` });
+  });
+});
+
+describe.each(Object.keys(renderersByName))('prerender with the %s renderer', (name) => {
+  it('writes only the 200 states and reports 404s and 500s as failed, redirects as skipped, never ok', async () => {
+    const out = mkdtempSync(path.join(tmpdir(), 'outcomes-out-'));
+    const ids = ['7', 'missing', 'moved', 'elsewhere', 'boom'];
+    const listed = routes.map((r) => (r.path === '/items/:id' ? { ...r, entries: () => ids.map((id) => ({ id })) } : r.path === '/old/:id' ? { ...r, entries: () => [{ id: '5' }] } : r));
+    const lines: string[] = [];
+    const renderer = renderersByName[name]?.();
+    const report = await prerender({
+      routes: createRoutes(listed, { notFound: notFoundView, head }),
+      outDir: out,
+      origin: ORIGIN,
+      shell: SHELL.replace('<SCRIPTS>', ''),
+      ...(renderer && { renderer }),
+      progress: { write: (text: string) => lines.push(text) },
+    });
+    rmSync(out, { recursive: true, force: true });
+    expect(report.files).toEqual(['index.html', 'items/7/index.html']);
+    expect(report.failures.map((f) => f.location)).toEqual(['/items/missing', '/items/boom']);
+    expect(report.failures[0]?.error).toMatch(/^status 404/);
+    expect(report.redirects).toEqual([
+      { location: '/items/moved', status: 301, to: `${ORIGIN}/items/1` },
+      { location: '/items/elsewhere', status: 302, to: `${ORIGIN}/https:/evil.example/items/2` },
+      { location: '/old/5', status: 301, to: `${ORIGIN}/items/5` },
+    ]);
+    const ok = lines.filter((l) => / ok /.test(l)).map((l) => l.trim().split(' ').pop());
+    expect(ok.sort()).toEqual(['/', '/items/7']);
+    expect(lines.filter((l) => / SKIPPED /.test(l))).toHaveLength(3);
+    expect(lines.at(-1)).toMatch(/^prerendered 2 of 7 states in \d+ ms; 3 redirects skipped; 2 failed\n$/);
   });
 });
 
