@@ -192,15 +192,15 @@ describe('crawlable-router verify', () => {
     expect(result.code).toBe(EXIT.FAILURES);
     expect(result.stdout).toMatch(/^status\s+kind\s+bytes\s+text\s+problems\s+state/);
     expect(result.stdout).toContain('UGLY_CANONICAL  the canonical link of');
-    expect(result.stdout).toContain('10 states crawled (6 × 200, 3 × 404, 1 × 500), sitemap');
-    expect(result.stdout.trimEnd().endsWith('8 problems')).toBe(true);
-    expect(result.stderr).toContain('[10/10]');
+    expect(result.stdout).toContain('13 states crawled (6 × 200, 1 × 301, 1 × 302, 3 × 404, 2 × 500), sitemap');
+    expect(result.stdout.trimEnd().endsWith('9 problems')).toBe(true);
+    expect(result.stderr).toContain('[13/13]');
   });
 
   it('writes JSON with --json, from the real bin', async () => {
     const result = await cli(['verify', `${site.origin}/`, '--json']);
     expect(result.code).toBe(EXIT.FAILURES);
-    expect(JSON.parse(result.stdout)).toMatchObject({ start: `${site.origin}/`, problems: 8, browser: false });
+    expect(JSON.parse(result.stdout)).toMatchObject({ start: `${site.origin}/`, problems: 9, browser: false });
   });
 
   it.each([
