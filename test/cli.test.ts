@@ -114,7 +114,8 @@ describe('crawlable-router prerender (child process)', () => {
     const result = await cli(['prerender', '--help']);
     expect(result.code).toBe(EXIT.OK);
     expect(result.stdout).toContain('Usage: crawlable-router prerender --routes FILE --out DIR --origin URL');
-    expect(result.stdout).toContain('Exit codes: 0 all states written, 1 some states failed, 2 bad arguments, 3 could not start');
+    expect(result.stdout).toContain('Exit codes: 0 all states written or skipped as redirects, 1 some states failed, 2 bad arguments,');
+    expect(result.stdout).toContain('one that redirects is SKIPPED');
   });
 });
 
