@@ -3,6 +3,8 @@
 // head) merge layers and drop shell tags through this module, so the two sides never disagree.
 // No DOM and no Node here: tags are plain data, read from elements through an attribute getter.
 
+import type { HeadFunction, RenderContext } from './routes.js';
+
 /** A `<meta>` tag: keyed by `name`, else by `property` (Open Graph). */
 export interface MetaTag {
   /** The `name` attribute (`description`, `robots`, `twitter:card`). */
@@ -91,4 +93,10 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
  */
 export function jsonLdText(value: unknown): string {
   return (JSON.stringify(value) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+/** A state's head tags: the table's defaults, then `extra` (the canonical link), then the view's own. Internal. */
+export function stateHead(table: { head?: Head | HeadFunction | undefined }, view: { head?: ((context: never) => Head) | undefined }, context: RenderContext, extra?: Head): HeadTag[] {
+  const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
+  return mergeHead([defaults, extra, view.head && (view.head as HeadFunction)(context)]);
 }
