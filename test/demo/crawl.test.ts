@@ -23,7 +23,7 @@ beforeAll(async () => {
   } finally {
     await browser.close();
   }
-}, 480_000);
+}, 600_000);
 afterAll(() => demo?.close());
 
 describe('the demo, crawled as the scheme’s crawler does, with Chromium checking for cloaking', () => {
