@@ -56,7 +56,7 @@ describe('jsonLdText', () => {
           expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(v)));
         }
       }),
-      fuzz(1101, 100),
+      fuzz(1101, 50),
     );
   });
 });
