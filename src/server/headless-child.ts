@@ -1,0 +1,225 @@
+// A page process of `headlessRenderer` (started by headless-pool.ts, never imported): happy-dom
+// runs the app's pages here, under Node's permission model (no file read but this package's code
+// and its dependencies', no file write, no child process, no worker, no addon) with code generation
+// from strings refused in this realm. Before any page runs, this process gives up its network: a
+// socket's connect fails, nothing listens, and the ways to reach other modules from `process` are
+// removed. Every request a page makes is sent to the server, which decides (headless-gate.ts); the
+// page's own scripts run in happy-dom's VM context, and if they climb out of it they are still here.
+
+import dgram from 'node:dgram';
+import { readSync, writeSync } from 'node:fs';
+import net from 'node:net';
+import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
+import { SnapshotError } from './errors.js';
+import type { GateAnswer, GateRequest } from './headless-gate.js';
+import { serializePage, waitUntilSettled, watchWindow, type PageSignals } from './headless-page.js';
+import { MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './headless-protocol.js';
+
+/** Takes away every network and module door this process has, before any page can run. */
+function harden(): void {
+  const refused = () => Object.assign(new Error('a headless page has no network of its own'), { code: 'EACCES' });
+  // WebSocket (happy-dom's uses the ws package), http, https, tls and undici all connect through
+  // net.Socket: each attempt fails as a network error, asynchronously, as a refused connection does.
+  net.Socket.prototype.connect = function (this: net.Socket) {
+    process.nextTick(() => this.destroy(refused()));
+    return this;
+  } as typeof net.Socket.prototype.connect;
+  net.Server.prototype.listen = function () {
+    throw refused();
+  } as typeof net.Server.prototype.listen;
+  for (const name of ['bind', 'connect', 'send'] as const) {
+    dgram.Socket.prototype[name] = function () {
+      throw refused();
+    } as never;
+  }
+  const doors = process as unknown as Record<string, unknown>;
+  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', '_kill', 'mainModule']) {
+    if (!Reflect.deleteProperty(doors, name)) Object.defineProperty(doors, name, { value: undefined });
+  }
+  for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response']) Reflect.deleteProperty(globalThis, name);
+}
+
+harden();
+
+const options = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
+const send = (message: FromChild) => void process.send?.(message);
+
+/** The job id of each open page, found by its window for the page's requests. */
+const opened = new Map<BrowserPage, number>();
+const signals = new WeakMap<BrowserWindow, PageSignals>();
+const aborts = new Map<number, AbortController>();
+const waiting = new Map<number, (answer: GateAnswer) => void>();
+let nextRequest = 0;
+
+function jobOf(window: BrowserWindow): number | undefined {
+  for (const [page, id] of opened) if (page.mainFrame.window === window) return id;
+  return undefined;
+}
+
+function ask(id: number, request: GateRequest): Promise<GateAnswer> {
+  const rid = nextRequest++;
+  return new Promise((resolve) => {
+    waiting.set(rid, resolve);
+    send({ type: 'request', rid, id, request });
+  });
+}
+
+function readExactly(length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  for (let at = 0; at < length; ) {
+    const read = readSync(SYNC_FD, buffer, at, length - at, null);
+    if (read === 0) throw new Error('the server closed the synchronous pipe');
+    at += read;
+  }
+  return buffer;
+}
+
+function readFrame(): Buffer {
+  const length = readExactly(4).readUInt32BE(0);
+  if (length > MAX_FRAME) throw new Error('a frame too long on the synchronous pipe');
+  return readExactly(length);
+}
+
+/** Asks the server synchronously: one frame out, a header frame and a body frame back. */
+function askSync(id: number, url: string, method: string): GateAnswer {
+  const text = Buffer.from(JSON.stringify({ id, url, method }));
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(text.length, 0);
+  writeSync(SYNC_FD, Buffer.concat([head, text]));
+  const answer = JSON.parse(readFrame().toString('utf8')) as Omit<NonNullable<GateAnswer>, 'body'> | null;
+  const body = readFrame();
+  return answer && { ...answer, body };
+}
+
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+// An interceptor that throws leaves happy-dom's request task open and the page never idle: every
+// failure becomes a network error instead.
+const interceptor = {
+  async beforeAsyncRequest({ request, window }: { request: Request; window: BrowserWindow }) {
+    if (/^(data|blob):/.test(request.url)) return undefined;
+    try {
+      const id = jobOf(window);
+      if (id === undefined) return window.Response.error();
+      const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
+      const answer = await ask(id, { url: request.url, method: request.method, headers: [...request.headers], body });
+      if (!answer) return window.Response.error();
+      return new window.Response(NO_BODY.has(answer.status) ? null : answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+    } catch {
+      return window.Response.error();
+    }
+  },
+  beforeSyncRequest({ request, window }: { request: Request; window: BrowserWindow }): ISyncResponse | undefined {
+    if (/^(data|blob):/.test(request.url)) return undefined;
+    const id = jobOf(window);
+    let answer: GateAnswer = null;
+    try {
+      if (id !== undefined) answer = askSync(id, request.url, request.method);
+    } catch {
+      answer = null;
+    }
+    const headers = new window.Headers(answer?.headers ?? []);
+    if (!answer) return { status: 0, statusText: '', ok: false, url: request.url, redirected: false, headers, body: null };
+    return { status: answer.status, statusText: answer.statusText, ok: answer.status === 200, url: request.url, redirected: false, headers, body: Buffer.from(answer.body) };
+  },
+};
+
+async function start(): Promise<Browser> {
+  const happy = await import('happy-dom');
+  const symbols = await import('happy-dom/lib/PropertySymbol.js');
+  // An iframe's page, `src` or `srcdoc`, is never loaded: a srcdoc's scripts would run in a frame
+  // of their own, and no snapshot needs one. happy-dom loads srcdoc whatever its iframe settings say,
+  // so its element's hooks are replaced by its parent class's, which load nothing.
+  const iframe = happy.HTMLIFrameElement.prototype as unknown as Record<symbol, unknown>;
+  const element = Object.getPrototypeOf(iframe) as Record<symbol, (...args: unknown[]) => unknown>;
+  for (const hook of [symbols.connectedToDocument, symbols.onSetAttribute, symbols.onRemoveAttribute]) {
+    if (typeof iframe[hook] !== 'function' || typeof element[hook] !== 'function') throw new Error('this happy-dom cannot be kept from loading iframes');
+    iframe[hook] = function (this: unknown, ...args: unknown[]) {
+      return element[hook]!.apply(this, args);
+    };
+  }
+  const settings: IOptionalBrowserSettings = {
+    enableJavaScriptEvaluation: true,
+    // The page's scripts run in this process, which has no network, no files and no way out.
+    suppressInsecureJavaScriptEnvironmentWarning: true,
+    fetch: { interceptor: interceptor as unknown as NonNullable<IOptionalBrowserSettings['fetch']>['interceptor'] },
+    navigation: {
+      disableChildPageNavigation: true,
+      disableChildFrameNavigation: true,
+      crossOriginPolicy: happy.BrowserNavigationCrossOriginPolicyEnum.sameOrigin,
+      beforeContentCallback: (window: BrowserWindow) => void signals.set(window, watchWindow(window)),
+    },
+  };
+  return new happy.Browser({ settings });
+}
+
+async function renderPage(browser: Browser, id: number, job: PlainJob, signal: AbortSignal): Promise<string> {
+  const { timeoutMs, pageErrors } = options;
+  const context = browser.newIncognitoContext();
+  const page = context.newPage();
+  opened.set(page, id);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    const deadline = new Promise<never>((_, reject) => {
+      const fail = (reason: unknown) => {
+        if (reason instanceof SnapshotError) return reject(reason);
+        // What the page logged is the likeliest reason it never settled.
+        const logged = page.virtualConsolePrinter.readAsString().trim().slice(-500);
+        reject(new SnapshotError('TIMEOUT', `the page of ${job.location} did not settle within ${timeoutMs} ms` + (logged ? `; its console said: ${logged}` : '')));
+      };
+      timer = setTimeout(() => fail(null), timeoutMs);
+      onAbort = () => reject(new SnapshotError('TIMEOUT', `the render of ${job.location} was aborted`));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    await Promise.race([page.goto(job.url), deadline]);
+    const window = page.mainFrame.window;
+    let found = signals.get(window);
+    if (!found) signals.set(window, (found = watchWindow(window)));
+    await Promise.race([waitUntilSettled(page, found), deadline]);
+    if (found.error !== undefined && !found.settled && pageErrors === 'fail') {
+      const thrown = found.error instanceof Error ? `${found.error.name}: ${found.error.message}` : String(found.error);
+      throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} threw before it settled: ${thrown.slice(0, 500)}`);
+    }
+    return serializePage(window, { ...job, match: null, signal });
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    opened.delete(page);
+    // Closing aborts the page's timers and requests; a failure to close must not hide the result.
+    await context.close().catch(() => {});
+  }
+}
+
+function serve(browser: Browser): void {
+  process.on('message', (message: ToChild) => {
+    if (message.type === 'answer') {
+      const resolve = waiting.get(message.rid);
+      waiting.delete(message.rid);
+      resolve?.(message.answer);
+    } else if (message.type === 'abort') {
+      aborts.get(message.id)?.abort();
+    } else if (message.type === 'render') {
+      const { id, job } = message;
+      const controller = new AbortController();
+      aborts.set(id, controller);
+      renderPage(browser, id, job, controller.signal)
+        .then(
+          (html) => send({ type: 'done', id, html }),
+          (error: unknown) => {
+            const { code, message: text } = error as { code?: unknown; message?: unknown };
+            send({ type: 'failed', id, code: typeof code === 'string' ? code : 'RENDER_FAILED', message: typeof text === 'string' ? text : String(error) });
+          },
+        )
+        .finally(() => aborts.delete(id));
+    }
+  });
+  send({ type: 'ready' });
+}
+
+process.on('disconnect', () => process.exit(0));
+start().then(serve, (error: unknown) => {
+  // The server names this in the failure of the jobs it had for this process.
+  process.stderr.write(`the page process could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(70);
+});

@@ -1,0 +1,282 @@
+// The page processes of `headlessRenderer`: happy-dom runs each page in a child Node process
+// (headless-child.ts) started under the permission model, so a page script that climbs out of
+// happy-dom's VM context is still inside a process that cannot read the server's files, write any,
+// start processes or open connections. Processes are kept and reused: one for every page by
+// default, or one per page at a time with `isolate`. Every request a page makes comes back here
+// and is answered by the gate (headless-gate.ts). A process that stops answering (a script that
+// never yields) is killed at the renderer's timeoutMs plus GRACE_MS, which fails only its pages.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, readFileSync, realpathSync } from 'node:fs';
+import path from 'node:path';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { SnapshotError, type SnapshotErrorCode } from './errors.js';
+import { answerAsync, answerSync, type Gate, type GateAnswer, type GateRequest } from './headless-gate.js';
+import type { HeadlessRenderer } from './headless.js';
+import { MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type SyncRequest, type ToChild } from './headless-protocol.js';
+import { createQueue } from './queue.js';
+import type { RenderJob } from './render.js';
+
+/** How long past its own timeoutMs a page process may stay silent before it is killed. */
+const GRACE_MS = 1000;
+/** Packages the page process loads, with their dependencies. */
+const PACKAGES = ['happy-dom', 'parse5'];
+const CODES = new Set<string>(['BAD_OPTION', 'BAD_SHELL', 'UNSAFE_PATH', 'TIMEOUT', 'BUSY', 'RENDER_FAILED']);
+
+/** What the pool is built from: options `headlessRenderer` has checked, and the gate. */
+export interface PoolOptions extends ChildOptions {
+  gate: Gate;
+  maxPages: number;
+  isolate: boolean;
+  memoryLimitMb?: number;
+}
+
+interface Running {
+  job: RenderJob;
+  resolve(html: string): void;
+  reject(error: unknown): void;
+  timer?: ReturnType<typeof setTimeout>;
+  /** Aborted when the render ends: the page's upstream requests stop with it. */
+  ends: AbortController;
+  settled: boolean;
+  /** True once the job was sent to its process. */
+  sent: boolean;
+}
+
+interface Child {
+  process: ChildProcess;
+  ready: Promise<void>;
+  jobs: Map<number, Running>;
+  /** The end of what it wrote to stderr: why it died, if it did. */
+  stderr: string;
+  dead: boolean;
+}
+
+/** The folder of an installed package, looked up the way Node does from `from`. */
+function packageDir(name: string, from: string): string | null {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const candidate = path.join(dir, 'node_modules', name);
+    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/** What the page process may read: this package's built code and the packages it loads, with theirs. */
+function readablePaths(here: string): string[] {
+  const dist = path.resolve(here, '..');
+  const found = new Set<string>([dist, path.join(dist, '..', 'package.json')]);
+  const todo = PACKAGES.map((name) => ({ name, from: dist }));
+  for (let next = todo.pop(); next; next = todo.pop()) {
+    const dir = packageDir(next.name, next.from);
+    if (!dir || found.has(dir)) continue;
+    found.add(dir);
+    const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const name of Object.keys(manifest.dependencies ?? {})) if (!name.startsWith('@types/')) todo.push({ name, from: dir });
+  }
+  return [...found];
+}
+
+/** Starts the pool of page processes behind a `HeadlessRenderer`. */
+export function pagePool(options: PoolOptions): HeadlessRenderer {
+  const file = new URL('./headless-child.js', import.meta.url);
+  if (file.protocol !== 'file:' || !existsSync(fileURLToPath(file))) {
+    throw new SnapshotError('BAD_OPTION', `headlessRenderer needs the built package: ${file.href} is missing (it cannot run from the TypeScript sources)`);
+  }
+  const entry = fileURLToPath(file);
+  const { gate, timeoutMs, pageErrors, maxPages, isolate, memoryLimitMb } = options;
+  const permission = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+  const args = [
+    permission,
+    ...readablePaths(path.dirname(entry)).map((p) => `--allow-fs-read=${p}`),
+    '--disallow-code-generation-from-strings',
+    ...(memoryLimitMb ? [`--max-old-space-size=${memoryLimitMb}`] : []),
+    entry,
+    JSON.stringify({ timeoutMs, pageErrors } satisfies ChildOptions),
+  ];
+  const pages = createQueue({ concurrency: maxPages, maxWaiting: Infinity });
+  const children = new Set<Child>();
+  let nextId = 0;
+  let open = 0;
+
+  function kill(child: Child, why: (running: Running) => SnapshotError): void {
+    if (!child.dead) {
+      child.dead = true;
+      child.process.kill('SIGKILL');
+    }
+    children.delete(child);
+    for (const running of child.jobs.values()) finish(running, why(running));
+    child.jobs.clear();
+  }
+
+  function finish(running: Running, error: unknown, html?: string): void {
+    clearTimeout(running.timer);
+    running.ends.abort();
+    if (running.settled) return;
+    running.settled = true;
+    if (error === null) running.resolve(html ?? '');
+    else running.reject(error);
+  }
+
+  function startChild(): Child {
+    const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'], serialization: 'advanced', env: {} });
+    let onReady!: () => void;
+    let onFail!: (error: Error) => void;
+    const child: Child = { process: proc, jobs: new Map(), stderr: '', dead: false, ready: new Promise((resolve, reject) => ((onReady = resolve), (onFail = reject))) };
+    child.ready.catch(() => {});
+    children.add(child);
+    const why = () => (/heap out of memory/i.test(child.stderr) ? 'JavaScript heap out of memory' : child.stderr.trim().split('\n').filter((l) => !/ExperimentalWarning|--trace-warnings/.test(l)).slice(-1)[0] ?? 'no reason given');
+    const ended = (reason: string) => {
+      onFail(new SnapshotError('RENDER_FAILED', `the page process could not start: ${reason}`));
+      kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} failed: ${reason}`));
+    };
+    proc.stderr?.setEncoding('utf8').on('data', (text: string) => void (child.stderr = (child.stderr + text).slice(-2000)));
+    proc.on('error', (error) => ended(error.message));
+    proc.on('exit', (code, signal) => {
+      child.dead = true;
+      ended(`${why()} (${signal ?? `exit code ${String(code)}`})`);
+    });
+    proc.on('message', (message: FromChild) => onMessage(child, message, onReady));
+    serveSync(child, proc.stdio[SYNC_FD] as Readable & Writable);
+    proc.unref();
+    proc.channel?.unref();
+    for (const stream of [proc.stderr, proc.stdio[SYNC_FD]]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    return child;
+  }
+
+  /** A process that breaks the protocol is not trusted further. */
+  function broken(child: Child): void {
+    kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} broke the protocol and was stopped`));
+  }
+
+  function onMessage(child: Child, message: FromChild, onReady: () => void): void {
+    if (typeof message !== 'object' || message === null) return broken(child);
+    if (message.type === 'ready') return onReady();
+    const running = typeof message.id === 'number' ? child.jobs.get(message.id) : undefined;
+    if (message.type === 'request') {
+      const answer = (reply: GateAnswer) => void (!child.dead && child.process.connected && child.process.send({ type: 'answer', rid: message.rid, answer: reply } satisfies ToChild));
+      if (!running || !validRequest(message.request)) return answer(null);
+      answerAsync(gate, running.job, message.request, running.ends.signal).then(answer, () => answer(null));
+      return;
+    }
+    if (message.type !== 'done' && message.type !== 'failed') return broken(child);
+    if (!running) return;
+    child.jobs.delete(message.id);
+    if (message.type === 'done') finish(running, null, String(message.html));
+    else finish(running, new SnapshotError((CODES.has(message.code) ? message.code : 'RENDER_FAILED') as SnapshotErrorCode, String(message.message)));
+  }
+
+  function serveSync(child: Child, pipe: Readable & Writable): void {
+    let buffered = Buffer.alloc(0);
+    pipe.on('error', () => {});
+    pipe.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 4) {
+        const length = buffered.readUInt32BE(0);
+        if (length > 64 * 1024) return broken(child);
+        if (buffered.length < 4 + length) return;
+        let asked: SyncRequest;
+        try {
+          asked = JSON.parse(buffered.subarray(4, 4 + length).toString('utf8')) as SyncRequest;
+        } catch {
+          return broken(child);
+        }
+        buffered = buffered.subarray(4 + length);
+        const running = typeof asked.id === 'number' ? child.jobs.get(asked.id) : undefined;
+        let answer: GateAnswer = null;
+        const request = { url: String(asked.url), method: String(asked.method), headers: [], body: null };
+        try {
+          if (running) answer = answerSync(gate, running.job, request);
+        } catch {
+          answer = null;
+        }
+        const body = answer && answer.body.length <= MAX_FRAME ? answer.body : new Uint8Array(0);
+        const head = Buffer.from(JSON.stringify(answer && { status: answer.status, statusText: answer.statusText, headers: answer.headers }));
+        const frame = (bytes: Uint8Array) => {
+          const size = Buffer.alloc(4);
+          size.writeUInt32BE(bytes.length, 0);
+          return [size, bytes];
+        };
+        pipe.write(Buffer.concat([...frame(head), ...frame(body)]));
+      }
+    });
+  }
+
+  async function renderOn(child: Child, job: RenderJob): Promise<string> {
+    const id = nextId++;
+    const { location } = job;
+    return new Promise<string>((resolve, reject) => {
+      const running: Running = { job, resolve, reject, ends: new AbortController(), settled: false, sent: false };
+      child.jobs.set(id, running);
+      const stopped = () => kill(child, (r) => (r === running ? new SnapshotError('TIMEOUT', `the page of ${location} did not yield within ${timeoutMs} ms (a script that never returns?); its process was stopped`) : new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} was stopped: another page on it stopped answering`)));
+      const onAbort = () => {
+        const reason = job.signal.reason as unknown;
+        finish(running, reason instanceof Error ? reason : new SnapshotError('TIMEOUT', `the render of ${location} was aborted`));
+        if (!running.sent) return void child.jobs.delete(id);
+        if (isolate) return kill(child, () => new SnapshotError('RENDER_FAILED', 'aborted'));
+        // The process closes the page; one that cannot within GRACE_MS is stuck, and is killed.
+        child.process.send({ type: 'abort', id } satisfies ToChild);
+        running.timer = setTimeout(stopped, GRACE_MS);
+      };
+      job.signal.addEventListener('abort', onAbort, { once: true });
+      running.ends.signal.addEventListener('abort', () => job.signal.removeEventListener('abort', onAbort), { once: true });
+      const { url, canonical, notFound, settings } = job;
+      const started = () => {
+        if (running.settled || child.dead) return;
+        running.sent = true;
+        running.timer = setTimeout(stopped, timeoutMs + GRACE_MS);
+        child.process.send({ type: 'render', id, job: { location, url, canonical, notFound, settings: { ...settings } } } satisfies ToChild);
+      };
+      child.ready.then(started, (error: unknown) => finish(running, error));
+    });
+  }
+
+  function childFor(): Child {
+    for (const child of children) if (!child.dead && (!isolate || child.jobs.size === 0)) return child;
+    return startChild();
+  }
+
+  async function renderPage(job: RenderJob): Promise<string> {
+    job.signal.throwIfAborted();
+    open++;
+    try {
+      return await renderOn(childFor(), job);
+    } finally {
+      open--;
+    }
+  }
+
+  return {
+    get openPages() {
+      return open;
+    },
+    async render(job) {
+      return { html: await pages.run(() => renderPage(job)) };
+    },
+    async close() {
+      const running = [...children];
+      await Promise.all(
+        running.map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.dead || child.process.exitCode !== null) return resolve();
+              child.process.once('exit', () => resolve());
+              kill(child, (r) => new SnapshotError('RENDER_FAILED', `the renderer was closed while ${r.job.location} rendered`));
+            }),
+        ),
+      );
+    },
+  };
+}
+
+function validRequest(request: GateRequest): boolean {
+  return (
+    typeof request === 'object' &&
+    request !== null &&
+    typeof request.url === 'string' &&
+    typeof request.method === 'string' &&
+    Array.isArray(request.headers) &&
+    request.headers.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') &&
+    (request.body === null || request.body instanceof Uint8Array)
+  );
+}
