@@ -6,38 +6,13 @@
 // removed. Every request a page makes is sent to the server, which decides (headless-gate.ts); the
 // page's own scripts run in happy-dom's VM context, and if they climb out of it they are still here.
 
-import dgram from 'node:dgram';
 import { readSync, writeSync } from 'node:fs';
-import net from 'node:net';
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
 import { SnapshotError } from './errors.js';
 import type { GateAnswer, GateRequest } from './headless-gate.js';
+import { harden } from './headless-harden.js';
 import { serializePage, waitUntilSettled, watchWindow, type PageSignals } from './headless-page.js';
 import { MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './headless-protocol.js';
-
-/** Takes away every network and module door this process has, before any page can run. */
-function harden(): void {
-  const refused = () => Object.assign(new Error('a headless page has no network of its own'), { code: 'EACCES' });
-  // WebSocket (happy-dom's uses the ws package), http, https, tls and undici all connect through
-  // net.Socket: each attempt fails as a network error, asynchronously, as a refused connection does.
-  net.Socket.prototype.connect = function (this: net.Socket) {
-    process.nextTick(() => this.destroy(refused()));
-    return this;
-  } as typeof net.Socket.prototype.connect;
-  net.Server.prototype.listen = function () {
-    throw refused();
-  } as typeof net.Server.prototype.listen;
-  for (const name of ['bind', 'connect', 'send'] as const) {
-    dgram.Socket.prototype[name] = function () {
-      throw refused();
-    } as never;
-  }
-  const doors = process as unknown as Record<string, unknown>;
-  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', '_kill', 'mainModule']) {
-    if (!Reflect.deleteProperty(doors, name)) Object.defineProperty(doors, name, { value: undefined });
-  }
-  for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response']) Reflect.deleteProperty(globalThis, name);
-}
 
 harden();
 
@@ -45,14 +20,14 @@ const options = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
 const send = (message: FromChild) => void process.send?.(message);
 
 /** The job id of each open page, found by its window for the page's requests. */
-const opened = new Map<BrowserPage, number>();
+const opened = new Map<BrowserPage, { id: number }>();
 const signals = new WeakMap<BrowserWindow, PageSignals>();
 const aborts = new Map<number, AbortController>();
 const waiting = new Map<number, (answer: GateAnswer) => void>();
 let nextRequest = 0;
 
-function jobOf(window: BrowserWindow): number | undefined {
-  for (const [page, id] of opened) if (page.mainFrame.window === window) return id;
+function jobOf(window: BrowserWindow): { id: number } | undefined {
+  for (const [page, job] of opened) if (page.mainFrame.window === window) return job;
   return undefined;
 }
 
@@ -99,7 +74,7 @@ const interceptor = {
   async beforeAsyncRequest({ request, window }: { request: Request; window: BrowserWindow }) {
     if (/^(data|blob):/.test(request.url)) return undefined;
     try {
-      const id = jobOf(window);
+      const id = jobOf(window)?.id;
       if (id === undefined) return window.Response.error();
       const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
       const answer = await ask(id, { url: request.url, method: request.method, headers: [...request.headers], body });
@@ -111,7 +86,7 @@ const interceptor = {
   },
   beforeSyncRequest({ request, window }: { request: Request; window: BrowserWindow }): ISyncResponse | undefined {
     if (/^(data|blob):/.test(request.url)) return undefined;
-    const id = jobOf(window);
+    const id = jobOf(window)?.id;
     let answer: GateAnswer = null;
     try {
       if (id !== undefined) answer = askSync(id, request.url, request.method);
@@ -147,7 +122,11 @@ async function start(): Promise<Browser> {
       disableChildPageNavigation: true,
       disableChildFrameNavigation: true,
       crossOriginPolicy: happy.BrowserNavigationCrossOriginPolicyEnum.sameOrigin,
-      beforeContentCallback: (window: BrowserWindow) => void signals.set(window, watchWindow(window)),
+      beforeContentCallback: (window: BrowserWindow) => {
+        // No popups, as with a browser's popup blocker: a snapshot is of one page.
+        Object.defineProperty(window, 'open', { value: () => null, configurable: true, writable: true });
+        signals.set(window, watchWindow(window));
+      },
     },
   };
   return new happy.Browser({ settings });
@@ -157,7 +136,7 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
   const { timeoutMs, pageErrors } = options;
   const context = browser.newIncognitoContext();
   const page = context.newPage();
-  opened.set(page, id);
+  opened.set(page, { id });
   let timer: ReturnType<typeof setTimeout> | undefined;
   let onAbort: (() => void) | undefined;
   try {
@@ -218,6 +197,10 @@ function serve(browser: Browser): void {
 }
 
 process.on('disconnect', () => process.exit(0));
+// What happy-dom itself leaves unhandled (its sendBeacon does not catch the fetch it starts) must
+// not end a process other pages are rendering in; a page that goes wrong still ends at its timeout.
+process.on('unhandledRejection', () => {});
+process.on('uncaughtException', () => {});
 start().then(serve, (error: unknown) => {
   // The server names this in the failure of the jobs it had for this process.
   process.stderr.write(`the page process could not start: ${error instanceof Error ? error.message : String(error)}\n`);

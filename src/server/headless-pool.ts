@@ -77,6 +77,23 @@ function readablePaths(here: string): string[] {
   return [...found];
 }
 
+/**
+ * The flags a page process runs under: the permission model with reads of `entry`, this package's
+ * built code and the packages it loads (nothing else: no write, no child process, worker or addon),
+ * code generation from strings refused, and the heap limit if one is given.
+ */
+export function pageProcessFlags(entry: string, memoryLimitMb?: number): string[] {
+  const permission = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  const readable = new Set([entry, ...readablePaths(here)]);
+  return [
+    permission,
+    ...[...readable].map((p) => `--allow-fs-read=${p}`),
+    '--disallow-code-generation-from-strings',
+    ...(memoryLimitMb ? [`--max-old-space-size=${memoryLimitMb}`] : []),
+  ];
+}
+
 /** Starts the pool of page processes behind a `HeadlessRenderer`. */
 export function pagePool(options: PoolOptions): HeadlessRenderer {
   const file = new URL('./headless-child.js', import.meta.url);
@@ -85,15 +102,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
   }
   const entry = fileURLToPath(file);
   const { gate, timeoutMs, pageErrors, maxPages, isolate, memoryLimitMb } = options;
-  const permission = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
-  const args = [
-    permission,
-    ...readablePaths(path.dirname(entry)).map((p) => `--allow-fs-read=${p}`),
-    '--disallow-code-generation-from-strings',
-    ...(memoryLimitMb ? [`--max-old-space-size=${memoryLimitMb}`] : []),
-    entry,
-    JSON.stringify({ timeoutMs, pageErrors } satisfies ChildOptions),
-  ];
+  const args = [...pageProcessFlags(entry, memoryLimitMb), entry, JSON.stringify({ timeoutMs, pageErrors } satisfies ChildOptions)];
   const pages = createQueue({ concurrency: maxPages, maxWaiting: Infinity });
   const children = new Set<Child>();
   let nextId = 0;
