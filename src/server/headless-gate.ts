@@ -60,10 +60,10 @@ export async function answerAsync(gate: Gate, job: RenderJob, request: GateReque
   const file = request.method === 'GET' ? await gate.folder.find(job.settings.base, url.pathname) : null;
   if (file) return ok(await gate.folder.read(file), contentType(file));
   if (!gate.upstream) return notFound();
-  // Built on the upstream origin and checked again: a path such as `@evil.example/` or `//evil/`
-  // from the page process must not move the request to another host.
-  const target = new URL(url.pathname + url.search, gate.upstream);
-  if (target.origin !== gate.upstream || !url.pathname.startsWith('/') || url.pathname.startsWith('//')) return null;
+  // The page's path on the upstream origin, checked again: whatever the page process sends (it is
+  // not trusted), the request goes to the upstream or nowhere.
+  const target = new URL(gate.upstream + url.pathname + url.search);
+  if (target.origin !== gate.upstream) return null;
   const method = request.method.toUpperCase();
   const body = method === 'GET' || method === 'HEAD' || !request.body ? null : Buffer.from(request.body);
   const headers = new Headers();

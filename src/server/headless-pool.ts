@@ -153,6 +153,13 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     return child;
   }
 
+  /** A process with renders keeps the server's event loop alive until it answers; an idle one never does. */
+  function holdOpen(child: Child): void {
+    if (child.dead) return;
+    if (child.jobs.size > 0) child.process.channel?.ref();
+    else child.process.channel?.unref();
+  }
+
   /** A process that breaks the protocol is not trusted further. */
   function broken(child: Child): void {
     kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} broke the protocol and was stopped`));
@@ -171,6 +178,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     if (message.type !== 'done' && message.type !== 'failed') return broken(child);
     if (!running) return;
     child.jobs.delete(message.id);
+    holdOpen(child);
     if (message.type === 'done') finish(running, null, String(message.html));
     else finish(running, new SnapshotError((CODES.has(message.code) ? message.code : 'RENDER_FAILED') as SnapshotErrorCode, String(message.message)));
   }
@@ -217,11 +225,15 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     return new Promise<string>((resolve, reject) => {
       const running: Running = { job, resolve, reject, ends: new AbortController(), settled: false, sent: false };
       child.jobs.set(id, running);
+      holdOpen(child);
       const stopped = () => kill(child, (r) => (r === running ? new SnapshotError('TIMEOUT', `the page of ${location} did not yield within ${timeoutMs} ms (a script that never returns?); its process was stopped`) : new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} was stopped: another page on it stopped answering`)));
       const onAbort = () => {
         const reason = job.signal.reason as unknown;
         finish(running, reason instanceof Error ? reason : new SnapshotError('TIMEOUT', `the render of ${location} was aborted`));
-        if (!running.sent) return void child.jobs.delete(id);
+        if (!running.sent) {
+          child.jobs.delete(id);
+          return holdOpen(child);
+        }
         if (isolate) return kill(child, () => new SnapshotError('RENDER_FAILED', 'aborted'));
         // The process closes the page; one that cannot within GRACE_MS is stuck, and is killed.
         child.process.send({ type: 'abort', id } satisfies ToChild);
@@ -270,6 +282,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
             new Promise<void>((resolve) => {
               if (child.dead || child.process.exitCode !== null) return resolve();
               child.process.once('exit', () => resolve());
+              child.process.ref();
               kill(child, (r) => new SnapshotError('RENDER_FAILED', `the renderer was closed while ${r.job.location} rendered`));
             }),
         ),
