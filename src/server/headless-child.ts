@@ -202,7 +202,9 @@ process.on('disconnect', () => process.exit(0));
 process.on('unhandledRejection', () => {});
 process.on('uncaughtException', () => {});
 start().then(serve, (error: unknown) => {
-  // The server names this in the failure of the jobs it had for this process.
-  process.stderr.write(`the page process could not start: ${error instanceof Error ? error.message : String(error)}\n`);
+  // The server names the last line of stderr in the failure of the jobs it had for this process.
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const missing = code === 'ERR_MODULE_NOT_FOUND' && String(message).includes("'happy-dom");
+  process.stderr.write(missing ? 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom\n' : `the page process could not start: ${String(message ?? error)}\n`);
   process.exit(70);
 });
