@@ -13,6 +13,7 @@ import type { GateAnswer, GateRequest } from './headless-gate.js';
 import { harden } from './headless-harden.js';
 import { serializePage, waitUntilSettled, watchWindow, type PageSignals } from './headless-page.js';
 import { MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './headless-protocol.js';
+import type { RenderResult } from './render.js';
 
 harden();
 
@@ -129,10 +130,17 @@ async function start(): Promise<Browser> {
       },
     },
   };
-  return new happy.Browser({ settings });
+  const browser = new happy.Browser({ settings });
+  // A first page warms happy-dom up (its parser, its script runner), so that the first real page's
+  // timeoutMs is spent on that page; it makes no request.
+  const warm = browser.newPage();
+  warm.content = '<!DOCTYPE html><html><head><title>warm</title><script>document.title = String(1 + 1);</script></head><body><p>warm</p></body></html>';
+  await warm.waitUntilComplete();
+  await warm.close();
+  return browser;
 }
 
-async function renderPage(browser: Browser, id: number, job: PlainJob, signal: AbortSignal): Promise<string> {
+async function renderPage(browser: Browser, id: number, job: PlainJob, signal: AbortSignal): Promise<RenderResult> {
   const { timeoutMs, pageErrors } = options;
   const context = browser.newIncognitoContext();
   const page = context.newPage();
@@ -160,7 +168,7 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
       const thrown = found.error instanceof Error ? `${found.error.name}: ${found.error.message}` : String(found.error);
       throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} threw before it settled: ${thrown.slice(0, 500)}`);
     }
-    return serializePage(window, { ...job, match: null, signal });
+    return { html: serializePage(window, { ...job, match: null, signal }) };
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener('abort', onAbort);
@@ -184,7 +192,7 @@ function serve(browser: Browser): void {
       aborts.set(id, controller);
       renderPage(browser, id, job, controller.signal)
         .then(
-          (html) => send({ type: 'done', id, html }),
+          (result) => send({ type: 'done', id, result }),
           (error: unknown) => {
             const { code, message: text } = error as { code?: unknown; message?: unknown };
             send({ type: 'failed', id, code: typeof code === 'string' ? code : 'RENDER_FAILED', message: typeof text === 'string' ? text : String(error) });

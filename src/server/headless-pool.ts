@@ -16,7 +16,7 @@ import { answerAsync, answerSync, type Gate, type GateAnswer, type GateRequest }
 import type { HeadlessRenderer } from './headless.js';
 import { MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type SyncRequest, type ToChild } from './headless-protocol.js';
 import { createQueue } from './queue.js';
-import type { RenderJob } from './render.js';
+import type { RenderJob, RenderResult } from './render.js';
 
 /** How long past its own timeoutMs a page process may stay silent before it is killed. */
 const GRACE_MS = 1000;
@@ -34,7 +34,7 @@ export interface PoolOptions extends ChildOptions {
 
 interface Running {
   job: RenderJob;
-  resolve(html: string): void;
+  resolve(result: RenderResult): void;
   reject(error: unknown): void;
   timer?: ReturnType<typeof setTimeout>;
   /** Aborted when the render ends: the page's upstream requests stop with it. */
@@ -118,12 +118,12 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     child.jobs.clear();
   }
 
-  function finish(running: Running, error: unknown, html?: string): void {
+  function finish(running: Running, error: unknown, result?: RenderResult): void {
     clearTimeout(running.timer);
     running.ends.abort();
     if (running.settled) return;
     running.settled = true;
-    if (error === null) running.resolve(html ?? '');
+    if (error === null && result) running.resolve(result);
     else running.reject(error);
   }
 
@@ -177,10 +177,13 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     }
     if (message.type !== 'done' && message.type !== 'failed') return broken(child);
     if (!running) return;
+    const result = message.type === 'done' ? checkedResult(message.result) : null;
+    if (message.type === 'done' && !result) return broken(child);
     child.jobs.delete(message.id);
     holdOpen(child);
-    if (message.type === 'done') finish(running, null, String(message.html));
-    else finish(running, new SnapshotError((CODES.has(message.code) ? message.code : 'RENDER_FAILED') as SnapshotErrorCode, String(message.message)));
+    if (result || message.type === 'done') return finish(running, null, result ?? undefined);
+    const code = typeof message.code === 'string' && CODES.has(message.code) ? (message.code as SnapshotErrorCode) : 'RENDER_FAILED';
+    finish(running, new SnapshotError(code, String(message.message)));
   }
 
   function serveSync(child: Child, pipe: Readable & Writable): void {
@@ -219,10 +222,10 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     });
   }
 
-  async function renderOn(child: Child, job: RenderJob): Promise<string> {
+  async function renderOn(child: Child, job: RenderJob): Promise<RenderResult> {
     const id = nextId++;
     const { location } = job;
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<RenderResult>((resolve, reject) => {
       const running: Running = { job, resolve, reject, ends: new AbortController(), settled: false, sent: false };
       child.jobs.set(id, running);
       holdOpen(child);
@@ -257,7 +260,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     return startChild();
   }
 
-  async function renderPage(job: RenderJob): Promise<string> {
+  async function renderPage(job: RenderJob): Promise<RenderResult> {
     job.signal.throwIfAborted();
     open++;
     try {
@@ -272,7 +275,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
       return open;
     },
     async render(job) {
-      return { html: await pages.run(() => renderPage(job)) };
+      return pages.run(() => renderPage(job));
     },
     async close() {
       const running = [...children];
@@ -289,6 +292,15 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
       );
     },
   };
+}
+
+/** A page process's result, with only the fields a RenderResult has, or null when it is not one. */
+function checkedResult(result: unknown): RenderResult | null {
+  if (typeof result !== 'object' || result === null) return null;
+  const { html, status } = result as { html?: unknown; status?: unknown };
+  if (typeof html !== 'string') return null;
+  if (status === undefined) return { html };
+  return Number.isInteger(status) && (status as number) >= 200 && (status as number) <= 599 ? { html, status: status as number } : null;
 }
 
 function validRequest(request: GateRequest): boolean {

@@ -6,6 +6,7 @@
 
 import type { AppLocation } from '../location.js';
 import type { GateAnswer, GateRequest } from './headless-gate.js';
+import type { RenderResult } from './render.js';
 import type { UrlSettings } from './urls.js';
 
 /** The fields of a RenderJob a page process is sent. */
@@ -32,7 +33,7 @@ export type ToChild =
 /** Page process to server. */
 export type FromChild =
   | { type: 'ready' }
-  | { type: 'done'; id: number; html: string }
+  | { type: 'done'; id: number; result: RenderResult }
   | { type: 'failed'; id: number; code: string; message: string }
   | { type: 'request'; rid: number; id: number; request: GateRequest };
 

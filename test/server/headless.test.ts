@@ -161,11 +161,15 @@ describe('headlessRenderer', () => {
     await expect(handler.render('/books/1')).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('the page of /books/1 did not settle within 600 ms') });
     expect(renderer.openPages).toBe(0);
     expect(pings).toBeGreaterThan(0);
-    // A ping sent just before the page closed may still be on its way; after that, none: the
-    // page's 5 ms interval would have sent about 30 more.
-    await new Promise((r) => setTimeout(r, 50));
-    const after = pings;
-    await new Promise((r) => setTimeout(r, 150));
+    // Pings the page sent before it closed may still be on their way (each crosses from the page
+    // process to the server, then to the upstream); once those have landed, none: the page's 5 ms
+    // interval would have sent about 60 more in 300 ms.
+    let after = -1;
+    for (let i = 0; i < 30 && after !== pings; i++) {
+      after = pings;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 300));
     expect(pings).toBe(after);
   });
 
