@@ -15,7 +15,7 @@ import { listen, request, type Running } from './helpers.js';
 // a page has is a network error outside the app's origin and its upstream. Each test is an attack,
 // in both isolation settings. The renderer starts its page processes from the built package.
 const { createSnapshotHandler, headlessRenderer } = (await import('crawlable-router/server')) as typeof import('../../src/server/index.js');
-const { pageProcessFlags } = (await import(new URL('../../dist/server/headless-pool.js', import.meta.url).href)) as typeof import('../../src/server/headless-pool.js');
+const { pageProcessFlags } = (await import(new URL('../../dist/server/headless-flags.js', import.meta.url).href)) as typeof import('../../src/server/headless-flags.js');
 
 const SHELL = (extra = '') =>
   `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Shell</title><meta name="fragment" content="!"><script type="module" src="/app.js"></script>${extra}</head><body><div id="app"></div></body></html>`;
