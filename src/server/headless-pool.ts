@@ -117,6 +117,15 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     else child.process.channel?.unref();
   }
 
+  /** Sends to a process that may have ended meanwhile (its exit fails its renders). */
+  function post(child: Child, message: ToChild): void {
+    try {
+      if (!child.dead && child.process.connected) child.process.send(message);
+    } catch {
+      // the exit handler reports it
+    }
+  }
+
   /** A process that breaks the protocol is not trusted further. */
   function broken(child: Child): void {
     kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} broke the protocol and was stopped`));
@@ -127,7 +136,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     if (message.type === 'ready') return onReady();
     const running = typeof message.id === 'number' ? child.jobs.get(message.id) : undefined;
     if (message.type === 'request') {
-      const answer = (reply: GateAnswer) => void (!child.dead && child.process.connected && child.process.send({ type: 'answer', rid: message.rid, answer: reply } satisfies ToChild));
+      const answer = (reply: GateAnswer) => post(child, { type: 'answer', rid: message.rid, answer: reply });
       if (!running || !validRequest(message.request)) return answer(null);
       answerAsync(gate, running.job, message.request, running.ends.signal).then(answer, () => answer(null));
       return;
@@ -150,7 +159,8 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
       buffered = Buffer.concat([buffered, chunk]);
       while (buffered.length >= 4) {
         const length = buffered.readUInt32BE(0);
-        if (length > 64 * 1024) return broken(child);
+        // A synchronous request is a URL and a method: a frame past 1 MiB is not one.
+        if (length > 1024 * 1024) return broken(child);
         if (buffered.length < 4 + length) return;
         let asked: SyncRequest;
         try {
@@ -196,7 +206,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
         }
         if (isolate) return kill(child, () => new SnapshotError('RENDER_FAILED', 'aborted'));
         // The process closes the page; one that cannot within GRACE_MS is stuck, and is killed.
-        child.process.send({ type: 'abort', id } satisfies ToChild);
+        post(child, { type: 'abort', id });
         running.timer = setTimeout(stopped, GRACE_MS);
       };
       job.signal.addEventListener('abort', onAbort, { once: true });
@@ -206,7 +216,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
         if (running.settled || child.dead) return;
         running.sent = true;
         running.timer = setTimeout(stopped, timeoutMs + GRACE_MS);
-        child.process.send({ type: 'render', id, job: { location, url, canonical, notFound, settings: { ...settings } } } satisfies ToChild);
+        post(child, { type: 'render', id, job: { location, url, canonical, notFound, settings: { ...settings } } });
       };
       child.ready.then(started, (error: unknown) => finish(running, error));
     });

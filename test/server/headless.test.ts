@@ -155,10 +155,11 @@ describe('headlessRenderer', () => {
   });
 
   it('times out a page that never settles, closes it and stops its timers', async () => {
-    // Long enough for the page to have pinged at least once even on a busy machine.
-    const { handler, renderer } = setup('never', { timeoutMs: 600 });
+    // Long enough for the page to have pinged at least once even on a busy machine (each ping
+    // crosses from the page process to the server, then to the upstream).
+    const { handler, renderer } = setup('never', { timeoutMs: 1500 });
     pings = 0;
-    await expect(handler.render('/books/1')).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('the page of /books/1 did not settle within 600 ms') });
+    await expect(handler.render('/books/1')).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('the page of /books/1 did not settle within 1500 ms') });
     expect(renderer.openPages).toBe(0);
     expect(pings).toBeGreaterThan(0);
     // Pings the page sent before it closed may still be on their way (each crosses from the page
