@@ -9,8 +9,8 @@ import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
 
 const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts' };
-// The page thread of `headlessRenderer({ isolate: true })`, loaded by file name, never imported.
-const thread = 'src/server/headless-thread.ts';
+// The page process of `headlessRenderer`, started by file name, never imported.
+const child = 'src/server/headless-child.ts';
 // The command line (dist/cli.js, run by bin/crawlable-router.js) has no types of its own.
 const cli = 'src/cli.ts';
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
@@ -20,7 +20,7 @@ const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src'
 
 export default [
   {
-    input: [...Object.values(entries), cli, thread],
+    input: [...Object.values(entries), cli, child],
     external,
     plugins: [ts()],
     output: [

@@ -1,5 +1,6 @@
 // Times one snapshot of the same book page two ways: from the route's render hooks (load, title,
-// render into the parsed shell) and from the real app in happy-dom (headlessRenderer). Run with
+// render into the parsed shell) and from the real app in happy-dom (headlessRenderer, whose pages
+// run in page processes: one for all pages, and with isolate one per page). Run with
 // `npm run bench` (it builds first). Caches are off: every timed render is a real render.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -25,6 +26,8 @@ const RUNS = Number(process.env.RUNS ?? 50);
 const hooks = createSnapshotHandler({ routes, origin, shell, cache: false });
 const renderer = headlessRenderer({ root, maxPages: 1 });
 const headless = createSnapshotHandler({ routes, origin, shell, renderer, cache: false });
+const isolatedRenderer = headlessRenderer({ root, maxPages: 1, isolate: true });
+const isolated = createSnapshotHandler({ routes, origin, shell, renderer: isolatedRenderer, cache: false });
 
 async function time(fn) {
   const started = process.hrtime.bigint();
@@ -61,15 +64,15 @@ async function overHttp(handler) {
   return stats(samples);
 }
 
-const results = [await measure('render hooks', hooks), await measure('headless (happy-dom)', headless)];
-const http = [await overHttp(hooks), await overHttp(headless)];
-await renderer.close();
+const results = [await measure('render hooks', hooks), await measure('headless (happy-dom)', headless), await measure('headless, isolate', isolated)];
+const http = [await overHttp(hooks), await overHttp(headless), await overHttp(isolated)];
+await Promise.all([renderer.close(), isolatedRenderer.close()]);
 
-if (outlet(results[0].html) !== outlet(results[1].html)) throw new Error('the two snapshots differ: the bench would compare different pages');
+if (results.some((r) => outlet(r.html) !== outlet(results[0].html))) throw new Error('the snapshots differ: the bench would compare different pages');
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
 console.log(`One snapshot of /books/:id, ${RUNS} runs each after one cold run (node ${process.version}, ${process.platform} ${process.arch})`);
 console.log('renderer              cold        median      p95         min         median over HTTP');
 results.forEach((r, i) => {
   console.log(`${r.name.padEnd(22)}${fmt(r.cold).padEnd(12)}${fmt(r.median).padEnd(12)}${fmt(r.p95).padEnd(12)}${fmt(r.min).padEnd(12)}${fmt(http[i].median)}`);
 });
-console.log('Both snapshots have the same outlet content.');
+console.log('All snapshots have the same outlet content.');

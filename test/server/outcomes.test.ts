@@ -4,12 +4,15 @@ import path from 'node:path';
 import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoutes, notFound, redirect, toUglyUrl, toUrl } from '../../src/index.js';
-import { createSnapshotHandler, type SnapshotHandler } from '../../src/server/handler.js';
-import { prerender } from '../../src/server/prerender.js';
-import { headlessRenderer, type HeadlessRenderer } from '../../src/server/headless.js';
+import type { SnapshotHandler } from '../../src/server/handler.js';
+import type { HeadlessRenderer } from '../../src/server/headless.js';
 import type { SnapshotRenderer } from '../../src/server/render.js';
 import { caseRoutes, cases, type OutcomeCase } from '../outcome-cases.mjs';
 import { listen, request, type Running } from './helpers.js';
+
+// The headless renderer starts its page processes from dist/ (npm test builds first): the handler and
+// prerender come from the built package too, so every error is of one SnapshotError class.
+const { createSnapshotHandler, headlessRenderer, prerender } = (await import('crawlable-router/server')) as typeof import('../../src/server/index.js');
 
 // The shared outcome cases (test/outcome-cases.mjs) on the server: the hooks renderer runs the
 // route table's hooks, the headless renderer runs a real app built on the client router (the UMD
