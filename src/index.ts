@@ -9,7 +9,9 @@ export { createRoutes, route, RouteError } from './routes.js';
 export type {
   AnyRoute,
   Entries,
+  EntryFault,
   LoadContext,
+  LocationsOptions,
   NotFoundDefinition,
   Params,
   ParamsOf,

@@ -120,8 +120,24 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   resolve(location: AppLocation, fallback?: NotFoundDefinition): RouteMatch<R | NotFoundDefinition> | null;
   /** Builds the location of a named route; throws `RouteError` for an unknown name or a missing param. */
   href(name: string, params?: Params, query?: QueryInput): AppLocation;
-  /** Every location that param-free paths and `entries()` name, each once. */
-  locations(): AsyncIterable<AppLocation>;
+  /** Every location that param-free paths and `entries()` name, each once; a bad record is skipped and told to `onError`. */
+  locations(options?: LocationsOptions): AsyncIterable<AppLocation>;
+}
+
+/** A record of `entries()` that names no location, or an `entries()` that failed. */
+export interface EntryFault {
+  /** The route whose `entries()` gave it. */
+  route: AnyRoute;
+  /** The params given; undefined when `entries()` itself threw. */
+  params: Params | undefined;
+  /** Why: a `RouteError` (BAD_PARAM, MISSING_PARAM) or what `entries()` threw. */
+  error: unknown;
+}
+
+/** Options of `locations()`. */
+export interface LocationsOptions {
+  /** Told about each bad record (it is skipped; the other records still come). Default: skipped silently. */
+  onError?: (fault: EntryFault) => void;
 }
 
 /** Types a route definition from its path literal, so `params` and `data` are checked in its hooks. */
@@ -277,25 +293,32 @@ export function createRoutes<const P extends readonly string[]>(
       if (id === undefined) throw new RouteError('UNKNOWN_ROUTE', `no route is named ${JSON.stringify(name)}`);
       return buildLocation(id, params, query);
     },
-    async *locations() {
+    async *locations(options = {}) {
+      const { onError = () => {} } = options;
       const seen = new Set<AppLocation>();
       for (let id = 0; id < list.length; id++) {
         const r = list[id] as R;
-        // Awaiting an iterable gives it back as it is; a promise gives its iterable.
-        const found = r.entries ? await (r.entries() as Entries<Params>) : [{}];
-        for await (const params of found) {
-          let location: AppLocation;
-          try {
-            location = buildLocation(id, params);
-          } catch (error) {
-            // A pattern with required params and no entries() names no location of its own.
-            if (!r.entries && error instanceof RouteError && error.code === 'MISSING_PARAM') break;
-            throw error;
+        // One bad record fails alone: the others of its route and every other route still come.
+        try {
+          // Awaiting an iterable gives it back as it is; a promise gives its iterable.
+          const found = r.entries ? await (r.entries() as Entries<Params>) : [{}];
+          for await (const params of found) {
+            let location: AppLocation;
+            try {
+              location = buildLocation(id, params);
+            } catch (error) {
+              // A pattern with required params and no entries() names no location of its own.
+              if (!r.entries && error instanceof RouteError && error.code === 'MISSING_PARAM') break;
+              onError({ route: r, params, error });
+              continue;
+            }
+            if (!seen.has(location)) {
+              seen.add(location);
+              yield location;
+            }
           }
-          if (!seen.has(location)) {
-            seen.add(location);
-            yield location;
-          }
+        } catch (error) {
+          onError({ route: r, params: undefined, error });
         }
       }
     },

@@ -196,6 +196,30 @@ describe('locations', () => {
     for await (const location of t.locations()) out.push(location);
     expect(out).toEqual(['/', '/books/1', '/books/Les%20Mis%C3%A9rables', '/authors/hugo', '/authors/dumas', '/tags/C%2B%2B', '/list']);
   });
+
+  it('skips an entries() record that names no location (slug "..") and tells onError, the rest still coming', async () => {
+    const broken = { path: '/broken/:x', entries: () => { throw new Error('database down'); } };
+    const t = createRoutes([
+      { path: '/books/:slug', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: '' }, {}, { slug: 'b' }] },
+      broken,
+      { path: '/tags/:tag', entries: async function* () { yield { tag: 'x' }; throw new Error('cursor lost'); } },
+      { path: '/about' },
+    ]);
+    const faults: { path: string; params: unknown; message: string }[] = [];
+    const out: string[] = [];
+    for await (const location of t.locations({ onError: (f) => faults.push({ path: f.route.path as string, params: f.params, message: (f.error as Error).message }) })) out.push(location);
+    expect(out).toEqual(['/books/a', '/books/b', '/tags/x', '/about']);
+    expect(faults).toEqual([
+      { path: '/books/:slug', params: { slug: '..' }, message: expect.stringContaining('a ".." segment is not a path segment') },
+      { path: '/books/:slug', params: { slug: '' }, message: expect.stringContaining('cannot be ""') },
+      { path: '/books/:slug', params: {}, message: expect.stringContaining('missing param') },
+      { path: '/broken/:x', params: undefined, message: 'database down' },
+      { path: '/tags/:tag', params: undefined, message: 'cursor lost' },
+    ]);
+    const quiet: string[] = [];
+    for await (const location of t.locations()) quiet.push(location);
+    expect(quiet).toEqual(out);
+  });
 });
 
 describe('a table of a thousand routes', () => {

@@ -91,6 +91,22 @@ describe('prerender', () => {
     expect(files(path.join(dir, 'out')).sort()).toEqual([...report.files].sort());
   });
 
+  it('fails only the bad entries() record (slug ".."), reported in failures, and writes the rest and their sitemap', async () => {
+    const table = createRoutes([
+      { path: '/', render: () => 'home' },
+      { path: '/books/:slug', render: () => 'book', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: 'b' }] },
+      { path: '/tags/:tag', render: () => 'tag', entries: () => { throw new Error('tags table is gone'); } },
+    ]);
+    const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com' });
+    expect(report).toMatchObject({ total: 5, written: 3, failed: 2, files: ['index.html', 'books/a/index.html', 'books/b/index.html'] });
+    expect(report.failures).toEqual([
+      { location: '/books/:slug {"slug":".."}', error: expect.stringContaining('a ".." segment is not a path segment') },
+      { location: '/tags/:tag entries()', error: 'tags table is gone' },
+    ]);
+    const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).toEqual(['https://example.com/', 'https://example.com/books/a', 'https://example.com/books/b']);
+  });
+
   it('shows progress as plain lines when the stream is not a terminal', async () => {
     const lines: string[] = [];
     await prerender({ routes: createRoutes([{ path: '/a' }, { path: '/b' }]), outDir: dir, origin: 'https://example.com', concurrency: 1, progress: { write: (t: string) => lines.push(t) }, sitemap: false });
