@@ -200,7 +200,7 @@ describe('locations', () => {
   it('skips an entries() record that names no location (slug "..") and tells onError, the rest still coming', async () => {
     const broken = { path: '/broken/:x', entries: () => { throw new Error('database down'); } };
     const t = createRoutes([
-      { path: '/books/:slug', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: '' }, {}, { slug: 'b' }] },
+      { path: '/books/:slug', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: '' }, {} as { slug: string }, { slug: 'b' }] },
       broken,
       { path: '/tags/:tag', entries: async function* () { yield { tag: 'x' }; throw new Error('cursor lost'); } },
       { path: '/about' },
