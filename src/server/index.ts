@@ -14,6 +14,7 @@ export type { RobotsTxtOptions } from './robots.js';
 export { memoryStore } from './cache.js';
 export type { InvalidateTarget, MemoryStore, MemoryStoreOptions, SnapshotStore, StoredSnapshot } from './cache.js';
 export { fileStore } from './file-store.js';
+export type { FileStoreOptions } from './file-store.js';
 export { SnapshotError } from './errors.js';
 export type { SnapshotErrorCode } from './errors.js';
 export type { NodeHandler } from './node.js';

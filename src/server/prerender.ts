@@ -8,9 +8,9 @@ import path from 'node:path';
 import type { AppLocation, UrlMode } from '../location.js';
 import type { AnyRoute, EntryFault, Params, RouteTable } from '../routes.js';
 import { SnapshotError } from './errors.js';
-import { writeFileAtomic } from './file-store.js';
+import { writeInside } from './folder.js';
 import { createSnapshotHandler } from './handler.js';
-import { resolveInside, snapshotPath } from './paths.js';
+import { snapshotPath } from './paths.js';
 import { createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from './render.js';
 import { sitemap } from './sitemap.js';
@@ -127,7 +127,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     const file = snapshotPath(location);
     const snapshot = await handler.render(location);
     if (snapshot.status !== 200) throw new Error(`status ${snapshot.status}`);
-    await writeFileAtomic(resolveInside(outDir, file), snapshot.html);
+    await writeInside(outDir, file, snapshot.html);
     return file;
   }
 
@@ -152,7 +152,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   if (options.sitemap !== false) {
     const parts = await sitemap(written, { origin: options.origin, base: options.routes.base, mode: options.mode });
     for (const part of parts) {
-      await writeFileAtomic(resolveInside(outDir, part.name), part.xml);
+      await writeInside(outDir, part.name, part.xml);
       sitemaps.push(part.name);
     }
   }

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -105,6 +105,21 @@ describe('prerender', () => {
     ]);
     const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
     expect(urls).toEqual(['https://example.com/', 'https://example.com/books/a', 'https://example.com/books/b']);
+  });
+
+  it('never writes through a symlinked folder inside outDir that leads out (out/books -> elsewhere)', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'prerender-outside-'));
+    try {
+      mkdirSync(path.join(dir, 'out'));
+      symlinkSync(outside, path.join(dir, 'out', 'books'));
+      const table = createRoutes([{ path: '/', render: () => 'home' }, { path: '/books/:id', render: () => 'book', entries: () => [{ id: '1' }] }]);
+      const report = await prerender({ routes: table, outDir: path.join(dir, 'out'), origin: 'https://example.com' });
+      expect(report).toMatchObject({ written: 1, failed: 1, files: ['index.html'] });
+      expect(report.failures).toEqual([{ location: '/books/1', error: expect.stringContaining('leads out of the folder through a symlink') }]);
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('shows progress as plain lines when the stream is not a terminal', async () => {
