@@ -293,8 +293,8 @@ export function createRoutes<const P extends readonly string[]>(
       if (id === undefined) throw new RouteError('UNKNOWN_ROUTE', `no route is named ${JSON.stringify(name)}`);
       return buildLocation(id, params, query);
     },
-    async *locations(options = {}) {
-      const { onError = () => {} } = options;
+    async *locations(options) {
+      const onError = options?.onError ?? (() => {});
       const seen = new Set<AppLocation>();
       for (let id = 0; id < list.length; id++) {
         const r = list[id] as R;

@@ -181,7 +181,9 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     if (location === null) return null;
     if (!UGLY_PARAM.test(search)) {
       if (!serveShell) return null;
-      return respond(request, { ...shellPage, status: routes.match(location) ? 200 : 404 }, { compress, memo: shellMemo });
+      // Routes match paths: the query (which may be 16 kB of pairs) is not parsed for a status.
+      const at = location.indexOf('?');
+      return respond(request, { ...shellPage, status: routes.match(at < 0 ? location : location.slice(0, at)) ? 200 : 404 }, { compress, memo: shellMemo });
     }
     const key = stripAnchor(location);
     let stored: StoredSnapshot;
