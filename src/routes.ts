@@ -5,7 +5,7 @@ import { compile, parse, pathToRegexp, PathError, type Token } from 'path-to-reg
 import { canonicalPathText, normalizeBase, normalizeLocation, type AppLocation } from './location.js';
 import type { Params, ParamsOf } from './params.js';
 import { percentDecode } from './percent.js';
-import { encodeComponent, parseQuery, stringifyQuery, type Query, type QueryInput } from './query.js';
+import { encodeComponent, keepQueryKeys, parseQuery, stringifyQuery, type Query, type QueryInput } from './query.js';
 import { createIndex } from './route-index.js';
 
 export type { Params, ParamsOf } from './params.js';
@@ -70,6 +70,8 @@ export interface RouteDefinition<P extends string = string, D = unknown> {
   render?(context: RenderContext<ParamsOf<P>, D>): string;
   /** Lists params for prerendering and sitemaps. Default none: only a param-free path is listed. */
   entries?(): Entries<ParamsOf<P>>;
+  /** The query keys that make a distinct state; others are dropped from `query`, the snapshot cache key and the canonical URL. Default: the table's `queryKeys`. */
+  queryKeys?: readonly string[];
 }
 
 /** The route shown when nothing matches; its `path` is not used for matching. */
@@ -104,6 +106,8 @@ export interface RoutesOptions {
   notFound?: NotFoundDefinition;
   /** Match case-sensitively. Default `true`: `/Books` and `/books` are two states. */
   sensitive?: boolean;
+  /** The query keys that make a distinct state, for routes that name none (and for no match). Default: every key. */
+  queryKeys?: readonly string[];
 }
 
 /** A compiled route table. */
@@ -118,6 +122,8 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   match(location: AppLocation): RouteMatch<R> | null;
   /** Like `match`, but falls back to `fallback` (default the notFound route); null only when there is none. */
   resolve(location: AppLocation, fallback?: NotFoundDefinition): RouteMatch<R | NotFoundDefinition> | null;
+  /** The state a location names: its path and the query keys its route declares (`queryKeys`), no anchor. */
+  stateOf(location: AppLocation): AppLocation;
   /** Builds the location of a named route; throws `RouteError` for an unknown name or a missing param. */
   href(name: string, params?: Params, query?: QueryInput): AppLocation;
   /** Every location that param-free paths and `entries()` name, each once; a bad record is skipped and told to `onError`. */
@@ -264,8 +270,8 @@ export function createRoutes<const P extends readonly string[]>(
     return null;
   }
 
-  function result<T>(route: T, params: Params, at: ReturnType<typeof parts>, notFound: boolean): RouteMatch<T> {
-    return { route, params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound };
+  function result<T extends AnyRoute>(route: T, params: Params, at: ReturnType<typeof parts>, notFound: boolean): RouteMatch<T> {
+    return { route, params, query: parseQuery(keepQueryKeys(at.search, route.queryKeys ?? options.queryKeys)), location: at.location, path: at.path, hash: at.hash, notFound };
   }
 
   function buildLocation(id: number, params: Params = {}, query?: QueryInput): AppLocation {
@@ -287,6 +293,11 @@ export function createRoutes<const P extends readonly string[]>(
       const found = match(location);
       if (found || !fallback) return found;
       return result(fallback, Object.create(null) as Params, parts(location), true);
+    },
+    stateOf(location) {
+      const at = parts(location);
+      const search = keepQueryKeys(at.search, (match(at.path)?.route ?? notFound)?.queryKeys ?? options.queryKeys);
+      return search ? `${at.path}?${search}` : at.path;
     },
     href(name, params, query) {
       const id = byName.get(name);

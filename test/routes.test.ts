@@ -222,6 +222,34 @@ describe('locations', () => {
   });
 });
 
+describe('queryKeys: which query keys make a distinct state', () => {
+  const t = createRoutes(
+    [
+      { path: '/search', queryKeys: ['q', 'page'] },
+      { path: '/books/:id' },
+      { path: '/all', queryKeys: undefined },
+    ],
+    { queryKeys: ['tab'], notFound: { queryKeys: [] } },
+  );
+
+  it.each([
+    ['/search?utm_source=x&q=C%2B%2B&page=2&q=b#top', '/search?q=C%2B%2B&page=2&q=b', { q: ['C++', 'b'], page: '2' }],
+    ['/search?%71=1&_=99', '/search?q=1', { q: '1' }],
+    ['/books/1?tab=reviews&fbclid=abc', '/books/1?tab=reviews', { tab: 'reviews' }],
+    ['/books/1?fbclid=abc', '/books/1', {}],
+    ['/all?a=1&tab=2', '/all?tab=2', { tab: '2' }],
+  ])('reads %s as the state %s', (location, state, query) => {
+    expect(t.stateOf(location)).toBe(state);
+    expect({ ...t.match(location)?.query }).toEqual(query);
+    expect(t.stateOf(state)).toBe(state);
+  });
+
+  it('drops every key for the notFound route when it declares none, and keeps them all by default', () => {
+    expect(t.stateOf('/nowhere?tab=1&x=2')).toBe('/nowhere');
+    expect(createRoutes([{ path: '/a' }]).stateOf('/a?x=1&y=2#h')).toBe('/a?x=1&y=2');
+  });
+});
+
 describe('a table of a thousand routes', () => {
   const routes = Array.from({ length: 1000 }, (_, i) => {
     const kind = i % 5;

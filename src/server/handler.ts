@@ -5,7 +5,7 @@
 // Spec: shared/spec/agreement-and-pushstate.txt, "Role of the application and web server".
 
 import { CodecError } from '../codec.js';
-import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { AnyRoute, RouteTable } from '../routes.js';
 import { createSnapshotCache, memoryStore, type InvalidateTarget, type MemoryStoreOptions, type SnapshotStore, type StoredSnapshot } from './cache.js';
 import { SnapshotError } from './errors.js';
@@ -13,10 +13,11 @@ import { errorPage } from './html.js';
 import { askOf, responseOf, type Answer, type Ask } from './exchange.js';
 import { etagOf, respond, type Page } from './http.js';
 import { toNodeHandler, type NodeHandler } from './node.js';
+import { createFlights, isAbandoned } from './flights.js';
 import { createQueue, type QueueOptions } from './queue.js';
 import { hooksRenderer, type SnapshotRenderer } from './render.js';
 import { DEFAULT_SHELL, parseShell } from './shell.js';
-import { checkBase, checkMode, checkOrigin, publicUrl, stripAnchor, type UrlSettings } from './urls.js';
+import { checkBase, checkMode, checkOrigin, publicUrl, type UrlSettings } from './urls.js';
 
 /** Options of the snapshot cache. */
 export interface CacheOptions extends MemoryStoreOptions {
@@ -56,8 +57,25 @@ export interface SnapshotHandlerOptions {
   compress?: boolean;
   /** Answer clean URLs inside `base` with the shell; `false` leaves them to the next handler. Default `true`. */
   serveShell?: boolean;
+  /**
+   * A per-client limit, asked before each snapshot request waits for its state: return false to
+   * refuse it with 429 and `Retry-After`. Default: none (every client may wait).
+   */
+  limitClient?: (client: SnapshotClient) => boolean | Promise<boolean>;
   /** Told about renders that fail (500) or time out (504), and stores that fail. Default `console.error`. */
   onError?: (error: unknown, location: AppLocation | null) => void;
+}
+
+/** Who asks for a snapshot, as `limitClient` sees it. */
+export interface SnapshotClient {
+  /** The address the connection comes from (node adapter); null from `fetch`, where only headers can tell. */
+  address: string | null;
+  /** A request header (lower-case name): behind a proxy, the client's address is in one; trust only your own proxy's. */
+  header(name: string): string | null;
+  /** The state asked for. */
+  location: AppLocation;
+  /** Snapshot requests from the same address (or, without one, from every client without one) waiting for an answer now, this one not counted. */
+  waiting: number;
 }
 
 /** A snapshot, as `render(location)` gives it. */
@@ -89,19 +107,28 @@ export interface SnapshotHandler {
 }
 
 const UGLY_PARAM = /[?&]_escaped_fragment_(?:[=&]|$)/;
-const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, TIMEOUT: 504 };
+const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, ABANDONED: 503, LIMITED: 429, TIMEOUT: 504 };
 
-function withTimeout<T>(ms: number, location: AppLocation, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+/** Runs `task` with a signal that aborts at `ms` (TIMEOUT) or when `outer` aborts (its reason); either rejects at once. */
+function withTimeout<T>(ms: number, location: AppLocation, outer: AbortSignal, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new SnapshotError('TIMEOUT', `rendering ${location} took longer than ${ms} ms`);
+  let stop = () => {};
+  const limit = new Promise<never>((_, reject) => {
+    const abort = (error: unknown) => {
       controller.abort(error);
       reject(error);
-    }, ms);
+    };
+    timer = setTimeout(() => abort(new SnapshotError('TIMEOUT', `rendering ${location} took longer than ${ms} ms`)), ms);
+    const gone = () => abort(outer.reason);
+    if (outer.aborted) gone();
+    outer.addEventListener('abort', gone, { once: true });
+    stop = () => outer.removeEventListener('abort', gone);
   });
-  return Promise.race([Promise.resolve().then(() => task(controller.signal)), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([Promise.resolve().then(() => task(controller.signal)), limit]).finally(() => {
+    clearTimeout(timer);
+    stop();
+  });
 }
 
 /** Creates the handler that answers crawlers' ugly URLs with snapshots and clean URLs with the shell. */
@@ -131,11 +158,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl };
   const shellMemo = {};
 
-  async function produce(location: AppLocation): Promise<StoredSnapshot> {
+  async function produce(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
     const match = routes.resolve(location);
     const notFound = !match || match.notFound;
     try {
-      const result = await withTimeout(timeoutMs, location, (signal) =>
+      const result = await withTimeout(timeoutMs, location, abandoned, (signal) =>
         renderer.render({
           location,
           url: toUrl(location, settings),
@@ -153,13 +180,46 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     }
   }
 
-  const snapshot = (location: AppLocation) => cache.get(location, () => queue.run(() => produce(location)));
+  // A render goes on while one request still waits for it; when the last has gone it is aborted.
+  const flights = createFlights<StoredSnapshot>();
+  const waiting = new Map<string | null, number>();
+
+  async function fill(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
+    try {
+      return await cache.get(location, () => queue.run(() => produce(location, abandoned), abandoned));
+    } catch (error) {
+      // The cache was still sharing a render abandoned a moment ago: this flight starts its own.
+      if (!isAbandoned(error) || abandoned.aborted) throw error;
+      return cache.get(location, () => queue.run(() => produce(location, abandoned), abandoned));
+    }
+  }
+
+  const snapshot = (location: AppLocation, signal?: AbortSignal) => flights.join(location, (abandoned) => fill(location, abandoned), signal);
+
+  /** The snapshot for a request: refused when `limitClient` says so, its wait counted per address. */
+  async function snapshotFor(request: Ask, location: AppLocation): Promise<StoredSnapshot> {
+    const address = request.address ?? null;
+    const count = waiting.get(address) ?? 0;
+    if (options.limitClient && !(await options.limitClient({ address, header: request.header, location, waiting: count }))) {
+      throw new SnapshotError('LIMITED', `the client at ${address ?? 'an unknown address'} may not ask for more snapshots now`);
+    }
+    waiting.set(address, (waiting.get(address) ?? 0) + 1);
+    try {
+      return await snapshot(location, request.signal);
+    } finally {
+      const left = (waiting.get(address) ?? 1) - 1;
+      if (left > 0) waiting.set(address, left);
+      else waiting.delete(address);
+    }
+  }
 
   function failure(error: unknown, location: AppLocation): Page {
     const code = error instanceof SnapshotError ? error.code : 'RENDER_FAILED';
     const status = STATUS_OF[code] ?? 500;
-    if (status === 503) {
-      return { status, body: errorPage(503, `Too many snapshots are being rendered; retry in ${retryAfter} seconds.`), cacheControl: 'no-store', headers: { 'Retry-After': retryAfter } };
+    if (status === 503 || status === 429) {
+      // ABANDONED reaches only a client that has gone (or, rarely, one that joined as it left): no report.
+      const message = status === 429 ? 'Too many snapshot requests from this client' : 'Too many snapshots are being rendered';
+      return { status, body: errorPage(status, `${message}; retry in ${retryAfter} seconds.`), cacheControl: 'no-store', headers: { 'Retry-After': retryAfter } };
     }
     onError(error, location);
     // Whichever limit fired (the handler's or the renderer's own), onError has its message; the page only says what happened.
@@ -185,11 +245,14 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       const at = location.indexOf('?');
       return respond(request, { ...shellPage, status: routes.match(at < 0 ? location : location.slice(0, at)) ? 200 : 404 }, { compress, memo: shellMemo });
     }
-    const key = stripAnchor(location);
+    // The state: the path and the query keys its route says make a distinct state.
+    const key = routes.stateOf(location);
     let stored: StoredSnapshot;
     try {
-      stored = await snapshot(key);
+      stored = await snapshotFor(request, key);
     } catch (error) {
+      // A client that has gone gets nothing written; its wait is over.
+      if (request.signal?.aborted) return null;
       return respond(request, failure(error, key), { compress });
     }
     const page: Page = { status: stored.status, body: stored.html, etag: stored.etag, lastModified: stored.renderedAt, cacheControl };
@@ -203,12 +266,12 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     },
     node: toNodeHandler(answer),
     async render(location) {
-      const key = stripAnchor(normalizeLocation(location));
+      const key = routes.stateOf(location);
       const stored = await snapshot(key);
       return { location: key, status: stored.status, html: stored.html, etag: stored.etag, lastModified: new Date(stored.renderedAt), canonical: publicUrl(key, settings) };
     },
     invalidate(target) {
-      return cache.invalidate(typeof target === 'function' ? target : stripAnchor(normalizeLocation(target)));
+      return cache.invalidate(typeof target === 'function' ? target : routes.stateOf(target));
     },
   };
 }
