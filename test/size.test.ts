@@ -7,12 +7,15 @@ import { bundleSize, fileSize } from '../scripts/size.mjs';
 // not bundle the route table it is given), UMD 5 KB; where a goal is not met yet (bench/RESULTS.md
 // says by how much) the budget holds the line at today's size plus a little, so that nothing grows
 // unnoticed. A real app also imports createRoutes: that line has no goal of the issue's, only a budget.
+// The second security round grew it by 147 B (8,432 -> 8,579) and the UMD by 163 B (8,753 -> 8,916):
+// route queryKeys and stateOf, locations() that skips a bad entries() record, and escapes
+// canonicalised a run at a time; the budgets moved with them, the createRouter-only goal did not.
 // [name, what an app imports (null: the built UMD file), budget, the issue's goal]
 const budgets: [name: string, code: string | null, gzip: number, goal: number | null][] = [
   ['the codec alone', `export { toUglyUrl, toPrettyUrl, isPrettyUrl, isUglyUrl, escapeFragment, unescapeFragment, CodecError } from 'crawlable-router';`, 1600, 1024],
   ['an app importing only createRouter', `export { createRouter } from 'crawlable-router/client';`, 4608, 4608],
-  ['an app importing createRouter and createRoutes', `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`, 8480, null],
-  ['the UMD bundle (min file)', null, 8800, 5120],
+  ['an app importing createRouter and createRoutes', `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`, 8620, null],
+  ['the UMD bundle (min file)', null, 8960, 5120],
 ];
 
 describe('bundle sizes', () => {
