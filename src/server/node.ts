@@ -42,6 +42,8 @@ export function sendAnswer(answer: Answer, res: ServerResponse): void {
 export function clientGone(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
   // `close` on the response, not the request: a request's `close` only says its body was read.
+  // (A response-like object without events, as some frameworks and tests pass, is never "gone".)
+  if (typeof res.once !== 'function') return controller.signal;
   res.once('close', () => {
     if (!res.writableFinished) controller.abort(new Error('the client closed its connection before the answer'));
   });
