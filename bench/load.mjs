@@ -2,8 +2,12 @@
 // adapter on 127.0.0.1, the server in a child process. Traffic mixes cached states, uncached states
 // from a table of 10,000, malformed ugly URLs and unknown states, at 50 and then 200 connections;
 // then slow `load` hooks push the render queue past its bound (503 + Retry-After) and the server is
-// checked to recover once the load drops. Reports req/s, p50/p99 latency, status counts and RSS.
+// checked to recover once the load drops. Last, the abandoned-request flood: waves of 110 HEAD
+// requests for new slow states, each connection closed 20 ms after it is sent, while a crawler asks
+// for slow states of its own one after another: its requests must still be served (200).
+// Reports req/s, p50/p99 latency, status counts and RSS.
 import { fork } from 'node:child_process';
+import http from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
 import { machine } from './lib/measure.mjs';
@@ -59,6 +63,47 @@ async function startServer() {
   };
 }
 
+/** Sends a request from 127.0.0.2 and closes its connection `ms` after it is on the wire, as an abusive client does; resolves to the status if one came first. */
+function abandon(origin, path, ms) {
+  return new Promise((resolve) => {
+    let status = null;
+    const req = http.request(`${origin}${path}`, { method: 'HEAD', agent: false, localAddress: '127.0.0.2' }, (res) => {
+      status = res.statusCode;
+      res.resume();
+    });
+    req.on('error', () => {});
+    req.on('close', () => resolve(status));
+    req.end(() => setTimeout(() => req.destroy(), ms));
+  });
+}
+
+/**
+ * The abandoned-request flood for `seconds`: a wave of 110 abandoning requests for new slow states
+ * every 100 ms, and meanwhile a crawler fetching slow states of its own, one after another.
+ */
+export async function flood(origin, seconds) {
+  const until = Date.now() + seconds * 1000;
+  let sent = 0;
+  let limited = 0;
+  const attacker = (async () => {
+    while (Date.now() < until) {
+      const wave = Array.from({ length: 110 }, () => abandon(origin, `/slow/flood-${++sent}?_escaped_fragment_=`, 20));
+      const [statuses] = await Promise.all([Promise.all(wave), new Promise((resolve) => setTimeout(resolve, 100))]);
+      limited += statuses.filter((status) => status === 429).length;
+    }
+  })();
+  const crawler = [];
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  while (Date.now() < until) {
+    const started = Date.now();
+    const answer = await fetch(`${origin}/slow/crawler-${crawler.length}?_escaped_fragment_=`);
+    await answer.arrayBuffer();
+    crawler.push({ status: answer.status, ms: Date.now() - started });
+  }
+  await attacker;
+  return { sent, limited, crawler };
+}
+
 /** Every load phase; `seconds` per phase (the overload phase runs half as long). */
 export async function runLoad({ seconds = 60, connections = [50, 200] } = {}) {
   const server = await startServer();
@@ -106,7 +151,8 @@ export async function runLoad({ seconds = 60, connections = [50, 200] } = {}) {
       await answer.arrayBuffer();
       recovery.push({ status: answer.status, ms: Date.now() - started });
     }
-    return { phases, retryAfter, recovery, start, end: await server.rss() };
+    const abuse = await flood(server.origin, Math.max(2, seconds / 2));
+    return { phases, retryAfter, recovery, flood: abuse, start, end: await server.rss() };
   } finally {
     server.stop();
   }
@@ -127,6 +173,13 @@ export function rows({ phases }) {
   ]);
 }
 
+/** What the flood phase says: how many requests were abandoned and how the crawler fared. */
+export function floodNote({ sent, limited, crawler }) {
+  const served = crawler.filter((r) => r.status === 200).length;
+  const slowest = Math.max(0, ...crawler.map((r) => r.ms));
+  return `Abandoned-request flood: ${sent.toLocaleString('en-US')} HEAD requests from 127.0.0.2 for new slow states, each closed 20 ms after it was sent (${limited.toLocaleString('en-US')} refused with 429 by the per-client limit before that); meanwhile a crawler's ${crawler.length} requests got ${served} × 200 (${crawler.length === served ? 'still served' : 'NOT all served'}), the slowest in ${slowest} ms.`;
+}
+
 export const HEADER = ['phase', 'req/s', 'p50', 'p99', 'statuses', 'errors + timeouts', 'server RSS'];
 export { statuses };
 
@@ -139,6 +192,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const notes = [
     `503 answers carried Retry-After: ${report.retryAfter ?? 'none seen'}.`,
     `After the overload: ${report.recovery.map((r) => `${r.status} in ${r.ms} ms`).join(', ')} (${recovered ? 'recovered' : 'NOT recovered'}).`,
+    floodNote(report.flood),
     `Server RSS from start to end: ${report.start.toFixed(0)} → ${report.end.toFixed(0)} MiB (the cache holds at most 2,000 snapshots or 8 MB).`,
   ];
   console.log('\n' + notes.join('\n'));

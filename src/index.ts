@@ -12,11 +12,13 @@ export { createRoutes, route, RouteError } from './routes.js';
 export type {
   AnyRoute,
   Entries,
+  EntryFault,
   HeadFunction,
   HrefArgs,
   NamedParams,
   RedirectFunction,
   LoadContext,
+  LocationsOptions,
   NotFoundDefinition,
   Params,
   ParamsOf,

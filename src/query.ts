@@ -52,3 +52,12 @@ export function stringifyQuery(query: QueryInput, onLoneSurrogate: (key: string)
   }
   return out;
 }
+
+/**
+ * The pairs of a query (raw text, no leading `?`) whose decoded key is in `keys`, kept as written and
+ * in order; the whole query when `keys` is undefined. What makes a state distinct: every other key
+ * (a tracking tag, a cache buster) names the same state.
+ */
+export function keepQueryKeys(text: string, keys: readonly string[] | undefined): string {
+  return keys ? text.split('&').filter((pair) => pair && keys.includes(percentDecode(pair.split('=', 1)[0] as string))).join('&') : text;
+}

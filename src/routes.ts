@@ -7,7 +7,7 @@ import { canonicalPathText, normalizeBase, normalizeLocation, type AppLocation }
 import { redirect, type RedirectOutcome } from './outcome.js';
 import type { Params, ParamsOf } from './params.js';
 import { percentDecode } from './percent.js';
-import { encodeComponent, parseQuery, stringifyQuery, type Query, type QueryInput } from './query.js';
+import { encodeComponent, keepQueryKeys, parseQuery, stringifyQuery, type Query, type QueryInput } from './query.js';
 import { createIndex } from './route-index.js';
 
 export type { Params, ParamsOf } from './params.js';
@@ -89,6 +89,8 @@ export interface RouteDefinition<P extends string = string, D = unknown, N exten
   redirect?: string | RedirectFunction<ParamsOf<P>>;
   /** Lists params for prerendering and sitemaps. Default none: only a param-free path is listed. */
   entries?(): Entries<ParamsOf<P>>;
+  /** The query keys that make a distinct state; others are dropped from `query`, the snapshot cache key and the canonical URL. Default: the table's `queryKeys`. */
+  queryKeys?: readonly string[];
 }
 
 /** The route shown when nothing matches (or a `load` throws `notFound()`); its `path` is not used for matching. */
@@ -125,6 +127,8 @@ export interface RoutesOptions {
   sensitive?: boolean;
   /** Head tags of every state (a state's tag with the same key wins), or a function of the render context. Default none. */
   head?: Head | HeadFunction;
+  /** The query keys that make a distinct state, for routes that name none (and for no match). Default: every key. */
+  queryKeys?: readonly string[];
 }
 
 declare const typed: unique symbol;
@@ -156,15 +160,33 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   match(location: AppLocation): RouteMatch<R> | null;
   /** Like `match`, but falls back to `fallback` (default the notFound route); null only when there is none. */
   resolve(location: AppLocation, fallback?: NotFoundDefinition): RouteMatch<R | NotFoundDefinition> | null;
+  /** The state a location names: its path and the query keys its route declares (`queryKeys`), no anchor. */
+  stateOf(location: AppLocation): AppLocation;
   /** Builds the location of a named route; throws `RouteError` for an unknown name or a missing param. */
   href(...args: HrefArgs<R>): AppLocation;
-  /** Every location that param-free paths and `entries()` name, each once. */
-  locations(): AsyncIterable<AppLocation>;
+  /** Every location that param-free paths and `entries()` name, each once; a bad record is skipped and told to `onError`. */
+  locations(options?: LocationsOptions): AsyncIterable<AppLocation>;
   /**
    * The one canonical location of a matched state: what `href` writes for its route's params
    * with its query (`/r/mac+cheese` and `/r/mac%2Bcheese` give one); null for the notFound route.
    */
   canonical(match: RouteMatch<AnyRoute>): AppLocation | null;
+}
+
+/** A record of `entries()` that names no location, or an `entries()` that failed. */
+export interface EntryFault {
+  /** The route whose `entries()` gave it. */
+  route: AnyRoute;
+  /** The params given; undefined when `entries()` itself threw. */
+  params: Params | undefined;
+  /** Why: a `RouteError` (BAD_PARAM, MISSING_PARAM) or what `entries()` threw. */
+  error: unknown;
+}
+
+/** Options of `locations()`. */
+export interface LocationsOptions {
+  /** Told about each bad record (it is skipped; the other records still come). Default: skipped silently. */
+  onError?: (fault: EntryFault) => void;
 }
 
 /** Types a route definition from its path literal, so `params` and `data` are checked in its hooks. */
@@ -299,8 +321,8 @@ export function createRoutes<const P extends readonly string[]>(
     return null;
   }
 
-  function result<T>(route: T, params: Params, at: ReturnType<typeof parts>, notFound: boolean): RouteMatch<T> {
-    return { route, params, query: parseQuery(at.search), location: at.location, path: at.path, hash: at.hash, notFound };
+  function result<T extends AnyRoute>(route: T, params: Params, at: ReturnType<typeof parts>, notFound: boolean): RouteMatch<T> {
+    return { route, params, query: parseQuery(keepQueryKeys(at.search, route.queryKeys ?? options.queryKeys)), location: at.location, path: at.path, hash: at.hash, notFound };
   }
 
   function buildLocation(id: number, params: Params = {}, query?: QueryInput): AppLocation {
@@ -324,30 +346,42 @@ export function createRoutes<const P extends readonly string[]>(
       if (found || !fallback) return found;
       return result(fallback, Object.create(null) as Params, parts(location), true);
     },
+    stateOf(location) {
+      const at = parts(location);
+      const search = keepQueryKeys(at.search, (match(at.path)?.route ?? notFound)?.queryKeys ?? options.queryKeys);
+      return search ? `${at.path}?${search}` : at.path;
+    },
     href(...[name, params, query]: [string, Params?, QueryInput?]) {
       const id = byName.get(name);
       if (id === undefined) throw new RouteError('UNKNOWN_ROUTE', `no route is named ${JSON.stringify(name)}`);
       return buildLocation(id, params, query);
     },
-    async *locations() {
+    async *locations(options) {
+      const onError = options?.onError ?? (() => {});
       const seen = new Set<AppLocation>();
       for (let id = 0; id < list.length; id++) {
         const r = list[id] as R;
-        // Awaiting an iterable gives it back as it is; a promise gives its iterable.
-        const found = r.entries ? await (r.entries() as Entries<Params>) : [{}];
-        for await (const params of found) {
-          let location: AppLocation;
-          try {
-            location = buildLocation(id, params);
-          } catch (error) {
-            // A pattern with required params and no entries() names no location of its own.
-            if (!r.entries && error instanceof RouteError && error.code === 'MISSING_PARAM') break;
-            throw error;
+        // One bad record fails alone: the others of its route and every other route still come.
+        try {
+          // Awaiting an iterable gives it back as it is; a promise gives its iterable.
+          const found = r.entries ? await (r.entries() as Entries<Params>) : [{}];
+          for await (const params of found) {
+            let location: AppLocation;
+            try {
+              location = buildLocation(id, params);
+            } catch (error) {
+              // A pattern with required params and no entries() names no location of its own.
+              if (!r.entries && error instanceof RouteError && error.code === 'MISSING_PARAM') break;
+              onError({ route: r, params, error });
+              continue;
+            }
+            if (!seen.has(location)) {
+              seen.add(location);
+              yield location;
+            }
           }
-          if (!seen.has(location)) {
-            seen.add(location);
-            yield location;
-          }
+        } catch (error) {
+          onError({ route: r, params: undefined, error });
         }
       }
     },

@@ -97,6 +97,31 @@ describe('toLocation', () => {
   });
 });
 
+describe('canonical spelling of escape runs', () => {
+  it.each([
+    ['/%2f%41%7e%7E%25%c3%a9%zz%', '/%2FA~~%25%C3%A9%25zz%25'],
+    ['/a%2D%2e%5f%30b%21%2A%40', '/a-._0b%21%2A%40'],
+    ['/%2e%2E/x/%2E', '/x/'],
+    ['/q?%3d%3D%3f&k=%ff%FE', '/q?%3D%3D%3F&k=%FF%FE'],
+    ['/\uD800x\uD83D\uDE00', '/%EF%BF%BDx%F0%9F%98%80'],
+  ])('writes %s as %s', (raw, canonical) => {
+    const text = JSON.parse(`"${raw}"`) as string;
+    expect(toLocation(text)).toBe(canonical);
+    expect(toLocation(canonical)).toBe(canonical);
+  });
+
+  it('canonicalises a 16 kB path of escapes in linear time, whichever escapes it holds', () => {
+    for (const run of ['%25', '%2f', '%41%2f', '%c3%a9', '%7E']) {
+      const path = '/' + run.repeat(Math.floor(16_384 / run.length));
+      const started = process.cpuUsage();
+      for (let i = 0; i < 20; i++) toLocation(path + i);
+      const used = process.cpuUsage(started);
+      // Measured here: 0.1 to 0.5 ms each; 3.7 ms and more when each escape cost a call of its own.
+      expect((used.user + used.system) / 1000 / 20, run).toBeLessThan(1.5);
+    }
+  });
+});
+
 describe('toUrl', () => {
   it.each([
     ['/books/42?tab=x', {}, '/books/42?tab=x'],

@@ -196,6 +196,58 @@ describe('locations', () => {
     for await (const location of t.locations()) out.push(location);
     expect(out).toEqual(['/', '/books/1', '/books/Les%20Mis%C3%A9rables', '/authors/hugo', '/authors/dumas', '/tags/C%2B%2B', '/list']);
   });
+
+  it('skips an entries() record that names no location (slug "..") and tells onError, the rest still coming', async () => {
+    const broken = { path: '/broken/:x', entries: () => { throw new Error('database down'); } };
+    const t = createRoutes([
+      { path: '/books/:slug', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: '' }, {} as { slug: string }, { slug: 'b' }] },
+      broken,
+      { path: '/tags/:tag', entries: async function* () { yield { tag: 'x' }; throw new Error('cursor lost'); } },
+      { path: '/about' },
+    ]);
+    const faults: { path: string; params: unknown; message: string }[] = [];
+    const out: string[] = [];
+    for await (const location of t.locations({ onError: (f) => faults.push({ path: f.route.path as string, params: f.params, message: (f.error as Error).message }) })) out.push(location);
+    expect(out).toEqual(['/books/a', '/books/b', '/tags/x', '/about']);
+    expect(faults).toEqual([
+      { path: '/books/:slug', params: { slug: '..' }, message: expect.stringContaining('a ".." segment is not a path segment') },
+      { path: '/books/:slug', params: { slug: '' }, message: expect.stringContaining('cannot be ""') },
+      { path: '/books/:slug', params: {}, message: expect.stringContaining('missing param') },
+      { path: '/broken/:x', params: undefined, message: 'database down' },
+      { path: '/tags/:tag', params: undefined, message: 'cursor lost' },
+    ]);
+    const quiet: string[] = [];
+    for await (const location of t.locations()) quiet.push(location);
+    expect(quiet).toEqual(out);
+  });
+});
+
+describe('queryKeys: which query keys make a distinct state', () => {
+  const t = createRoutes(
+    [
+      { path: '/search', queryKeys: ['q', 'page'] },
+      { path: '/books/:id' },
+      { path: '/all', queryKeys: undefined },
+    ],
+    { queryKeys: ['tab'], notFound: { queryKeys: [] } },
+  );
+
+  it.each([
+    ['/search?utm_source=x&q=C%2B%2B&page=2&q=b#top', '/search?q=C%2B%2B&page=2&q=b', { q: ['C++', 'b'], page: '2' }],
+    ['/search?%71=1&_=99', '/search?q=1', { q: '1' }],
+    ['/books/1?tab=reviews&fbclid=abc', '/books/1?tab=reviews', { tab: 'reviews' }],
+    ['/books/1?fbclid=abc', '/books/1', {}],
+    ['/all?a=1&tab=2', '/all?tab=2', { tab: '2' }],
+  ])('reads %s as the state %s', (location, state, query) => {
+    expect(t.stateOf(location)).toBe(state);
+    expect({ ...t.match(location)?.query }).toEqual(query);
+    expect(t.stateOf(state)).toBe(state);
+  });
+
+  it('drops every key for the notFound route when it declares none, and keeps them all by default', () => {
+    expect(t.stateOf('/nowhere?tab=1&x=2')).toBe('/nowhere');
+    expect(createRoutes([{ path: '/a' }]).stateOf('/a?x=1&y=2#h')).toBe('/a?x=1&y=2');
+  });
 });
 
 describe('a table of a thousand routes', () => {

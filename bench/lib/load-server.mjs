@@ -1,6 +1,6 @@
 // The server under load, in a child process of bench/load.mjs: the library's snapshot handler on
 // node:http over a table of 10,000 items (fast render hooks), plus a route whose load takes 200 ms
-// (to push the render queue past its bound). It prints its port, and answers `rss` messages with
+// (to push the render queue past its bound), and a per-client limit. It prints its port, and answers `rss` messages with
 // its resident memory, so the load generator shares no event loop with it.
 import { createServer } from 'node:http';
 import { createRoutes } from '../../dist/index.js';
@@ -36,6 +36,10 @@ const handler = createSnapshotHandler({
   cache: { maxEntries: 2000, maxBytes: 8 * 2 ** 20 },
   queue: { concurrency: 8, maxWaiting: 32, retryAfterSeconds: 2 },
   timeoutMs: 5000,
+  // The per-client limit: the load generator's own address (its phases stand for many clients) is
+  // not limited; any other client may have 8 snapshot requests waiting at once (the flood phase
+  // attacks from 127.0.0.2).
+  limitClient: ({ address, waiting }) => address === '127.0.0.1' || waiting < 8,
   onError: () => {},
 });
 const server = createServer((req, res) => void handler.node(req, res));

@@ -8,6 +8,8 @@ export type SnapshotErrorCode =
   | 'UNSAFE_PATH'
   | 'TIMEOUT'
   | 'BUSY'
+  | 'ABANDONED'
+  | 'LIMITED'
   | 'RENDER_FAILED';
 
 /** A snapshot that could not be made, or an option that cannot work; `code` names which. */

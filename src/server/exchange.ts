@@ -10,6 +10,10 @@ export interface Ask {
   target: string;
   /** A request header (lower-case name), or null. */
   header(name: string): string | null;
+  /** Aborted when the client has gone (its connection closed before the answer). Default: never. */
+  signal?: AbortSignal;
+  /** The client's address as the connection gives it; null when the runtime does not say (web `fetch`). */
+  address?: string | null;
 }
 
 /** An answer: status, headers and the body's bytes (null for none). */
@@ -22,7 +26,7 @@ export interface Answer {
 /** The Ask for a web Request. */
 export function askOf(request: Request): Ask {
   const url = new URL(request.url);
-  return { method: request.method, target: url.pathname + url.search, header: (name) => request.headers.get(name) };
+  return { method: request.method, target: url.pathname + url.search, header: (name) => request.headers.get(name), signal: request.signal, address: null };
 }
 
 /** The web Response for an Answer. */

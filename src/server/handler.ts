@@ -13,6 +13,7 @@ import { errorPage, redirectPage } from './html.js';
 import { askOf, responseOf, type Answer, type Ask } from './exchange.js';
 import { etagOf, respond, type Page } from './http.js';
 import { toNodeHandler, type NodeHandler } from './node.js';
+import { createFlights, isAbandoned } from './flights.js';
 import { createQueue, type QueueOptions } from './queue.js';
 import { hooksRenderer, type SnapshotRenderer } from './render.js';
 import { DEFAULT_SHELL, parseShell } from './shell.js';
@@ -57,8 +58,25 @@ export interface SnapshotHandlerOptions {
   compress?: boolean;
   /** Answer clean URLs inside `base` with the shell; `false` leaves them to the next handler. Default `true`. */
   serveShell?: boolean;
+  /**
+   * A per-client limit, asked before each snapshot request waits for its state: return false to
+   * refuse it with 429 and `Retry-After`. Default: none (every client may wait).
+   */
+  limitClient?: (client: SnapshotClient) => boolean | Promise<boolean>;
   /** Told about renders that fail (500) or time out (504), and stores that fail. Default `console.error`. */
   onError?: (error: unknown, location: AppLocation | null) => void;
+}
+
+/** Who asks for a snapshot, as `limitClient` sees it. */
+export interface SnapshotClient {
+  /** The address the connection comes from (node adapter); null from `fetch`, where only headers can tell. */
+  address: string | null;
+  /** A request header (lower-case name): behind a proxy, the client's address is in one; trust only your own proxy's. */
+  header(name: string): string | null;
+  /** The state asked for. */
+  location: AppLocation;
+  /** Snapshot requests from the same address (or, without one, from every client without one) waiting for an answer now, this one not counted. */
+  waiting: number;
 }
 
 /** A snapshot, as `render(location)` gives it. */
@@ -92,19 +110,28 @@ export interface SnapshotHandler {
 }
 
 const UGLY_PARAM = /[?&]_escaped_fragment_(?:[=&]|$)/;
-const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, TIMEOUT: 504 };
+const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, ABANDONED: 503, LIMITED: 429, TIMEOUT: 504 };
 
-function withTimeout<T>(ms: number, location: AppLocation, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+/** Runs `task` with a signal that aborts at `ms` (TIMEOUT) or when `outer` aborts (its reason); either rejects at once. */
+function withTimeout<T>(ms: number, location: AppLocation, outer: AbortSignal, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      const error = new SnapshotError('TIMEOUT', `rendering ${location} took longer than ${ms} ms`);
+  let stop = () => {};
+  const limit = new Promise<never>((_, reject) => {
+    const abort = (error: unknown) => {
       controller.abort(error);
       reject(error);
-    }, ms);
+    };
+    timer = setTimeout(() => abort(new SnapshotError('TIMEOUT', `rendering ${location} took longer than ${ms} ms`)), ms);
+    const gone = () => abort(outer.reason);
+    if (outer.aborted) gone();
+    outer.addEventListener('abort', gone, { once: true });
+    stop = () => outer.removeEventListener('abort', gone);
   });
-  return Promise.race([Promise.resolve().then(() => task(controller.signal)), timeout]).finally(() => clearTimeout(timer));
+  return Promise.race([Promise.resolve().then(() => task(controller.signal)), limit]).finally(() => {
+    clearTimeout(timer);
+    stop();
+  });
 }
 
 /** The redirect of a redirect route's match (its load throws it at once), or null. */
@@ -145,11 +172,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl };
   const shellMemo = {};
 
-  async function produce(location: AppLocation): Promise<StoredSnapshot> {
+  async function produce(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
     const match = routes.resolve(location);
     const notFound = !match || match.notFound;
     try {
-      const result = await withTimeout(timeoutMs, location, (signal) =>
+      const result = await withTimeout(timeoutMs, location, abandoned, (signal) =>
         renderer.render({
           location,
           url: toUrl(location, settings),
@@ -171,13 +198,46 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     }
   }
 
-  const snapshot = (location: AppLocation) => cache.get(location, () => queue.run(() => produce(location)));
+  // A render goes on while one request still waits for it; when the last has gone it is aborted.
+  const flights = createFlights<StoredSnapshot>();
+  const waiting = new Map<string | null, number>();
+
+  async function fill(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
+    try {
+      return await cache.get(location, () => queue.run(() => produce(location, abandoned), abandoned));
+    } catch (error) {
+      // The cache was still sharing a render abandoned a moment ago: this flight starts its own.
+      if (!isAbandoned(error) || abandoned.aborted) throw error;
+      return cache.get(location, () => queue.run(() => produce(location, abandoned), abandoned));
+    }
+  }
+
+  const snapshot = (location: AppLocation, signal?: AbortSignal) => flights.join(location, (abandoned) => fill(location, abandoned), signal);
+
+  /** The snapshot for a request: refused when `limitClient` says so, its wait counted per address. */
+  async function snapshotFor(request: Ask, location: AppLocation): Promise<StoredSnapshot> {
+    const address = request.address ?? null;
+    const count = waiting.get(address) ?? 0;
+    if (options.limitClient && !(await options.limitClient({ address, header: request.header, location, waiting: count }))) {
+      throw new SnapshotError('LIMITED', `the client at ${address ?? 'an unknown address'} may not ask for more snapshots now`);
+    }
+    waiting.set(address, (waiting.get(address) ?? 0) + 1);
+    try {
+      return await snapshot(location, request.signal);
+    } finally {
+      const left = (waiting.get(address) ?? 1) - 1;
+      if (left > 0) waiting.set(address, left);
+      else waiting.delete(address);
+    }
+  }
 
   function failure(error: unknown, location: AppLocation): Page {
     const code = error instanceof SnapshotError ? error.code : 'RENDER_FAILED';
     const status = STATUS_OF[code] ?? 500;
-    if (status === 503) {
-      return { status, body: errorPage(503, `Too many snapshots are being rendered; retry in ${retryAfter} seconds.`), cacheControl: 'no-store', headers: { 'Retry-After': retryAfter } };
+    if (status === 503 || status === 429) {
+      // ABANDONED reaches only a client that has gone (or, rarely, one that joined as it left): no report.
+      const message = status === 429 ? 'Too many snapshot requests from this client' : 'Too many snapshots are being rendered';
+      return { status, body: errorPage(status, `${message}; retry in ${retryAfter} seconds.`), cacheControl: 'no-store', headers: { 'Retry-After': retryAfter } };
     }
     onError(error, location);
     // Whichever limit fired (the handler's or the renderer's own), onError has its message; the page only says what happened.
@@ -199,17 +259,22 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     if (location === null) return null;
     if (!UGLY_PARAM.test(search)) {
       if (!serveShell) return null;
-      const match = routes.match(location);
-      // A redirect route needs no render: its clean URL moves to the target's clean URL.
-      const moved = match && (match.route as RouteDefinition).redirect !== undefined ? routeRedirect(match) : null;
+      // Routes match paths: the query (which may be 16 kB of pairs) is not parsed for a status.
+      const at = location.indexOf('?');
+      const match = routes.match(at < 0 ? location : location.slice(0, at));
+      // A redirect route needs no render: its clean URL moves to the target's clean URL (the query kept).
+      const moved = match && (match.route as RouteDefinition).redirect !== undefined ? routeRedirect(routes.match(location) ?? match) : null;
       if (moved) return respond(request, moving(moved.status, redirectUrl(moved.to, settings, 'clean')), { compress });
       return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
     }
-    const key = stripAnchor(location);
+    // The state: the path and the query keys its route says make a distinct state.
+    const key = routes.stateOf(location);
     let stored: StoredSnapshot;
     try {
-      stored = await snapshot(key);
+      stored = await snapshotFor(request, key);
     } catch (error) {
+      // A client that has gone gets nothing written; its wait is over.
+      if (request.signal?.aborted) return null;
       return respond(request, failure(error, key), { compress });
     }
     if (stored.redirect !== undefined) {
@@ -232,7 +297,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     },
     node: toNodeHandler(answer),
     async render(location) {
-      const key = stripAnchor(normalizeLocation(location));
+      const key = routes.stateOf(location);
       const stored = await snapshot(key);
       const match = routes.match(key);
       const moved = stored.redirect === undefined ? {} : { redirect: publicUrl(stored.redirect, settings) };
@@ -240,7 +305,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       return { location: key, status: stored.status, html: stored.html, etag: stored.etag, lastModified: new Date(stored.renderedAt), canonical, ...moved };
     },
     invalidate(target) {
-      return cache.invalidate(typeof target === 'function' ? target : stripAnchor(normalizeLocation(target)));
+      return cache.invalidate(typeof target === 'function' ? target : routes.stateOf(target));
     },
   };
 }

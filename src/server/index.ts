@@ -2,7 +2,7 @@
 // route table's render hooks, from the real app in happy-dom, or from snapshots made ahead.
 
 export { createSnapshotHandler } from './handler.js';
-export type { CacheOptions, Snapshot, SnapshotHandler, SnapshotHandlerOptions } from './handler.js';
+export type { CacheOptions, Snapshot, SnapshotClient, SnapshotHandler, SnapshotHandlerOptions } from './handler.js';
 export { headlessRenderer } from './headless.js';
 export type { HeadlessRenderer, HeadlessRendererOptions } from './headless.js';
 export { prerender } from './prerender.js';
@@ -14,6 +14,7 @@ export type { RobotsTxtOptions } from './robots.js';
 export { memoryStore } from './cache.js';
 export type { InvalidateTarget, MemoryStore, MemoryStoreOptions, SnapshotStore, StoredSnapshot } from './cache.js';
 export { fileStore } from './file-store.js';
+export type { FileStoreOptions } from './file-store.js';
 export { SnapshotError } from './errors.js';
 export type { SnapshotErrorCode } from './errors.js';
 export type { NodeHandler } from './node.js';

@@ -25,6 +25,13 @@ export interface Edit {
 }
 
 const UGLY = /[?&]_escaped_fragment_(?:[=&#]|$)/;
+// What a browser reads as `//host` when an href starts with it: two slashes, either way round.
+const NETWORK_PATH = /^[\\/]{2}/;
+
+/** A scheme-relative URL (`//other.example/…`) written with the scheme it was read with. */
+function withScheme(href: string, url: URL): string {
+  return NETWORK_PATH.test(href) ? url.protocol + href : href;
+}
 const LINK_ELEMENTS = new Set(['a', 'area', 'link']);
 
 /** True when the text may hold an ugly link: the cheap test that spares most snapshots a parse. */
@@ -48,10 +55,14 @@ export function prettyHref(href: string, context: LinkContext): string | null {
     return null;
   }
   try {
-    if (url.origin !== context.origin) return absolute ? toPrettyUrl(value) : null;
+    if (url.origin !== context.origin) return absolute ? withScheme(toPrettyUrl(value), url) : null;
     const target = url.pathname + url.search;
-    const location = toLocation(target, { base: context.base });
-    const prefix = absolute ? context.origin : '';
+    // A path that starts `//` (`/.//evil.example/x`, `/%2e%2e//…` and `/app/..//…` all resolve to
+    // one) reads as a host wherever it is written origin-relative; read and written on the origin
+    // it stays a path.
+    const hostLike = NETWORK_PATH.test(target);
+    const location = hostLike ? null : toLocation(target, { base: context.base });
+    const prefix = absolute || hostLike ? context.origin : '';
     if (location === null) return prefix + toPrettyUrl(target);
     return prefix + toUrl(location, { base: context.base, mode: context.mode });
   } catch {

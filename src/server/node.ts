@@ -38,12 +38,29 @@ export function sendAnswer(answer: Answer, res: ServerResponse): void {
   res.end(answer.body ?? undefined);
 }
 
+/** A signal that aborts when the client goes before its answer is written (the response closes unfinished). */
+export function clientGone(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  // `close` on the response, not the request: a request's `close` only says its body was read.
+  // (A response-like object without events, as some frameworks and tests pass, is never "gone".)
+  if (typeof res.once !== 'function') return controller.signal;
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new Error('the client closed its connection before the answer'));
+  });
+  if (res.socket?.destroyed) controller.abort(new Error('the client closed its connection before the answer'));
+  return controller.signal;
+}
+
 /** Adapts the snapshot core to `(req, res, next)`. */
 export function toNodeHandler(answer: (ask: Ask) => Promise<Answer | null>): NodeHandler {
   return async (req, res, next) => {
     let result: Answer | null;
+    const ask = toAsk(req);
     try {
-      const ask = toAsk(req);
+      if (ask) {
+        ask.signal = clientGone(res);
+        ask.address = req.socket?.remoteAddress ?? null;
+      }
       result = ask ? await answer(ask) : null;
     } catch (error) {
       if (next) return next(error);
@@ -52,6 +69,8 @@ export function toNodeHandler(answer: (ask: Ask) => Promise<Answer | null>): Nod
       return;
     }
     if (result) return sendAnswer(result, res);
+    // Nobody is left to answer: a client that has gone is neither answered nor passed on.
+    if (ask?.signal?.aborted) return;
     if (next) return next();
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not Found\n');

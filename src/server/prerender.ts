@@ -6,11 +6,11 @@
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppLocation, UrlMode } from '../location.js';
-import type { AnyRoute, RouteTable } from '../routes.js';
+import type { AnyRoute, EntryFault, Params, RouteTable } from '../routes.js';
 import { SnapshotError } from './errors.js';
-import { writeFileAtomic } from './file-store.js';
+import { writeInside } from './folder.js';
 import { createSnapshotHandler } from './handler.js';
-import { resolveInside, snapshotPath } from './paths.js';
+import { snapshotPath } from './paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from './render.js';
 import { sitemap } from './sitemap.js';
@@ -46,7 +46,7 @@ export interface PrerenderOptions {
 
 /** A state that was not written. */
 export interface PrerenderFailure {
-  /** The location. */
+  /** The location; for a record of `entries()` that names none, the route's path and the params given. */
   location: AppLocation;
   /** Why. */
   error: string;
@@ -82,6 +82,17 @@ export interface PrerenderReport {
   durationMs: number;
 }
 
+/** Params as a report shows them: JSON, cut short; whatever entries() gave, never a throw. */
+function describeParams(params: Params): string {
+  let text: string;
+  try {
+    text = JSON.stringify(params) ?? String(params);
+  } catch {
+    text = '(params that do not print)';
+  }
+  return text.length > 200 ? text.slice(0, 200) + '…' : text;
+}
+
 /** Renders every location of the route table to files under `outDir`, plus the sitemap. */
 export async function prerender(options: PrerenderOptions): Promise<PrerenderReport> {
   const started = performance.now();
@@ -106,13 +117,20 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   await mkdir(outDir, { recursive: true });
   const locations: AppLocation[] = [];
   const seen = new Set<AppLocation>();
-  for await (const location of options.routes.locations()) {
+  // A record of entries() that names no location (a slug `..`) fails alone, before any render.
+  const faults: PrerenderFailure[] = [];
+  const onError = ({ route, params, error }: EntryFault) => {
+    const what = params === undefined ? 'entries()' : describeParams(params);
+    faults.push({ location: `${route.path ?? '(notFound)'} ${what}`, error: error instanceof Error ? error.message : String(error) });
+  };
+  for await (const location of options.routes.locations({ onError })) {
     const state = stripAnchor(location);
     if (seen.has(state)) continue;
     seen.add(state);
     locations.push(state);
   }
-  const progress = createProgress(options.progress, locations.length);
+  const progress = createProgress(options.progress, locations.length + faults.length);
+  for (const fault of faults) progress.step(fault.location, fault.error);
   const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
   const failures: (PrerenderFailure & { at: number })[] = [];
   const redirects: (PrerenderRedirect & { at: number })[] = [];
@@ -127,7 +145,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     }
     if (snapshot.status === 404) throw new Error('status 404: no such state (its load threw notFound(), or no route matches)');
     if (snapshot.status !== 200) throw new Error(`status ${snapshot.status}`);
-    await writeFileAtomic(resolveInside(outDir, file), snapshot.html);
+    await writeInside(outDir, file, snapshot.html);
     return file;
   }
 
@@ -153,15 +171,15 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   if (options.sitemap !== false) {
     const parts = await sitemap(written, { origin: options.origin, base: options.routes.base, mode: options.mode });
     for (const part of parts) {
-      await writeFileAtomic(resolveInside(outDir, part.name), part.xml);
+      await writeInside(outDir, part.name, part.xml);
       sitemaps.push(part.name);
     }
   }
   const report: PrerenderReport = {
-    total: locations.length,
+    total: locations.length + faults.length,
     written: written.length,
-    failed: failures.length,
-    failures: failures.sort((a, b) => a.at - b.at).map(({ location, error }) => ({ location, error })),
+    failed: failures.length + faults.length,
+    failures: [...faults, ...failures.sort((a, b) => a.at - b.at).map(({ location, error }) => ({ location, error }))],
     redirects: redirects.sort((a, b) => a.at - b.at).map(({ location, status, to }) => ({ location, status, to })),
     files: files.filter((f): f is string => f !== null),
     sitemaps,

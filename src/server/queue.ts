@@ -16,8 +16,8 @@ export interface QueueOptions {
 
 /** A bounded queue of async tasks. */
 export interface RenderQueue {
-  /** Runs `task` when a slot frees; throws `SnapshotError` BUSY at once when the queue is full. */
-  run<T>(task: () => Promise<T>): Promise<T>;
+  /** Runs `task` when a slot frees; throws `SnapshotError` BUSY at once when the queue is full. A task whose `signal` aborts while it waits leaves the queue (rejecting with the signal's reason). */
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
   /** Tasks running. */
   readonly active: number;
   /** Tasks waiting. */
@@ -52,13 +52,26 @@ export function createQueue(options: QueueOptions = {}): RenderQueue {
     get waiting() {
       return waiters.length;
     },
-    async run(task) {
+    async run(task, signal) {
+      signal?.throwIfAborted();
       if (active >= concurrency) {
         if (waiters.length >= maxWaiting) {
           throw new SnapshotError('BUSY', `${active} snapshots are rendering and ${waiters.length} are waiting: the render queue is full`);
         }
         // The slot passes straight from the task that ends to the waiter: `active` does not change.
-        await new Promise<void>((resolve) => waiters.push(resolve));
+        // A waiter whose signal aborts leaves its place to others (its client has gone).
+        await new Promise<void>((resolve, reject) => {
+          const leave = () => {
+            waiters.splice(waiters.indexOf(turn), 1);
+            reject(signal?.reason);
+          };
+          const turn = () => {
+            signal?.removeEventListener('abort', leave);
+            resolve();
+          };
+          waiters.push(turn);
+          signal?.addEventListener('abort', leave, { once: true });
+        });
       } else active++;
       try {
         return await task();

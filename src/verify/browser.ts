@@ -36,8 +36,19 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
     throw new Error('verify --browser needs the playwright-core package: npm install --save-dev playwright-core');
   }
   const browser = await playwright.chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
-  const withJs = await browser.newContext({ javaScriptEnabled: true });
-  const withoutJs = await browser.newContext({ javaScriptEnabled: false });
+  // Service workers are blocked: their requests would not pass through the routes below.
+  const withJs = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block' });
+  const withoutJs = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block' });
+  // Each page may reach only the origin of the URL it was asked to read: any other request (the
+  // page's own scripts, images, frames, WebSockets) is aborted before it leaves Chromium.
+  const origins = new WeakMap<Page, string>();
+  const open = async (context: BrowserContext): Promise<Page> => {
+    const page = await context.newPage();
+    const allowed = (url: string) => URL.canParse(url) && new URL(url).origin === origins.get(page);
+    await page.route('**/*', (route) => (allowed(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));
+    await page.routeWebSocket(/./, (socket) => (allowed(socket.url().replace(/^ws/, 'http')) ? socket.connectToServer() : socket.close()));
+    return page;
+  };
   // Pages are reused: a new page per URL costs more than the load itself.
   const idle = new Map<BrowserContext, Page[]>([
     [withJs, []],
@@ -46,7 +57,8 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
   return {
     async visibleText(url, { javaScript }) {
       const context = javaScript ? withJs : withoutJs;
-      const page = idle.get(context)?.pop() ?? (await context.newPage());
+      const page = idle.get(context)?.pop() ?? (await open(context));
+      origins.set(page, new URL(url).origin);
       let reuse = false;
       try {
         await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });

@@ -1,10 +1,10 @@
 // `verify`: crawls a site as the AJAX crawling scheme's crawler does and reports what it would miss.
-// The crawler's side of docs/scheme.md:
+// Spec: shared/spec/agreement-and-pushstate.txt ("Role of the search engine crawler") and the FAQ:
 // #! links are fetched as their ugly URLs, pages with the meta tag are fetched again with an empty
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
 import { CodecError, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
-import { readPage, readSitemap } from './page.js';
+import { readPage, readSitemap, robotsSitemaps } from './page.js';
 
 /** What a problem is about. */
 export type ProblemCode =
@@ -17,8 +17,10 @@ export type ProblemCode =
   | 'BAD_CANONICAL'
   | 'UGLY_LINK'
   | 'UGLY_SITEMAP'
-  | 'TEXT_MISMATCH'
-  | 'OFF_ORIGIN_REDIRECT';
+  | 'BAD_SITEMAP'
+  | 'OFF_ORIGIN'
+  | 'OFF_ORIGIN_REDIRECT'
+  | 'TEXT_MISMATCH';
 
 /** One thing the crawler would get wrong or miss. */
 export interface Problem {
@@ -89,6 +91,15 @@ export interface VerifyOptions {
 }
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
+// Redirects followed per request, all on the site's origin.
+const MAX_REDIRECTS = 5;
+// Sitemaps read per crawl, all on the site's origin.
+const MAX_SITEMAPS = 10;
+// Google reads the first 500 KiB of a robots.txt; a longer one is cut there.
+const ROBOTS_BYTES = 500 * 1024;
+
+/** A fetch that left (or would have left) the site's origin. */
+class OffOrigin extends Error {}
 
 /** Where two texts first differ, with a little of each side for the report. */
 function firstDifference(a: string, b: string): string {
@@ -106,22 +117,40 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const queue: string[] = [];
   const states: StateReport[] = [];
 
-  const get = async (url: string, redirect: RequestRedirect = 'follow') => {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect });
-    // A page past the limit is a problem to report, not a reason to hold it all in memory.
+  /**
+   * Reads up to `limit` bytes of `url`, following redirects only while they stay on the site's
+   * origin; with `follow` false a redirect is the answer (a state's redirect is reported, not followed).
+   */
+  const get = async (url: string, limit = maxBytes, cut = false, follow = true) => {
+    let at = url;
+    let response: Response;
+    let location: string | null = null;
+    for (let hop = 0; ; hop++) {
+      if (new URL(at).origin !== origin) throw new OffOrigin(`${url} leads off the site to ${at}; verify stays on ${origin}`);
+      response = await fetch(at, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+      if (location === null || !follow) break;
+      await response.body?.cancel();
+      if (hop === MAX_REDIRECTS) throw new Error(`${url} redirects more than ${MAX_REDIRECTS} times`);
+      at = new URL(location, at).href;
+    }
+    // A page past the limit is a problem to report (or, with `cut`, read up to it), never held whole.
     const chunks: Uint8Array[] = [];
     let bytes = 0;
     const reader = response.body?.getReader();
     for (let part = await reader?.read(); part && !part.done; part = await reader?.read()) {
-      bytes += part.value.byteLength;
-      if (bytes > maxBytes) {
+      if (bytes + part.value.byteLength > limit) {
         await reader?.cancel();
-        throw new Error(`${url} sends more than ${maxBytes} bytes`);
+        if (!cut) throw new Error(`${url} sends more than ${limit} bytes`);
+        chunks.push(part.value.subarray(0, limit - bytes));
+        bytes = limit;
+        break;
       }
+      bytes += part.value.byteLength;
       chunks.push(part.value);
     }
     const body = Buffer.concat(chunks).toString('utf8');
-    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '', location: response.headers.get('location') };
+    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '', location };
   };
 
   /** The key a link is crawled under: #! URLs keep their fragment, other URLs drop theirs. */
@@ -144,19 +173,33 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   };
 
   enqueue(start, start, [], 'start');
-  // Every sitemap robots.txt announces (or /sitemap.xml): their entries are states to crawl.
+  // The sitemaps robots.txt announces (or /sitemap.xml): their entries are states to crawl. Only
+  // sitemaps on the site's own origin are read, at most MAX_SITEMAPS of them.
   let sitemap: VerifyReport['sitemap'] = null;
-  const robots = await get(`${origin}/robots.txt`).catch(() => null);
-  const declared = robots?.status === 200 ? [...robots.body.matchAll(/^\s*sitemap:\s*(\S+)/gim)].map((m) => m[1] as string) : [];
+  const sitemapProblems: Problem[] = [];
+  const robots = await get(`${origin}/robots.txt`, ROBOTS_BYTES, true).catch(() => null);
+  const declared = robots?.status === 200 ? robotsSitemaps(robots.body) : [];
+  const candidates: string[] = [];
   for (const url of declared.length ? declared : [`${origin}/sitemap.xml`]) {
-    const answer = await get(url).catch(() => null);
-    if (answer?.status !== 200) continue;
-    const entries = readSitemap(answer.body);
-    sitemap ??= { url, entries: 0, problems: [] };
-    if (sitemap.url !== url) sitemap.url += ` ${url}`;
-    sitemap.entries += entries.length;
-    for (const loc of entries) enqueue(loc, url, sitemap.problems, `the sitemap ${url}`);
+    const href = URL.canParse(url, origin) ? new URL(url, origin).href : null;
+    if (href === null || new URL(href).origin !== origin) sitemapProblems.push({ code: 'OFF_ORIGIN', message: `robots.txt names the sitemap ${url}, not on ${origin}: not read` });
+    else if (candidates.length === MAX_SITEMAPS) sitemapProblems.push({ code: 'BAD_SITEMAP', message: `robots.txt names more than ${MAX_SITEMAPS} sitemaps: ${url} and the rest are not read` });
+    else if (!candidates.includes(href)) candidates.push(href);
   }
+  for (const url of candidates) {
+    const answer = await get(url).catch((error: Error) => {
+      if (error instanceof OffOrigin) sitemapProblems.push({ code: 'OFF_ORIGIN', message: error.message });
+      return null;
+    });
+    if (answer?.status !== 200) continue;
+    const { locs, error } = readSitemap(answer.body);
+    sitemap ??= { url, entries: 0, problems: sitemapProblems };
+    if (sitemap.url !== url) sitemap.url += ` ${url}`;
+    sitemap.entries += locs.length;
+    if (error) sitemap.problems.push({ code: 'BAD_SITEMAP', message: `the sitemap ${url} is not well-formed XML (${error}); ${locs.length} entries read before it` });
+    for (const loc of locs) enqueue(loc, url, sitemap.problems, `the sitemap ${url}`);
+  }
+  if (!sitemap && sitemapProblems.length) sitemap = { url: '(none read)', entries: 0, problems: sitemapProblems };
 
   async function crawl(url: string): Promise<StateReport> {
     const problems: Problem[] = [];
@@ -181,7 +224,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       }
       return { url, fetched, kind, status: answer.status, redirect: target, bytes: answer.bytes, title: '', text: 'unchecked', problems };
     };
-    let page = await get(fetched, 'manual');
+    let page = await get(fetched, maxBytes, false, false);
     const early = moved(page);
     if (early) return early;
     let facts = readPage(page.body);
@@ -194,7 +237,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (!pretty && page.status === 200 && facts.fragmentMetas.some((m) => m.content === '!' && m.inHead)) {
       kind = 'meta';
       fetched = toUglyUrl(url);
-      page = await get(fetched, 'manual');
+      page = await get(fetched, maxBytes, false, false);
       const later = moved(page);
       if (later) return later;
       facts = readPage(page.body);
@@ -228,7 +271,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     while (next < queue.length) {
       const url = queue[next++] as string;
       const report = await crawl(url).catch(
-        (error: Error): StateReport => ({ url, fetched: url, kind: 'plain', status: 0, bytes: 0, title: '', text: 'unchecked', problems: [{ code: 'FETCH_FAILED', message: `${url}: ${error.message}` }] }),
+        (error: Error): StateReport => ({ url, fetched: url, kind: 'plain', status: 0, bytes: 0, title: '', text: 'unchecked', problems: [{ code: error instanceof OffOrigin ? 'OFF_ORIGIN' : 'FETCH_FAILED', message: error instanceof OffOrigin ? error.message : `${url}: ${error.message}` }] }),
       );
       states.push(report);
       onProgress?.(states.length, queue.length, url);

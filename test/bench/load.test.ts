@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runLoad, statuses } from '../../bench/load.mjs';
 
 type Phase = { name: string; result: { errors: number; timeouts: number; statusCodeStats: Record<string, { count: string }> }; before: number; after: number };
-type Report = { phases: Phase[]; retryAfter: string | null; recovery: { status: number; ms: number }[]; start: number; end: number };
+type Report = { phases: Phase[]; retryAfter: string | null; recovery: { status: number; ms: number }[]; flood: { sent: number; crawler: { status: number; ms: number }[] }; start: number; end: number };
 
 // The short form of `npm run load`: two seconds a phase, the same invariants as the long run.
 describe('the snapshot server under load', () => {
@@ -21,6 +21,10 @@ describe('the snapshot server under load', () => {
     expect(overload.result.errors + overload.result.timeouts).toBe(0);
     expect(report.retryAfter).toBe('2');
     expect(report.recovery.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    // The abandoned-request flood (security, second round): a crawler's requests are still served.
+    expect(report.flood.sent).toBeGreaterThanOrEqual(110);
+    expect(report.flood.crawler.length).toBeGreaterThan(0);
+    expect(report.flood.crawler.every((r) => r.status === 200)).toBe(true);
     // The cache is bounded at 2,000 snapshots or 8 MB: the server stays far below this.
     expect(report.end).toBeLessThan(400);
   }, 60_000);

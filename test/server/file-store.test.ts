@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../src/routes.js';
-import { fileStore, writeFileAtomic } from '../../src/server/file-store.js';
+import { fileStore } from '../../src/server/file-store.js';
+import { writeInside } from '../../src/server/folder.js';
 import { createSnapshotHandler } from '../../src/server/handler.js';
 import { etagOf } from '../../src/server/http.js';
 
@@ -53,7 +54,7 @@ describe('fileStore', () => {
   });
 
   it('lets the handler serve prerendered snapshots first and keep what it renders', async () => {
-    await writeFileAtomic(path.join(dir, 'books/1/index.html'), '<!DOCTYPE html><p>prerendered</p>');
+    await writeInside(dir, 'books/1/index.html', '<!DOCTYPE html><p>prerendered</p>');
     const routes = createRoutes([{ path: '/books/:id', render: ({ params }) => `<p>rendered ${params.id}</p>` }]);
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir), ttlMs: Infinity } });
     expect((await handler.render('/books/1')).html).toBe('<!DOCTYPE html><p>prerendered</p>');
@@ -64,7 +65,7 @@ describe('fileStore', () => {
   });
 
   it('re-renders a prerendered snapshot older than the TTL', async () => {
-    await writeFileAtomic(path.join(dir, 'index.html'), 'old');
+    await writeInside(dir, 'index.html', 'old');
     const routes = createRoutes([{ path: '/', render: () => 'new' }]);
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir), ttlMs: 60_000 } });
     const old = new Date(Date.now() - 120_000);
@@ -75,11 +76,102 @@ describe('fileStore', () => {
   });
 });
 
-describe('writeFileAtomic', () => {
+describe('writeInside', () => {
   it('creates folders and leaves no temporary file', async () => {
-    await writeFileAtomic(path.join(dir, 'a/b/c.html'), 'x');
-    await writeFileAtomic(path.join(dir, 'a/b/c.html'), 'y');
+    await writeInside(dir, 'a/b/c.html', 'x');
+    await writeInside(dir, 'a/b/c.html', 'y');
     expect(readFileSync(path.join(dir, 'a/b/c.html'), 'utf8')).toBe('y');
     expect(readdirSync(path.join(dir, 'a/b'))).toEqual(['c.html']);
+  });
+
+  it('follows a symlink that stays inside the folder', async () => {
+    mkdirSync(path.join(dir, 'real'));
+    symlinkSync(path.join(dir, 'real'), path.join(dir, 'alias'));
+    await writeInside(dir, 'alias/x.html', 'x');
+    expect(readFileSync(path.join(dir, 'real/x.html'), 'utf8')).toBe('x');
+  });
+});
+
+describe('fileStore against a symlink planted in its folder (security, second round)', () => {
+  let outside: string;
+  beforeEach(() => {
+    outside = mkdtempSync(path.join(tmpdir(), 'file-store-outside-'));
+    mkdirSync(path.join(dir, 'store'));
+    symlinkSync(outside, path.join(dir, 'store', 'books'));
+  });
+  afterEach(() => rmSync(outside, { recursive: true, force: true }));
+
+  it('never writes, reads or deletes through a symlinked folder that leads out', async () => {
+    const store = fileStore(path.join(dir, 'store'));
+    await expect(store.set('/books/1', snap('<p>1</p>'), Infinity)).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
+    expect(readdirSync(outside)).toEqual([]);
+    mkdirSync(path.join(outside, '2'));
+    writeFileSync(path.join(outside, '2', 'index.html'), 'secret');
+    expect(await store.get('/books/2')).toBeUndefined();
+    await store.delete('/books/2');
+    expect(readFileSync(path.join(outside, '2', 'index.html'), 'utf8')).toBe('secret');
+  });
+
+  it('never writes through a symlinked snapshot file that leads out', async () => {
+    writeFileSync(path.join(outside, 'target.txt'), 'keep');
+    mkdirSync(path.join(dir, 'store', 'x'));
+    symlinkSync(path.join(outside, 'target.txt'), path.join(dir, 'store', 'x', 'index.html'));
+    const store = fileStore(path.join(dir, 'store'));
+    expect(await store.get('/x')).toBeUndefined();
+    await store.set('/x', snap('<p>x</p>'), Infinity);
+    expect(readFileSync(path.join(outside, 'target.txt'), 'utf8')).toBe('keep');
+    expect(readFileSync(path.join(dir, 'store', 'x', 'index.html'), 'utf8')).toBe('<p>x</p>');
+  });
+});
+
+describe('fileStore under a flood of distinct states with ttlMs: Infinity (security, second round)', () => {
+  const count = () => {
+    let files = 0;
+    let folders = 0;
+    const visit = (at: string) => {
+      for (const entry of readdirSync(at, { withFileTypes: true })) {
+        if (entry.isDirectory()) {
+          folders++;
+          visit(path.join(at, entry.name));
+        } else files++;
+      }
+    };
+    visit(dir);
+    return { files, folders };
+  };
+
+  it('keeps at most maxEntries snapshots, the oldest removed first with the folders they leave empty', async () => {
+    const routes = createRoutes([{ path: '/*path', render: ({ params }) => `<p>${(params.path as string[]).length}</p>` }]);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir, { maxEntries: 10 }), ttlMs: Infinity } });
+    for (let i = 0; i < 120; i++) await handler.render(`/a${i}/b/c/d`);
+    expect(count()).toEqual({ files: 10, folders: 40 });
+    expect(existsSync(path.join(dir, 'a119/b/c/d/index.html'))).toBe(true);
+    expect(existsSync(path.join(dir, 'a0'))).toBe(false);
+  });
+
+  it('keeps at most maxBytes, counting what was on disk before it started, oldest first', async () => {
+    for (let i = 0; i < 5; i++) {
+      await writeInside(dir, `old${i}/index.html`, 'o'.repeat(100));
+      const time = new Date(Date.UTC(2020, 0, 1 + i));
+      utimesSync(path.join(dir, `old${i}/index.html`), time, time);
+    }
+    const store = fileStore(dir, { maxBytes: 350 });
+    await store.set('/new', snap('n'.repeat(100)), Infinity);
+    expect(readdirSync(dir).sort()).toEqual(['new', 'old3', 'old4']);
+    await store.set('/huge', snap('h'.repeat(351)), Infinity);
+    expect(existsSync(path.join(dir, 'huge'))).toBe(false);
+  });
+
+  it('writes only the states keep accepts (the states the route table lists, say)', async () => {
+    const routes = createRoutes([{ path: '/books/:id', render: () => 'b', entries: () => [{ id: '1' }, { id: '2' }] }]);
+    const listed = new Set<string>();
+    for await (const location of routes.locations()) listed.add(location);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir, { keep: (l) => listed.has(l) }), ttlMs: Infinity } });
+    for (const id of ['1', '2', '3', 'invented']) await handler.render(`/books/${id}`);
+    expect(readdirSync(path.join(dir, 'books')).sort()).toEqual(['1', '2']);
+  });
+
+  it('refuses bounds that are not above 0', () => {
+    expect(() => fileStore(dir, { maxEntries: 0 })).toThrow(/maxEntries must be a number above 0/);
   });
 });

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyEdits, prettyHref, rewriteLinks } from '../../src/server/links.js';
 
@@ -37,6 +38,47 @@ describe('prettyHref', () => {
     ['mailto:x@example.com?_escaped_fragment_=%zz', 'a mailto link that does not decode'],
   ])('leaves %s alone (%s)', (href) => {
     expect(prettyHref(href, ctx('hashbang'))).toBeNull();
+  });
+});
+
+describe('prettyHref against links that leave the origin (security, second round)', () => {
+  const page = (base: string) => `https://example.com${base}`;
+  // What the browser would open for a written href, read from the page it is written on.
+  const opens = (href: string, base: string) => new URL(href, page(base));
+
+  it.each([
+    ['/.//evil.example/x?_escaped_fragment_=/pwn', '/app/'],
+    ['/%2e%2e//evil.example/x?_escaped_fragment_=/pwn', '/app/'],
+    ['/app/..//evil.example/x?_escaped_fragment_=/pwn', '/app/'],
+    ['/app/%2E%2E/%2e//evil.example/x?_escaped_fragment_=', '/app/'],
+    ['/.//evil.example/x?_escaped_fragment_=/pwn', '/'],
+  ])('never turns the same-origin link %s (base %s) into one off the origin', (href, base) => {
+    for (const mode of ['history', 'hashbang'] as const) {
+      const out = prettyHref(href, ctx(mode, base));
+      expect(out).not.toBeNull();
+      expect(out).not.toMatch(/^[\\/]{2}/);
+      expect(opens(out as string, base).origin).toBe('https://example.com');
+    }
+  });
+
+  it('writes a scheme-relative link to another site with its scheme, never starting with //', () => {
+    expect(prettyHref('//other.example/?_escaped_fragment_=/x', ctx('hashbang'))).toBe('https://other.example/#!/x');
+  });
+
+  it('never writes an href that starts with // or /\\, and keeps every same-origin link on the origin (property)', () => {
+    const piece = fc.constantFrom('/', '\\', '.', '..', '%2e', '%2E', '%2e%2e', '%2E.', 'app', 'x', '%2f', '%5c', ' ', '\t');
+    const base = fc.constantFrom('/', '/app/', '/a/b/');
+    const fragment = fc.constantFrom('', '/pwn', '/a?b=1', 'k=v');
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 8 }), fc.constantFrom('evil.example', '127.0.0.1', ''), fragment, base, fc.boolean(), (pieces, host, state, b, hashbang) => {
+        const href = '/' + pieces.join('') + '/' + host + '/x?_escaped_fragment_=' + state;
+        const out = prettyHref(href, ctx(hashbang ? 'hashbang' : 'history', b));
+        if (out === null) return;
+        expect(out).not.toMatch(/^[\t\n\f\r ]*[\\/]{2}/);
+        if (opens(href, b).origin === 'https://example.com') expect(opens(out, b).origin).toBe('https://example.com');
+      }),
+      { seed: 1313, numRuns: 3000 },
+    );
   });
 });
 

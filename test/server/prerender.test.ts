@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -89,6 +89,37 @@ describe('prerender', () => {
     expect(report.failures.map((f) => f.error)).toEqual([expect.stringContaining('holds NUL'), expect.stringContaining('longer than 255 bytes')]);
     expect(readdirSync(dir)).toEqual(['out']);
     expect(files(path.join(dir, 'out')).sort()).toEqual([...report.files].sort());
+  });
+
+  it('fails only the bad entries() record (slug ".."), reported in failures, and writes the rest and their sitemap', async () => {
+    const table = createRoutes([
+      { path: '/', render: () => 'home' },
+      { path: '/books/:slug', render: () => 'book', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: 'b' }] },
+      { path: '/tags/:tag', render: () => 'tag', entries: () => { throw new Error('tags table is gone'); } },
+    ]);
+    const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com' });
+    expect(report).toMatchObject({ total: 5, written: 3, failed: 2, files: ['index.html', 'books/a/index.html', 'books/b/index.html'] });
+    expect(report.failures).toEqual([
+      { location: '/books/:slug {"slug":".."}', error: expect.stringContaining('a ".." segment is not a path segment') },
+      { location: '/tags/:tag entries()', error: 'tags table is gone' },
+    ]);
+    const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).toEqual(['https://example.com/', 'https://example.com/books/a', 'https://example.com/books/b']);
+  });
+
+  it('never writes through a symlinked folder inside outDir that leads out (out/books -> elsewhere)', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'prerender-outside-'));
+    try {
+      mkdirSync(path.join(dir, 'out'));
+      symlinkSync(outside, path.join(dir, 'out', 'books'));
+      const table = createRoutes([{ path: '/', render: () => 'home' }, { path: '/books/:id', render: () => 'book', entries: () => [{ id: '1' }] }]);
+      const report = await prerender({ routes: table, outDir: path.join(dir, 'out'), origin: 'https://example.com' });
+      expect(report).toMatchObject({ written: 1, failed: 1, files: ['index.html'] });
+      expect(report.failures).toEqual([{ location: '/books/1', error: expect.stringContaining('leads out of the folder through a symlink') }]);
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
   });
 
   it('shows progress as plain lines when the stream is not a terminal', async () => {

@@ -63,4 +63,23 @@ describe('createQueue', () => {
   ])('refuses %o', (options, message) => {
     expect(() => createQueue(options)).toThrow(message);
   });
+
+  it('lets a waiting task whose client has gone leave the queue, freeing its place for others', async () => {
+    const queue = createQueue({ concurrency: 1, maxWaiting: 1 });
+    const gate = deferred();
+    const first = queue.run(() => gate.promise);
+    const gone = new AbortController();
+    const ran: string[] = [];
+    const abandoned = queue.run(async () => void ran.push('abandoned'), gone.signal);
+    await expect(queue.run(async () => undefined)).rejects.toMatchObject({ code: 'BUSY' });
+    gone.abort(new Error('client left'));
+    await expect(abandoned).rejects.toThrow('client left');
+    expect(queue.waiting).toBe(0);
+    const next = queue.run(async () => void ran.push('next'));
+    gate.resolve();
+    await Promise.all([first, next]);
+    expect(ran).toEqual(['next']);
+    expect([queue.active, queue.waiting]).toEqual([0, 0]);
+    await expect(queue.run(async () => 1, gone.signal)).rejects.toThrow('client left');
+  });
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createRoutes } from '../../src/routes.js';
 import { escapeXml, sitemap } from '../../src/server/sitemap.js';
 import { parseXml } from './xml.js';
 
@@ -24,6 +25,12 @@ describe('sitemap', () => {
     const [file] = await sitemap(['/q/"><img onerror=x>', '/q/</loc>&', '/books/1#a', '/books/1#b', '/books/1'], { origin: 'https://example.com', mode: 'history' });
     expect(locs(file?.xml ?? '')).toEqual(['https://example.com/q/%22%3E%3Cimg%20onerror=x%3E', 'https://example.com/q/%3C/loc%3E&', 'https://example.com/books/1']);
     expect(file?.xml).not.toContain('<img');
+  });
+
+  it('lists the good records of a route table whose entries() holds a bad one (slug "..") instead of throwing', async () => {
+    const routes = createRoutes([{ path: '/books/:slug', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: 'b' }] }]);
+    const [file] = await sitemap(routes.locations(), { origin: 'https://example.com' });
+    expect(locs(file?.xml ?? '')).toEqual(['https://example.com/books/a', 'https://example.com/books/b']);
   });
 
   it('adds lastmod to every URL', async () => {

@@ -44,3 +44,45 @@ describe('verify with a browser', () => {
     expect(byUrl['/#!/cloaked']?.problems[0]?.message).toContain('"Cheap watches');
   }, 60_000);
 });
+
+describe('verify --browser and the page reaching other hosts (security, second round)', () => {
+  it('aborts in Chromium every request of the page off its origin: fetch, image, frame, script, WebSocket', async () => {
+    const reached: string[] = [];
+    const elsewhere = createServer((req, res) => {
+      reached.push(req.url ?? '');
+      res.writeHead(200, { 'access-control-allow-origin': '*' }).end('x');
+    });
+    elsewhere.on('upgrade', (req, socket) => {
+      reached.push(`ws ${req.url}`);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const away = `127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const page = `<!doctype html><body><main>Here</main><img src="http://${away}/img"><iframe src="http://${away}/frame"></iframe>
+      <script src="http://${away}/script.js"></script><script>
+      fetch('http://${away}/fetch').catch(() => {});
+      try { new WebSocket('ws://${away}/ws'); } catch {}
+      navigator.sendBeacon?.('http://${away}/beacon', 'x');
+      fetch('/same').catch(() => {});
+    </script></body>`;
+    const seenHere: string[] = [];
+    const site = createServer((req, res) => {
+      seenHere.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/' ? page : 'ok');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      const text = await reader.visibleText(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, { javaScript: true });
+      expect(text).toContain('Here');
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(reached).toEqual([]);
+      expect(seenHere).toContain('/same');
+    } finally {
+      // Chromium keeps its connections alive: end them, or close() waits for them.
+      for (const server of [site, elsewhere]) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    }
+  }, 60_000);
+});

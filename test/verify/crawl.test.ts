@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify, type VerifyReport } from '../../src/verify/crawl.js';
 import { startSite } from './site.js';
@@ -74,5 +76,76 @@ describe('verify', () => {
 
   it('stops at maxStates', async () => {
     expect((await verify(`${origin}/`, { maxStates: 3 })).states).toHaveLength(3);
+  });
+});
+
+describe('verify leaving the origin (security, second round)', () => {
+  // Two servers: the site, and "elsewhere" (standing in for another host, a metadata address), which counts what reaches it.
+  let site: Server;
+  let elsewhere: Server;
+  let siteOrigin = '';
+  let elsewhereOrigin = '';
+  let reached: string[] = [];
+  let robots = '';
+  const listenOn = async (server: Server) => {
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  };
+  beforeAll(async () => {
+    elsewhere = createServer((req, res) => {
+      reached.push(req.url ?? '');
+      res.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset><url><loc>${elsewhereOrigin}/#!/x</loc></url></urlset>`);
+    });
+    elsewhereOrigin = await listenOn(elsewhere);
+    site = createServer((req, res) => {
+      const url = new URL(req.url ?? '/', siteOrigin);
+      if (url.pathname === '/robots.txt') return res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
+      if (url.pathname === '/away') return res.writeHead(302, { location: `${elsewhereOrigin}/latest/meta-data/` }).end();
+      if (url.pathname === '/hop') return res.writeHead(301, { location: '/here' }).end();
+      if (url.pathname === '/sitemap.xml' || url.pathname.startsWith('/map-')) {
+        return res.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset><url><loc>${siteOrigin}/here</loc></url></urlset>`);
+      }
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>t</title><a href="/away">away</a> <a href="/hop">hop</a>');
+    });
+    siteOrigin = await listenOn(site);
+  });
+  afterAll(async () => {
+    await new Promise<void>((resolve) => site.close(() => resolve()));
+    await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+  });
+
+  it('reports a state that redirects off the origin instead of following it, and crawls an on-origin target as a state', async () => {
+    reached = [];
+    robots = '';
+    const report = await verify(`${siteOrigin}/`);
+    expect(reached).toEqual([]);
+    expect(report.states.find((s) => s.url === `${siteOrigin}/away`)?.problems).toEqual([
+      { code: 'OFF_ORIGIN_REDIRECT', message: `${siteOrigin}/away redirects (302) off the site, to ${elsewhereOrigin}/latest/meta-data/` },
+    ]);
+    expect(report.states.find((s) => s.url === `${siteOrigin}/hop`)).toMatchObject({ status: 301, redirect: `${siteOrigin}/here`, problems: [] });
+    expect(report.states.find((s) => s.url === `${siteOrigin}/here`)).toMatchObject({ status: 200 });
+  });
+
+  it('never follows a sitemap redirect off the origin', async () => {
+    reached = [];
+    robots = `Sitemap: ${siteOrigin}/away`;
+    const report = await verify(`${siteOrigin}/`);
+    expect(reached).toEqual([]);
+    expect(report.sitemap?.problems).toEqual([{ code: 'OFF_ORIGIN', message: `${siteOrigin}/away leads off the site to ${elsewhereOrigin}/latest/meta-data/; verify stays on ${siteOrigin}` }]);
+  });
+
+  it('reads sitemaps only on the origin, at most ten of them', async () => {
+    reached = [];
+    robots = [`Sitemap: ${elsewhereOrigin}/sitemap.xml`, 'Sitemap: http://169.254.169.254/latest/meta-data/', ...Array.from({ length: 12 }, (_, i) => `Sitemap: ${siteOrigin}/map-${i}.xml`)].join('\n');
+    const report = await verify(`${siteOrigin}/`);
+    expect(reached).toEqual([]);
+    expect(report.sitemap?.url.split(' ')).toHaveLength(10);
+    expect(report.sitemap?.problems.map((p) => p.code)).toEqual(['OFF_ORIGIN', 'OFF_ORIGIN', 'BAD_SITEMAP', 'BAD_SITEMAP']);
+  });
+
+  it('reads at most 500 KiB of a robots.txt', async () => {
+    robots = '\n'.repeat(600 * 1024) + `Sitemap: ${siteOrigin}/map-late.xml`;
+    const report = await verify(`${siteOrigin}/`);
+    expect(report.sitemap?.url).toBe(`${siteOrigin}/sitemap.xml`);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPage, readSitemap } from '../../src/verify/page.js';
+import { readPage, readSitemap, robotsSitemaps } from '../../src/verify/page.js';
 
 describe('readPage', () => {
   it('reads links, canonical links, the title and fragment metas with where they sit', () => {
@@ -27,6 +27,55 @@ describe('readPage', () => {
 describe('readSitemap', () => {
   it('reads every <loc>, decoding XML entities', () => {
     const xml = '<?xml version="1.0"?><urlset><url><loc> https://e.com/#!/a?x=1&amp;y=2 </loc></url><url><loc>https://e.com/&#233;&#x41;</loc></url></urlset>';
-    expect(readSitemap(xml)).toEqual(['https://e.com/#!/a?x=1&y=2', 'https://e.com/éA']);
+    expect(readSitemap(xml)).toEqual({ locs: ['https://e.com/#!/a?x=1&y=2', 'https://e.com/éA'], error: null });
+  });
+
+  it('reads <loc> with a namespace prefix, and sitemap index entries', () => {
+    const xml = '<s:sitemapindex xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:sitemap><s:loc>https://e.com/a.xml</s:loc></s:sitemap></s:sitemapindex>';
+    expect(readSitemap(xml).locs).toEqual(['https://e.com/a.xml']);
+  });
+
+  it('keeps the entries before a well-formedness fault, names the fault, and expands no DTD entity', () => {
+    const facts = readSitemap('<!DOCTYPE u [<!ENTITY a "aaaaaaaaaa">]><urlset><url><loc>https://e.com/1</loc></url><url><loc>&a;</loc></url><url><loc>x</urlset>');
+    expect(facts.locs[0]).toBe('https://e.com/1');
+    expect(facts.locs.join('')).not.toContain('aaaaaaaaaa');
+    expect(facts.error).toEqual(expect.any(String));
+  });
+
+  it('reads at most maxLocs entries', () => {
+    expect(readSitemap('<urlset>' + '<url><loc>x</loc></url>'.repeat(10) + '</urlset>', 3).locs).toEqual(['x', 'x', 'x']);
+  });
+});
+
+describe('verify against input built to stall it (security, second round)', () => {
+  const time = (work: () => unknown) => {
+    const started = performance.now();
+    work();
+    return performance.now() - started;
+  };
+
+  it.each([
+    ['a <loc> followed by 4,000 spaces', '<urlset><url><loc>' + ' '.repeat(4000)],
+    ['6 kB of unclosed <loc> and spaces', ('<loc>' + ' '.repeat(60)).repeat(90)],
+    ['a <loc> with 1 MB of spaces and no end', '<urlset><loc>' + ' '.repeat(1_000_000)],
+  ])('reads a sitemap of %s in linear time', (_, xml) => {
+    // The regex took 22 s on the first and stalled past 60 s on the second.
+    expect(time(() => readSitemap(xml))).toBeLessThan(500);
+  });
+
+  it.each([
+    ['200 kB of newlines', '\n'.repeat(200_000)],
+    ['200 kB of spaces after "Sitemap"', 'Sitemap' + ' '.repeat(200_000)],
+    ['200 kB of carriage returns and spaces', ' \r'.repeat(100_000)],
+  ])('reads a robots.txt of %s in linear time', (_, text) => {
+    // The multi-line regex took 55 s on 200 kB of newlines.
+    expect(time(() => robotsSitemaps(text))).toBeLessThan(500);
+  });
+
+  it('reads Sitemap lines in any case, with comments and CRLF', () => {
+    expect(robotsSitemaps('User-agent: *\r\nSITEMAP: https://e.com/a.xml # main\r\n# Sitemap: https://e.com/no.xml\nsitemap :https://e.com/b.xml\nDisallow: /x')).toEqual([
+      'https://e.com/a.xml',
+      'https://e.com/b.xml',
+    ]);
   });
 });
