@@ -89,6 +89,7 @@ export interface SnapshotHandler {
 }
 
 const UGLY_PARAM = /[?&]_escaped_fragment_(?:[=&]|$)/;
+const LOCK_MARGIN_MS = 1000;
 const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, TIMEOUT: 504 };
 
 function withTimeout<T>(ms: number, location: AppLocation, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -127,6 +128,10 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     store: cacheOptions ? (cacheOptions.store ?? memoryStore(cacheOptions)) : null,
     ttlMs: cacheOptions?.ttlMs ?? 300_000,
     onError: (error) => onError(error, null),
+    // A request waits for another process's render no longer than for its own; a lock outlives
+    // the render it guards (timeoutMs from its start) by at most LOCK_MARGIN_MS.
+    waitMs: timeoutMs,
+    lockTtlMs: timeoutMs + LOCK_MARGIN_MS,
   });
   const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl };
   const shellMemo = {};
@@ -153,7 +158,13 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     }
   }
 
-  const snapshot = (location: AppLocation) => cache.get(location, () => queue.run(() => produce(location)));
+  const snapshot = (location: AppLocation) =>
+    cache.get(location, (started) =>
+      queue.run(() => {
+        started();
+        return produce(location);
+      }),
+    );
 
   function failure(error: unknown, location: AppLocation): Page {
     const code = error instanceof SnapshotError ? error.code : 'RENDER_FAILED';
