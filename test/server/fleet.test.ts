@@ -1,7 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from './helpers.js';
-import { startRedis, type RedisServer } from './redis-server.js';
+import { startRedis, type RedisServer } from '../../scripts/redis-server.mjs';
 
 // A fleet for real: child processes, each its own snapshot handler (the built package) and its own
 // node-redis client, sharing one redis-server (test/server/fleet-worker.mjs is one process).

@@ -2,7 +2,7 @@ import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StoredSnapshot } from '../../src/server/cache.js';
 import { decodeSnapshot, encodeSnapshot, redisStore, type RedisStoreOptions } from '../../src/server/redis-store.js';
-import { startRedis, type RedisServer } from './redis-server.js';
+import { redisServerPath, startRedis, type RedisServer } from '../../scripts/redis-server.mjs';
 
 // redisStore against Debian's redis-server, through a real node-redis client.
 
@@ -200,6 +200,10 @@ describe('redisStore faults', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect((await s.get('/a'))?.html).toBe('kept');
+  });
+
+  it('(the tests’ redis-server helper) says how to install redis-server when it is missing', () => {
+    expect(() => redisServerPath({ PATH: '/nonexistent' })).toThrow('run `apt-get install -y redis-server` (as root)');
   });
 
   it('refuses options that cannot work', () => {

@@ -1,8 +1,9 @@
-// A real redis-server for tests (Debian's package): on 127.0.0.1 at a free port the OS picked, with
-// no persistence, stopped by the test that started it. It can be killed and started again on the
-// same port (an outage), or paused with SIGSTOP (a Redis that accepts commands and never answers).
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+// A real redis-server (Debian's package) for the tests and `npm run load`: on 127.0.0.1 at a free
+// port the OS picked, with no persistence, stopped by whoever started it. It can be killed and
+// started again on the same port (an outage), or paused with SIGSTOP (a Redis that accepts
+// commands and never answers). Where redis-server is missing it fails with the command to install it.
+import { spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,58 +11,47 @@ import path from 'node:path';
 /** The command that installs redis-server on Debian. */
 export const INSTALL = 'apt-get install -y redis-server';
 
-/** A redis-server the test controls. */
-export interface RedisServer {
-  /** Its port on 127.0.0.1. */
-  port: number;
-  /** `redis://127.0.0.1:port`. */
-  url: string;
-  /** Ends it at once (SIGKILL), as a crash would. */
-  kill(): Promise<void>;
-  /** Starts it again on the same port, empty. */
-  restart(): Promise<void>;
-  /** Stops it answering without closing connections (SIGSTOP). */
-  pause(): void;
-  /** Lets a paused server answer again (SIGCONT). */
-  resume(): void;
-  /** Ends it and removes its folder. */
-  stop(): Promise<void>;
-}
-
-/** Where redis-server is, or an error that says how to install it. */
-export function redisServerPath(): string {
-  const found = spawnSync('sh', ['-c', 'command -v redis-server'], { encoding: 'utf8' }).stdout.trim();
-  if (found) return found;
+/** Where redis-server is on the PATH of `env`, or an error that says how to install it. */
+export function redisServerPath(env = process.env) {
+  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
+    const file = path.join(dir || '.', 'redis-server');
+    try {
+      accessSync(file, constants.X_OK);
+      return file;
+    } catch {
+      // not in this folder
+    }
+  }
   throw new Error(`redis-server is not installed; these tests need Debian's redis-server: run \`${INSTALL}\` (as root)`);
 }
 
-async function freePort(): Promise<number> {
+async function freePort() {
   const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
   await new Promise((resolve) => server.close(resolve));
   return port;
 }
 
-function exited(child: ChildProcess): Promise<void> {
+function exited(child) {
   return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
-/** Starts redis-server on a free port; resolves once it accepts connections. */
-export async function startRedis(): Promise<RedisServer> {
+/** Starts redis-server on a free port; resolves once it accepts connections. @returns {Promise<import('./redis-server.d.mts').RedisServer>} */
+export async function startRedis() {
   const binary = redisServerPath();
   const dir = mkdtempSync(path.join(os.tmpdir(), 'crawlable-redis-'));
   const port = await freePort();
-  let child: ChildProcess;
+  let child;
 
-  async function launch(): Promise<void> {
+  async function launch() {
     const args = ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir, '--loglevel', 'warning'];
     child = spawn(binary, args, { stdio: 'ignore' });
     const started = Date.now();
     // Ready once it accepts a connection; 100 tries, 50 ms apart.
     for (let i = 0; i < 100; i++) {
       if (child.exitCode !== null) throw new Error(`redis-server exited with ${child.exitCode} (port ${port} taken?)`);
-      const ok = await new Promise<boolean>((resolve) => {
+      const ok = await new Promise((resolve) => {
         const socket = net.connect(port, '127.0.0.1');
         socket.once('connect', () => (socket.destroy(), resolve(true)));
         socket.once('error', () => resolve(false));
