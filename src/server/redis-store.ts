@@ -111,6 +111,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   const snapshotKey = (key: AppLocation) => `${prefix}snapshot:${key}`;
   const lockKey = (key: AppLocation) => `${prefix}lock:${key}`;
   const pttl = (ttlMs: number) => String(Math.max(1, Math.ceil(Math.min(ttlMs, maxTtlMs))));
+  // An entry expires when the cache would call it stale (renderedAt + ttlMs), never later: no
+  // process finds a stale entry to delete, which would take a live render's lock with it.
+  const left = (snapshot: StoredSnapshot, ttlMs: number) => ttlMs - Math.max(0, Date.now() - snapshot.renderedAt);
   let restUntil = 0;
   let lastFault: unknown = null;
   // Without a listener, node-redis's 'error' event would throw and end the process.
@@ -162,8 +165,8 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     },
     async set(key, snapshot, ttlMs) {
       const value = encodeSnapshot(snapshot);
-      if (value.length > maxBytes) return;
-      await command(['SET', snapshotKey(key), value, 'PX', pttl(ttlMs)]);
+      if (value.length > maxBytes || left(snapshot, ttlMs) <= 0) return;
+      await command(['SET', snapshotKey(key), value, 'PX', pttl(left(snapshot, ttlMs))]);
     },
     async delete(key) {
       // The lock goes too: a render in flight anywhere in the fleet is not kept when it lands.
@@ -196,8 +199,8 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         release: async () => void (await script(RELEASE, [name], [token])),
         async commit(snapshot, ms) {
           const value = encodeSnapshot(snapshot);
-          if (value.length > maxBytes) return void (await script(RELEASE, [name], [token]));
-          await script(COMMIT, [name, snapshotKey(key)], [token, value, pttl(ms)]);
+          if (value.length > maxBytes || left(snapshot, ms) <= 0) return void (await script(RELEASE, [name], [token]));
+          await script(COMMIT, [name, snapshotKey(key)], [token, value, pttl(left(snapshot, ms))]);
         },
       };
     },

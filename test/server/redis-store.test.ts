@@ -34,7 +34,7 @@ async function store(options: Partial<RedisStoreOptions> = {}) {
   return { store: redisStore({ client, prefix, ...options }), client, prefix };
 }
 
-const snap = (html: string, extra: Partial<StoredSnapshot> = {}): StoredSnapshot => ({ status: 200, html, etag: '"e"', renderedAt: 1_700_000_000_123, ...extra });
+const snap = (html: string, extra: Partial<StoredSnapshot> = {}): StoredSnapshot => ({ status: 200, html, etag: '"e"', renderedAt: Date.now() - 0.5, ...extra });
 // Every code point 0-255, CR LF, NUL, astral characters, and our own framing inside the body.
 const HOSTILE = Array.from({ length: 256 }, (_, i) => String.fromCharCode(i)).join('') + '\r\n\0😀 crawlable-router/1\n{"bytes":1}\n"><img onerror=x>';
 
@@ -57,6 +57,14 @@ describe('redisStore values', () => {
     expect(short).toBeLessThanOrEqual(800);
     expect(forever).toBeGreaterThan(800);
     expect(forever).toBeLessThanOrEqual(5000);
+  });
+
+  it('lets an entry expire when the cache would call it stale: renderedAt + ttlMs', async () => {
+    const { store: s, client, prefix } = await store();
+    await s.set('/rendered-earlier', snap('a', { renderedAt: Date.now() - 500 }), 800);
+    await s.set('/too-old', snap('b', { renderedAt: Date.now() - 900 }), 800);
+    expect(await client.pTTL(`${prefix}snapshot:/rendered-earlier`)).toBeLessThanOrEqual(300);
+    expect(await client.exists(`${prefix}snapshot:/too-old`)).toBe(0);
   });
 
   it('keeps no entry larger than maxBytes', async () => {
