@@ -11,6 +11,7 @@ import { createSnapshotHandler, redisStore } from '../../dist/server/index.js';
 
 const redisUrl = process.argv[2];
 const renders = {};
+let storeFaults = 0;
 
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const routes = createRoutes(
@@ -52,7 +53,8 @@ const handler = createSnapshotHandler({
   cache: { maxEntries: 2000, maxBytes: 8 * 2 ** 20, ...(store && { store }) },
   queue: { concurrency: 8, maxWaiting: 32, retryAfterSeconds: 2 },
   timeoutMs: 5000,
-  onError: () => {},
+  // Store faults come with no location (a timeout of Redis, say): counted, as they cost a render.
+  onError: (_, location) => void (location === null && storeFaults++),
 });
 const server = createServer((req, res) => void handler.node(req, res));
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
@@ -61,5 +63,5 @@ process.on('message', (message) => {
     globalThis.gc?.();
     process.send({ rss: process.memoryUsage().rss });
   }
-  if (message === 'renders') process.send({ renders });
+  if (message === 'renders') process.send({ renders: { ...renders }, storeFaults });
 });

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runFleet, runLoad, statuses } from '../../bench/load.mjs';
 
 type Phase = { name: string; result: { errors: number; timeouts: number; statusCodeStats: Record<string, { count: string }> }; before: number; after: number };
-type FleetPhase = { name: string; rps: number; p99: number; statuses: Record<string, number>; errors: number; states: number; rendersPerState: number };
+type FleetPhase = { name: string; rps: number; p99: number; statuses: Record<string, number>; errors: number; states: number; rendersPerState: number; storeFaults: number };
 type Report = { phases: Phase[]; retryAfter: string | null; recovery: { status: number; ms: number }[]; start: number; end: number };
 
 // The short form of `npm run load`: two seconds a phase, the same invariants as the long run.
@@ -33,7 +33,10 @@ describe('the snapshot server under load', () => {
       expect(phase.errors).toBe(0);
       expect(phase.states).toBeGreaterThan(100);
     }
-    expect(shared.rendersPerState).toBe(1);
     expect(two.rendersPerState).toBeGreaterThan(1);
+    // A Redis command past its timeout (a machine busy with the whole test run) is an outage: the
+    // processes render on their own meanwhile, as they must, and onError hears of it.
+    if (shared.storeFaults === 0) expect(shared.rendersPerState).toBe(1);
+    else expect(shared.rendersPerState).toBeLessThan(two.rendersPerState);
   }, 60_000);
 });
