@@ -186,6 +186,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
 
   async function holding(key: AppLocation, lock: SnapshotLock, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
     let snapshot: StoredSnapshot;
+    let queued: ReturnType<typeof setInterval> | undefined;
     try {
       // Another holder may have stored it between our miss and our lock.
       const found = await lookup(key);
@@ -193,10 +194,18 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
         void quietly(() => lock.release());
         return found;
       }
-      snapshot = await produce(() => void quietly(() => lock.extend(lockTtlMs)));
+      // While the render waits for its turn in the queue the lock is kept alive (the holder is not
+      // dead, only busy); from its start it lasts the render's timeout and a margin, no longer.
+      queued = setInterval(() => void quietly(() => lock.extend(lockTtlMs)), lockTtlMs / 2);
+      snapshot = await produce(() => {
+        clearInterval(queued);
+        void quietly(() => lock.extend(lockTtlMs));
+      });
     } catch (error) {
       void quietly(() => lock.release());
       throw error;
+    } finally {
+      clearInterval(queued);
     }
     await quietly(() => (flight.stale ? lock.release() : lock.commit(snapshot, ttlMs)));
     return snapshot;

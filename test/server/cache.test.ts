@@ -265,6 +265,21 @@ describe('createSnapshotCache over a store with locks (a fleet)', () => {
     expect((await store.get('/a'))?.html).toBe('rendered');
   });
 
+  it('keeps the lock alive while the render waits its turn, so no other cache renders it meanwhile', async () => {
+    const store = lockingStore();
+    const [a, b] = fleet(store, 2, { lockTtlMs: 100 }) as [ReturnType<typeof createSnapshotCache>, ReturnType<typeof createSnapshotCache>];
+    const produce = vi.fn(async (started: () => void) => {
+      await later(300, snap('queued'));
+      started();
+      return snap('once', Date.now());
+    });
+    const first = a.get('/a', produce);
+    await later(20, snap('x'));
+    const second = b.get('/a', produce);
+    expect([(await first).html, (await second).html]).toEqual(['once', 'once']);
+    expect(produce).toHaveBeenCalledTimes(1);
+  });
+
   it('renders here when the store cannot lock, and reports it once', async () => {
     const onError = vi.fn();
     const down = () => Promise.reject(new Error('redis down'));
