@@ -33,7 +33,7 @@ export interface SnapshotStore {
   delete(key: AppLocation): void | Promise<void>;
   /** Every state kept, for `invalidate(predicate)`. */
   keys(): Iterable<AppLocation> | AsyncIterable<AppLocation>;
-  /** Optional, for a store shared by several processes: the render lock of a state for `ttlMs`, or null while another holder has it. */
+  /** Optional, for a store shared by several processes: the render lock of a state for `ttlMs`; null while another holder has it or a snapshot of it is kept (checked in the same atomic step). */
   lock?(key: AppLocation, ttlMs: number): Promise<SnapshotLock | null>;
 }
 
@@ -184,16 +184,10 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
     return snapshot;
   }
 
-  async function holding(key: AppLocation, lock: SnapshotLock, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
+  async function holding(lock: SnapshotLock, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
     let snapshot: StoredSnapshot;
     let queued: ReturnType<typeof setInterval> | undefined;
     try {
-      // Another holder may have stored it between our miss and our lock.
-      const found = await lookup(key);
-      if (found) {
-        void quietly(() => lock.release());
-        return found;
-      }
       // While the render waits for its turn in the queue the lock is kept alive (the holder is not
       // dead, only busy); from its start it lasts the render's timeout and a margin, no longer.
       queued = setInterval(() => void quietly(() => lock.extend(lockTtlMs)), lockTtlMs / 2);
@@ -226,12 +220,13 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
         fault(error);
         return keep(key, await produce(() => {}), flight);
       }
-      if (lock) return holding(key, lock, produce, flight);
+      if (lock) return holding(lock, produce, flight);
+      // Held, or kept since our miss: look before waiting.
+      const found = await lookup(key);
+      if (found) return found;
       const left = deadline - Date.now();
       if (left <= 0) throw new SnapshotError('TIMEOUT', `rendering ${key} in another process took longer than ${waitMs} ms`);
       await sleep(Math.min(delay, left));
-      const found = await lookup(key);
-      if (found) return found;
     }
   }
 

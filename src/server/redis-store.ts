@@ -1,8 +1,9 @@
 // A snapshot store in Redis, shared by every process of a fleet, on a node-redis client (the `redis`
 // package, an optional peer: the store only calls the client it is given, so nothing here imports
 // it). Each snapshot is one key written with its TTL in one command (`SET … PX`); a state's render
-// lock is a second key taken with `SET NX PX` and a random token, and let go only by its holder
-// (compare-and-delete in a Lua script), so one process renders a state for the whole fleet.
+// lock is a second key taken with `SET NX PX` and a random token (in a Lua script that first checks
+// the snapshot is not kept), and let go only by its holder (compare-and-delete), so one process
+// renders a state for the whole fleet.
 //
 // Faults: Redis is never waited on longer than `commandTimeoutMs` (node-redis's own timeout stops
 // at the socket: a command written to a Redis that hangs would wait forever), a client that is not
@@ -58,7 +59,9 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 // holder whose lock expired and was taken by another never touches the new holder's lock.
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-// KEYS[2] the snapshot; ARGV[2] its value, ARGV[3] its TTL.
+// KEYS[2] the snapshot. A state already kept is not locked: whoever asks reads it instead.
+const LOCK = `if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
+// ARGV[2] the snapshot's value, ARGV[3] its TTL.
 const COMMIT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) redis.call('DEL', KEYS[1]) return 1 end return 0`;
 
 /** Encodes a snapshot as the store keeps it. */
@@ -193,7 +196,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     async lock(key, ttlMs): Promise<SnapshotLock | null> {
       const token = randomBytes(16).toString('base64url');
       const name = lockKey(key);
-      if ((await command(['SET', name, token, 'NX', 'PX', pttl(ttlMs)])) === null) return null;
+      if ((await script(LOCK, [name, snapshotKey(key)], [token, pttl(ttlMs)])) !== 1) return null;
       return {
         extend: async (ms) => void (await script(EXTEND, [name], [token, pttl(ms)])),
         release: async () => void (await script(RELEASE, [name], [token])),

@@ -194,7 +194,7 @@ function lockingStore() {
     keys: () => entries.keys(),
     async lock(key, ttlMs): Promise<SnapshotLock | null> {
       const held = locks.get(key);
-      if (held && held.until > Date.now()) return null;
+      if ((held && held.until > Date.now()) || entries.get(key)) return null;
       const token = ++tokens;
       locks.set(key, { token, until: Date.now() + ttlMs });
       return {

@@ -132,6 +132,12 @@ describe('redisStore locks', () => {
     expect(await s.lock('/a', 10_000)).not.toBeNull();
   });
 
+  it('gives no lock for a state already kept, in the same step that would take it', async () => {
+    const { store: s } = await store();
+    await s.set('/kept', snap('here'), 60_000);
+    expect(await s.lock('/kept', 10_000)).toBeNull();
+  });
+
   it('commits the snapshot and frees the lock in one step', async () => {
     const { store: s, client, prefix } = await store();
     const lock = await s.lock('/a', 10_000);
