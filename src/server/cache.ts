@@ -190,7 +190,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
     try {
       // While the render waits for its turn in the queue the lock is kept alive (the holder is not
       // dead, only busy); from its start it lasts the render's timeout and a margin, no longer.
-      queued = setInterval(() => void quietly(() => lock.extend(lockTtlMs)), lockTtlMs / 2);
+      queued = setInterval(() => void quietly(() => lock.extend(lockTtlMs)), Math.min(lockTtlMs / 2, 60_000));
       snapshot = await produce(() => {
         clearInterval(queued);
         void quietly(() => lock.extend(lockTtlMs));
