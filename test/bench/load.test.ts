@@ -31,7 +31,7 @@ describe('the snapshot server under load', () => {
     for (const phase of [one, two, shared]) {
       expect(Object.keys(phase.statuses).sort()).toEqual(['200', '400', '404']);
       expect(phase.errors).toBe(0);
-      expect(phase.states).toBeGreaterThan(100);
+      expect(phase.states).toBeGreaterThan(20);
     }
     expect(two.rendersPerState).toBeGreaterThan(1);
     // A Redis command past its timeout (a machine busy with the whole test run) is an outage: the
