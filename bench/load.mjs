@@ -2,14 +2,18 @@
 // adapter on 127.0.0.1, the server in a child process. Traffic mixes cached states, uncached states
 // from a table of 10,000, malformed ugly URLs and unknown states, at 50 and then 200 connections;
 // then slow `load` hooks push the render queue past its bound (503 + Retry-After) and the server is
-// checked to recover once the load drops. Last, the abandoned-request flood: waves of 110 HEAD
+// checked to recover once the load drops. Then the abandoned-request flood: waves of 110 HEAD
 // requests for new slow states, each connection closed 20 ms after it is sent, while a crawler asks
 // for slow states of its own one after another: its requests must still be served (200).
-// Reports req/s, p50/p99 latency, status counts and RSS.
+// Reports req/s, p50/p99 latency, status counts and RSS. The fleet phase sends one stream of mixed
+// traffic to one process with a memory store, to two processes with a memory store each (as a load
+// balancer would), and to two processes sharing one Redis (redisStore, Debian's redis-server
+// started here), and counts renders per distinct state.
 import { fork } from 'node:child_process';
 import http from 'node:http';
 import { writeFile } from 'node:fs/promises';
 import autocannon from 'autocannon';
+import { startRedis } from '../scripts/redis-server.mjs';
 import { machine } from './lib/measure.mjs';
 import { markdown, print } from './lib/report.mjs';
 
@@ -47,18 +51,20 @@ function run(options) {
 
 const statuses = (result) => Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
 
-/** Starts the server child; resolves to its origin, an RSS reader and a stop(). */
-async function startServer() {
-  const child = fork(new URL('./lib/load-server.mjs', import.meta.url), { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+/** Starts the server child (on `redisUrl`'s Redis, if given); resolves to its origin, RSS and render readers and a stop(). */
+async function startServer(redisUrl) {
+  const child = fork(new URL('./lib/load-server.mjs', import.meta.url), redisUrl ? [redisUrl] : [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const reply = (key) => new Promise((resolve) => child.once('message', (message) => resolve(message[key])));
+  const ask = (key, whole = false) => {
+    const answer = whole ? new Promise((resolve) => child.once('message', resolve)) : reply(key);
+    child.send(key);
+    return answer;
+  };
   const port = await reply('port');
   return {
     origin: `http://127.0.0.1:${port}`,
-    rss: async () => {
-      const answer = reply('rss');
-      child.send('rss');
-      return (await answer) / 2 ** 20;
-    },
+    rss: async () => (await ask('rss')) / 2 ** 20,
+    renders: () => ask('renders', true),
     stop: () => child.kill(),
   };
 }
@@ -103,6 +109,71 @@ export async function flood(origin, seconds) {
   await attacker;
   return { sent, limited, crawler };
 }
+
+const FLEETS = [
+  { name: 'one process, memory store', redis: [false] },
+  { name: 'two processes, a memory store each', redis: [false, false] },
+  { name: 'two processes, one Redis', redis: [true, true] },
+];
+
+/** The fleet phase: the same mixed stream against each set-up; req/s, p99 and renders per distinct state. */
+export async function runFleet({ seconds = 60, connections = 50 } = {}) {
+  const redis = await startRedis();
+  const phases = [];
+  try {
+    for (const fleet of FLEETS) {
+      const servers = await Promise.all(fleet.redis.map((shared) => startServer(shared ? redis.url : undefined)));
+      try {
+        // One stream, drawn by every load generator in turn: each state goes to whichever process is free.
+        const next = random(15);
+        const requests = [{ method: 'GET', setupRequest: (request) => ({ ...request, path: mixedPath(next) }) }];
+        const results = await Promise.all(servers.map((server) => run({ url: server.origin, connections: connections / servers.length, duration: seconds, requests })));
+        const renders = {};
+        let storeFaults = 0;
+        for (const answer of await Promise.all(servers.map((server) => server.renders()))) {
+          for (const [id, n] of Object.entries(answer.renders)) renders[id] = (renders[id] ?? 0) + n;
+          storeFaults += answer.storeFaults;
+        }
+        const counts = {};
+        for (const result of results) for (const [code, n] of Object.entries(statuses(result))) counts[code] = (counts[code] ?? 0) + n;
+        const total = Object.values(renders).reduce((a, b) => a + b, 0);
+        phases.push({
+          name: fleet.name,
+          rps: results.reduce((sum, r) => sum + r.requests.average, 0),
+          p99: Math.max(...results.map((r) => r.latency.p99)),
+          statuses: counts,
+          errors: results.reduce((sum, r) => sum + r.errors + r.timeouts, 0),
+          states: Object.keys(renders).length,
+          rendersPerState: total / Object.keys(renders).length,
+          storeFaults,
+        });
+      } finally {
+        for (const server of servers) server.stop();
+      }
+    }
+  } finally {
+    await redis.stop();
+  }
+  return phases;
+}
+
+/** The fleet report's rows. */
+export function fleetRows(phases) {
+  return phases.map((p) => [
+    p.name,
+    Math.round(p.rps).toLocaleString('en-US'),
+    `${p.p99} ms`,
+    Object.entries(p.statuses)
+      .map(([code, n]) => `${code}: ${n}`)
+      .join(', '),
+    String(p.errors),
+    p.states.toLocaleString('en-US'),
+    p.rendersPerState.toFixed(2),
+    String(p.storeFaults),
+  ]);
+}
+
+export const FLEET_HEADER = ['set-up', 'req/s', 'p99 (worst process)', 'statuses', 'errors + timeouts', 'distinct states rendered', 'renders per state', 'store faults'];
 
 /** Every load phase; `seconds` per phase (the overload phase runs half as long). */
 export async function runLoad({ seconds = 60, connections = [50, 200] } = {}) {
@@ -188,6 +259,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const seconds = at > 0 ? Number(process.argv[at + 1]) : 60;
   const report = await runLoad({ seconds });
   print(`Load, ${seconds} s a phase`, HEADER, rows(report));
+  const fleet = await runFleet({ seconds });
+  print(`Fleet, ${seconds} s a set-up, 50 connections in all`, FLEET_HEADER, fleetRows(fleet));
   const recovered = report.recovery.every((r) => r.status === 200);
   const notes = [
     `503 answers carried Retry-After: ${report.retryAfter ?? 'none seen'}.`,
@@ -196,7 +269,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `Server RSS from start to end: ${report.start.toFixed(0)} → ${report.end.toFixed(0)} MiB (the cache holds at most 2,000 snapshots or 8 MB).`,
   ];
   console.log('\n' + notes.join('\n'));
-  const md = `# Load results\n\n\`npm run load -- --seconds ${seconds}\` on ${machine()}, ${new Date().toISOString().slice(0, 10)}.\n\n${markdown(HEADER, rows(report))}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n`;
+  const fleetNote = 'One stream of mixed traffic (the same seed for each set-up), 50 connections split across the processes; renders per state counts `load` calls per distinct item, in all processes together (goal with Redis: 1.00); store faults are outages reported to onError (a Redis command past its 500 ms timeout on a busy machine), each of which lets a process render on its own.';
+  const md = `# Load results\n\n\`npm run load -- --seconds ${seconds}\` on ${machine()}, ${new Date().toISOString().slice(0, 10)}.\n\n${markdown(HEADER, rows(report))}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n## Fleet\n\n${markdown(FLEET_HEADER, fleetRows(fleet))}\n\n${fleetNote}\n`;
   await writeFile(new URL('./LOAD.md', import.meta.url), md);
   console.log('wrote bench/LOAD.md');
 }

@@ -6,6 +6,7 @@ import { naiveFaults, runCodec } from './codec.mjs';
 import { fmt, machine } from './lib/measure.mjs';
 import { barChart, markdown, print } from './lib/report.mjs';
 import { runMatch } from './match.mjs';
+import { runRedis } from './redis.mjs';
 import { runSize } from './size.mjs';
 import { runSnapshots } from './snapshots.mjs';
 
@@ -122,6 +123,18 @@ charts.snapshots = barChart({
     { label: 'Chromium, new page', value: snap.chromiumNew, text: ms(snap.chromiumNew) },
   ],
 });
+
+// 5. A fleet's store
+const stores = await runRedis({ quick });
+figure(
+  'A cached snapshot from Redis against memory (req/s, 50 connections)',
+  ['store', 'req/s', 'non-2xx + errors', 'ratio'],
+  [
+    ['memoryStore (in the process)', fmt(Math.round(stores.memory.rps)), String(stores.memory.non2xx + stores.memory.errors), '×1'],
+    ['redisStore (redis-server on 127.0.0.1)', fmt(Math.round(stores.redis.rps)), String(stores.redis.non2xx + stores.redis.errors), `×${(stores.redis.rps / stores.memory.rps).toFixed(2)}`],
+  ],
+  'Every request reads Redis (one GET, decoded); concurrent requests for one state in a process share that read, as they share a render.',
+);
 
 await mkdir(new URL('./charts/', import.meta.url), { recursive: true });
 for (const [name, svg] of Object.entries(charts)) await writeFile(new URL(`./charts/${name}.svg`, import.meta.url), svg);

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { UrlMode } from './location.js';
 import { createRoutes, type AnyRoute, type NotFoundDefinition, type RouteDefinition, type RouteTable } from './routes.js';
 import { headlessRenderer, prerender, SnapshotError, type ProgressStream } from './server/index.js';
 import { checkOrigin } from './server/urls.js';
@@ -70,6 +71,9 @@ Options:
   --isolate            with --headless, each page on a worker thread ended at --timeout, so a
                        script that never yields fails its state instead of stalling the run
   --no-sitemap         do not write sitemap.xml
+  --shard K/N          render only slice K of N (a hash of each location picks its slice; no
+                       sitemap): N jobs render a site together, then gather their folders into
+                       one and run 'crawlable-router sitemap' there
   --json               print the report as JSON on stdout
   -h, --help           show this help
 
@@ -83,6 +87,13 @@ function integer(value: string | undefined, name: string, fallback: number): num
   if (value === undefined) return fallback;
   if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a whole number above 0, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+function parseShard(value: string | undefined): { current: number; total: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^([1-9]\d{0,5})\/([1-9]\d{0,5})$/.exec(value);
+  if (!match || Number(match[1]) > Number(match[2])) throw new UsageError(`--shard must be K/N with 1 <= K <= N, such as 2/4; got ${JSON.stringify(value)}`);
+  return { current: Number(match[1]), total: Number(match[2]) };
 }
 
 function isTable(value: unknown): value is RouteTable<AnyRoute> {
@@ -119,6 +130,19 @@ function readText(file: string, what: string): string {
   }
 }
 
+/** The arguments prerender and sitemap share, checked, and the routes module loaded. */
+async function prerenderSetup(values: { routes?: string; out?: string; origin?: string; mode?: string; base?: string }, io: CliIo) {
+  for (const name of ['routes', 'out', 'origin'] as const) if (!values[name]) throw new UsageError(`--${name} is required`);
+  const mode = values.mode ?? 'history';
+  if (mode !== 'history' && mode !== 'hashbang') throw new UsageError(`--mode must be history or hashbang, got ${JSON.stringify(mode)}`);
+  try {
+    checkOrigin(values.origin, '--origin');
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return { mode: mode as UrlMode, ...(await loadRoutes(path.resolve(io.cwd, values.routes as string), values.base)) };
+}
+
 async function runPrerender(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
     args,
@@ -137,6 +161,7 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
       headless: { type: 'string' },
       isolate: { type: 'boolean' },
       'no-sitemap': { type: 'boolean' },
+      shard: { type: 'string' },
       json: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -145,18 +170,11 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
     io.stdout.write(PRERENDER_USAGE + '\n');
     return EXIT.OK;
   }
-  for (const name of ['routes', 'out', 'origin'] as const) if (!values[name]) throw new UsageError(`--${name} is required`);
-  const mode = values.mode ?? 'history';
-  if (mode !== 'history' && mode !== 'hashbang') throw new UsageError(`--mode must be history or hashbang, got ${JSON.stringify(mode)}`);
-  try {
-    checkOrigin(values.origin, '--origin');
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
+  const shard = parseShard(values.shard);
   const concurrency = integer(values.concurrency, 'concurrency', 4);
   const timeoutMs = integer(values.timeout, 'timeout', 10_000);
   const resolve = (file: string) => path.resolve(io.cwd, file);
-  const loaded = await loadRoutes(resolve(values.routes as string), values.base);
+  const { mode, ...loaded } = await prerenderSetup(values, io);
   const shell = values.shell !== undefined ? readText(resolve(values.shell), 'shell') : loaded.shell;
   if (values.isolate && values.headless === undefined) throw new UsageError('--isolate needs --headless');
   let renderer;
@@ -178,6 +196,7 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
       timeoutMs,
       concurrency,
       sitemap: !values['no-sitemap'],
+      ...(shard && { shard }),
       progress: io.stderr,
     });
     if (values.json) io.stdout.write(JSON.stringify(report, null, 2) + '\n');
@@ -188,6 +207,45 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
     throw error;
   } finally {
     await renderer?.close();
+  }
+}
+
+const SITEMAP_USAGE = `Usage: crawlable-router sitemap --routes FILE --out DIR --origin URL [options]
+
+Writes DIR/sitemap.xml listing, in the route table's order, every state whose snapshot is in DIR:
+the step after 'prerender --shard K/N' jobs whose folders were gathered into DIR. The files are
+those one unsharded prerender would have written.
+
+Required:
+  --routes FILE        the routes module given to prerender
+  --out DIR            the folder holding every shard's snapshots
+  --origin URL         the site's origin: https://example.com
+
+Options:
+  --mode MODE          history (clean URLs) or hashbang (#! URLs)          [default: history]
+  --base PATH          the app's base path; must be the table's        [default: the table's]
+  -h, --help           show this help
+
+Exit codes: 0 written, 2 bad arguments, 3 could not start, 4 unexpected error.`;
+
+async function runSitemap(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: { routes: { type: 'string' }, out: { type: 'string' }, origin: { type: 'string' }, mode: { type: 'string' }, base: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (values.help) {
+    io.stdout.write(SITEMAP_USAGE + '\n');
+    return EXIT.OK;
+  }
+  const { routes, mode } = await prerenderSetup(values, io);
+  try {
+    await prerender({ routes, outDir: path.resolve(io.cwd, values.out as string), origin: values.origin as string, mode, ...(values.base !== undefined && { base: values.base }), sitemapOnly: true, progress: io.stderr });
+    return EXIT.OK;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code && typeof (error as NodeJS.ErrnoException).syscall === 'string') throw new SetupError(`cannot write ${values.out}: ${(error as Error).message}`);
+    throw error;
   }
 }
 
@@ -257,6 +315,7 @@ async function runVerify(args: string[], io: CliIo): Promise<number> {
 
 const COMMANDS: Record<string, Command> = {
   prerender: { summary: 'render every state to files, plus sitemap.xml', usage: PRERENDER_USAGE, run: runPrerender },
+  sitemap: { summary: 'write sitemap.xml for the snapshots of sharded prerenders gathered in one folder', usage: SITEMAP_USAGE, run: runSitemap },
   verify: { summary: 'crawl a site as the scheme\'s crawler does and report what it would miss', usage: VERIFY_USAGE, run: runVerify },
 };
 

@@ -110,6 +110,28 @@ describe('crawlable-router prerender (child process)', () => {
     expect(result.stderr).toBe(`crawlable-router prerender: --concurrency must be a whole number above 0, got "many"\nRun 'crawlable-router prerender --help' for usage.\n`);
   });
 
+  it('splits a run with --shard K/N, and the sitemap command writes the sitemap of the gathered folder', async () => {
+    const args = ['--routes', 'routes.mjs', '--out', 'out-shards', '--origin', 'https://example.com', '--mode', 'hashbang'];
+    const one = await inProcess(['prerender', ...args, '--outlet', '#view', '--shard', '1/2', '--json']);
+    const two = await inProcess(['prerender', ...args, '--outlet', '#view', '--shard', '2/2', '--json']);
+    expect([one.code, two.code]).toEqual([EXIT.OK, EXIT.OK]);
+    const files = [...JSON.parse(one.stdout).files, ...JSON.parse(two.stdout).files];
+    expect(files.sort()).toEqual(['books/1/index.html', 'books/2/index.html', 'index.html']);
+    expect(one.stderr).toContain('(shard 1/2; no sitemap');
+    expect(existsSync(path.join(dir, 'out-shards/sitemap.xml'))).toBe(false);
+    const step = await inProcess(['sitemap', ...args]);
+    expect(step).toMatchObject({ code: EXIT.OK, stdout: '' });
+    expect(step.stderr).toContain('wrote the sitemap of 3 of 3 states');
+    await cli(['prerender', ...args.slice(0, 3), 'out-whole', ...args.slice(4), '--outlet', '#view']);
+    for (const file of [...files, 'sitemap.xml']) expect(readFileSync(path.join(dir, 'out-shards', file), 'utf8')).toBe(readFileSync(path.join(dir, 'out-whole', file), 'utf8'));
+  });
+
+  it.each(['0/2', '3/2', '1/0', '1', 'a/b', '1/2/3'])('exits 2 for --shard %s', async (shard) => {
+    const result = await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', '--shard', shard]);
+    expect(result.code).toBe(EXIT.USAGE);
+    expect(result.stderr).toContain(`--shard must be K/N with 1 <= K <= N, such as 2/4; got "${shard}"`);
+  });
+
   it('prints help on --help and exits 0', async () => {
     const result = await cli(['prerender', '--help']);
     expect(result.code).toBe(EXIT.OK);

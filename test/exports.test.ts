@@ -22,7 +22,7 @@ const core = [
 ];
 
 const client = ['createRouter'];
-const server = ['SnapshotError', 'createSnapshotHandler', 'fileStore', 'headlessRenderer', 'memoryStore', 'prerender', 'robotsTxt', 'sitemap'];
+const server = ['SnapshotError', 'createSnapshotHandler', 'fileStore', 'headlessRenderer', 'memoryStore', 'prerender', 'redisStore', 'robotsTxt', 'sitemap'];
 
 const require = createRequire(import.meta.url);
 const names = (module: object) => Object.keys(module).filter((k) => k !== 'default' && k !== '__esModule').sort();

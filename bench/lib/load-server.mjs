@@ -1,10 +1,17 @@
 // The server under load, in a child process of bench/load.mjs: the library's snapshot handler on
 // node:http over a table of 10,000 items (fast render hooks), plus a route whose load takes 200 ms
-// (to push the render queue past its bound), and a per-client limit. It prints its port, and answers `rss` messages with
-// its resident memory, so the load generator shares no event loop with it.
+// (to push the render queue past its bound), and a per-client limit. It prints its port, and answers
+// `rss` messages with its resident memory and `renders` with how many times `load` ran per item, so
+// the load generator shares no event loop with it. With a Redis URL as its argument it keeps
+// snapshots there (redisStore) instead of in its own memory: one process of a fleet.
 import { createServer } from 'node:http';
+import { createClient } from 'redis';
 import { createRoutes } from '../../dist/index.js';
-import { createSnapshotHandler } from '../../dist/server/index.js';
+import { createSnapshotHandler, redisStore } from '../../dist/server/index.js';
+
+const redisUrl = process.argv[2];
+const renders = {};
+let storeFaults = 0;
 
 const escape = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 const routes = createRoutes(
@@ -13,7 +20,10 @@ const routes = createRoutes(
     {
       path: '/items/:id',
       title: ({ params }) => `Item ${params.id}`,
-      load: ({ params }) => (Number(params.id) >= 1 && Number(params.id) <= 10_000 ? { id: params.id, text: 'x'.repeat(2000) } : null),
+      load: ({ params }) => {
+        renders[params.id] = (renders[params.id] ?? 0) + 1;
+        return Number(params.id) >= 1 && Number(params.id) <= 10_000 ? { id: params.id, text: 'x'.repeat(2000) } : null;
+      },
       render: ({ params, data }) => (data ? `<h1>Item ${escape(params.id)}</h1><p>${data.text}</p>` : `<h1>No item ${escape(params.id)}</h1>`),
       entries: () => Array.from({ length: 10_000 }, (_, i) => ({ id: String(i + 1) })),
     },
@@ -29,18 +39,26 @@ const routes = createRoutes(
   { notFound: { title: 'Not found', render: () => '<h1>Not found</h1>' } },
 );
 
+let store;
+if (redisUrl) {
+  const client = createClient({ url: redisUrl });
+  client.on('error', () => {});
+  await client.connect();
+  store = redisStore({ client, prefix: 'load:' });
+}
 const handler = createSnapshotHandler({
   routes,
   origin: 'https://load.example',
-  // Bounded: 2,000 snapshots or 8 MB, whichever comes first.
-  cache: { maxEntries: 2000, maxBytes: 8 * 2 ** 20 },
+  // Bounded: 2,000 snapshots or 8 MB, whichever comes first (in memory; Redis keeps each for the TTL).
+  cache: { maxEntries: 2000, maxBytes: 8 * 2 ** 20, ...(store && { store }) },
   queue: { concurrency: 8, maxWaiting: 32, retryAfterSeconds: 2 },
   timeoutMs: 5000,
   // The per-client limit: the load generator's own address (its phases stand for many clients) is
   // not limited; any other client may have 8 snapshot requests waiting at once (the flood phase
   // attacks from 127.0.0.2).
   limitClient: ({ address, waiting }) => address === '127.0.0.1' || waiting < 8,
-  onError: () => {},
+  // Store faults come with no location (a timeout of Redis, say): counted, as they cost a render.
+  onError: (_, location) => void (location === null && storeFaults++),
 });
 const server = createServer((req, res) => void handler.node(req, res));
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
@@ -49,4 +67,5 @@ process.on('message', (message) => {
     globalThis.gc?.();
     process.send({ rss: process.memoryUsage().rss });
   }
+  if (message === 'renders') process.send({ renders: { ...renders }, storeFaults });
 });

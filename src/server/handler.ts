@@ -110,6 +110,7 @@ export interface SnapshotHandler {
 }
 
 const UGLY_PARAM = /[?&]_escaped_fragment_(?:[=&]|$)/;
+const LOCK_MARGIN_MS = 1000;
 const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, ABANDONED: 503, LIMITED: 429, TIMEOUT: 504 };
 
 /** Runs `task` with a signal that aborts at `ms` (TIMEOUT) or when `outer` aborts (its reason); either rejects at once. */
@@ -168,6 +169,10 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     store: cacheOptions ? (cacheOptions.store ?? memoryStore(cacheOptions)) : null,
     ttlMs: cacheOptions?.ttlMs ?? 300_000,
     onError: (error) => onError(error, null),
+    // A request waits for another process's render no longer than for its own; a lock outlives
+    // the render it guards (timeoutMs from its start) by at most LOCK_MARGIN_MS.
+    waitMs: timeoutMs,
+    lockTtlMs: timeoutMs + LOCK_MARGIN_MS,
   });
   const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl };
   const shellMemo = {};
@@ -202,13 +207,20 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   const flights = createFlights<StoredSnapshot>();
   const waiting = new Map<string | null, number>();
 
+  // The render of a state, once it leaves the queue: `started` tells the store (a fleet's lock is kept alive until then).
+  const render = (location: AppLocation, abandoned: AbortSignal) => (started: () => void) =>
+    queue.run(() => {
+      started();
+      return produce(location, abandoned);
+    }, abandoned);
+
   async function fill(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
     try {
-      return await cache.get(location, () => queue.run(() => produce(location, abandoned), abandoned));
+      return await cache.get(location, render(location, abandoned));
     } catch (error) {
       // The cache was still sharing a render abandoned a moment ago: this flight starts its own.
       if (!isAbandoned(error) || abandoned.aborted) throw error;
-      return cache.get(location, () => queue.run(() => produce(location, abandoned), abandoned));
+      return cache.get(location, render(location, abandoned));
     }
   }
 

@@ -2,15 +2,20 @@
 // concurrency and written under `outDir` in the layout `fileStore` reads (paths.ts), plus the
 // sitemap. Rendering goes through `createSnapshotHandler`, so a prerendered snapshot is byte for
 // byte what the handler would serve for that state.
+//
+// A site too large for one job is split across N jobs with `shard`: each renders the states whose
+// location hashes to its slice (FNV-1a of the UTF-8 location, so a state's job depends on nothing
+// else: stable across runs, orders and machines) and writes no sitemap; once their folders are
+// gathered into one, `sitemapOnly` writes the sitemap the unsharded run would have written.
 
-import { mkdir } from 'node:fs/promises';
+import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppLocation, UrlMode } from '../location.js';
 import type { AnyRoute, EntryFault, Params, RouteTable } from '../routes.js';
 import { SnapshotError } from './errors.js';
 import { writeInside } from './folder.js';
 import { createSnapshotHandler } from './handler.js';
-import { snapshotPath } from './paths.js';
+import { resolveInside, snapshotPath } from './paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from './render.js';
 import { sitemap } from './sitemap.js';
@@ -42,6 +47,10 @@ export interface PrerenderOptions {
   sitemap?: boolean;
   /** Where progress goes: a bar on a TTY, plain lines otherwise. Default none. */
   progress?: ProgressStream;
+  /** Render only slice `current` of `total` (1-based; a hash of each location picks its slice) and, past one slice, no sitemap. Default: every state. */
+  shard?: { current: number; total: number };
+  /** Render nothing: write the sitemap of every state whose snapshot is in `outDir` (after sharded runs' folders are gathered there). Default `false`. */
+  sitemapOnly?: boolean;
 }
 
 /** A state that was not written. */
@@ -93,13 +102,39 @@ function describeParams(params: Params): string {
   return text.length > 200 ? text.slice(0, 200) + '…' : text;
 }
 
-/** Renders every location of the route table to files under `outDir`, plus the sitemap. */
+/** The slice (1 to `total`) a location falls in: FNV-1a over its UTF-8 bytes. */
+export function shardOf(location: AppLocation, total: number): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(location)) hash = Math.imul(hash ^ byte, 0x01000193);
+  return ((hash >>> 0) % total) + 1;
+}
+
+function checkShard(shard: PrerenderOptions['shard']): { current: number; total: number } {
+  if (shard === undefined) return { current: 1, total: 1 };
+  const { current, total } = shard;
+  if (!Number.isInteger(total) || total < 1 || !Number.isInteger(current) || current < 1 || current > total) {
+    throw new SnapshotError('BAD_OPTION', `shard must be { current, total } with 1 <= current <= total, whole numbers; got ${JSON.stringify(shard)}`);
+  }
+  return shard;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Renders every location of the route table (or of its shard) to files under `outDir`, plus the sitemap. */
 export async function prerender(options: PrerenderOptions): Promise<PrerenderReport> {
   const started = performance.now();
   if (typeof options.outDir !== 'string' || options.outDir === '') throw new SnapshotError('BAD_OPTION', 'outDir must name a folder');
   const outDir = path.resolve(options.outDir);
   const concurrency = options.concurrency ?? 4;
   if (!Number.isInteger(concurrency) || concurrency < 1) throw new SnapshotError('BAD_OPTION', `concurrency must be an integer of at least 1, got ${String(concurrency)}`);
+  const shard = checkShard(options.shard);
+  if (options.sitemapOnly) return sitemapOnly(options, outDir, started);
   const handler = createSnapshotHandler({
     routes: options.routes,
     origin: options.origin,
@@ -127,7 +162,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     const state = stripAnchor(location);
     if (seen.has(state)) continue;
     seen.add(state);
-    locations.push(state);
+    if (shard.total === 1 || shardOf(state, shard.total) === shard.current) locations.push(state);
   }
   const progress = createProgress(options.progress, locations.length + faults.length);
   for (const fault of faults) progress.step(fault.location, fault.error);
@@ -167,14 +202,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
 
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, locations.length)) }, worker));
   const written = locations.filter((_, i) => files[i] !== null);
-  const sitemaps: string[] = [];
-  if (options.sitemap !== false) {
-    const parts = await sitemap(written, { origin: options.origin, base: options.routes.base, mode: options.mode });
-    for (const part of parts) {
-      await writeInside(outDir, part.name, part.xml);
-      sitemaps.push(part.name);
-    }
-  }
+  const sitemaps = options.sitemap !== false && shard.total === 1 ? await writeSitemap(options, outDir, written) : [];
   const report: PrerenderReport = {
     total: locations.length + faults.length,
     written: written.length,
@@ -185,10 +213,39 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     sitemaps,
     durationMs: Math.round(performance.now() - started),
   };
+  const slice = shard.total > 1 ? ` (shard ${shard.current}/${shard.total}; no sitemap: write it with sitemapOnly once the shards are together)` : '';
   progress.end(
     `prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` +
       (redirects.length ? `; ${count(redirects.length, 'redirect')} skipped` : '') +
-      (report.failed ? `; ${report.failed} failed` : ''),
+      (report.failed ? `; ${report.failed} failed` : '') +
+      slice,
   );
+  return report;
+}
+async function writeSitemap(options: PrerenderOptions, outDir: string, locations: AppLocation[]): Promise<string[]> {
+  const parts = await sitemap(locations, { origin: options.origin, base: options.routes.base, mode: options.mode });
+  for (const part of parts) await writeInside(outDir, part.name, part.xml);
+  return parts.map((part) => part.name);
+}
+
+/** The sitemap step after sharded runs: the states of the table, in its order, whose snapshot is in `outDir`. */
+async function sitemapOnly(options: PrerenderOptions, outDir: string, started: number): Promise<PrerenderReport> {
+  const listed: AppLocation[] = [];
+  const seen = new Set<AppLocation>();
+  for await (const location of options.routes.locations()) {
+    const state = stripAnchor(location);
+    if (seen.has(state)) continue;
+    seen.add(state);
+    let file: string;
+    try {
+      file = resolveInside(outDir, snapshotPath(state));
+    } catch {
+      continue;
+    }
+    if (await isFile(file)) listed.push(state);
+  }
+  const sitemaps = await writeSitemap(options, outDir, listed);
+  const report = { total: seen.size, written: 0, failed: 0, failures: [], redirects: [], files: [], sitemaps, durationMs: Math.round(performance.now() - started) };
+  createProgress(options.progress, 0).end(`wrote the sitemap of ${listed.length} of ${count(seen.size, 'state')} (those with a snapshot in ${outDir})`);
   return report;
 }

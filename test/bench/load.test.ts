@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the load script is plain JavaScript with no types of its own
-import { runLoad, statuses } from '../../bench/load.mjs';
+import { runFleet, runLoad, statuses } from '../../bench/load.mjs';
 
 type Phase = { name: string; result: { errors: number; timeouts: number; statusCodeStats: Record<string, { count: string }> }; before: number; after: number };
+type FleetPhase = { name: string; rps: number; p99: number; statuses: Record<string, number>; errors: number; states: number; rendersPerState: number; storeFaults: number };
 type Report = { phases: Phase[]; retryAfter: string | null; recovery: { status: number; ms: number }[]; flood: { sent: number; crawler: { status: number; ms: number }[] }; start: number; end: number };
 
 // The short form of `npm run load`: two seconds a phase, the same invariants as the long run.
@@ -27,5 +28,19 @@ describe('the snapshot server under load', () => {
     expect(report.flood.crawler.every((r) => r.status === 200)).toBe(true);
     // The cache is bounded at 2,000 snapshots or 8 MB: the server stays far below this.
     expect(report.end).toBeLessThan(400);
+  }, 60_000);
+
+  it('renders each state once across two processes sharing Redis, where two with their own memory render some twice', async () => {
+    const [one, two, shared] = (await runFleet({ seconds: 1.5 })) as [FleetPhase, FleetPhase, FleetPhase];
+    for (const phase of [one, two, shared]) {
+      expect(Object.keys(phase.statuses).sort()).toEqual(['200', '400', '404']);
+      expect(phase.errors).toBe(0);
+      expect(phase.states).toBeGreaterThan(20);
+    }
+    expect(two.rendersPerState).toBeGreaterThan(1);
+    // A Redis command past its timeout (a machine busy with the whole test run) is an outage: the
+    // processes render on their own meanwhile, as they must, and onError hears of it.
+    if (shared.storeFaults === 0) expect(shared.rendersPerState).toBe(1);
+    else expect(shared.rendersPerState).toBeLessThan(two.rendersPerState);
   }, 60_000);
 });

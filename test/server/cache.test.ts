@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { createSnapshotCache, memoryStore, type SnapshotStore, type StoredSnapshot } from '../../src/server/cache.js';
+import { createSnapshotCache, memoryStore, type SnapshotLock, type SnapshotStore, type StoredSnapshot } from '../../src/server/cache.js';
 
 const snap = (html: string, renderedAt = 0): StoredSnapshot => ({ status: 200, html, etag: `"${html.length}"`, renderedAt });
 
@@ -144,15 +144,18 @@ describe('createSnapshotCache', () => {
     expect(produce).not.toHaveBeenCalled();
   });
 
-  it('treats a failing store as a miss and reports it', async () => {
-    const broken: SnapshotStore = {
-      get: () => Promise.reject(new Error('store down')),
-      set: () => Promise.reject(new Error('store down')),
-      delete: () => undefined,
-      keys: () => [],
-    };
-    const { cache, onError } = make(broken);
-    await expect(cache.get('/a', async () => snap('a'))).resolves.toMatchObject({ html: 'a' });
+  it('treats a failing store as a miss and reports it once per outage, not once per request', async () => {
+    let up = false;
+    const failing = () => (up ? undefined : Promise.reject(new Error('store down')));
+    const flaky: SnapshotStore = { get: failing, set: failing, delete: () => undefined, keys: () => [] };
+    const { cache, onError } = make(flaky);
+    for (let i = 0; i < 5; i++) await expect(cache.get(`/a/${i}`, async () => snap('a'))).resolves.toMatchObject({ html: 'a' });
+    expect(onError).toHaveBeenCalledTimes(1);
+    up = true;
+    await cache.get('/b', async () => snap('b'));
+    up = false;
+    await cache.get('/c', async () => snap('c'));
+    await cache.get('/d', async () => snap('d'));
     expect(onError).toHaveBeenCalledTimes(2);
   });
 
@@ -168,5 +171,122 @@ describe('createSnapshotCache', () => {
     };
     await make(store).cache.invalidate((key) => key.startsWith('/a/'));
     expect(deleted).toEqual(['/a/1', '/a/2']);
+  });
+});
+
+/** A store with locks, shared by several caches as by the processes of a fleet (in memory, real clock). */
+function lockingStore() {
+  const entries = memoryStore();
+  const locks = new Map<string, { token: number; until: number }>();
+  let tokens = 0;
+  const holds = (key: string, token: number) => {
+    const held = locks.get(key);
+    return held !== undefined && held.token === token && held.until > Date.now();
+  };
+  const store: SnapshotStore & { locks: typeof locks } = {
+    locks,
+    get: (key) => entries.get(key),
+    set: (key, snapshot, ttl) => entries.set(key, snapshot, ttl),
+    delete: (key) => {
+      entries.delete(key);
+      locks.delete(key);
+    },
+    keys: () => entries.keys(),
+    async lock(key, ttlMs): Promise<SnapshotLock | null> {
+      const held = locks.get(key);
+      if ((held && held.until > Date.now()) || entries.get(key)) return null;
+      const token = ++tokens;
+      locks.set(key, { token, until: Date.now() + ttlMs });
+      return {
+        extend: async (ms) => void (holds(key, token) && locks.set(key, { token, until: Date.now() + ms })),
+        release: async () => void (holds(key, token) && locks.delete(key)),
+        commit: async (snapshot, ms) => {
+          if (!holds(key, token)) return;
+          entries.set(key, snapshot, ms);
+          locks.delete(key);
+        },
+      };
+    },
+  };
+  return store;
+}
+
+describe('createSnapshotCache over a store with locks (a fleet)', () => {
+  const fleet = (store: SnapshotStore, count: number, options: { waitMs?: number; lockTtlMs?: number } = {}) =>
+    Array.from({ length: count }, () => createSnapshotCache({ store, ttlMs: 60_000, onError: vi.fn(), ...options }));
+  const later = (ms: number, value: StoredSnapshot) => new Promise<StoredSnapshot>((resolve) => setTimeout(resolve, ms, value));
+
+  it('renders a state once for concurrent requests in every cache, and each gets it', async () => {
+    const caches = fleet(lockingStore(), 3);
+    const produce = vi.fn(() => later(30, snap('once', Date.now())));
+    const results = await Promise.all(caches.flatMap((cache) => Array.from({ length: 10 }, () => cache.get('/a', produce))));
+    expect(produce).toHaveBeenCalledTimes(1);
+    expect(new Set(results.map((r) => r.html))).toEqual(new Set(['once']));
+  });
+
+  it('takes over when the holder fails: a waiter renders it', async () => {
+    const [a, b] = fleet(lockingStore(), 2) as [ReturnType<typeof createSnapshotCache>, ReturnType<typeof createSnapshotCache>];
+    const failing = a.get('/a', () => later(20, snap('x')).then(() => Promise.reject(new Error('boom'))));
+    const waiting = b.get('/a', async () => snap('taken over', Date.now()));
+    await expect(failing).rejects.toThrow('boom');
+    expect((await waiting).html).toBe('taken over');
+  });
+
+  it('takes over when the holder dies: its lock expires after lockTtlMs', async () => {
+    const store = lockingStore();
+    await store.lock?.('/a', 150); // a process that took the lock and died
+    const [cache] = fleet(store, 1, { lockTtlMs: 150 });
+    const started = Date.now();
+    expect((await cache!.get('/a', async () => snap('mine', Date.now()))).html).toBe('mine');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
+  });
+
+  it('waits no longer than waitMs for another cache’s render', async () => {
+    const store = lockingStore();
+    await store.lock?.('/a', 10_000);
+    const [cache] = fleet(store, 1, { waitMs: 200 });
+    const started = Date.now();
+    await expect(cache!.get('/a', async () => snap('never'))).rejects.toMatchObject({ code: 'TIMEOUT', message: 'rendering /a in another process took longer than 200 ms' });
+    expect(Date.now() - started).toBeLessThan(1500);
+  });
+
+  it('extends the lock when the render starts, so a long wait in the queue does not lose it', async () => {
+    const store = lockingStore();
+    // Wide margins (a lock of 1 s, a render ending 1.3 s after it was taken) for a busy machine.
+    const [cache] = fleet(store, 1, { lockTtlMs: 1000 });
+    const done = cache!.get('/a', async (started) => {
+      await later(600, snap('queued'));
+      started();
+      await later(700, snap('rendering'));
+      expect(store.locks.get('/a')?.until).toBeGreaterThan(Date.now());
+      return snap('rendered', Date.now());
+    });
+    expect((await done).html).toBe('rendered');
+    expect(store.locks.size).toBe(0);
+    expect((await store.get('/a'))?.html).toBe('rendered');
+  });
+
+  it('keeps the lock alive while the render waits its turn, so no other cache renders it meanwhile', async () => {
+    const store = lockingStore();
+    const [a, b] = fleet(store, 2, { lockTtlMs: 800 }) as [ReturnType<typeof createSnapshotCache>, ReturnType<typeof createSnapshotCache>];
+    const produce = vi.fn(async (started: () => void) => {
+      await later(2000, snap('queued'));
+      started();
+      return snap('once', Date.now());
+    });
+    const first = a.get('/a', produce);
+    await later(20, snap('x'));
+    const second = b.get('/a', produce);
+    expect([(await first).html, (await second).html]).toEqual(['once', 'once']);
+    expect(produce).toHaveBeenCalledTimes(1);
+  });
+
+  it('renders here when the store cannot lock, and reports it once', async () => {
+    const onError = vi.fn();
+    const down = () => Promise.reject(new Error('redis down'));
+    const store: SnapshotStore = { get: down, set: down, delete: down, keys: () => [], lock: down };
+    const cache = createSnapshotCache({ store, ttlMs: 1000, onError });
+    for (const key of ['/a', '/b', '/c']) expect((await cache.get(key, async () => snap(key))).html).toBe(key);
+    expect(onError).toHaveBeenCalledTimes(1);
   });
 });

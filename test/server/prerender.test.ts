@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import fc from 'fast-check';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../src/routes.js';
-import { prerender } from '../../src/server/prerender.js';
+import { prerender, shardOf } from '../../src/server/prerender.js';
 import { esc } from './helpers.js';
 import { parseXml } from './xml.js';
 
@@ -133,7 +134,58 @@ describe('prerender', () => {
     [{ outDir: '' }, /outDir must name a folder/],
     [{ concurrency: 0 }, /concurrency must be an integer of at least 1/],
     [{ origin: 'nope' }, /origin must be an http\(s\) origin/],
+    [{ shard: { current: 0, total: 2 } }, /shard must be \{ current, total \} with 1 <= current <= total/],
+    [{ shard: { current: 3, total: 2 } }, /shard must be/],
+    [{ shard: { current: 1.5, total: 2 } }, /shard must be/],
   ])('refuses %o', async (options, message) => {
     await expect(prerender({ routes: routes(), outDir: dir, origin: 'https://example.com', ...options })).rejects.toThrow(message);
+  });
+});
+
+describe('prerender across machines (shard)', () => {
+  /** Every file under `root`, with its bytes. */
+  const tree = (root: string) => Object.fromEntries(files(root).sort().map((file) => [file, readFileSync(path.join(root, file)).toString('base64')]));
+  const many = () =>
+    createRoutes([
+      { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
+      { path: '/items/:id', title: ({ params }) => `Item ${params.id}`, entries: () => Array.from({ length: 60 }, (_, i) => ({ id: i % 7 ? String(i) : `é ${i}"` })), render: ({ params }) => `<p>${esc(params.id)}</p>` },
+      { path: '/broken/:id', entries: () => [{ id: '1' }, { id: '2' }], render: (): string => { throw new Error('no'); } },
+    ]);
+
+  it.each(['history', 'hashbang'] as const)('writes, across 3 shards and the sitemap step, the very files of one unsharded run (%s)', async (mode) => {
+    const base = { origin: 'https://example.com', mode, concurrency: 3 };
+    await prerender({ ...base, routes: many(), outDir: path.join(dir, 'whole') });
+    const reports = [];
+    for (let current = 1; current <= 3; current++) {
+      reports.push(await prerender({ ...base, routes: many(), outDir: path.join(dir, `part-${current}`), shard: { current, total: 3 } }));
+      expect(existsSync(path.join(dir, `part-${current}`, 'sitemap.xml'))).toBe(false);
+    }
+    // Disjoint slices that cover every state, none of them empty.
+    expect(reports.map((r) => r.total).reduce((a, b) => a + b)).toBe(63);
+    expect(reports.every((r) => r.written > 10)).toBe(true);
+    const written = reports.flatMap((r) => r.files);
+    expect(new Set(written).size).toBe(written.length);
+    // CI gathers the shards' folders into one, then writes the sitemap.
+    mkdirSync(path.join(dir, 'merged'));
+    for (let current = 1; current <= 3; current++) cpSync(path.join(dir, `part-${current}`), path.join(dir, 'merged'), { recursive: true });
+    const step = await prerender({ ...base, routes: many(), outDir: path.join(dir, 'merged'), sitemapOnly: true });
+    expect(step).toMatchObject({ total: 63, written: 0, sitemaps: ['sitemap.xml'] });
+    expect(tree(path.join(dir, 'merged'))).toEqual(tree(path.join(dir, 'whole')));
+  });
+
+  it('puts each location in one slice, whatever else is rendered, spread evenly', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.integer({ min: 1, max: 64 }), (text, total) => {
+        const slice = shardOf('/' + text, total);
+        expect(Number.isInteger(slice) && slice >= 1 && slice <= total).toBe(true);
+        expect(shardOf('/' + text, total)).toBe(slice);
+      }),
+      { seed: 15 },
+    );
+    const counts = [0, 0, 0, 0];
+    for (let i = 0; i < 10_000; i++) counts[shardOf(`/items/${i}`, 4) - 1]!++;
+    for (const count of counts) expect(Math.abs(count - 2500)).toBeLessThan(250);
+    // Pinned: a state's slice never changes between versions, or shards of one site would overlap.
+    expect([shardOf('/', 4), shardOf('/items/1', 4), shardOf('/q/café', 7)]).toEqual([3, 3, 6]);
   });
 });
