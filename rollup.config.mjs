@@ -14,7 +14,7 @@ const thread = 'src/server/headless-thread.ts';
 // The command line (dist/cli.js, run by bin/crawlable-router.js) has no types of its own.
 const cli = 'src/cli.ts';
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
-const external = (id) => /^(path-to-regexp|parse5|happy-dom|playwright-core|node:)/.test(id);
+const external = (id) => /^(path-to-regexp|parse5|isbot|happy-dom|playwright-core|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
 

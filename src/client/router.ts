@@ -4,7 +4,9 @@
 
 import { normalizeBase, normalizeLocation, type AppLocation } from '../location.js';
 import type { RouteMatch } from '../routes.js';
+import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, createWriter, hasHistoryApi, pathOf, readEntry, type Entry } from './adapters.js';
+import { readHydration, renderedLocation } from './hydrate.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
 import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, RouterWindow, Target } from './types.js';
@@ -47,6 +49,9 @@ export function createRouter(options: RouterOptions): Router {
   let started = false;
   let lastHref = '';
   let listening: AbortController | undefined; // aborted by destroy(): removes what start() added
+  // A server-rendered page's gifts to the first navigation (src/client/hydrate.ts): its data, and an outlet already drawn.
+  let seed: HydrationPayload | null = null;
+  let drawn: string | null = null;
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
     writeUrl(adapter.url(loc), e, replace);
@@ -79,8 +84,11 @@ export function createRouter(options: RouterOptions): Router {
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
     const context = { params: m.params, query: m.query, location: m.location, data, error };
+    // Only the first commit may find the server's view of its location in the outlet.
+    const keep = drawn !== null && drawn === pathOf(m.location);
+    drawn = null;
     if (view) {
-      if (outlet && view.render) outlet.innerHTML = view.render(context);
+      if (outlet && view.render && !keep) outlet.innerHTML = view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
       if (title !== undefined) doc.title = title;
     }
@@ -106,6 +114,9 @@ export function createRouter(options: RouterOptions): Router {
     if (started) doc.documentElement.dataset['routerState'] = 'busy';
     const from = current;
     const fromEntry = entry;
+    // The first navigation's only: a redirect or a later navigation loads as usual.
+    const seeded = seed !== null && seed.location === pathOf(loc) ? seed : null;
+    seed = null;
     try {
       const m = routes.resolve(loc, fallback) as RouteMatch;
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
@@ -137,7 +148,8 @@ export function createRouter(options: RouterOptions): Router {
       let error: unknown;
       let failed = false;
       const load = m.route.load;
-      if (load) {
+      if (seeded) data = seeded.data;
+      else if (load) {
         try {
           data = await until(load({ params: m.params, query: m.query, location: m.location, signal }), signal);
         } catch (x) {
@@ -196,6 +208,8 @@ export function createRouter(options: RouterOptions): Router {
       started = true;
       const o = options.outlet;
       outlet = typeof o === 'string' ? doc.querySelector(o) : (o ?? null);
+      seed = readHydration(doc);
+      drawn = renderedLocation(outlet);
       const on = { signal: (listening = new AbortController()).signal };
       win.addEventListener('popstate', onPop, on);
       win.addEventListener('hashchange', onPop, on);

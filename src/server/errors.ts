@@ -8,7 +8,8 @@ export type SnapshotErrorCode =
   | 'UNSAFE_PATH'
   | 'TIMEOUT'
   | 'BUSY'
-  | 'RENDER_FAILED';
+  | 'RENDER_FAILED'
+  | 'DATA_NOT_JSON';
 
 /** A snapshot that could not be made, or an option that cannot work; `code` names which. */
 export class SnapshotError extends Error {

@@ -1,6 +1,7 @@
 // The snapshot handler: a web `Request -> Response | null` core (h3's shape, STYLE.md "Shape").
 // An ugly URL (`/?_escaped_fragment_=/books/1` or the meta-tag form `/books/1?_escaped_fragment_=`)
-// gets the HTML snapshot of its state; a clean URL inside `base` gets the shell carrying
+// gets the HTML snapshot of its state; a clean URL inside `base` gets, by `cleanUrls`, the same
+// snapshot (for bots that run no JavaScript, or for everyone) or the shell carrying
 // `<meta name="fragment" content="!">`; anything else is not its business (null).
 // The scheme's rules it follows: docs/scheme.md.
 
@@ -10,7 +11,9 @@ import type { AnyRoute, RouteTable } from '../routes.js';
 import { createSnapshotCache, memoryStore, type InvalidateTarget, type MemoryStoreOptions, type SnapshotStore, type StoredSnapshot } from './cache.js';
 import { SnapshotError } from './errors.js';
 import { errorPage } from './html.js';
+import { defaultIsBot, type IsBot } from './bots.js';
 import { askOf, responseOf, type Answer, type Ask } from './exchange.js';
+import { checkNonce } from './hydration.js';
 import { etagOf, respond, type Page } from './http.js';
 import { toNodeHandler, type NodeHandler } from './node.js';
 import { createQueue, type QueueOptions } from './queue.js';
@@ -54,11 +57,24 @@ export interface SnapshotHandlerOptions {
   shellCacheControl?: string;
   /** gzip answers for clients that accept it (and send `Vary: Accept-Encoding`). Default `true`. */
   compress?: boolean;
-  /** Answer clean URLs inside `base` with the shell; `false` leaves them to the next handler. Default `true`. */
+  /** Answer clean URLs inside `base` with the shell where they get it; `false` leaves those to the next handler. Default `true`. */
   serveShell?: boolean;
+  /**
+   * What a clean URL inside `base` gets: `'bots'` the snapshot for bots that run no JavaScript and
+   * the shell for others, with `Vary: User-Agent`; `'all'` the snapshot with the state's data for
+   * everyone (server rendering; the client router hydrates); `'shell'` the shell. Default `'bots'`.
+   */
+  cleanUrls?: CleanUrls;
+  /** Whether a `User-Agent` (null when absent) is a bot that gets snapshots at clean URLs in `'bots'` mode. Default: the `isbot` package's list. */
+  isBot?: IsBot;
+  /** A CSP nonce written on the data script of `'all'` pages; pages are cached, so it is one value for every answer. Default none. */
+  nonce?: string;
   /** Told about renders that fail (500) or time out (504), and stores that fail. Default `console.error`. */
   onError?: (error: unknown, location: AppLocation | null) => void;
 }
+
+/** What a clean URL inside `base` gets: see `SnapshotHandlerOptions.cleanUrls`. */
+export type CleanUrls = 'bots' | 'all' | 'shell';
 
 /** A snapshot, as `render(location)` gives it. */
 export interface Snapshot {
@@ -89,6 +105,7 @@ export interface SnapshotHandler {
 }
 
 const UGLY_PARAM = /[?&]_escaped_fragment_(?:[=&]|$)/;
+const CLEAN_URLS: readonly CleanUrls[] = ['bots', 'all', 'shell'];
 const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, TIMEOUT: 504 };
 
 function withTimeout<T>(ms: number, location: AppLocation, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
@@ -104,7 +121,7 @@ function withTimeout<T>(ms: number, location: AppLocation, task: (signal: AbortS
   return Promise.race([Promise.resolve().then(() => task(controller.signal)), timeout]).finally(() => clearTimeout(timer));
 }
 
-/** Creates the handler that answers crawlers' ugly URLs with snapshots and clean URLs with the shell. */
+/** Creates the handler that answers crawlers' ugly URLs with snapshots, and clean URLs with snapshots or the shell by `cleanUrls`. */
 export function createSnapshotHandler(options: SnapshotHandlerOptions): SnapshotHandler {
   const { routes } = options;
   if (!routes || typeof routes.resolve !== 'function') throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
@@ -118,6 +135,13 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     serveShell = true,
     onError = (error: unknown, location: AppLocation | null) => console.error(`crawlable-router: snapshot of ${location ?? '?'} failed:`, error),
   } = options;
+  const cleanUrls = options.cleanUrls ?? 'bots';
+  if (!CLEAN_URLS.includes(cleanUrls)) throw new SnapshotError('BAD_OPTION', `cleanUrls must be 'bots', 'all' or 'shell', got ${JSON.stringify(cleanUrls)}`);
+  const isBot = options.isBot ?? defaultIsBot;
+  if (typeof isBot !== 'function') throw new SnapshotError('BAD_OPTION', 'isBot must be a function of the User-Agent header');
+  const hydrate = cleanUrls === 'all' ? { nonce: checkNonce(options.nonce) } : undefined;
+  // In 'bots' mode one clean URL has two answers: every one of them says so, or a shared cache mixes them.
+  const vary = cleanUrls === 'bots' ? 'User-Agent' : undefined;
   const shell = parseShell(options.shell ?? DEFAULT_SHELL, { outlet: options.outlet ?? '#app', links: { ...settings, page: settings.origin + settings.base } });
   const renderer = options.renderer ?? hooksRenderer(shell);
   const queue = createQueue(options.queue);
@@ -128,8 +152,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     ttlMs: cacheOptions?.ttlMs ?? 300_000,
     onError: (error) => onError(error, null),
   });
-  const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl };
+  const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl, vary };
   const shellMemo = {};
+  // A stored snapshot's answer at a clean URL has its own headers (Vary), so its own prepared copy.
+  const cleanMemos = new WeakMap<StoredSnapshot, object>();
+  const cleanMemo = (stored: StoredSnapshot) => cleanMemos.get(stored) ?? (cleanMemos.set(stored, {}), cleanMemos.get(stored) as object);
 
   async function produce(location: AppLocation): Promise<StoredSnapshot> {
     const match = routes.resolve(location);
@@ -144,6 +171,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
           notFound,
           settings,
           signal,
+          hydrate,
         }),
       );
       return { status: result.status ?? (notFound ? 404 : 200), html: result.html, etag: etagOf(result.html), renderedAt: Date.now() };
@@ -179,7 +207,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       return respond(request, { status: 400, body: errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message}`), cacheControl: 'no-store' }, { compress });
     }
     if (location === null) return null;
-    if (!UGLY_PARAM.test(search)) {
+    const clean = !UGLY_PARAM.test(search);
+    if (clean && !(cleanUrls === 'all' || (cleanUrls === 'bots' && isBot(request.header('user-agent'))))) {
       if (!serveShell) return null;
       return respond(request, { ...shellPage, status: routes.match(location) ? 200 : 404 }, { compress, memo: shellMemo });
     }
@@ -188,10 +217,10 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     try {
       stored = await snapshot(key);
     } catch (error) {
-      return respond(request, failure(error, key), { compress });
+      return respond(request, { ...failure(error, key), vary: clean ? vary : undefined }, { compress });
     }
-    const page: Page = { status: stored.status, body: stored.html, etag: stored.etag, lastModified: stored.renderedAt, cacheControl };
-    return respond(request, page, { compress, memo: stored });
+    const page: Page = { status: stored.status, body: stored.html, etag: stored.etag, lastModified: stored.renderedAt, cacheControl, vary: clean ? vary : undefined };
+    return respond(request, page, { compress, memo: clean ? cleanMemo(stored) : stored });
   }
 
   return {

@@ -5,6 +5,7 @@
 import type { AppLocation } from '../location.js';
 import type { AnyRoute, RouteMatch } from '../routes.js';
 import { escapeHtml } from './html.js';
+import { dataScript } from './hydration.js';
 import { rewriteLinks } from './links.js';
 import type { ShellTemplate } from './shell.js';
 import type { UrlSettings } from './urls.js';
@@ -25,6 +26,11 @@ export interface RenderJob {
   settings: UrlSettings;
   /** Aborted at the handler's `timeoutMs`: stop work and free what the render holds. */
   signal: AbortSignal;
+  /**
+   * Set in `cleanUrls: 'all'` mode: the page is what browsers get, so it carries the state's data
+   * for the client router (a JSON script, with `nonce` when given) and marks the outlet with its location.
+   */
+  hydrate?: { nonce?: string | undefined } | undefined;
 }
 
 /** A rendered document. */
@@ -53,7 +59,8 @@ export function hooksRenderer(shell: ShellTemplate): SnapshotRenderer {
   return {
     async render(job) {
       const found = job.match;
-      if (!found) return { html: shell.snapshot({ head: canonicalLink(job) }) };
+      const mark = job.hydrate ? job.location : undefined;
+      if (!found) return { html: shell.snapshot({ head: canonicalLink(job), mark }) };
       const { route, params, query } = found;
       const { location, signal } = job;
       const data: unknown = route.load ? await route.load({ params, query, location, signal }) : undefined;
@@ -61,7 +68,8 @@ export function hooksRenderer(shell: ShellTemplate): SnapshotRenderer {
       const context = { params, query, location, data };
       const title = typeof route.title === 'function' ? route.title(context) : route.title;
       const outlet = route.render ? rewriteLinks(String(await route.render(context)), { ...job.settings, page: job.url }) : undefined;
-      return { html: shell.snapshot({ title: title === undefined ? undefined : String(title), head: canonicalLink(job), outlet }) };
+      const script = job.hydrate ? dataScript({ location, status: job.notFound ? 404 : 200, data }, route, job.hydrate.nonce) : '';
+      return { html: shell.snapshot({ title: title === undefined ? undefined : String(title), head: canonicalLink(job) + script, outlet, mark }) };
     },
   };
 }
