@@ -73,8 +73,11 @@ Options:
   --json               print the report as JSON on stdout
   -h, --help           show this help
 
-Exit codes: 0 all states written, 1 some states failed, 2 bad arguments, 3 could not start
-(routes module, shell, app folder or output folder unusable), 4 unexpected error.`;
+A state whose load throws notFound() (404) or fails (500, or the app's error view when headless)
+is FAILED; one that redirects is SKIPPED (no file, not in the sitemap; the report lists it).
+
+Exit codes: 0 all states written or skipped as redirects, 1 some states failed, 2 bad arguments,
+3 could not start (routes module, shell, app folder or output folder unusable), 4 unexpected error.`;
 
 function integer(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;

@@ -5,10 +5,14 @@ export { CodecError, escapeFragment, isPrettyUrl, isUglyUrl, toPrettyUrl, toUgly
 export type { CodecErrorCode } from './codec.js';
 export { toLocation, toUrl } from './location.js';
 export type { AppLocation, ToLocationOptions, ToUrlOptions, UrlMode } from './location.js';
+export { notFound, redirect } from './outcome.js';
+export type { NotFoundOutcome, Outcome, RedirectOutcome, RedirectStatus } from './outcome.js';
+export type { Head, LinkTag, MetaTag } from './head.js';
 export { createRoutes, route, RouteError } from './routes.js';
 export type {
   AnyRoute,
   Entries,
+  HeadFunction,
   LoadContext,
   NotFoundDefinition,
   Params,

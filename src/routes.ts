@@ -2,7 +2,9 @@
 // compiled once, matched through a segment index, params decoded exactly once and leniently.
 
 import { compile, parse, pathToRegexp, PathError, type Token } from 'path-to-regexp';
+import { mergeHead, type Head, type HeadTag } from './head.js';
 import { canonicalPathText, normalizeBase, normalizeLocation, type AppLocation } from './location.js';
+import { redirect, type RedirectOutcome } from './outcome.js';
 import type { Params, ParamsOf } from './params.js';
 import { percentDecode } from './percent.js';
 import { encodeComponent, parseQuery, stringifyQuery, type Query, type QueryInput } from './query.js';
@@ -12,7 +14,7 @@ export type { Params, ParamsOf } from './params.js';
 export type { Query, QueryInput } from './query.js';
 
 /** What a `RouteError` is about. */
-export type RouteErrorCode = 'BAD_PATTERN' | 'DUPLICATE_NAME' | 'UNKNOWN_ROUTE' | 'MISSING_PARAM' | 'BAD_PARAM';
+export type RouteErrorCode = 'BAD_PATTERN' | 'DUPLICATE_NAME' | 'UNKNOWN_ROUTE' | 'MISSING_PARAM' | 'BAD_PARAM' | 'BAD_REDIRECT';
 
 /** A programmer error in a route table or an `href` call; `code` names it. */
 export class RouteError extends Error {
@@ -53,27 +55,41 @@ export interface RenderContext<P = Params, D = unknown> {
 /** A title computed from the state (method-typed so routes with typed data fit a table of routes). */
 export type TitleFunction<P = Params, D = unknown> = { title(context: RenderContext<P, D>): string }['title'];
 
+/** A state's head computed from its render context (method-typed, as `TitleFunction`). */
+export type HeadFunction<P = Params, D = unknown> = { head(context: RenderContext<P, D>): Head }['head'];
+
 /** What `entries()` may return: params for every location of the route, at once or over time. */
 export type Entries<P> = Iterable<P> | AsyncIterable<P> | Promise<Iterable<P>>;
 
 /** A route: a path-to-regexp pattern and the hooks that fetch and render its state. */
-export interface RouteDefinition<P extends string = string, D = unknown> {
+export interface RouteDefinition<P extends string = string, D = unknown, N extends string = string> {
   /** A path-to-regexp v8 pattern relative to the base: `/books/:id`, `/files/*path`, `/list{/:page}`. */
   path: P;
   /** A name for `href(name, params)`. Default none. */
-  name?: string;
+  name?: N;
   /** The document title for this state. Default none: the title is left alone. */
-  title?: string | TitleFunction<ParamsOf<P>, D>;
-  /** Fetches the state's data; aborted through `signal` when it is no longer wanted. Default none. */
+  title?: string | TitleFunction<ParamsOf<P>, NoInfer<D>>;
+  /**
+   * Fetches the state's data; aborted through `signal` when it is no longer wanted. Throw
+   * `notFound()` when the item does not exist, `redirect(to, status)` when it moved. Default none.
+   */
   load?(context: LoadContext<ParamsOf<P>>): D | Promise<D>;
   /** Returns the outlet's HTML for the state. Untrusted text in it must be escaped by the hook. Default none. */
-  render?(context: RenderContext<ParamsOf<P>, D>): string;
+  render?(context: RenderContext<ParamsOf<P>, NoInfer<D>>): string;
+  /** The state's meta, link and JSON-LD tags, over the table's `head` defaults. Default none. */
+  head?: HeadFunction<ParamsOf<P>, NoInfer<D>>;
+  /**
+   * Makes the route only a redirect, answered 301: a pattern whose params are carried over by
+   * name (`'/books/:id'`, the query kept), or a function of the load context giving the target
+   * location. The route's own `load` is not used. Default none.
+   */
+  redirect?: string | ((context: LoadContext<ParamsOf<P>>) => AppLocation);
   /** Lists params for prerendering and sitemaps. Default none: only a param-free path is listed. */
   entries?(): Entries<ParamsOf<P>>;
 }
 
-/** The route shown when nothing matches; its `path` is not used for matching. */
-export type NotFoundDefinition<D = unknown> = Omit<RouteDefinition<string, D>, 'path' | 'entries'> & { path?: string };
+/** The route shown when nothing matches (or a `load` throws `notFound()`); its `path` is not used for matching. */
+export type NotFoundDefinition<D = unknown> = Omit<RouteDefinition<string, D>, 'path' | 'entries' | 'redirect' | 'name'> & { path?: string };
 
 /** A route as the table holds it, whatever its pattern. */
 export type AnyRoute = RouteDefinition<string, unknown> | NotFoundDefinition<unknown>;
@@ -104,6 +120,8 @@ export interface RoutesOptions {
   notFound?: NotFoundDefinition;
   /** Match case-sensitively. Default `true`: `/Books` and `/books` are two states. */
   sensitive?: boolean;
+  /** Head tags of every state (a state's tag with the same key wins), or a function of the render context. Default none. */
+  head?: Head | HeadFunction;
 }
 
 /** A compiled route table. */
@@ -114,6 +132,8 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   readonly base: string;
   /** The notFound route, if one was given. */
   readonly notFound: NotFoundDefinition | undefined;
+  /** The head defaults of every state, if given. */
+  readonly head: Head | HeadFunction | undefined;
   /** The first route whose pattern matches the location's path, or null. */
   match(location: AppLocation): RouteMatch<R> | null;
   /** Like `match`, but falls back to `fallback` (default the notFound route); null only when there is none. */
@@ -122,10 +142,15 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   href(name: string, params?: Params, query?: QueryInput): AppLocation;
   /** Every location that param-free paths and `entries()` name, each once. */
   locations(): AsyncIterable<AppLocation>;
+  /**
+   * The one canonical location of a matched state: what `href` writes for its route's params
+   * with its query (`/r/mac+cheese` and `/r/mac%2Bcheese` give one); null for the notFound route.
+   */
+  canonical(match: RouteMatch<AnyRoute>): AppLocation | null;
 }
 
 /** Types a route definition from its path literal, so `params` and `data` are checked in its hooks. */
-export function route<const P extends string, D = undefined>(definition: RouteDefinition<P, D>): RouteDefinition<P, D> {
+export function route<const P extends string, D = undefined, const N extends string = string>(definition: RouteDefinition<P, D, N>): RouteDefinition<P, D, N> {
   return definition;
 }
 
@@ -203,9 +228,12 @@ export function createRoutes<const P extends readonly string[]>(
 ): RouteTable<RouteDefinition<P[number], unknown>> {
   type R = RouteDefinition<P[number], unknown>;
   const list = routes as unknown as readonly R[];
-  const { sensitive = true, notFound } = options;
+  const { sensitive = true, notFound, head } = options;
   const base = normalizeBase(options.base);
   const compiled = list.map((r) => compileRoute(r, sensitive));
+  // A redirect route loads by throwing its redirect: one path for the client and every renderer.
+  const table = list.map((r, i) => (r.redirect === undefined ? r : ({ ...r, load: redirectLoad(r, compiled[i] as Compiled, sensitive) } as R)));
+  const ids = new Map<unknown, number>(table.map((r, i) => [r, i]));
   const byName = new Map<string, number>();
   list.forEach((r, i) => {
     if (r.name === undefined) return;
@@ -244,7 +272,7 @@ export function createRoutes<const P extends readonly string[]>(
         if (raw === undefined) continue;
         params[c.names[i - 1] as string] = c.wildcards[i - 1] ? raw.split('/').map(decodeParam) : decodeParam(raw);
       }
-      return result(list[id] as R, params, at, false);
+      return result(table[id] as R, params, at, false);
     }
     return null;
   }
@@ -264,9 +292,10 @@ export function createRoutes<const P extends readonly string[]>(
   }
 
   return {
-    routes: list,
+    routes: table,
     base,
     notFound,
+    head,
     match,
     resolve(location, fallback = notFound) {
       const found = match(location);
@@ -300,5 +329,39 @@ export function createRoutes<const P extends readonly string[]>(
         }
       }
     },
+    canonical(m) {
+      const id = ids.get(m.route);
+      if (id === undefined || m.notFound) return null;
+      try {
+        return buildLocation(id, m.params, m.query);
+      } catch {
+        // Params its own pattern cannot write back (a value holding a separator): the location as it came.
+        return m.location.split('#', 1)[0] as AppLocation;
+      }
+    },
   };
+}
+
+/** The `load` of a redirect route: a pattern filled with the matched params (query kept), or the function's target; 301. */
+function redirectLoad(r: RouteDefinition<string, unknown>, source: Compiled, sensitive: boolean): (context: LoadContext) => never {
+  const to = r.redirect as string | ((context: LoadContext) => AppLocation);
+  if (typeof to === 'function') return (context) => throwing(redirect(to(context), 301));
+  const target = compileRoute({ path: to }, sensitive);
+  const missing = target.names.filter((n) => !source.names.includes(n));
+  if (missing.length) throw new RouteError('BAD_REDIRECT', `the redirect of ${describe(r)} to ${JSON.stringify(to)} needs params its path does not capture: ${missing.join(', ')}`);
+  return ({ params, location }) => {
+    const q = location.split('#', 1)[0]?.indexOf('?') ?? -1;
+    throw redirect(target.build(params) + (q < 0 ? '' : (location.split('#', 1)[0] as string).slice(q)), 301);
+  };
+}
+
+function throwing(outcome: RedirectOutcome): never {
+  throw outcome;
+}
+
+/** A state's head tags: the table's defaults, then `extra` (the canonical link), then the view's own. Internal. */
+export function stateHead(table: Pick<RouteTable, 'head'>, view: { head?: ((context: never) => Head) | undefined }, context: RenderContext, extra?: Head): HeadTag[] {
+  const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
+  const own = view.head ? (view.head as HeadFunction)(context) : undefined;
+  return mergeHead([defaults, extra, own]);
 }

@@ -114,7 +114,8 @@ describe('crawlable-router prerender (child process)', () => {
     const result = await cli(['prerender', '--help']);
     expect(result.code).toBe(EXIT.OK);
     expect(result.stdout).toContain('Usage: crawlable-router prerender --routes FILE --out DIR --origin URL');
-    expect(result.stdout).toContain('Exit codes: 0 all states written, 1 some states failed, 2 bad arguments, 3 could not start');
+    expect(result.stdout).toContain('Exit codes: 0 all states written or skipped as redirects, 1 some states failed, 2 bad arguments,');
+    expect(result.stdout).toContain('one that redirects is SKIPPED');
   });
 });
 
@@ -192,9 +193,9 @@ describe('crawlable-router verify', () => {
     expect(result.code).toBe(EXIT.FAILURES);
     expect(result.stdout).toMatch(/^status\s+kind\s+bytes\s+text\s+problems\s+state/);
     expect(result.stdout).toContain('UGLY_CANONICAL  the canonical link of');
-    expect(result.stdout).toContain('10 states crawled (6 × 200, 3 × 404, 1 × 500), sitemap');
-    expect(result.stdout.trimEnd().endsWith('8 problems')).toBe(true);
-    expect(result.stderr).toContain('\r\x1b[2K[10/10]');
+    expect(result.stdout).toContain('13 states crawled (6 × 200, 1 × 301, 1 × 302, 3 × 404, 2 × 500), sitemap');
+    expect(result.stdout.trimEnd().endsWith('9 problems')).toBe(true);
+    expect(result.stderr).toContain('\r\x1b[2K[13/13]');
   });
 
   it('draws no progress bar when stderr is not a terminal (a log file gets no \\r lines)', async () => {
@@ -211,7 +212,7 @@ describe('crawlable-router verify', () => {
   it('writes JSON with --json, from the real bin', async () => {
     const result = await cli(['verify', `${site.origin}/`, '--json']);
     expect(result.code).toBe(EXIT.FAILURES);
-    expect(JSON.parse(result.stdout)).toMatchObject({ start: `${site.origin}/`, problems: 8, browser: false });
+    expect(JSON.parse(result.stdout)).toMatchObject({ start: `${site.origin}/`, problems: 9, browser: false });
   });
 
   it.each([

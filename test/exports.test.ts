@@ -11,6 +11,8 @@ const core = [
   'escapeFragment',
   'isPrettyUrl',
   'isUglyUrl',
+  'notFound',
+  'redirect',
   'route',
   'toLocation',
   'toPrettyUrl',

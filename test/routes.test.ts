@@ -271,3 +271,52 @@ describe('types', () => {
     expect(createRoutes([r]).match('/authors/hugo')?.route).toBe(r);
   });
 });
+
+describe('canonical locations and redirect routes', () => {
+  const table = createRoutes(
+    [
+      { path: '/recipes/:slug', name: 'recipe' },
+      { path: '/files/*path' },
+      { path: '/old/:slug', redirect: '/recipes/:slug' },
+      { path: '/legacy', redirect: ({ query }) => `/recipes/${String(query['id'])}` },
+    ],
+    { notFound: { title: 'Missing' } },
+  );
+  const loadOf = (location: string) => {
+    const m = table.match(location);
+    try {
+      m?.route.load?.({ params: m.params, query: m.query, location: m.location, signal: new AbortController().signal });
+    } catch (thrown) {
+      return thrown;
+    }
+    return null;
+  };
+
+  it.each([
+    ['/recipes/mac+cheese', '/recipes/mac%2Bcheese'],
+    ['/recipes/mac%2Bcheese', '/recipes/mac%2Bcheese'],
+    ['/recipes/mac%2bcheese', '/recipes/mac%2Bcheese'],
+    ['/recipes/caf%C3%A9?b=1+1&a', '/recipes/caf%C3%A9?b=1%2B1&a='],
+    ['/recipes/x?q=%7e', '/recipes/x?q=~'],
+    ['/files/a/b%2Fc', '/files/a/b%2Fc'],
+  ])('names one canonical location for %s: %s', (location, canonical) => {
+    const m = table.match(location);
+    expect(m && table.canonical(m)).toBe(canonical);
+  });
+
+  it('has no canonical location for the notFound route', () => {
+    const m = table.resolve('/nowhere');
+    expect(m && table.canonical(m)).toBeNull();
+  });
+
+  it('makes a redirect route load by throwing a 301 to its target, params by name and the query kept', () => {
+    expect(loadOf('/old/mac+cheese?x=1')).toMatchObject({ kind: 'redirect', status: 301, to: '/recipes/mac%2Bcheese?x=1' });
+    expect(loadOf('/legacy?id=7')).toMatchObject({ kind: 'redirect', status: 301, to: '/recipes/7' });
+  });
+
+  it('refuses a redirect pattern that needs a param its path does not capture', () => {
+    expect(() => createRoutes([{ path: '/old', redirect: '/recipes/:slug' }])).toThrow(
+      expect.objectContaining({ code: 'BAD_REDIRECT', message: 'the redirect of route /old to "/recipes/:slug" needs params its path does not capture: slug' }),
+    );
+  });
+});

@@ -3,9 +3,11 @@
 // business; this file never asks which adapter it has.
 
 import { normalizeBase, normalizeLocation, type AppLocation } from '../location.js';
-import type { RouteMatch } from '../routes.js';
+import { outcomeOf } from '../outcome.js';
+import { stateHead, type RouteMatch } from '../routes.js';
 import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, createWriter, hasHistoryApi, pathOf, readEntry, type Entry } from './adapters.js';
+import { createHead } from './head.js';
 import { readHydration, renderedLocation } from './hydrate.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
@@ -49,6 +51,11 @@ export function createRouter(options: RouterOptions): Router {
   let started = false;
   let lastHref = '';
   let listening: AbortController | undefined; // aborted by destroy(): removes what start() added
+  const setHead = createHead(doc);
+  // The outcome published with the settled signal: the status a server would answer the state
+  // with, and where a redirect (from a load, a redirect route or a guard) took the navigation.
+  let status = 200;
+  let moved: AppLocation | undefined;
   // A server-rendered page's gifts to the first navigation (src/client/hydrate.ts): its data, and an outlet already drawn.
   let seed: HydrationPayload | null = null;
   let drawn: string | null = null;
@@ -62,8 +69,12 @@ export function createRouter(options: RouterOptions): Router {
     pending = null;
     waiters.splice(0).forEach((f) => f());
     if (started) {
-      doc.documentElement.dataset['routerState'] = 'settled';
-      win.dispatchEvent(new win.CustomEvent('crawlable-router:settled', { detail: { location: current && current.location } }));
+      const data = doc.documentElement.dataset;
+      data['routerState'] = 'settled';
+      data['routerStatus'] = String(status);
+      if (moved === undefined) delete data['routerRedirect'];
+      else data['routerRedirect'] = moved;
+      win.dispatchEvent(new win.CustomEvent('crawlable-router:settled', { detail: { location: current && current.location, status, redirect: moved } }));
     }
   }
 
@@ -76,13 +87,18 @@ export function createRouter(options: RouterOptions): Router {
     else write((current as Current).location, from, true);
   }
 
-  /** Commits a navigation; `view` renders into the outlet and sets the title (none for a change of anchor alone). */
-  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, view?: ErrorView, failed?: boolean, error?: unknown) {
+  /**
+   * Commits a navigation; `view` renders into the outlet, sets the title and the head tags (null
+   * for a change of anchor alone); `code` is the state's status, `via` the status of a redirect that led here.
+   */
+  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, view: ErrorView | null, failed?: boolean, error?: unknown, code = status, via?: number) {
     if (entry) scroll.save(entry.key);
     if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
+    status = via ?? code;
+    moved = via ? m.location : undefined;
     const context = { params: m.params, query: m.query, location: m.location, data, error };
     // Only the first commit may find the server's view of its location in the outlet.
     const keep = drawn !== null && drawn === pathOf(m.location);
@@ -91,6 +107,7 @@ export function createRouter(options: RouterOptions): Router {
       if (outlet && view.render && !keep) outlet.innerHTML = view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
       if (title !== undefined) doc.title = title;
+      setHead(stateHead(routes, view, context));
     }
     scroll.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
@@ -105,7 +122,7 @@ export function createRouter(options: RouterOptions): Router {
     if (fault) throw fault[0];
   }
 
-  async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0): Promise<boolean> {
+  async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0, via?: number): Promise<boolean> {
     // One controller per navigation: a newer one (or destroy) aborts it, its loader and its waits.
     // Aborted is superseded: it never commits, and the newer one reports idle.
     controller?.abort();
@@ -114,14 +131,19 @@ export function createRouter(options: RouterOptions): Router {
     if (started) doc.documentElement.dataset['routerState'] = 'busy';
     const from = current;
     const fromEntry = entry;
+    // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
+    const follow = (to: AppLocation, code: number) => {
+      if (depth >= MAX_REDIRECTS) throw new Error(`navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}`);
+      return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
+    };
     // The first navigation's only: a redirect or a later navigation loads as usual.
     const seeded = seed !== null && seed.location === pathOf(loc) ? seed : null;
     seed = null;
     try {
-      const m = routes.resolve(loc, fallback) as RouteMatch;
+      let m = routes.resolve(loc, fallback) as RouteMatch;
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
       if (from && from.error === undefined && from.location !== loc && pathOf(from.location) === pathOf(loc)) {
-        commit(m, e, kind, from.data);
+        commit(m, e, kind, from.data, null);
         return true;
       }
       for (const guard of [...guards]) {
@@ -138,17 +160,15 @@ export function createRouter(options: RouterOptions): Router {
           if (kind === POP) undoPop(e, fromEntry);
           return false;
         }
-        if (typeof verdict === 'string') {
-          if (depth >= MAX_REDIRECTS) throw new Error(`guards redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(verdict)}`);
-          // A push stays one entry; a replace or a back/forward replaces the entry it reached.
-          return run(normalizeLocation(verdict), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1);
-        }
+        if (typeof verdict === 'string') return follow(verdict, 302);
       }
       let data: unknown;
       let error: unknown;
       let failed = false;
       const load = m.route.load;
-      if (seeded) data = seeded.data;
+      // The server's answer for this state: its data, or a 404 its `load` gave with notFound().
+      if (seeded?.status === 404 && !m.notFound) m = { ...m, route: fallback, notFound: true };
+      else if (seeded) data = seeded.data;
       else if (load) {
         try {
           data = await until(load({ params: m.params, query: m.query, location: m.location, signal }), signal);
@@ -157,7 +177,11 @@ export function createRouter(options: RouterOptions): Router {
         }
         if (signal.aborted) return false; // superseded: a stale result never renders
       }
-      commit(m, e, kind, data, failed ? errorView : m.route, failed, error);
+      const outcome = failed ? outcomeOf(error) : null;
+      if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
+      // notFound(): the table's notFound view at this URL, as if nothing had matched.
+      if (outcome) (m = { ...m, route: fallback, notFound: true }), (failed = false), (error = undefined);
+      commit(m, e, kind, data, failed ? (errorView ?? {}) : m.route, failed, error, failed ? 500 : m.notFound ? 404 : 200, via);
       return true;
     } finally {
       if (!signal.aborted) idle();

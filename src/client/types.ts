@@ -1,6 +1,7 @@
 // The public types of `crawlable-router/client`: the router's options, the router, and what its
 // guards and subscribers receive. No code here.
 
+import type { Head } from '../head.js';
 import type { AppLocation, UrlMode } from '../location.js';
 import type { AnyRoute, RenderContext, RouteMatch, RouteTable } from '../routes.js';
 
@@ -31,6 +32,8 @@ export interface ErrorView {
   title?: string | ((context: ErrorContext) => string);
   /** The outlet's HTML; default none: the outlet is left alone. */
   render?(context: ErrorContext): string;
+  /** The error state's head tags, over the table's defaults; default none. */
+  head?(context: ErrorContext): Head;
 }
 
 /** Options of `createRouter`. */
@@ -47,7 +50,7 @@ export interface RouterOptions {
   links?: boolean;
   /** Scroll to the top on a new entry, back to the saved position on back/forward, to the anchor. Default `true`. */
   scroll?: boolean;
-  /** Shown when a `load` throws. Default none: the outlet is left alone and `current.error` is set. */
+  /** Shown when a `load` throws anything but `notFound()` or `redirect()`. Default none: the outlet is left alone and `current.error` is set. */
   error?: ErrorView;
   /** The window to drive. Default the global `window` (read when `createRouter` is called, not at import). */
   window?: RouterWindow;

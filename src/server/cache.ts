@@ -7,8 +7,10 @@ import type { AppLocation } from '../location.js';
 
 /** A snapshot as a store keeps it. */
 export interface StoredSnapshot {
-  /** The HTTP status it is served with: 200, or 404 for the notFound route. */
+  /** The HTTP status it is served with: 200, 404 for a state that does not exist, or a redirect's status. */
   status: number;
+  /** For a redirect: the target location; the handler writes `Location` in each request's form. */
+  redirect?: AppLocation;
   /** The whole HTML document. */
   html: string;
   /** A strong ETag over `html`, quoted. */

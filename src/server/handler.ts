@@ -5,12 +5,12 @@
 // `<meta name="fragment" content="!">`; anything else is not its business (null).
 // The scheme's rules it follows: docs/scheme.md.
 
-import { CodecError } from '../codec.js';
+import { CodecError, readUglyUrl } from '../codec.js';
 import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
-import type { AnyRoute, RouteTable } from '../routes.js';
+import type { AnyRoute, RouteDefinition, RouteTable } from '../routes.js';
 import { createSnapshotCache, memoryStore, type InvalidateTarget, type MemoryStoreOptions, type SnapshotStore, type StoredSnapshot } from './cache.js';
 import { SnapshotError } from './errors.js';
-import { errorPage } from './html.js';
+import { errorPage, redirectPage } from './html.js';
 import { defaultIsBot, type IsBot } from './bots.js';
 import { askOf, responseOf, type Answer, type Ask } from './exchange.js';
 import { checkNonce } from './hydration.js';
@@ -19,7 +19,8 @@ import { toNodeHandler, type NodeHandler } from './node.js';
 import { createQueue, type QueueOptions } from './queue.js';
 import { hooksRenderer, type SnapshotRenderer } from './render.js';
 import { DEFAULT_SHELL, parseShell } from './shell.js';
-import { checkBase, checkMode, checkOrigin, publicUrl, stripAnchor, type UrlSettings } from './urls.js';
+import { checkBase, checkMode, checkOrigin, publicUrl, redirectUrl, stripAnchor, type UrlSettings } from './urls.js';
+import { outcomeOf } from '../outcome.js';
 
 /** Options of the snapshot cache. */
 export interface CacheOptions extends MemoryStoreOptions {
@@ -51,7 +52,7 @@ export interface SnapshotHandlerOptions {
   timeoutMs?: number;
   /** The render queue's bounds. Default `{ concurrency: 4, maxWaiting: 100, retryAfterSeconds: 5 }`. */
   queue?: QueueOptions;
-  /** `Cache-Control` of snapshots (200 and 404). Default `'public, max-age=300'`. */
+  /** `Cache-Control` of snapshots (200, 404 and redirects). Default `'public, max-age=300'`. */
   cacheControl?: string;
   /** `Cache-Control` of the shell served at clean URLs. Default `'no-cache'` (revalidate by ETag). */
   shellCacheControl?: string;
@@ -80,8 +81,10 @@ export type CleanUrls = 'bots' | 'all' | 'shell';
 export interface Snapshot {
   /** The canonical location rendered (no anchor). */
   location: AppLocation;
-  /** 200, or 404 when no route matches. */
+  /** 200; 404 when no route matches or `load` threw `notFound()`; a redirect's status. */
   status: number;
+  /** For a redirect: the target's public URL (clean or `#!`, on `origin`). */
+  redirect?: string;
   /** The whole HTML document. */
   html: string;
   /** Its strong ETag, quoted. */
@@ -121,6 +124,17 @@ function withTimeout<T>(ms: number, location: AppLocation, task: (signal: AbortS
   return Promise.race([Promise.resolve().then(() => task(controller.signal)), timeout]).finally(() => clearTimeout(timer));
 }
 
+/** The redirect of a redirect route's match (its load throws it at once), or null. */
+function routeRedirect(match: NonNullable<ReturnType<RouteTable['match']>>) {
+  try {
+    match.route.load?.({ params: match.params, query: match.query, location: match.location, signal: new AbortController().signal });
+  } catch (thrown) {
+    const outcome = outcomeOf(thrown);
+    if (outcome?.kind === 'redirect') return outcome;
+  }
+  return null;
+}
+
 /** Creates the handler that answers crawlers' ugly URLs with snapshots, and clean URLs with snapshots or the shell by `cleanUrls`. */
 export function createSnapshotHandler(options: SnapshotHandlerOptions): SnapshotHandler {
   const { routes } = options;
@@ -143,7 +157,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   // In 'bots' mode one clean URL has two answers: every one of them says so, or a shared cache mixes them.
   const vary = cleanUrls === 'bots' ? 'User-Agent' : undefined;
   const shell = parseShell(options.shell ?? DEFAULT_SHELL, { outlet: options.outlet ?? '#app', links: { ...settings, page: settings.origin + settings.base } });
-  const renderer = options.renderer ?? hooksRenderer(shell);
+  const renderer = options.renderer ?? hooksRenderer(shell, routes);
   const queue = createQueue(options.queue);
   const retryAfter = String(options.queue?.retryAfterSeconds ?? 5);
   const cacheOptions = options.cache === false ? null : (options.cache ?? {});
@@ -166,7 +180,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
         renderer.render({
           location,
           url: toUrl(location, settings),
-          canonical: publicUrl(location, settings),
+          canonical: publicUrl((match && routes.canonical(match)) ?? location, settings),
           match,
           notFound,
           settings,
@@ -174,7 +188,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
           hydrate,
         }),
       );
-      return { status: result.status ?? (notFound ? 404 : 200), html: result.html, etag: etagOf(result.html), renderedAt: Date.now() };
+      const status = result.status ?? (notFound ? 404 : 200);
+      // A failure (an app that showed its error view) is a 500 like a throw: never cached, never its page.
+      if (status >= 500) throw new SnapshotError('RENDER_FAILED', `rendering ${location} gave status ${status}`);
+      const redirect = result.redirect === undefined ? {} : { redirect: stripAnchor(normalizeLocation(result.redirect)) };
+      return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), ...redirect };
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
       throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
@@ -208,19 +226,34 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     }
     if (location === null) return null;
     const clean = !UGLY_PARAM.test(search);
+    const varies = clean ? vary : undefined;
     if (clean && !(cleanUrls === 'all' || (cleanUrls === 'bots' && isBot(request.header('user-agent'))))) {
       if (!serveShell) return null;
-      return respond(request, { ...shellPage, status: routes.match(location) ? 200 : 404 }, { compress, memo: shellMemo });
+      const match = routes.match(location);
+      // A redirect route needs no render: its clean URL moves to the target's clean URL.
+      const moved = match && (match.route as RouteDefinition).redirect !== undefined ? routeRedirect(match) : null;
+      if (moved) return respond(request, { ...moving(moved.status, redirectUrl(moved.to, settings, 'clean')), vary }, { compress });
+      return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
     }
     const key = stripAnchor(location);
     let stored: StoredSnapshot;
     try {
       stored = await snapshot(key);
     } catch (error) {
-      return respond(request, { ...failure(error, key), vary: clean ? vary : undefined }, { compress });
+      return respond(request, { ...failure(error, key), vary: varies }, { compress });
     }
-    const page: Page = { status: stored.status, body: stored.html, etag: stored.etag, lastModified: stored.renderedAt, cacheControl, vary: clean ? vary : undefined };
+    if (stored.redirect !== undefined) {
+      // The target in the request's own form: a clean URL moves to the target's clean URL; the
+      // meta-tag form stays a clean URL with an empty escaped fragment.
+      const form = clean ? 'clean' : readUglyUrl(request.target).fragment === '' ? 'meta' : 'ugly';
+      return respond(request, { ...moving(stored.status, redirectUrl(stored.redirect, settings, form)), vary: varies }, { compress });
+    }
+    const page: Page = { status: stored.status, body: stored.html, etag: stored.etag, lastModified: stored.renderedAt, cacheControl, vary: varies };
     return respond(request, page, { compress, memo: clean ? cleanMemo(stored) : stored });
+  }
+
+  function moving(status: number, url: string): Page {
+    return { status, body: redirectPage(status, url), cacheControl, headers: { Location: url } };
   }
 
   return {
@@ -232,7 +265,10 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     async render(location) {
       const key = stripAnchor(normalizeLocation(location));
       const stored = await snapshot(key);
-      return { location: key, status: stored.status, html: stored.html, etag: stored.etag, lastModified: new Date(stored.renderedAt), canonical: publicUrl(key, settings) };
+      const match = routes.match(key);
+      const moved = stored.redirect === undefined ? {} : { redirect: publicUrl(stored.redirect, settings) };
+      const canonical = publicUrl((match && routes.canonical(match)) ?? key, settings);
+      return { location: key, status: stored.status, html: stored.html, etag: stored.etag, lastModified: new Date(stored.renderedAt), canonical, ...moved };
     },
     invalidate(target) {
       return cache.invalidate(typeof target === 'function' ? target : stripAnchor(normalizeLocation(target)));

@@ -11,13 +11,13 @@ import { Worker } from 'node:worker_threads';
 import { SnapshotError, type SnapshotErrorCode } from './errors.js';
 import type { HeadlessRenderer, HeadlessRendererOptions } from './headless.js';
 import { createQueue } from './queue.js';
-import type { RenderJob } from './render.js';
+import type { RenderJob, RenderResult } from './render.js';
 
 /** How long past its own timeoutMs a page's thread may stay silent before it is terminated. */
 const GRACE_MS = 1000;
 
 /** What a page thread says: `started` once it takes a job, then `html` or `error`. */
-type ThreadMessage = { started: true } | { html: string } | { error: { code: string; message: string } };
+type ThreadMessage = { started: true } | { result: RenderResult } | { error: { code: string; message: string } };
 
 const CODES = new Set<string>(['BAD_OPTION', 'BAD_SHELL', 'UNSAFE_PATH', 'TIMEOUT', 'BUSY', 'RENDER_FAILED']);
 
@@ -54,9 +54,9 @@ export function isolatedRenderer(options: Checked): HeadlessRenderer {
     void worker.terminate();
   }
 
-  function renderOn(worker: Worker, job: RenderJob): Promise<string> {
+  function renderOn(worker: Worker, job: RenderJob): Promise<RenderResult> {
     const { location, url, canonical, notFound, settings } = job;
-    return new Promise<string>((resolve, reject) => {
+    return new Promise<RenderResult>((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const cleanup = () => {
         clearTimeout(timer);
@@ -75,7 +75,7 @@ export function isolatedRenderer(options: Checked): HeadlessRenderer {
         }
         cleanup();
         idle.push(worker);
-        if ('html' in message) return resolve(message.html);
+        if ('result' in message) return resolve(message.result);
         const code = (CODES.has(message.error.code) ? message.error.code : 'RENDER_FAILED') as SnapshotErrorCode;
         reject(new SnapshotError(code, message.error.message));
       };
@@ -88,7 +88,7 @@ export function isolatedRenderer(options: Checked): HeadlessRenderer {
     });
   }
 
-  async function renderPage(job: RenderJob): Promise<string> {
+  async function renderPage(job: RenderJob): Promise<RenderResult> {
     job.signal.throwIfAborted();
     let worker = idle.pop();
     while (worker && !all.has(worker)) worker = idle.pop();
@@ -104,9 +104,7 @@ export function isolatedRenderer(options: Checked): HeadlessRenderer {
     get openPages() {
       return open;
     },
-    async render(job) {
-      return { html: await pages.run(() => renderPage(job)) };
-    },
+    render: (job) => pages.run(() => renderPage(job)),
     async close() {
       idle.length = 0;
       const running = [...all];

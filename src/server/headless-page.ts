@@ -7,7 +7,7 @@
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { escapeHtml } from './html.js';
 import { prettyHref } from './links.js';
-import type { RenderJob } from './render.js';
+import type { RenderJob, RenderResult } from './render.js';
 
 /** What a window told us while it loaded. */
 export interface PageSignals {
@@ -68,6 +68,22 @@ export async function waitUntilSettled(page: BrowserPage, signals: PageSignals):
   await Promise.race([page.waitUntilComplete(), signals.settle]);
   // A router that started after load and is still busy once the page is idle is waited for.
   if (!signals.settled && routerState(window) === 'busy') await signals.settle;
+}
+
+const STATUSES = new Set([200, 301, 302, 303, 307, 308, 404, 500]);
+
+/**
+ * The state's outcome as the client router published it with its settled signal
+ * (`data-router-status`, and `data-router-redirect` for a redirect's target location); a page
+ * with no such status is 404 for a job that matches no route, else 200.
+ */
+export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderResult, 'html'> {
+  const root = window.document.documentElement;
+  const status = Number(root?.getAttribute('data-router-status'));
+  if (!STATUSES.has(status)) return { status: job.notFound ? 404 : 200 };
+  const target = root?.getAttribute('data-router-redirect');
+  if (status >= 300 && status < 400) return target ? { status, redirect: target } : { status: 500 };
+  return { status };
 }
 
 /**

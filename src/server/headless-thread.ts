@@ -1,6 +1,6 @@
 // A page thread of `headlessRenderer({ isolate: true })` (headless-isolated.ts): the in-process
 // renderer, one page at a time. In: the plain fields of a RenderJob. Out: `{ started: true }` when it
-// takes the job, then `{ html }` or `{ error: { code, message } }`. The main thread ends this thread
+// takes the job, then `{ result }` (html, status, redirect) or `{ error: { code, message } }`. The main thread ends this thread
 // when the render is aborted or times out, which is how a page that never yields is stopped.
 
 import { parentPort, workerData } from 'node:worker_threads';
@@ -25,7 +25,7 @@ if (port) {
   port.on('message', (job: PlainJob) => {
     port.postMessage({ started: true });
     renderer.render({ ...job, match: null, signal: never }).then(
-      ({ html }) => port.postMessage({ html }),
+      (result) => port.postMessage({ result }),
       (error: unknown) => {
         const { code, message } = error as { code?: unknown; message?: unknown };
         port.postMessage({ error: { code: typeof code === 'string' ? code : 'RENDER_FAILED', message: typeof message === 'string' ? message : String(error) } });

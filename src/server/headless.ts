@@ -10,10 +10,10 @@
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
 import { openAppFolder, contentType, type AppFolder } from './app-files.js';
 import { SnapshotError } from './errors.js';
-import { serializePage, waitUntilSettled, watchWindow, type PageSignals } from './headless-page.js';
+import { pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './headless-page.js';
 import { isolatedRenderer } from './headless-isolated.js';
 import { createQueue } from './queue.js';
-import type { RenderJob, SnapshotRenderer } from './render.js';
+import type { RenderJob, RenderResult, SnapshotRenderer } from './render.js';
 import { checkOrigin } from './urls.js';
 
 /** Options of `headlessRenderer`. */
@@ -169,7 +169,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     return new happy.Browser({ settings });
   }
 
-  async function renderPage(job: RenderJob): Promise<string> {
+  async function renderPage(job: RenderJob): Promise<RenderResult> {
     job.signal.throwIfAborted();
     browser ??= start().catch((error: unknown) => {
       browser = null;
@@ -204,7 +204,10 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
         const thrown = found.error instanceof Error ? `${found.error.name}: ${found.error.message}` : String(found.error);
         throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} threw before it settled: ${thrown.slice(0, 500)}`, { cause: found.error });
       }
-      return serializePage(window, job);
+      // The router's outcome: a redirect needs no page, a 404 no canonical link, a 500 fails in the handler.
+      const outcome = pageOutcome(window, job);
+      if (outcome.redirect !== undefined) return { html: '', ...outcome };
+      return { html: serializePage(window, { ...job, notFound: outcome.status !== 200 }), ...outcome };
     } finally {
       clearTimeout(timer);
       if (onAbort) job.signal.removeEventListener('abort', onAbort);
@@ -221,9 +224,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     get openPages() {
       return open;
     },
-    async render(job) {
-      return { html: await pages.run(() => renderPage(job)) };
-    },
+    render: (job) => pages.run(() => renderPage(job)),
     async close() {
       const running = browser;
       browser = null;

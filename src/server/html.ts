@@ -15,7 +15,12 @@ export function escapeHtml(text: string): string {
 /** Reason phrases of the statuses the server writes itself. */
 export const REASONS: Readonly<Record<number, string>> = {
   200: 'OK',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
   304: 'Not Modified',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
   400: 'Bad Request',
   404: 'Not Found',
   500: 'Internal Server Error',
@@ -30,4 +35,10 @@ export function errorPage(status: number, message: string): string {
     '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><meta name="robots" content="noindex">' +
     `<title>${title}</title></head>\n<body><h1>${title}</h1>\n<p>${escapeHtml(message)}</p></body></html>\n`
   );
+}
+
+/** The small page sent with a redirect: a link to the target, escaped. */
+export function redirectPage(status: number, url: string): string {
+  const title = `${status} ${REASONS[status] ?? 'Redirect'}`;
+  return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${title}</title></head>\n<body><p>Moved to <a href="${escapeHtml(url)}">${escapeHtml(url)}</a>.</p></body></html>\n`;
 }

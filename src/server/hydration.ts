@@ -2,8 +2,10 @@
 // the client router reads with JSON.parse for its first navigation instead of calling `load`.
 // Data that JSON would change on the way (a Date becomes a string, a Map `{}`, a cycle throws) is
 // refused at render time with the route and the path inside the data, so the client never starts
-// from a state that differs from the server's.
+// from a state that differs from the server's. The script text is escaped as JSON-LD's is
+// (src/head.ts): `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes.
 
+import { jsonLdText } from '../head.js';
 import { DATA_SCRIPT_ID, type HydrationPayload } from '../hydration.js';
 import { describe, type AnyRoute } from '../routes.js';
 import { SnapshotError } from './errors.js';
@@ -66,14 +68,6 @@ export function notJson(value: unknown, path = 'data', parents: object[] = []): 
   }
 }
 
-/**
- * Text for inside a `<script>`: JSON with `<`, `>`, `&`, U+2028 and U+2029 written as `\u` escapes,
- * so no data can close the script or open a comment, and JSON.parse reads back the same value.
- */
-export function scriptJson(value: unknown): string {
-  return (JSON.stringify(value) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
-}
-
 /** The CSP nonces accepted: base64 or base64url text, as CSP's nonce-source grammar allows. */
 const NONCE = /^[A-Za-z0-9+/_-]+=*$/;
 
@@ -96,5 +90,5 @@ export function dataScript(payload: HydrationPayload, route: AnyRoute, nonce?: s
     throw new SnapshotError('DATA_NOT_JSON', `the data ${name} loaded for ${payload.location} cannot be sent to the client as JSON: ${why}`);
   }
   const attributes = nonce === undefined ? '' : ` nonce="${escapeHtml(nonce)}"`;
-  return `<script type="application/json" id="${DATA_SCRIPT_ID}"${attributes}>${scriptJson(payload)}</script>`;
+  return `<script type="application/json" id="${DATA_SCRIPT_ID}"${attributes}>${jsonLdText(payload)}</script>`;
 }

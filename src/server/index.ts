@@ -7,7 +7,7 @@ export type { IsBot } from './bots.js';
 export { headlessRenderer } from './headless.js';
 export type { HeadlessRenderer, HeadlessRendererOptions } from './headless.js';
 export { prerender } from './prerender.js';
-export type { PrerenderFailure, PrerenderOptions, PrerenderReport } from './prerender.js';
+export type { PrerenderFailure, PrerenderOptions, PrerenderRedirect, PrerenderReport } from './prerender.js';
 export { sitemap } from './sitemap.js';
 export type { SitemapFile, SitemapOptions } from './sitemap.js';
 export { robotsTxt } from './robots.js';

@@ -52,6 +52,16 @@ export interface PrerenderFailure {
   error: string;
 }
 
+/** A state that redirects: not written (a static host serves no redirect from a file), not in the sitemap. */
+export interface PrerenderRedirect {
+  /** The location. */
+  location: AppLocation;
+  /** The redirect's status. */
+  status: number;
+  /** The target's public URL. */
+  to: string;
+}
+
 /** What `prerender` did. */
 export interface PrerenderReport {
   /** States found. */
@@ -60,8 +70,10 @@ export interface PrerenderReport {
   written: number;
   /** States not written. */
   failed: number;
-  /** Each failure. */
+  /** Each failure: a render that failed (500), timed out, or a state that does not exist (404). */
   failures: PrerenderFailure[];
+  /** States that redirect, skipped: configure these redirects on the static host. */
+  redirects: PrerenderRedirect[];
   /** Snapshot files written, relative to `outDir`, in location order. */
   files: string[];
   /** Sitemap files written, relative to `outDir`. */
@@ -103,11 +115,17 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   const progress = createProgress(options.progress, locations.length);
   const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
   const failures: (PrerenderFailure & { at: number })[] = [];
+  const redirects: (PrerenderRedirect & { at: number })[] = [];
   let next = 0;
 
-  async function one(location: AppLocation): Promise<string> {
+  async function one(location: AppLocation, at: number): Promise<string | null> {
     const file = snapshotPath(location);
     const snapshot = await handler.render(location);
+    if (snapshot.redirect !== undefined) {
+      redirects.push({ location, status: snapshot.status, to: snapshot.redirect, at });
+      return null;
+    }
+    if (snapshot.status === 404) throw new Error('status 404: no such state (its load threw notFound(), or no route matches)');
     if (snapshot.status !== 200) throw new Error(`status ${snapshot.status}`);
     await writeFileAtomic(resolveInside(outDir, file), snapshot.html);
     return file;
@@ -118,8 +136,9 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
       const i = next++;
       const location = locations[i] as AppLocation;
       try {
-        files[i] = await one(location);
-        progress.step(location);
+        files[i] = await one(location, i);
+        const moved = files[i] === null ? redirects.find((r) => r.at === i) : undefined;
+        progress.step(location, undefined, moved && `redirects (${moved.status}) to ${moved.to}`);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         failures.push({ location, error: message, at: i });
@@ -143,10 +162,15 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     written: written.length,
     failed: failures.length,
     failures: failures.sort((a, b) => a.at - b.at).map(({ location, error }) => ({ location, error })),
+    redirects: redirects.sort((a, b) => a.at - b.at).map(({ location, status, to }) => ({ location, status, to })),
     files: files.filter((f): f is string => f !== null),
     sitemaps,
     durationMs: Math.round(performance.now() - started),
   };
-  progress.end(`prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` + (report.failed ? `; ${report.failed} failed` : ''));
+  progress.end(
+    `prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` +
+      (redirects.length ? `; ${count(redirects.length, 'redirect')} skipped` : '') +
+      (report.failed ? `; ${report.failed} failed` : ''),
+  );
   return report;
 }

@@ -12,8 +12,8 @@ export interface ProgressStream {
 
 /** Tells progress about each state done. */
 export interface Progress {
-  /** One state done; `error` when it failed. */
-  step(location: string, error?: string): void;
+  /** One state done; `error` when it failed, `skipped` (why) when it was not written but did not fail (a redirect). */
+  step(location: string, error?: string, skipped?: string): void;
   /** All done: the summary line. */
   end(summary: string): void;
 }
@@ -34,9 +34,10 @@ export function createProgress(stream: ProgressStream | undefined, total: number
   if (!stream.isTTY) {
     const width = String(total).length;
     return {
-      step(location, error) {
+      step(location, error, skipped) {
         done++;
-        stream.write(`[${String(done).padStart(width)}/${total}] ${error === undefined ? 'ok' : 'FAILED'} ${location}${error === undefined ? '' : `: ${error}`}\n`);
+        const [word, why] = error !== undefined ? ['FAILED', error] : skipped !== undefined ? ['SKIPPED', skipped] : ['ok', undefined];
+        stream.write(`[${String(done).padStart(width)}/${total}] ${word} ${location}${why === undefined ? '' : `: ${why}`}\n`);
       },
       end(summary) {
         stream.write(summary + '\n');
@@ -52,11 +53,12 @@ export function createProgress(stream: ProgressStream | undefined, total: number
     drawn = Date.now();
   };
   return {
-    step(location, error) {
+    step(location, error, skipped) {
       done++;
       last = location;
       if (error !== undefined) stream.write(`\r\x1b[2KFAILED ${location}: ${error}\n`);
-      if (error !== undefined || done === total || Date.now() - drawn >= REDRAW_MS) draw();
+      else if (skipped !== undefined) stream.write(`\r\x1b[2KSKIPPED ${location}: ${skipped}\n`);
+      if (error !== undefined || skipped !== undefined || done === total || Date.now() - drawn >= REDRAW_MS) draw();
     },
     end(summary) {
       draw();

@@ -3,8 +3,8 @@
 // shows what a browser shows) into the parsed shell; `headlessRenderer` runs the real app instead.
 
 import type { AppLocation } from '../location.js';
-import type { AnyRoute, RouteMatch } from '../routes.js';
-import { escapeHtml } from './html.js';
+import { outcomeOf } from '../outcome.js';
+import { stateHead, type AnyRoute, type Params, type RouteMatch, type RouteTable } from '../routes.js';
 import { dataScript } from './hydration.js';
 import { rewriteLinks } from './links.js';
 import type { ShellTemplate } from './shell.js';
@@ -16,7 +16,7 @@ export interface RenderJob {
   location: AppLocation;
   /** The state's URL as a browser opens it on the configured origin: clean (history) or pretty (hashbang). */
   url: string;
-  /** The canonical URL for `<link rel="canonical">`. */
+  /** The canonical URL for `<link rel="canonical">`: the route's `href` of the state's params and query. */
   canonical: string;
   /** The matched route, the notFound route, or null when nothing matches and there is no notFound route. */
   match: RouteMatch<AnyRoute> | null;
@@ -37,8 +37,10 @@ export interface RenderJob {
 export interface RenderResult {
   /** The whole HTML document, canonical link included. */
   html: string;
-  /** The status to serve it with. Default 404 when the job is `notFound`, else 200. */
+  /** The status to serve it with: 404 for a state that does not exist, a redirect's status, 500 for an error view. Default 404 when the job is `notFound`, else 200. */
   status?: number;
+  /** For a redirect: the target location (inside the app); the handler writes `Location` in the request's form. */
+  redirect?: AppLocation;
 }
 
 /** Renders states into HTML documents: the route hooks by default, or `headlessRenderer(...)`. */
@@ -49,27 +51,38 @@ export interface SnapshotRenderer {
   close?(): Promise<void>;
 }
 
-/** The canonical link of a job: only for states that exist. */
-export function canonicalLink(job: RenderJob): string {
-  return job.notFound ? '' : `<link rel="canonical" href="${escapeHtml(job.canonical)}">`;
-}
-
-/** The default renderer: the route's `load`, `title` and `render` hooks, written into the shell. */
-export function hooksRenderer(shell: ShellTemplate): SnapshotRenderer {
+/**
+ * The default renderer: the route's `load`, `title`, `head` and `render` hooks, written into the
+ * shell, with the table's head defaults. A `load` that throws `notFound()` gives the table's
+ * notFound view with 404; `redirect()` gives the redirect; anything else rejects (a 500).
+ */
+export function hooksRenderer(shell: ShellTemplate, table: Pick<RouteTable, 'head' | 'notFound'> = { head: undefined, notFound: undefined }): SnapshotRenderer {
   return {
     async render(job) {
       const found = job.match;
-      const mark = job.hydrate ? job.location : undefined;
-      if (!found) return { html: shell.snapshot({ head: canonicalLink(job), mark }) };
-      const { route, params, query } = found;
       const { location, signal } = job;
-      const data: unknown = route.load ? await route.load({ params, query, location, signal }) : undefined;
+      let view: AnyRoute | undefined = found?.route;
+      let status = job.notFound ? 404 : 200;
+      let data: unknown;
+      if (found && view?.load) {
+        try {
+          data = await view.load({ params: found.params, query: found.query, location, signal });
+        } catch (thrown) {
+          const outcome = outcomeOf(thrown);
+          if (!outcome) throw thrown;
+          if (outcome.kind === 'redirect') return { html: '', status: outcome.status, redirect: outcome.to };
+          (view = table.notFound), (status = 404);
+        }
+      }
       signal.throwIfAborted();
-      const context = { params, query, location, data };
-      const title = typeof route.title === 'function' ? route.title(context) : route.title;
-      const outlet = route.render ? rewriteLinks(String(await route.render(context)), { ...job.settings, page: job.url }) : undefined;
-      const script = job.hydrate ? dataScript({ location, status: job.notFound ? 404 : 200, data }, route, job.hydrate.nonce) : '';
-      return { html: shell.snapshot({ title: title === undefined ? undefined : String(title), head: canonicalLink(job) + script, outlet, mark }) };
+      const context = { params: found?.params ?? (Object.create(null) as Params), query: found?.query ?? {}, location, data };
+      const tags = stateHead(table, view ?? {}, context, status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : undefined);
+      const title = typeof view?.title === 'function' ? view.title(context) : view?.title;
+      const outlet = view?.render ? rewriteLinks(String(await view.render(context)), { ...job.settings, page: job.url }) : undefined;
+      // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.
+      const head = job.hydrate ? dataScript({ location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
+      const mark = job.hydrate ? location : undefined;
+      return { status, html: shell.snapshot({ title: title === undefined ? undefined : String(title), tags, head, outlet, mark }) };
     },
   };
 }

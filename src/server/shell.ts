@@ -5,8 +5,10 @@
 // (docs/scheme.md, "Pages without a fragment: the meta tag").
 
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
+import { headKey, type HeadTag } from '../head.js';
 import { SnapshotError } from './errors.js';
 import { RENDERED_ATTRIBUTE } from '../hydration.js';
+import { headHtml } from './head-html.js';
 import { escapeHtml } from './html.js';
 import { applyEdits, hrefEdit, walkElements, type Edit, type LinkContext } from './links.js';
 import { compileSelector } from './selector.js';
@@ -18,8 +20,10 @@ type Slot = 'title' | 'head' | 'outlet' | 'mark';
 export interface ShellParts {
   /** The document title, as text (escaped here). Default: the shell's title. */
   title?: string | undefined;
-  /** Markup added at the end of the head (a canonical link). Default none. */
+  /** Markup added at the end of the head. Default none. */
   head?: string;
+  /** The state's head tags, written at the end of the head; a shell head tag with the same key is left out. Default none. */
+  tags?: readonly HeadTag[];
   /** The outlet's inner HTML. Default: the shell's outlet content. */
   outlet?: string | undefined;
   /** The location written on the outlet as `data-router-rendered`, for the client to keep its content. Default none. */
@@ -53,9 +57,11 @@ function isInside(element: Element, ancestor: Element): boolean {
   return false;
 }
 
-/** A slot in the template; `titleElement` is a whole `<title>` for shells that have none. */
+/** A slot in the template; `titleElement` is a whole `<title>` for shells that have none; `keyed` a shell head tag a state's tag may replace. */
 interface SlotRef {
-  slot: Slot | 'titleElement';
+  slot: Slot | 'titleElement' | 'keyed';
+  key?: string;
+  text?: string;
 }
 
 type Piece = string | SlotRef;
@@ -96,6 +102,7 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   let doctypeEnd = 0;
   const metas: Element[] = [];
   const canonicals: Element[] = [];
+  const keyed: [Element, string][] = [];
   const links: Edit[] = [];
   for (const node of document.childNodes) if (node.nodeName === '#documentType') doctypeEnd = node.sourceCodeLocation?.endOffset ?? 0;
   walkElements(document, (element) => {
@@ -106,6 +113,10 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
     else if (tag === 'title' && !title) title = element;
     else if (tag === 'meta' && attr(element, 'name')?.trim().toLowerCase() === 'fragment') metas.push(element);
     else if (tag === 'link' && (attr(element, 'rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/).includes('canonical')) canonicals.push(element);
+    else {
+      const key = headKey(tag, (name) => attr(element, name));
+      if (key) keyed.push([element, key]);
+    }
     if (!outlet && isOutlet(element)) outlet = element;
     const edit = hrefEdit(element, options.links);
     if (edit) links.push(edit);
@@ -145,7 +156,15 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
 
   // The snapshot template: no meta fragment tag (the snapshot is already the escaped form), no
   // canonical link but ours, and the slots.
-  const edits: TemplateEdit[] = links.filter(outside);
+  // A head tag with a key is a slot of its own (its links already rewritten): left out of a
+  // snapshot whose state sets a tag with that key (src/head.ts), kept otherwise.
+  const slots = keyed.filter(([element]) => element.sourceCodeLocation && headEl && isInside(element, headEl)).map(([element, key]) => ({ ...range(element), key }));
+  const within = (edit: Edit, r: { start: number; end: number }) => edit.start >= r.start && edit.end <= r.end;
+  const edits: TemplateEdit[] = links.filter((e) => outside(e) && !slots.some((r) => within(e, r)));
+  for (const r of slots) {
+    const inner = links.filter((e) => within(e, r)).map((e) => ({ ...e, start: e.start - r.start, end: e.end - r.start }));
+    edits.push({ start: r.start, end: r.end, text: { slot: 'keyed', key: r.key, text: applyEdits(html.slice(r.start, r.end), inner) } });
+  }
   for (const element of [...metaList, ...located(canonicals)]) if (outside(range(element))) edits.push({ ...range(element), text: '' });
   const titleEl = title as Element | null;
   const titleLoc = titleEl?.sourceCodeLocation;
@@ -167,12 +186,15 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   return {
     page,
     snapshot(parts) {
+      const tags = parts.tags ?? [];
+      const keys = new Set(tags.map((t) => t.key));
       let out = '';
       for (const piece of pieces) {
         if (typeof piece === 'string') out += piece;
+        else if (piece.slot === 'keyed') out += keys.has(piece.key as string) ? '' : piece.text;
         else if (piece.slot === 'title') out += parts.title === undefined ? titleText : escapeHtml(parts.title);
         else if (piece.slot === 'titleElement') out += parts.title === undefined ? '' : `<title>${escapeHtml(parts.title)}</title>`;
-        else if (piece.slot === 'head') out += parts.head ?? '';
+        else if (piece.slot === 'head') out += (parts.head ?? '') + headHtml(tags);
         else if (piece.slot === 'mark') out += parts.mark === undefined ? '' : ` ${RENDERED_ATTRIBUTE}="${escapeHtml(parts.mark)}"`;
         else out += parts.outlet ?? outletText;
       }

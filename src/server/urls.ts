@@ -2,6 +2,7 @@
 // pretty URL in hashbang mode, the clean URL in history mode, always on the configured origin,
 // never on the request's Host header (docs/scheme.md, last section).
 
+import { toUglyUrl } from '../codec.js';
 import { normalizeBase, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import { SnapshotError } from './errors.js';
 
@@ -58,4 +59,16 @@ export function publicUrl(location: AppLocation, settings: UrlSettings): string 
 export function stripAnchor(location: AppLocation): AppLocation {
   const hash = location.indexOf('#');
   return hash < 0 ? location : location.slice(0, hash);
+}
+
+/**
+ * Where a redirect to `target` (a location inside the app) sends the client, on the configured
+ * origin whatever the target says, in the form the request came in: `clean` the clean URL, `meta`
+ * the clean URL with an empty escaped fragment (the meta-tag form), `ugly` the `?_escaped_fragment_=` URL.
+ */
+export function redirectUrl(target: AppLocation, settings: UrlSettings, form: 'clean' | 'meta' | 'ugly'): string {
+  const state = stripAnchor(target);
+  if (form === 'ugly') return toUglyUrl(toUrl(state, { ...settings, mode: 'hashbang' }));
+  const clean = toUrl(state, { ...settings, mode: 'history' });
+  return form === 'clean' ? clean : clean + (clean.includes('?') ? '&' : '?') + '_escaped_fragment_=';
 }

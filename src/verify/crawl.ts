@@ -3,7 +3,7 @@
 // #! links are fetched as their ugly URLs, pages with the meta tag are fetched again with an empty
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
-import { CodecError, isUglyUrl, toUglyUrl } from '../codec.js';
+import { CodecError, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
 import { readPage, readSitemap } from './page.js';
 
 /** What a problem is about. */
@@ -17,7 +17,8 @@ export type ProblemCode =
   | 'BAD_CANONICAL'
   | 'UGLY_LINK'
   | 'UGLY_SITEMAP'
-  | 'TEXT_MISMATCH';
+  | 'TEXT_MISMATCH'
+  | 'OFF_ORIGIN_REDIRECT';
 
 /** One thing the crawler would get wrong or miss. */
 export interface Problem {
@@ -37,6 +38,8 @@ export interface StateReport {
   kind: 'pretty' | 'meta' | 'plain';
   /** The HTTP status of what was fetched (0 when the fetch failed). */
   status: number;
+  /** For a redirect: where it leads, as a person sees it (an ugly target made pretty). */
+  redirect?: string;
   /** The size of the snapshot's body in bytes. */
   bytes: number;
   /** The snapshot's title. */
@@ -103,8 +106,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const queue: string[] = [];
   const states: StateReport[] = [];
 
-  const get = async (url: string) => {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'follow' });
+  const get = async (url: string, redirect: RequestRedirect = 'follow') => {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect });
     // A page past the limit is a problem to report, not a reason to hold it all in memory.
     const chunks: Uint8Array[] = [];
     let bytes = 0;
@@ -118,7 +121,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       chunks.push(part.value);
     }
     const body = Buffer.concat(chunks).toString('utf8');
-    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '' };
+    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '', location: response.headers.get('location') };
   };
 
   /** The key a link is crawled under: #! URLs keep their fragment, other URLs drop theirs. */
@@ -166,7 +169,21 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       problems.push({ code: 'FETCH_FAILED', message: `cannot map ${url} to its ugly URL: ${(error as CodecError).message}` });
       return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems };
     }
-    let page = await get(fetched);
+    // A state's redirect is reported, and its target crawled, rather than followed blindly.
+    const moved = (answer: Awaited<ReturnType<typeof get>>): StateReport | null => {
+      if (answer.status < 300 || answer.status > 399 || answer.location === null || !URL.canParse(answer.location, fetched)) return null;
+      let target = new URL(answer.location, fetched).href;
+      if (new URL(target).origin !== origin) {
+        problems.push({ code: 'OFF_ORIGIN_REDIRECT', message: `${fetched} redirects (${answer.status}) off the site, to ${target}` });
+      } else {
+        if (isUglyUrl(target)) target = toPrettyUrl(target);
+        enqueue(target, fetched, problems, `the redirect of ${fetched}`);
+      }
+      return { url, fetched, kind, status: answer.status, redirect: target, bytes: answer.bytes, title: '', text: 'unchecked', problems };
+    };
+    let page = await get(fetched, 'manual');
+    const early = moved(page);
+    if (early) return early;
     let facts = readPage(page.body);
     for (const meta of facts.fragmentMetas) {
       if (meta.content !== '!' || !meta.inHead) {
@@ -177,9 +194,12 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (!pretty && page.status === 200 && facts.fragmentMetas.some((m) => m.content === '!' && m.inHead)) {
       kind = 'meta';
       fetched = toUglyUrl(url);
-      page = await get(fetched);
+      page = await get(fetched, 'manual');
+      const later = moved(page);
+      if (later) return later;
       facts = readPage(page.body);
-      if (page.status !== 200) problems.push({ code: 'META_NOT_200', message: `${url} has the meta fragment tag but ${fetched} answers ${page.status}: nothing will be indexed for it` });
+      // A snapshot that says 404 is a state that does not exist: the crawler rightly indexes nothing.
+      if (page.status !== 200 && page.status !== 404) problems.push({ code: 'META_NOT_200', message: `${url} has the meta fragment tag but ${fetched} answers ${page.status}: nothing will be indexed for it` });
     } else if (page.status >= 400 && page.status !== 404) {
       problems.push({ code: 'BAD_STATUS', message: `${fetched} answers ${page.status}` });
     }

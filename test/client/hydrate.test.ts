@@ -2,7 +2,7 @@ import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter, type Router, type RouterWindow } from '../../src/client/index.js';
 import { readHydration, renderedLocation } from '../../src/client/hydrate.js';
-import { createRoutes } from '../../src/index.js';
+import { createRoutes, notFound } from '../../src/index.js';
 import { createSnapshotHandler, type CleanUrls } from '../../src/server/index.js';
 
 // The page the server renders in `cleanUrls: 'all'` mode, opened in happy-dom, and the client
@@ -20,7 +20,11 @@ function app() {
       {
         path: '/books/:id',
         title: ({ params }) => `Book ${params.id}`,
-        load: ({ params }) => (loads.push(String(params.id)), { id: params.id, ...TRICKY }),
+        load: ({ params }) => {
+          loads.push(String(params.id));
+          if (params.id === '0') throw notFound();
+          return { id: params.id, ...TRICKY };
+        },
         render: ({ data }) => `<h1>${esc(JSON.stringify(data))}</h1><input id="q">`,
       },
     ],
@@ -77,6 +81,14 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     const t = await open('/nowhere');
     expect(t.outlet.firstElementChild).toBe(t.child);
     expect(t.router.current?.notFound).toBe(true);
+  });
+
+  it("takes a 404 its load gave on the server (notFound()) without calling load, and keeps that view", async () => {
+    const t = await open('/books/0');
+    expect(t.loads).toEqual([]);
+    expect(t.router.current).toMatchObject({ location: '/books/0', notFound: true });
+    expect(t.outlet.firstElementChild).toBe(t.child);
+    expect(t.window.document.documentElement.dataset['routerStatus']).toBe('404');
   });
 
   it("loads as usual on a 'bots' page, which carries no data", async () => {

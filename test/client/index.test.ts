@@ -76,7 +76,7 @@ describe.each(modes)('the router lifecycle in %s mode', (mode) => {
     t.window.addEventListener('crawlable-router:settled', (event) => events.push((event as unknown as CustomEvent).detail));
     await t.router.start();
     expect(t.document.documentElement.dataset['routerState']).toBe('settled');
-    expect(events).toEqual([{ location: '/' }]);
+    expect(events).toEqual([{ location: '/', status: 200, redirect: undefined }]);
     const navigation = t.router.navigate('/slow?x=1');
     let idle = false;
     void t.router.settled().then(() => (idle = true));
@@ -86,7 +86,10 @@ describe.each(modes)('the router lifecycle in %s mode', (mode) => {
     expect(await navigation).toBe(true);
     await t.router.settled();
     expect([t.document.documentElement.dataset['routerState'], idle]).toEqual(['settled', true]);
-    expect(events).toEqual([{ location: '/' }, { location: '/slow?x=1' }]);
+    expect(events).toEqual([
+      { location: '/', status: 200, redirect: undefined },
+      { location: '/slow?x=1', status: 200, redirect: undefined },
+    ]);
   });
 
   it('settles once a guard cancels, and resolves a navigation held by a hung guard false once a newer one starts', async () => {

@@ -1,5 +1,6 @@
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
+import { notFound, redirect } from '../../src/outcome.js';
 import { createRoutes } from '../../src/routes.js';
 import { createSnapshotHandler, type CleanUrls, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import { SnapshotError } from '../../src/server/errors.js';
@@ -23,9 +24,15 @@ function table(loads: string[], data: (id: string) => unknown = (id) => ({ name:
         path: '/books/:id',
         name: 'book',
         title: ({ params }) => `Book ${params.id}`,
-        load: ({ params }) => (loads.push(String(params.id)), data(String(params.id))),
+        load: ({ params }) => {
+          loads.push(String(params.id));
+          if (params.id === '0') throw notFound();
+          return data(String(params.id));
+        },
         render: ({ data: d }) => `<h1>${esc(JSON.stringify(d))}</h1>`,
       },
+      { path: '/old/:id', load: ({ params }) => Promise.reject(redirect(`/books/${params.id}`, 301)) },
+      { path: '/book/:id', redirect: '/books/:id' },
     ],
     { notFound: { title: 'Not found', render: () => '<h1>Nothing here</h1>' } },
   );
@@ -104,6 +111,25 @@ describe.each(MATRIX)('cleanUrls %s, %s user agent', (cleanUrls, agent, rendered
     expect(reply.status).toBe(404);
     expect(reply.headers.vary).toBe(vary);
     expect(read(reply.body)).toMatchObject(rendered ? { title: 'Not found', meta: 0, outlet: 'Nothing here' } : { title: 'Books', meta: 1 });
+  });
+
+  it(`answers a state whose load throws notFound() ${rendered ? 'rendered, 404' : 'with the shell, 200 (only a render can know)'}`, async () => {
+    const { port } = await serve({ cleanUrls });
+    const reply = await request(port, '/books/0', { headers });
+    expect([reply.status, reply.headers.vary]).toEqual([rendered ? 404 : 200, vary]);
+    expect(read(reply.body)).toMatchObject(rendered ? { title: 'Not found', meta: 0, outlet: 'Nothing here' } : { title: 'Books', meta: 1 });
+  });
+
+  it(`answers a state whose load redirects ${rendered ? 'with the 301 to the clean URL of the target' : 'with the shell'}`, async () => {
+    const { port } = await serve({ cleanUrls });
+    const reply = await request(port, '/old/7?x=1', { headers });
+    expect([reply.status, reply.headers.location, reply.headers.vary]).toEqual(rendered ? [301, `${ORIGIN}/books/7`, vary] : [200, undefined, vary]);
+  });
+
+  it('answers a redirect route with its 301 to the clean URL of the target', async () => {
+    const { port } = await serve({ cleanUrls });
+    const reply = await request(port, '/book/7', { headers });
+    expect([reply.status, reply.headers.location, reply.headers.vary]).toEqual([301, `${ORIGIN}/books/7`, vary]);
   });
 
   it('keeps Vary on a 304 and on HEAD', async () => {

@@ -1,6 +1,7 @@
 import * as parse5 from 'parse5';
 import { describe, expect, it, vi } from 'vitest';
 import { SnapshotError } from '../../src/server/errors.js';
+import { mergeHead } from '../../src/head.js';
 import { DEFAULT_SHELL, parseShell } from '../../src/server/shell.js';
 
 // parse5 wrapped in spies, to count parses.
@@ -135,5 +136,19 @@ describe('parseShell', () => {
     expect(parse5.parseFragment).not.toHaveBeenCalled();
     expect(snaps[7]).toContain('<title>Book 7</title>');
     expect(snaps[7]).toContain('<div id="app"><h1>7</h1></div>');
+  });
+
+  it('leaves out a shell head tag whose key a state sets, keeps the others with their links made pretty', () => {
+    const html =
+      '<html><head><meta name="description" content="shell"><link rel="alternate" hreflang="de" href="/?_escaped_fragment_=/de"><link rel="alternate" hreflang="fr" href="/?_escaped_fragment_=/fr"><script type="application/ld+json">{}</script></head><body><div id="app"></div></body></html>';
+    const shell = shellOf(html);
+    const tags = mergeHead([{ meta: [{ name: 'description', content: 'state' }], link: [{ rel: 'alternate', hreflang: 'de', href: '/de' }] }]);
+    const snap = shell.snapshot({ tags });
+    expect(count(snap, 'name="description"')).toBe(1);
+    expect(snap).toContain('<meta name="description" content="state">');
+    expect(snap).toContain('<link rel="alternate" hreflang="fr" href="/#!/fr">');
+    expect(snap).not.toContain('/#!/de');
+    expect(snap).toContain('<script type="application/ld+json">{}</script>');
+    expect(shell.snapshot({})).toContain('<meta name="description" content="shell"><link rel="alternate" hreflang="de" href="/#!/de">');
   });
 });

@@ -20,7 +20,7 @@ describe('verify', () => {
 
   it('crawls the start page, its #! links, plain links and the sitemap, and nothing else', () => {
     expect(report.states.map((s) => s.url.slice(origin.length)).sort()).toEqual(
-      ['/', '/#!/a', '/#!/b', '/#!/boom', '/#!/missing', '/#!/u', '/#!/v', '/gone.html', '/meta404.html', '/plain.html'].sort(),
+      ['/', '/#!/a', '/#!/b', '/#!/boom', '/#!/missing', '/#!/u', '/#!/v', '/#!/old', '/#!/away', '/gone.html', '/meta404.html', '/meta500.html', '/plain.html'].sort(),
     );
   });
 
@@ -31,6 +31,7 @@ describe('verify', () => {
     ['/plain.html', 'plain', 200, '/plain.html'],
     ['/gone.html', 'plain', 404, '/gone.html'],
     ['/meta404.html', 'meta', 404, '/meta404.html?_escaped_fragment_='],
+    ['/#!/old', 'pretty', 301, '/?_escaped_fragment_=/old'],
   ])('fetches %s as a %s state through its ugly URL (status %s)', (path, kind, status, fetched) => {
     expect(report.states.find((s) => s.url === origin + path)).toMatchObject({ kind, status, fetched: origin + fetched });
   });
@@ -45,7 +46,10 @@ describe('verify', () => {
     ['/#!/boom', ['BAD_STATUS']],
     ['/plain.html', ['MALFORMED_META']],
     ['/gone.html', []],
-    ['/meta404.html', ['META_NOT_200']],
+    ['/meta404.html', []],
+    ['/meta500.html', ['META_NOT_200']],
+    ['/#!/old', []],
+    ['/#!/away', ['OFF_ORIGIN_REDIRECT']],
   ])('reports for %s: %j', (path, expected) => {
     expect(codes(report, origin + path)).toEqual(expected);
   });
@@ -53,7 +57,12 @@ describe('verify', () => {
   it('reports an ugly URL in the sitemap and does not follow it', () => {
     expect(report.sitemap).toMatchObject({ url: `${origin}/sitemap.xml`, entries: 2, problems: [{ code: 'UGLY_SITEMAP' }] });
     expect(report.states.some((s) => s.url.includes('/c'))).toBe(false);
-    expect(report.problems).toBe(8);
+    expect(report.problems).toBe(9);
+  });
+
+  it('reports a redirect with its target in the form a person sees, and crawls the target', () => {
+    expect(report.states.find((s) => s.url === `${origin}/#!/old`)).toMatchObject({ status: 301, redirect: `${origin}/#!/a` });
+    expect(report.states.find((s) => s.url === `${origin}/#!/away`)).toMatchObject({ status: 302, redirect: 'https://other.test/x' });
   });
 
   it('reports a page larger than maxBytes instead of reading it all', async () => {

@@ -1,0 +1,31 @@
+// Keeps exactly one state's head tags in document.head. Each call undoes the previous one (its
+// tags removed, the shell's tags it displaced put back where they were), then writes the new
+// state's tags, first taking out any shell tag with the same key (src/head.ts holds the key rule).
+
+import { headKey, jsonLdText, type HeadTag } from '../head.js';
+
+/** A function that makes document.head show `tags` and nothing else of the previous state's. */
+export function createHead(doc: Document): (tags: readonly HeadTag[]) => void {
+  let added: Element[] = [];
+  let taken: [Element, Node, Node | null][] = [];
+  return (tags) => {
+    for (const el of added) el.remove();
+    // Put back in reverse, so each one's next sibling is in place (or gone: then at the end).
+    for (const [el, parent, next] of taken.reverse()) parent.insertBefore(el, next && next.parentNode === parent ? next : null);
+    added = [];
+    taken = [];
+    const head = doc.head;
+    if (!head || !tags.length) return;
+    const keys = new Set(tags.map((t) => t.key));
+    for (const el of head.querySelectorAll('meta,link,script')) {
+      const key = headKey(el.localName, (name) => el.getAttribute(name));
+      if (key && keys.has(key)) taken.push([el, el.parentNode as Node, el.nextSibling]), el.remove();
+    }
+    for (const t of tags) {
+      const el = doc.createElement(t.tag);
+      for (const [name, value] of t.attrs) el.setAttribute(name, value);
+      if (t.tag === 'script') el.textContent = jsonLdText(t.json);
+      added.push(head.appendChild(el));
+    }
+  };
+}

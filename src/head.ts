@@ -1,0 +1,94 @@
+// A state's head tags (meta, link, JSON-LD) and the one rule of which tags are "the same": the
+// key. Both the client (which edits document.head) and the server (which writes a snapshot's
+// head) merge layers and drop shell tags through this module, so the two sides never disagree.
+// No DOM and no Node here: tags are plain data, read from elements through an attribute getter.
+
+/** A `<meta>` tag: keyed by `name`, else by `property` (Open Graph). */
+export interface MetaTag {
+  /** The `name` attribute (`description`, `robots`, `twitter:card`). */
+  name?: string;
+  /** The `property` attribute (`og:title`). */
+  property?: string;
+  /** The `content` attribute. */
+  content: string;
+}
+
+/** A `<link>` tag: keyed by `rel` and `hreflang`. */
+export interface LinkTag {
+  /** The `rel` attribute (`canonical`, `alternate`). */
+  rel: string;
+  /** The `href` attribute. */
+  href: string;
+  /** The `hreflang` attribute, for alternates by language. */
+  hreflang?: string;
+}
+
+/** What a `head` hook returns: tags for the state's head. */
+export interface Head {
+  /** Meta tags; a later one with the same key wins. */
+  meta?: readonly MetaTag[];
+  /** Link tags; a later one with the same key wins. */
+  link?: readonly LinkTag[];
+  /** Structured data, written as `<script type="application/ld+json">`. */
+  jsonLd?: unknown;
+}
+
+/** One tag to write, with its key. Internal to the package. */
+export interface HeadTag {
+  key: string;
+  tag: 'meta' | 'link' | 'script';
+  attrs: [name: string, value: string][];
+  /** The JSON-LD object (script tags only). */
+  json?: unknown;
+}
+
+const LD_TYPE = 'application/ld+json';
+
+/**
+ * The key of a head element, or null when it has none (then it is never replaced). `attr` reads
+ * an attribute (null or undefined when absent). Names and rels compare case-insensitively, as HTML does.
+ */
+export function headKey(tag: string, attr: (name: string) => string | null | undefined): string | null {
+  const read = (name: string) => attr(name)?.trim().toLowerCase();
+  if (tag === 'meta') {
+    const name = read('name');
+    if (name) return 'meta name ' + name;
+    const property = read('property');
+    return property ? 'meta property ' + property : null;
+  }
+  if (tag === 'link') {
+    const rel = read('rel');
+    return rel ? `link ${rel.split(/\s+/).join(' ')} ${read('hreflang') ?? ''}` : null;
+  }
+  return tag === 'script' && read('type') === LD_TYPE ? 'json-ld' : null;
+}
+
+
+/**
+ * Merges head layers (defaults first, the state last) into one list of tags: one tag per key, a
+ * later layer's tag replacing an earlier one in place. Internal to the package.
+ */
+export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag[] {
+  const tags = new Map<string, HeadTag>();
+  const put = (tag: 'meta' | 'link', pairs: [string, unknown][]) => {
+    const attrs = pairs.filter((a) => a[1] != null).map(([n, v]): [string, string] => [n, String(v)]);
+    // A tag with no key (a meta with neither name nor property) is always kept.
+    const key = headKey(tag, (name) => attrs.find((a) => a[0] === name)?.[1]) ?? `${tag} #${tags.size}`;
+    tags.set(key, { key, tag, attrs });
+  };
+  for (const layer of layers) {
+    if (!layer) continue;
+    for (const m of layer.meta ?? []) put('meta', [['name', m.name], ['property', m.property], ['content', m.content]]);
+    for (const l of layer.link ?? []) put('link', [['rel', l.rel], ['href', l.href], ['hreflang', l.hreflang]]);
+    if (layer.jsonLd !== undefined) tags.set('json-ld', { key: 'json-ld', tag: 'script', attrs: [['type', LD_TYPE]], json: layer.jsonLd });
+  }
+  return [...tags.values()];
+}
+
+/**
+ * JSON-LD as script text: `<`, `>`, `&`, U+2028 and U+2029 written as `\u` escapes, so no data can
+ * close the script or open a comment, and JSON.parse reads back the same value. Internal.
+ */
+export function jsonLdText(value: unknown): string {
+  return (JSON.stringify(value) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}

@@ -1,0 +1,62 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { headKey, jsonLdText, mergeHead } from '../src/head.js';
+import { fuzz } from './fuzz/runs.js';
+
+const attrs = (map: Record<string, string>) => (name: string) => map[name];
+
+describe('headKey', () => {
+  it.each([
+    ['meta', { name: 'Description ', content: 'x' }, 'meta name description'],
+    ['meta', { property: 'og:Title', content: 'x' }, 'meta property og:title'],
+    ['meta', { name: 'a', property: 'b' }, 'meta name a'],
+    ['meta', { charset: 'utf-8' }, null],
+    ['link', { rel: 'Alternate', hreflang: 'DE', href: '/de' }, 'link alternate de'],
+    ['link', { rel: 'canonical', href: '/' }, 'link canonical '],
+    ['link', { href: '/' }, null],
+    ['script', { type: 'application/ld+json' }, 'json-ld'],
+    ['script', { src: '/app.js' }, null],
+    ['title', {}, null],
+  ] as const)('keys <%s %o> as %s', (tag, map, key) => {
+    expect(headKey(tag, attrs(map))).toBe(key);
+  });
+});
+
+describe('mergeHead', () => {
+  it('keeps one tag per key, a later layer replacing an earlier one in place, and keeps keyless tags', () => {
+    const tags = mergeHead([
+      { meta: [{ name: 'description', content: 'default' }, { property: 'og:site_name', content: 'Shop' }, { content: 'no key' }], link: [{ rel: 'alternate', hreflang: 'de', href: '/de' }] },
+      undefined,
+      { meta: [{ name: 'DESCRIPTION', content: 'state' }, { content: 'no key either' }], link: [{ rel: 'alternate', hreflang: 'fr', href: '/fr' }], jsonLd: { a: 1 } },
+    ]);
+    expect(tags.map((t) => [t.tag, t.attrs])).toEqual([
+      ['meta', [['name', 'DESCRIPTION'], ['content', 'state']]],
+      ['meta', [['property', 'og:site_name'], ['content', 'Shop']]],
+      ['meta', [['content', 'no key']]],
+      ['link', [['rel', 'alternate'], ['href', '/de'], ['hreflang', 'de']]],
+      ['meta', [['content', 'no key either']]],
+      ['link', [['rel', 'alternate'], ['href', '/fr'], ['hreflang', 'fr']]],
+      ['script', [['type', 'application/ld+json']]],
+    ]);
+    expect(tags.at(-1)?.json).toEqual({ a: 1 });
+  });
+
+  it('lets a later layer replace the JSON-LD', () => {
+    expect(mergeHead([{ jsonLd: { a: 1 } }, { jsonLd: { b: 2 } }]).map((t) => t.json)).toEqual([{ b: 2 }]);
+  });
+});
+
+describe('jsonLdText', () => {
+  it('parses back to the value and holds no character that could end the script or a line', () => {
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.string({ unit: 'binary' }), (value, text) => {
+        for (const v of [value, { text }, [text, '</script><!--', '\u2028\u2029']]) {
+          const out = jsonLdText(v);
+          expect(out).not.toMatch(/[<>&\u2028\u2029]/);
+          expect(JSON.parse(out)).toEqual(JSON.parse(JSON.stringify(v)));
+        }
+      }),
+      fuzz(1101, 100),
+    );
+  });
+});
