@@ -4,6 +4,7 @@
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
 import { CodecError, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
+import { cleanUrlOf, crawlAsAgents, type CleanUrlReport } from './agents.js';
 import { readPage, readSitemap } from './page.js';
 
 /** What a problem is about. */
@@ -18,7 +19,10 @@ export type ProblemCode =
   | 'UGLY_LINK'
   | 'UGLY_SITEMAP'
   | 'TEXT_MISMATCH'
-  | 'OFF_ORIGIN_REDIRECT';
+  | 'OFF_ORIGIN_REDIRECT'
+  | 'EMPTY_FOR_BOTS'
+  | 'STATUS_DIFFERS'
+  | 'MISSING_VARY';
 
 /** One thing the crawler would get wrong or miss. */
 export interface Problem {
@@ -48,6 +52,8 @@ export interface StateReport {
   text: 'match' | 'mismatch' | 'unchecked';
   /** What is wrong with this state. */
   problems: Problem[];
+  /** What the state's clean URL gave a bot and a browser (src/verify/agents.ts); absent when the state could not be fetched. */
+  clean?: CleanUrlReport;
 }
 
 /** The whole crawl. */
@@ -84,6 +90,8 @@ export interface VerifyOptions {
   timeoutMs?: number;
   /** Largest body read from one URL, in bytes; a larger one is a FETCH_FAILED problem. Default 10 MiB. */
   maxBytes?: number;
+  /** Also fetches each state's clean URL as a bot and as a browser (EMPTY_FOR_BOTS, STATUS_DIFFERS, MISSING_VARY). Default `true`. */
+  agents?: boolean;
   /** Called as each state is done: done count, known count, its URL. Default none. */
   onProgress?: (done: number, known: number, url: string) => void;
 }
@@ -100,14 +108,15 @@ function firstDifference(a: string, b: string): string {
 
 /** Crawls `start` as the scheme's crawler would and reports every state and problem. */
 export async function verify(start: string, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const { browser, maxStates = 500, concurrency = 4, timeoutMs = 10_000, maxBytes = 10 * 2 ** 20, onProgress } = options;
+  const { browser, maxStates = 500, concurrency = 4, timeoutMs = 10_000, maxBytes = 10 * 2 ** 20, agents = true, onProgress } = options;
   const origin = new URL(start).origin;
   const known = new Set<string>();
   const queue: string[] = [];
   const states: StateReport[] = [];
 
-  const get = async (url: string, redirect: RequestRedirect = 'follow') => {
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect });
+  const get = async (url: string, redirect: RequestRedirect = 'follow', userAgent?: string) => {
+    const headers = userAgent === undefined ? undefined : { 'User-Agent': userAgent };
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect, headers });
     // A page past the limit is a problem to report, not a reason to hold it all in memory.
     const chunks: Uint8Array[] = [];
     let bytes = 0;
@@ -121,7 +130,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       chunks.push(part.value);
     }
     const body = Buffer.concat(chunks).toString('utf8');
-    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '', location: response.headers.get('location') };
+    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '', location: response.headers.get('location'), vary: response.headers.get('vary') };
   };
 
   /** The key a link is crawled under: #! URLs keep their fragment, other URLs drop theirs. */
@@ -223,11 +232,22 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems };
   }
 
+  /** The state's clean URL as a bot and as a browser see it. */
+  const asAgents = async (state: StateReport): Promise<StateReport> => {
+    if (!agents || state.status === 0) return state;
+    try {
+      const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) => get(url, 'manual', agent));
+      return { ...state, clean, problems: [...state.problems, ...problems] };
+    } catch (error) {
+      return { ...state, problems: [...state.problems, { code: 'FETCH_FAILED', message: `${cleanUrlOf(state.url)}, fetched as a bot and a browser: ${(error as Error).message}` }] };
+    }
+  };
+
   let next = 0;
   const worker = async () => {
     while (next < queue.length) {
       const url = queue[next++] as string;
-      const report = await crawl(url).catch(
+      const report = await crawl(url).then(asAgents).catch(
         (error: Error): StateReport => ({ url, fetched: url, kind: 'plain', status: 0, bytes: 0, title: '', text: 'unchecked', problems: [{ code: 'FETCH_FAILED', message: `${url}: ${error.message}` }] }),
       );
       states.push(report);
