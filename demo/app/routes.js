@@ -15,6 +15,8 @@ export function defineRoutes({ catalogue, link }) {
   const bookItem = (data, book) =>
     html`<li><a href="${link(`/books/${encodeURIComponent(book.id)}`)}">${book.title}</a> <span class="by">${authorOf(data, book.author)?.name ?? ''}, ${book.year}</span></li>`;
   const search = (term) => link(`/books?q=${encodeURIComponent(term)}`);
+  // What a link preview shows: the description and og:title, in every state's head.
+  const card = (title, description) => ({ meta: [{ name: 'description', content: description }, { property: 'og:title', content: title }] });
   const nav = html`<nav><a href="${link('/')}">Home</a> <a href="${link('/books')}">All books</a></nav>`;
 
   const routes = [
@@ -22,6 +24,7 @@ export function defineRoutes({ catalogue, link }) {
       path: '/',
       name: 'home',
       title: 'Crawlable Books',
+      head: ({ data }) => card('Crawlable Books', `${data.books.length} books by ${data.authors.length} authors; every page has its own URL.`),
       load,
       render: ({ data }) => html`${nav}<h1>Crawlable Books</h1>
 <p>${data.books.length} books by ${data.authors.length} authors. Every page here has its own URL, and a crawler gets the same page as you.</p>
@@ -35,6 +38,7 @@ export function defineRoutes({ catalogue, link }) {
       path: '/books',
       name: 'books',
       title: ({ query }) => (typeof query.q === 'string' && query.q ? `Books matching “${query.q}”` : 'All books'),
+      head: ({ query }) => card(typeof query.q === 'string' && query.q ? `Books matching “${query.q}”` : 'All books', 'Books of the catalogue, 40 a page.'),
       load,
       render: ({ data, query }) => {
         const q = typeof query.q === 'string' ? query.q : '';
@@ -54,6 +58,10 @@ export function defineRoutes({ catalogue, link }) {
       name: 'book',
       entries: async () => (await catalogue()).books.map((b) => ({ id: b.id })),
       title: ({ params, data }) => data.books.find((b) => b.id === params.id)?.title ?? 'No such book',
+      head: ({ params, data }) => {
+        const book = data.books.find((b) => b.id === params.id);
+        return book ? card(book.title, `${book.title}, by ${authorOf(data, book.author)?.name ?? book.author}, ${book.year}.`) : card('No such book', `There is no book number ${params.id}.`);
+      },
       load,
       render: ({ params, data }) => {
         const book = data.books.find((b) => b.id === params.id);
@@ -69,6 +77,10 @@ export function defineRoutes({ catalogue, link }) {
       name: 'author',
       entries: async () => (await catalogue()).authors.map((a) => ({ slug: a.slug })),
       title: ({ params, data }) => authorOf(data, params.slug)?.name ?? 'No such author',
+      head: ({ params, data }) => {
+        const author = authorOf(data, params.slug);
+        return author ? card(author.name, `Books by ${author.name} (${author.country}).`) : card('No such author', `Nobody here is called ${params.slug}.`);
+      },
       load,
       render: ({ params, data }) => {
         const author = authorOf(data, params.slug);
@@ -80,6 +92,7 @@ export function defineRoutes({ catalogue, link }) {
   ];
   const notFound = {
     title: 'Not found',
+    head: () => card('Not found', 'Nothing lives at this address.'),
     render: ({ location }) => html`${nav}<h1>Not found</h1><p>Nothing lives at ${location}.</p>`.text,
   };
   return { routes, notFound };
