@@ -47,10 +47,10 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
     { base: '/', mode: 'history', shell: 'index.html', cleanUrls: 'bots' },
   ];
   for (const app of apps) {
-    const { routes, notFound } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base: app.base, mode: app.mode }) });
+    const { routes, notFound, head } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base: app.base, mode: app.mode }) });
     // The client-only app's server knows its routes (for statuses and the sitemap) but not its views.
     const strip = ({ render, ...route }) => route;
-    app.routes = createRoutes(app.headless ? routes.map(strip) : routes, { base: app.base, notFound: app.headless ? strip(notFound) : notFound });
+    app.routes = createRoutes(app.headless ? routes.map(strip) : routes, { base: app.base, notFound: app.headless ? strip(notFound) : notFound, head });
     app.renderer = app.headless ? headlessRenderer({ root: join(publicDir, 'spa'), upstream: origin }) : undefined;
     app.handler = createSnapshotHandler({
       routes: app.routes,

@@ -3,6 +3,8 @@
 // head) merge layers and drop shell tags through this module, so the two sides never disagree.
 // No DOM and no Node here: tags are plain data, read from elements through an attribute getter.
 
+import type { HeadFunction, RenderContext } from './routes.js';
+
 /** A `<meta>` tag: keyed by `name`, else by `property` (Open Graph). */
 export interface MetaTag {
   /** The `name` attribute (`description`, `robots`, `twitter:card`). */
@@ -70,17 +72,17 @@ export function headKey(tag: string, attr: (name: string) => string | null | und
  */
 export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag[] {
   const tags = new Map<string, HeadTag>();
-  const put = (tag: 'meta' | 'link', pairs: [string, unknown][]) => {
+  const put = (tag: HeadTag['tag'], pairs: [string, unknown][], json?: unknown) => {
     const attrs = pairs.filter((a) => a[1] != null).map(([n, v]): [string, string] => [n, String(v)]);
     // A tag with no key (a meta with neither name nor property) is always kept.
-    const key = headKey(tag, (name) => attrs.find((a) => a[0] === name)?.[1]) ?? `${tag} #${tags.size}`;
-    tags.set(key, { key, tag, attrs });
+    const key = headKey(tag, (name) => attrs.find((a) => a[0] === name)?.[1]) ?? tag + tags.size;
+    tags.set(key, { key, tag, attrs, json });
   };
   for (const layer of layers) {
     if (!layer) continue;
-    for (const m of layer.meta ?? []) put('meta', [['name', m.name], ['property', m.property], ['content', m.content]]);
-    for (const l of layer.link ?? []) put('link', [['rel', l.rel], ['href', l.href], ['hreflang', l.hreflang]]);
-    if (layer.jsonLd !== undefined) tags.set('json-ld', { key: 'json-ld', tag: 'script', attrs: [['type', LD_TYPE]], json: layer.jsonLd });
+    layer.meta?.forEach((m) => put('meta', [['name', m.name], ['property', m.property], ['content', m.content]]));
+    layer.link?.forEach((l) => put('link', [['rel', l.rel], ['href', l.href], ['hreflang', l.hreflang]]));
+    if (layer.jsonLd !== undefined) put('script', [['type', LD_TYPE]], layer.jsonLd);
   }
   return [...tags.values()];
 }
@@ -91,4 +93,10 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
  */
 export function jsonLdText(value: unknown): string {
   return (JSON.stringify(value) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+
+/** A state's head tags: the table's defaults, then `extra` (the canonical link), then the view's own. Internal. */
+export function stateHead(table: { head?: Head | HeadFunction | undefined }, view: { head?: ((context: never) => Head) | undefined }, context: RenderContext, extra?: Head): HeadTag[] {
+  const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
+  return mergeHead([defaults, extra, view.head && (view.head as HeadFunction)(context)]);
 }

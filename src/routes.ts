@@ -2,7 +2,7 @@
 // compiled once, matched through a segment index, params decoded exactly once and leniently.
 
 import { compile, parse, pathToRegexp, PathError, type Token } from 'path-to-regexp';
-import { mergeHead, type Head, type HeadTag } from './head.js';
+import type { Head } from './head.js';
 import { canonicalPathText, normalizeBase, normalizeLocation, type AppLocation } from './location.js';
 import { redirect, type RedirectOutcome } from './outcome.js';
 import type { Params, ParamsOf } from './params.js';
@@ -357,11 +357,4 @@ function redirectLoad(r: RouteDefinition<string, unknown>, source: Compiled, sen
 
 function throwing(outcome: RedirectOutcome): never {
   throw outcome;
-}
-
-/** A state's head tags: the table's defaults, then `extra` (the canonical link), then the view's own. Internal. */
-export function stateHead(table: Pick<RouteTable, 'head'>, view: { head?: ((context: never) => Head) | undefined }, context: RenderContext, extra?: Head): HeadTag[] {
-  const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
-  const own = view.head ? (view.head as HeadFunction)(context) : undefined;
-  return mergeHead([defaults, extra, own]);
 }

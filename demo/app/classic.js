@@ -6,9 +6,9 @@ import { catalogue } from './catalogue.js';
 import { defineRoutes } from './routes.js';
 
 const base = '/classic/';
-const { routes, notFound } = defineRoutes({
+const { routes, notFound, head } = defineRoutes({
   catalogue: catalogue('/data/books.json'),
   link: (location) => toUrl(location, { base, mode: 'hashbang' }),
 });
-const router = createRouter({ routes: createRoutes(routes, { base, notFound }), base, mode: 'hashbang', outlet: '#app' });
+const router = createRouter({ routes: createRoutes(routes, { base, notFound, head }), base, mode: 'hashbang', outlet: '#app' });
 void router.start();

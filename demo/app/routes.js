@@ -1,5 +1,8 @@
 // The catalogue's routes, shared by the pushState app (/), the #! app on the UMD bundle
-// (/classic/) and the server's snapshots: the same `load`, `title` and `render` on both sides.
+// (/classic/) and the server's snapshots: the same `load`, `title`, `head` and `render` on both
+// sides. A book or author that does not exist is a 404 everywhere (`notFound()`), and the old
+// `/book/:id` URLs redirect to `/books/:id` (a redirect route, 301).
+import { notFound } from 'crawlable-router';
 import { html } from './html.js';
 
 const PAGE = 40;
@@ -10,8 +13,15 @@ const PAGE = 40;
  */
 export function defineRoutes({ catalogue, link }) {
   const load = ({ signal }) => catalogue(signal);
+  // The catalogue, once it is known to hold the item `find` looks for.
+  const loadOne = (find) => async ({ params, signal }) => {
+    const data = await catalogue(signal);
+    if (!find(data, params)) throw notFound();
+    return data;
+  };
   const byAuthor = (data, slug) => data.books.filter((b) => b.author === slug);
   const authorOf = (data, slug) => data.authors.find((a) => a.slug === slug);
+  const bookOf = (data, id) => data.books.find((b) => b.id === id);
   const bookItem = (data, book) =>
     html`<li><a href="${link(`/books/${encodeURIComponent(book.id)}`)}">${book.title}</a> <span class="by">${authorOf(data, book.author)?.name ?? ''}, ${book.year}</span></li>`;
   const search = (term) => link(`/books?q=${encodeURIComponent(term)}`);
@@ -32,7 +42,7 @@ export function defineRoutes({ catalogue, link }) {
         (term) => html`<li><a href="${search(term)}">${term}</a></li>`,
       )}</ul>
 <h2>Authors</h2><ul class="authors">${data.authors.map((a) => html`<li><a href="${link(`/authors/${a.slug}`)}">${a.name}</a></li>`)}</ul>
-<p><a href="${link('/nowhere')}">A page that does not exist</a></p>`.text,
+<p><a href="${link('/nowhere')}">A page that does not exist</a> · <a href="${link('/books/99999')}">A book that does not exist</a> · <a href="${link('/book/3')}">An old link to a book</a></p>`.text,
     },
     {
       path: '/books',
@@ -57,15 +67,25 @@ export function defineRoutes({ catalogue, link }) {
       path: '/books/:id',
       name: 'book',
       entries: async () => (await catalogue()).books.map((b) => ({ id: b.id })),
-      title: ({ params, data }) => data.books.find((b) => b.id === params.id)?.title ?? 'No such book',
+      load: loadOne((data, params) => bookOf(data, params.id)),
+      title: ({ params, data }) => bookOf(data, params.id).title,
       head: ({ params, data }) => {
-        const book = data.books.find((b) => b.id === params.id);
-        return book ? card(book.title, `${book.title}, by ${authorOf(data, book.author)?.name ?? book.author}, ${book.year}.`) : card('No such book', `There is no book number ${params.id}.`);
+        const book = bookOf(data, params.id);
+        const author = authorOf(data, book.author)?.name ?? book.author;
+        const description = `${book.title}, by ${author} (${book.year}).`;
+        return {
+          meta: [
+            { name: 'description', content: description },
+            { property: 'og:type', content: 'book' },
+            { property: 'og:title', content: book.title },
+            { property: 'og:description', content: description },
+            { name: 'twitter:card', content: 'summary' },
+          ],
+          jsonLd: { '@context': 'https://schema.org', '@type': 'Book', name: book.title, author: { '@type': 'Person', name: author }, datePublished: String(book.year) },
+        };
       },
-      load,
       render: ({ params, data }) => {
-        const book = data.books.find((b) => b.id === params.id);
-        if (!book) return html`${nav}<h1>No such book</h1><p>There is no book number ${params.id}.</p>`.text;
+        const book = bookOf(data, params.id);
         const author = authorOf(data, book.author);
         return html`${nav}<h1>${book.title}</h1>
 <p class="author">by <a href="${link(`/authors/${book.author}`)}">${author?.name ?? book.author}</a>, ${book.year}</p>
@@ -76,24 +96,29 @@ export function defineRoutes({ catalogue, link }) {
       path: '/authors/:slug',
       name: 'author',
       entries: async () => (await catalogue()).authors.map((a) => ({ slug: a.slug })),
-      title: ({ params, data }) => authorOf(data, params.slug)?.name ?? 'No such author',
-      head: ({ params, data }) => {
-        const author = authorOf(data, params.slug);
-        return author ? card(author.name, `Books by ${author.name} (${author.country}).`) : card('No such author', `Nobody here is called ${params.slug}.`);
-      },
-      load,
+      load: loadOne((data, params) => authorOf(data, params.slug)),
+      title: ({ params, data }) => authorOf(data, params.slug).name,
+      head: ({ params, data }) => ({ meta: [{ name: 'description', content: `Books by ${authorOf(data, params.slug).name} in the catalogue.` }, { property: 'og:title', content: authorOf(data, params.slug).name }] }),
       render: ({ params, data }) => {
         const author = authorOf(data, params.slug);
-        if (!author) return html`${nav}<h1>No such author</h1><p>Nobody here is called ${params.slug}.</p>`.text;
         return html`${nav}<h1>${author.name}</h1><p class="country">${author.country}</p>
 <ul class="books">${byAuthor(data, author.slug).map((b) => bookItem(data, b))}</ul>`.text;
       },
     },
+    // The old URL of a book: moved for good.
+    { path: '/book/:id', redirect: '/books/:id' },
   ];
-  const notFound = {
+  const notFoundView = {
     title: 'Not found',
-    head: () => card('Not found', 'Nothing lives at this address.'),
+    head: () => ({ meta: [{ name: 'robots', content: 'noindex' }] }),
     render: ({ location }) => html`${nav}<h1>Not found</h1><p>Nothing lives at ${location}.</p>`.text,
   };
-  return { routes, notFound };
+  // Every state's head unless it says otherwise.
+  const head = {
+    meta: [
+      { name: 'description', content: 'A catalogue of classic books whose every page has its own URL.' },
+      { property: 'og:site_name', content: 'Crawlable Books' },
+    ],
+  };
+  return { routes, notFound: notFoundView, head };
 }

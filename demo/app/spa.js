@@ -6,14 +6,14 @@ import { catalogue } from './catalogue.js';
 import { defineRoutes } from './routes.js';
 
 const base = '/spa/';
-const { routes, notFound } = defineRoutes({ catalogue: catalogue('/data/books.json'), link: (location) => toUrl(location, { base }) });
+const { routes, notFound, head } = defineRoutes({ catalogue: catalogue('/data/books.json'), link: (location) => toUrl(location, { base }) });
 // The routes without `render`: the views live in this file only, keyed by the route they draw.
 const bare = routes.map(({ render, ...route }) => route);
 const { render: notFoundView, ...bareNotFound } = notFound;
 const views = new Map(routes.map((route, i) => [bare[i], route.render]));
 views.set(bareNotFound, notFoundView);
 
-const router = createRouter({ routes: createRoutes(bare, { base, notFound: bareNotFound }), base, mode: 'auto' });
+const router = createRouter({ routes: createRoutes(bare, { base, notFound: bareNotFound, head }), base, mode: 'auto' });
 const main = document.getElementById('app');
 router.subscribe((current) => {
   const view = views.get(current.route);

@@ -4,7 +4,8 @@
 
 import { normalizeBase, normalizeLocation, type AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
-import { stateHead, type RouteMatch } from '../routes.js';
+import { stateHead } from '../head.js';
+import type { RouteMatch } from '../routes.js';
 import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, createWriter, hasHistoryApi, pathOf, readEntry, type Entry } from './adapters.js';
 import { createHead } from './head.js';

@@ -4,7 +4,8 @@
 
 import type { AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
-import { stateHead, type AnyRoute, type Params, type RouteMatch, type RouteTable } from '../routes.js';
+import { stateHead } from '../head.js';
+import type { AnyRoute, Params, RouteMatch, RouteTable } from '../routes.js';
 import { dataScript } from './hydration.js';
 import { rewriteLinks } from './links.js';
 import type { ShellTemplate } from './shell.js';

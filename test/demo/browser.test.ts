@@ -109,6 +109,53 @@ describe.each([
   });
 });
 
+/** The head a crawler or preview bot reads: description, og:title, robots, and the JSON-LD's name. */
+const head = () =>
+  page.evaluate(() => {
+    const metas = (key: string) => [...document.head.querySelectorAll('meta')].filter((m) => m.name === key || m.getAttribute('property') === key).map((m) => m.content);
+    const ld = [...document.head.querySelectorAll('script[type="application/ld+json"]')].map((s) => (JSON.parse(s.textContent ?? '') as { name: string }).name);
+    return { description: metas('description'), ogTitle: metas('og:title'), robots: metas('robots'), jsonLd: ld };
+  });
+
+describe.each([
+  ['the pushState app', '/', (loc: string) => loc],
+  ['the #! app on the UMD bundle', '/classic/', (loc: string) => `/classic/#!${loc}`],
+  ['the client-only app', '/spa/', (loc: string) => `/spa${loc}`],
+])('the head and the outcomes of %s', (_, _base, url) => {
+  it('keeps exactly the state’s head tags through navigation, back and forward', async () => {
+    await open(url('/books/1'));
+    const book = { description: ['Les Misérables, by Victor Hugo (1862).'], ogTitle: ['Les Misérables'], robots: [], jsonLd: ['Les Misérables'] };
+    const author = { description: ['Books by Victor Hugo in the catalogue.'], ogTitle: ['Victor Hugo'], robots: [], jsonLd: [] };
+    expect(await head()).toEqual(book);
+    await follow('Victor Hugo');
+    expect(await head()).toEqual(author);
+    await page.goBack();
+    await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Les Misérables');
+    await settled();
+    expect(await head()).toEqual(book);
+    await page.goForward();
+    await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Victor Hugo');
+    await settled();
+    expect(await head()).toEqual(author);
+    await follow('Home');
+    expect(await head()).toEqual({ description: ['A catalogue of classic books whose every page has its own URL.'], ogTitle: [], robots: [], jsonLd: [] });
+  });
+
+  it('shows /books/99999 as not found with its URL kept, and moves /book/3 to /books/3 in place', async () => {
+    await open(url('/books/99999'));
+    expect(await h1()).toBe('Not found');
+    expect(await page.title()).toBe('Not found');
+    expect(await path()).toBe(url('/books/99999'));
+    expect((await head()).robots).toEqual(['noindex']);
+    const before = await historyLength();
+    await page.goto(demo.origin + url('/book/3'));
+    await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Le Comte de Monte-Cristo');
+    await settled();
+    expect(await path()).toBe(url('/books/3'));
+    expect(await historyLength()).toBe(before + 1);
+  });
+});
+
 describe('moving between URL forms', () => {
   it('renders a deep link to a clean URL', async () => {
     await open('/authors/jules-verne');

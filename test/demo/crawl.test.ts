@@ -9,8 +9,9 @@ import { CHROMIUM } from './chromium.js';
 // The crawl proof: `verify --browser` over the whole demo, all three apps, from its front page.
 const data = JSON.parse(readFileSync('demo/public/data/books.json', 'utf8')) as { books: unknown[]; authors: unknown[] };
 // Per app: home, /books and its pages 1-5 (40 a page), six searches of one page each, every book,
-// every author, and the deliberate /nowhere. The #! app is also reached at its bare /classic/.
-const perApp = 1 + 1 + Math.ceil(data.books.length / 40) + 6 + data.books.length + data.authors.length + 1;
+// every author, the deliberate /nowhere and /books/99999 (404s) and /book/3 (an old URL, 301 to
+// /books/3). The #! app is also reached at its bare /classic/.
+const perApp = 1 + 1 + Math.ceil(data.books.length / 40) + 6 + data.books.length + data.authors.length + 3;
 
 let demo: { origin: string; close: () => Promise<void> };
 let report: VerifyReport;
@@ -22,7 +23,7 @@ beforeAll(async () => {
   } finally {
     await browser.close();
   }
-}, 480_000);
+}, 600_000);
 afterAll(() => demo?.close());
 
 describe('the demo, crawled as the scheme’s crawler does, with Chromium checking for cloaking', () => {
@@ -34,9 +35,21 @@ describe('the demo, crawled as the scheme’s crawler does, with Chromium checki
     expect(counts).toEqual({ root: perApp, classic: perApp + 1, spa: perApp });
   });
 
-  it('gets every snapshot with 200, but for the three deliberate 404s', () => {
-    const notOk = report.states.filter((s) => s.status !== 200).map((s) => `${s.status} ${s.url.slice(demo.origin.length)}`);
-    expect(notOk.sort()).toEqual(['404 /classic/#!/nowhere', '404 /nowhere', '404 /spa/nowhere']);
+  it('gets every snapshot with 200, but for the deliberate 404s and the old URL that redirects, in every app', () => {
+    const notOk = report.states.filter((s) => s.status !== 200).map((s) => `${s.status} ${s.url.slice(demo.origin.length)}${s.redirect ? ` -> ${s.redirect.slice(demo.origin.length)}` : ''}`);
+    expect(notOk.sort()).toEqual(
+      [
+        '404 /classic/#!/nowhere',
+        '404 /nowhere',
+        '404 /spa/nowhere',
+        '404 /books/99999',
+        '404 /classic/#!/books/99999',
+        '404 /spa/books/99999',
+        '301 /book/3 -> /books/3',
+        '301 /classic/#!/book/3 -> /classic/#!/books/3',
+        '301 /spa/book/3 -> /spa/books/3',
+      ].sort(),
+    );
     expect(report.states.filter((s) => s.kind === 'plain' && s.status === 200)).toEqual([]);
   });
 

@@ -1,0 +1,39 @@
+// Type fixtures, compiled by `npm run typecheck` (tsconfig.json includes test/): a line marked
+// `@ts-expect-error` must be an error, every other line must compile. Never run.
+import { createRoutes, notFound, route, type Head, type RouteDefinition } from '../../src/index.js';
+
+// `data` in title, head and render is what `load` returns (load written before them; see the README).
+export const book = route({
+  path: '/books/:id',
+  name: 'book',
+  load: async ({ params }) => {
+    if (params.id === '0') throw notFound();
+    return { name: `Book ${params.id}` };
+  },
+  title: ({ data, params }) => `${data.name} ${params.id}`,
+  head: ({ data }): Head => ({ meta: [{ name: 'description', content: data.name }], jsonLd: { '@type': 'Book', name: data.name } }),
+  render: ({ data }) => data.name.toUpperCase(),
+});
+
+// The name stays its literal; data is never inferred from a hook that reads it.
+export const named: RouteDefinition<'/books/:id', { name: string }, 'book'> = book;
+
+export const wrongData = route({
+  path: '/x',
+  load: () => ({ name: 'x' }),
+  // @ts-expect-error: data has no `title`
+  title: ({ data }) => data.title,
+});
+
+export const wrongParam = route({
+  path: '/authors/:slug',
+  // @ts-expect-error: the path has no `id`
+  render: ({ params }) => params.id,
+});
+
+export const table = createRoutes([book, { path: '/old/:id', redirect: '/books/:id' }, { path: '/legacy', redirect: ({ query }) => `/books/${String(query['id'])}` }], {
+  head: ({ location }) => ({ link: [{ rel: 'alternate', hreflang: 'x-default', href: location }] }),
+});
+
+// @ts-expect-error: a redirect function gives a location
+createRoutes([{ path: '/bad', redirect: () => 42 }]);
