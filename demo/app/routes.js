@@ -25,8 +25,6 @@ export function defineRoutes({ catalogue, link }) {
   const bookItem = (data, book) =>
     html`<li><a href="${link(`/books/${encodeURIComponent(book.id)}`)}">${book.title}</a> <span class="by">${authorOf(data, book.author)?.name ?? ''}, ${book.year}</span></li>`;
   const search = (term) => link(`/books?q=${encodeURIComponent(term)}`);
-  // What a link preview shows: the description and og:title, in every state's head.
-  const card = (title, description) => ({ meta: [{ name: 'description', content: description }, { property: 'og:title', content: title }] });
   const nav = html`<nav><a href="${link('/')}">Home</a> <a href="${link('/books')}">All books</a></nav>`;
 
   const routes = [
@@ -34,7 +32,6 @@ export function defineRoutes({ catalogue, link }) {
       path: '/',
       name: 'home',
       title: 'Crawlable Books',
-      head: ({ data }) => card('Crawlable Books', `${data.books.length} books by ${data.authors.length} authors; every page has its own URL.`),
       load,
       render: ({ data }) => html`${nav}<h1>Crawlable Books</h1>
 <p>${data.books.length} books by ${data.authors.length} authors. Every page here has its own URL, and a crawler gets the same page as you.</p>
@@ -48,7 +45,6 @@ export function defineRoutes({ catalogue, link }) {
       path: '/books',
       name: 'books',
       title: ({ query }) => (typeof query.q === 'string' && query.q ? `Books matching “${query.q}”` : 'All books'),
-      head: ({ query }) => card(typeof query.q === 'string' && query.q ? `Books matching “${query.q}”` : 'All books', 'Books of the catalogue, 40 a page.'),
       load,
       render: ({ data, query }) => {
         const q = typeof query.q === 'string' ? query.q : '';

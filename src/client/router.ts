@@ -101,14 +101,15 @@ export function createRouter(options: RouterOptions): Router {
     status = via ?? code;
     moved = via ? m.location : undefined;
     const context = { params: m.params, query: m.query, location: m.location, data, error };
-    // Only the first commit may find the server's view of its location in the outlet.
-    const keep = drawn !== null && drawn === pathOf(m.location);
+    // Only the first commit may find the server's view of its location in the outlet (and its head).
+    const rendered = drawn !== null;
+    const keep = rendered && drawn === pathOf(m.location);
     drawn = null;
     if (view) {
       if (outlet && view.render && !keep) outlet.innerHTML = view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
       if (title !== undefined) doc.title = title;
-      setHead(stateHead(routes, view, context));
+      setHead(stateHead(routes, view, context), rendered);
     }
     scroll.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.

@@ -10,7 +10,16 @@ export type IsBot = (userAgent: string | null) => boolean;
 /** Bots name themselves early in the header; a longer one is read only this far so its length costs nothing. */
 export const MAX_USER_AGENT = 2048;
 
-/** The default `isBot`: the `isbot` package's list, on the header's first 2048 characters; no header is not a bot. */
+// Automated browsers the list counts as bots but that run the app as a person's browser does, and
+// stand for one (prerender services, Lighthouse, end-to-end tests): they get what browsers get.
+const BROWSERS = /HeadlessChrome|Chrome-Lighthouse/;
+
+/**
+ * The default `isBot`: the `isbot` package's list, on the header's first 2048 characters, but for
+ * headless Chrome and Lighthouse; no header is not a bot.
+ */
 export function defaultIsBot(userAgent: string | null): boolean {
-  return userAgent !== null && isbot(userAgent.slice(0, MAX_USER_AGENT));
+  if (userAgent === null) return false;
+  const head = userAgent.slice(0, MAX_USER_AGENT);
+  return isbot(head) && !BROWSERS.test(head);
 }

@@ -9,7 +9,7 @@ import { createSnapshotHandler, type CleanUrls } from '../../src/server/index.js
 // router started on it: its first navigation uses the page's data and keeps the server's outlet.
 
 const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const SHELL = '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Books</title></head>\n<body><main id="app"></main></body></html>\n';
+const SHELL = '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Books</title><meta name="description" content="The shell"></head>\n<body><main id="app"></main></body></html>\n';
 const TRICKY = { title: '</script><script>alert(1)</script>', line: 'a\u2028b\u2029c', quote: 'say "hi"' };
 
 function app() {
@@ -20,6 +20,7 @@ function app() {
       {
         path: '/books/:id',
         title: ({ params }) => `Book ${params.id}`,
+        head: ({ params }) => ({ meta: [{ name: 'description', content: `About book ${params.id}` }], jsonLd: { name: `Book ${params.id}` } }),
         load: ({ params }) => {
           loads.push(String(params.id));
           if (params.id === '0') throw notFound();
@@ -75,6 +76,16 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     await t.router.navigate('/books/7');
     expect(t.loads).toEqual(['8', '7']);
     expect(t.outlet.innerHTML).toContain('"id":"7"');
+  });
+
+  it("takes the server's head tags for the state's own, never putting them back on a later navigation", async () => {
+    const t = await open('/books/7');
+    const head = () => [...t.window.document.head.querySelectorAll('meta[name=description], script[type="application/ld+json"]')].map((el) => el.getAttribute('content') ?? el.textContent);
+    expect(head()).toEqual(['About book 7', '{"name":"Book 7"}']);
+    await t.router.navigate('/');
+    expect(head()).toEqual([]);
+    await t.router.navigate('/books/8');
+    expect(head()).toEqual(['About book 8', '{"name":"Book 8"}']);
   });
 
   it('keeps the server-rendered notFound view', async () => {

@@ -84,6 +84,9 @@ describe("the server-rendered app ('all', /ssr/)", () => {
       await page.waitForFunction(() => location.pathname === '/ssr/authors/victor-hugo' && document.documentElement.dataset['routerState'] === 'settled');
       expect(await page.locator('main h1').innerText()).toBe('Victor Hugo');
       expect(requests).toHaveLength(1);
+      // The server wrote the book's head; the author's replaces it for good.
+      expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBe('Victor Hugo');
+      expect(await page.locator('script[type="application/ld+json"]').count()).toBe(0);
       expect(await page.evaluate(() => (document.querySelector('#app')?.firstElementChild as unknown as { fromServer?: boolean } | null)?.fromServer)).toBeUndefined();
     } finally {
       await context.close();
