@@ -185,8 +185,8 @@ describe('hostile requests', () => {
     ['an agent that is HTML', '"><script>alert(1)</script> Googlebot'],
     ['no agent', null],
   ];
-  it.each(hostile)('answers %s with today’s statuses and never echoes it', async (_, agent) => {
-    const { port } = await serve({ cleanUrls: 'bots' });
+  it.each(hostile.flatMap(([name, agent]) => (['bots', 'all', 'shell'] as const).map((mode) => [name, mode, agent] as const)))('answers %s in %s mode with today’s statuses and never echoes it', async (_, cleanUrls, agent) => {
+    const { port } = await serve({ cleanUrls });
     const headers: Record<string, string> = agent === null ? {} : { 'User-Agent': agent };
     for (const [target, status] of [
       ['/books/1', 200],
