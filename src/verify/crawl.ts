@@ -4,7 +4,7 @@
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
 import { CodecError, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
-import { cleanUrlOf, crawlAsAgents, type CleanUrlReport } from './agents.js';
+import { BROWSER_AGENT, cleanUrlOf, crawlAsAgents, type CleanUrlReport } from './agents.js';
 import { readPage, readSitemap } from './page.js';
 
 /** What a problem is about. */
@@ -114,9 +114,10 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const queue: string[] = [];
   const states: StateReport[] = [];
 
-  const get = async (url: string, redirect: RequestRedirect = 'follow', userAgent?: string) => {
-    const headers = userAgent === undefined ? undefined : { 'User-Agent': userAgent };
-    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect, headers });
+  // The scheme's fetches say they are a browser: a site that gives bots its snapshots at clean URLs
+  // (cleanUrls 'bots') would otherwise hide its meta-tag path; what bots get is crawlAsAgents' part.
+  const get = async (url: string, redirect: RequestRedirect = 'follow', userAgent = BROWSER_AGENT) => {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect, headers: { 'User-Agent': userAgent } });
     // A page past the limit is a problem to report, not a reason to hold it all in memory.
     const chunks: Uint8Array[] = [];
     let bytes = 0;

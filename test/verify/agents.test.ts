@@ -80,6 +80,8 @@ describe('verify as the bots', () => {
       ['/', []],
       ['/books/1', []],
     ]);
+    // The scheme's crawl says it is a browser, so it still meets the shell and its meta tag.
+    expect(report.states.map((s) => s.kind)).toEqual(['meta', 'meta']);
     expect(report.states[1]?.clean).toEqual({ url: `${origin}/books/1`, bot: { status: 200, title: 'Book 1', description: 'A book' }, browser: { status: 200, shell: true }, differ: true });
   });
 
