@@ -13,6 +13,9 @@ export type {
   AnyRoute,
   Entries,
   HeadFunction,
+  HrefArgs,
+  NamedParams,
+  RedirectFunction,
   LoadContext,
   NotFoundDefinition,
   Params,
@@ -26,4 +29,5 @@ export type {
   RoutesOptions,
   RouteTable,
   TitleFunction,
+  TypedRoute,
 } from './routes.js';

@@ -58,6 +58,9 @@ export type TitleFunction<P = Params, D = unknown> = { title(context: RenderCont
 /** A state's head computed from its render context (method-typed, as `TitleFunction`). */
 export type HeadFunction<P = Params, D = unknown> = { head(context: RenderContext<P, D>): Head }['head'];
 
+/** A redirect route's target computed from the load context (method-typed, as `TitleFunction`). */
+export type RedirectFunction<P = Params> = { redirect(context: LoadContext<P>): AppLocation }['redirect'];
+
 /** What `entries()` may return: params for every location of the route, at once or over time. */
 export type Entries<P> = Iterable<P> | AsyncIterable<P> | Promise<Iterable<P>>;
 
@@ -83,7 +86,7 @@ export interface RouteDefinition<P extends string = string, D = unknown, N exten
    * name (`'/books/:id'`, the query kept), or a function of the load context giving the target
    * location. The route's own `load` is not used. Default none.
    */
-  redirect?: string | ((context: LoadContext<ParamsOf<P>>) => AppLocation);
+  redirect?: string | RedirectFunction<ParamsOf<P>>;
   /** Lists params for prerendering and sitemaps. Default none: only a param-free path is listed. */
   entries?(): Entries<ParamsOf<P>>;
 }
@@ -124,6 +127,21 @@ export interface RoutesOptions {
   head?: Head | HeadFunction;
 }
 
+declare const typed: unique symbol;
+
+/** A route typed by `route()`: its path and name literals kept, for `href` checked at compile time. Type-only: nothing is added at run time. */
+export type TypedRoute<P extends string = string, D = unknown, N extends string = string> = RouteDefinition<P, D, N> & { readonly [typed]: [P, N] };
+
+/** The params each named route of a table takes: `{ book: { id: string } }` (routes typed by `route()` only). */
+export type NamedParams<R> = {
+  [E in R as E extends { readonly [typed]: [string, infer N extends string] } ? (string extends N ? never : N) : never]: E extends { readonly [typed]: [infer P extends string, string] } ? ParamsOf<P> : never;
+};
+
+/** `href`'s arguments: with a table of `route()` routes, a known name and its params; else any name. */
+export type HrefArgs<R> = [keyof NamedParams<R>] extends [never]
+  ? [name: string, params?: Params, query?: QueryInput]
+  : { [N in keyof NamedParams<R>]: {} extends NamedParams<R>[N] ? [name: N, params?: NamedParams<R>[N], query?: QueryInput] : [name: N, params: NamedParams<R>[N], query?: QueryInput] }[keyof NamedParams<R>];
+
 /** A compiled route table. */
 export interface RouteTable<R extends AnyRoute = AnyRoute> {
   /** The routes, in declaration order. */
@@ -139,7 +157,7 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   /** Like `match`, but falls back to `fallback` (default the notFound route); null only when there is none. */
   resolve(location: AppLocation, fallback?: NotFoundDefinition): RouteMatch<R | NotFoundDefinition> | null;
   /** Builds the location of a named route; throws `RouteError` for an unknown name or a missing param. */
-  href(name: string, params?: Params, query?: QueryInput): AppLocation;
+  href(...args: HrefArgs<R>): AppLocation;
   /** Every location that param-free paths and `entries()` name, each once. */
   locations(): AsyncIterable<AppLocation>;
   /**
@@ -150,8 +168,8 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
 }
 
 /** Types a route definition from its path literal, so `params` and `data` are checked in its hooks. */
-export function route<const P extends string, D = undefined, const N extends string = string>(definition: RouteDefinition<P, D, N>): RouteDefinition<P, D, N> {
-  return definition;
+export function route<const P extends string, D = undefined, const N extends string = string>(definition: RouteDefinition<P, D, N>): TypedRoute<P, D, N> {
+  return definition as TypedRoute<P, D, N>;
 }
 
 /** A compiled pattern: its regexp, which captures are wildcards, their names, and the inverse. */
@@ -222,6 +240,11 @@ export function compileRoute(route: RouteDefinition<string, unknown>, sensitive:
 const decodeParam = (raw: string): string => percentDecode(raw);
 
 /** Compiles a route table shared by the client router and the snapshot server. */
+export function createRoutes<const T extends readonly TypedRoute<string, unknown, string>[]>(routes: T, options?: RoutesOptions): RouteTable<T[number]>;
+export function createRoutes<const P extends readonly string[]>(
+  routes: { readonly [K in keyof P]: RouteDefinition<P[K], unknown> },
+  options?: RoutesOptions,
+): RouteTable<RouteDefinition<P[number], unknown>>;
 export function createRoutes<const P extends readonly string[]>(
   routes: { readonly [K in keyof P]: RouteDefinition<P[K], unknown> },
   options: RoutesOptions = {},
@@ -302,7 +325,7 @@ export function createRoutes<const P extends readonly string[]>(
       if (found || !fallback) return found;
       return result(fallback, Object.create(null) as Params, parts(location), true);
     },
-    href(name, params, query) {
+    href(...[name, params, query]: [string, Params?, QueryInput?]) {
       const id = byName.get(name);
       if (id === undefined) throw new RouteError('UNKNOWN_ROUTE', `no route is named ${JSON.stringify(name)}`);
       return buildLocation(id, params, query);

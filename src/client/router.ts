@@ -92,20 +92,21 @@ export function createRouter(options: RouterOptions): Router {
    * Commits a navigation; `view` renders into the outlet, sets the title and the head tags (null
    * for a change of anchor alone); `code` is the state's status, `via` the status of a redirect that led here.
    */
-  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, view: ErrorView | null, failed?: boolean, error?: unknown, code = status, via?: number) {
+  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, view: ErrorView | null, failed?: boolean, error?: unknown, code = 200, via?: number) {
     if (entry) scroll.save(entry.key);
     if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
-    status = via ?? code;
-    moved = via ? m.location : undefined;
     const context = { params: m.params, query: m.query, location: m.location, data, error };
     // Only the first commit may find the server's view of its location in the outlet (and its head).
     const rendered = drawn !== null;
     const keep = rendered && drawn === pathOf(m.location);
     drawn = null;
+    // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
+      status = via ?? code;
+      moved = via ? m.location : undefined;
       if (outlet && view.render && !keep) outlet.innerHTML = view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
       if (title !== undefined) doc.title = title;

@@ -75,6 +75,16 @@ describe.each(modes)('outcomes on the client router in %s mode', (mode) => {
     expect(t.document.title).toBe('Item 3');
   });
 
+  it('keeps the outcome of a redirected state through a change of anchor alone', async () => {
+    t = open(mode);
+    await t.router.start();
+    await t.router.navigate('/items/moved');
+    await t.router.navigate('/items/1#reviews');
+    expect(t.router.current?.location).toBe('/items/1#reviews');
+    expect(t.document.documentElement.dataset['routerStatus']).toBe('301');
+    expect(t.document.documentElement.dataset['routerRedirect']).toBe('/items/1');
+  });
+
   it('reports a guard redirect as a 302 to where it led', async () => {
     t = open(mode);
     await t.router.start();

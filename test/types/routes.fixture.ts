@@ -1,5 +1,6 @@
 // Type fixtures, compiled by `npm run typecheck` (tsconfig.json includes test/): a line marked
 // `@ts-expect-error` must be an error, every other line must compile. Never run.
+import { createRouter, type RouterWindow } from '../../src/client/index.js';
 import { createRoutes, notFound, route, type Head, type RouteDefinition } from '../../src/index.js';
 
 // `data` in title, head and render is what `load` returns (load written before them; see the README).
@@ -37,3 +38,28 @@ export const table = createRoutes([book, { path: '/old/:id', redirect: '/books/:
 
 // @ts-expect-error: a redirect function gives a location
 createRoutes([{ path: '/bad', redirect: () => 42 }]);
+
+// A table of route() routes checks href's name and params at compile time.
+const author = route({ path: '/authors/:slug', name: 'author' });
+const home = route({ path: '/', name: 'home' });
+const files = route({ path: '/files/*path', name: 'files' });
+export const typed = createRoutes([book, author, home, files]);
+typed.href('book', { id: '1' });
+typed.href('author', { slug: 'hugo' }, { tab: 'books' });
+typed.href('home');
+typed.href('files', { path: ['a', 'b'] });
+// @ts-expect-error: no route is named "nope"
+typed.href('nope');
+// @ts-expect-error: the book route needs `id`
+typed.href('book', { slug: '1' });
+// @ts-expect-error: the book route needs params
+typed.href('book');
+// @ts-expect-error: a wildcard takes an array of segments
+typed.href('files', { path: 'a' });
+
+// A table with inline routes keeps typed params in its hooks, and a loose href.
+export const inline = createRoutes([{ path: '/q/:term', name: 'q', render: ({ params }) => params.term.toUpperCase() }]);
+inline.href('anything', { term: 'x' });
+
+// Both kinds of table drive the client router and the server.
+export const routers = (window: RouterWindow) => [createRouter({ routes: typed, window }), createRouter({ routes: inline, window })];
