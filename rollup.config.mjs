@@ -14,7 +14,7 @@ const child = 'src/server/headless-child.ts';
 // The command line (dist/cli.js, run by bin/crawlable-router.js) has no types of its own.
 const cli = 'src/cli.ts';
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
-const external = (id) => /^(path-to-regexp|parse5|saxes|happy-dom|playwright-core|node:)/.test(id);
+const external = (id) => /^(path-to-regexp|parse5|saxes|isbot|happy-dom|playwright-core|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
 

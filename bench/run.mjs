@@ -8,6 +8,7 @@ import { barChart, markdown, print } from './lib/report.mjs';
 import { runMatch } from './match.mjs';
 import { runRedis } from './redis.mjs';
 import { runSize } from './size.mjs';
+import { runCleanUrls } from './clean-urls.mjs';
 import { runSnapshots } from './snapshots.mjs';
 
 const quick = process.argv.includes('--quick');
@@ -134,6 +135,20 @@ figure(
     ['redisStore (redis-server on 127.0.0.1)', fmt(Math.round(stores.redis.rps)), String(stores.redis.non2xx + stores.redis.errors), `×${(stores.redis.rps / stores.memory.rps).toFixed(2)}`],
   ],
   'Every request reads Redis (one GET, decoded); concurrent requests for one state in a process share that read, as they share a render.',
+);
+
+// 6. Clean URLs: bots from the cache, server rendering, hydration
+const clean = await runCleanUrls({ quick });
+const botServed = clean.served.rps / clean.bare.rps;
+figure(
+  'Clean URLs: goals and figures',
+  ['figure', 'measured', 'result'],
+  [
+    [`a bot at a clean URL from the cache ≥ 90% of bare node:http req/s (${clean.bytes} B, 50 connections)`, `${Math.round(clean.served.rps)} vs ${Math.round(clean.bare.rps)} req/s = ${(botServed * 100).toFixed(0)}%`, verdict(botServed >= 0.9)],
+    ["'all': time to first byte of an uncached state (/ssr/books/:id, its data in the page)", ms(clean.ttfbAll), ''],
+    ['the same state rendered by the hooks alone (no HTTP, no data script)', ms(clean.renderHooks), ''],
+    [`a person's first navigation in Chromium, to the router's settled signal (median of ${clean.firstCount})`, `hydrated ${ms(clean.firstHydrated)} (${clean.dataRequestsHydrated} data requests) vs shell then load ${ms(clean.firstShell)} (${clean.dataRequestsShell} data requests)`, ''],
+  ],
 );
 
 await mkdir(new URL('./charts/', import.meta.url), { recursive: true });

@@ -1,5 +1,5 @@
 // Builds the demo's browser files into demo/public/build/ from the library's dist/ (run
-// `npm run build` first): the pushState app as an ES module, the #! app as a classic script on
+// `npm run build` first): the pushState and server-rendered apps as ES modules, the #! app as a classic script on
 // the UMD global, the client-only app as a classic deferred script in public/spa/, and a copy of the
 // UMD bundle.
 import { copyFile, mkdir } from 'node:fs/promises';
@@ -21,6 +21,7 @@ export async function buildDemo() {
   await mkdir(out, { recursive: true });
   const builds = [
     { input: 'main.js', file: 'app.js', format: 'es' },
+    { input: 'ssr.js', file: 'ssr.js', format: 'es' },
     { input: 'classic.js', file: 'classic.js', format: 'iife', external: Object.keys(globals) },
     // The client-only app lives wholly in its own folder: the headless renderer serves it from there.
     { input: 'spa.js', file: '../spa/app.js', format: 'iife' },

@@ -38,10 +38,13 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
   const origin = `http://${host}:${server.address().port}`;
   const onError = quiet ? () => {} : (error) => console.error(error);
 
+  // Clean URLs: bots get the rendered page and browsers the shell ('bots'), but /ssr/ renders for
+  // everyone and hands the client its data ('all').
   const apps = [
-    { base: '/classic/', mode: 'hashbang', shell: 'classic/index.html' },
-    { base: '/spa/', mode: 'history', headless: true },
-    { base: '/', mode: 'history', shell: 'index.html' },
+    { base: '/classic/', mode: 'hashbang', shell: 'classic/index.html', cleanUrls: 'bots' },
+    { base: '/spa/', mode: 'history', headless: true, cleanUrls: 'bots' },
+    { base: '/ssr/', mode: 'history', shell: 'ssr/index.html', cleanUrls: 'all' },
+    { base: '/', mode: 'history', shell: 'index.html', cleanUrls: 'bots' },
   ];
   for (const app of apps) {
     const { routes, notFound, head } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base: app.base, mode: app.mode }) });
@@ -56,13 +59,15 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
       mode: app.mode,
       shell: await readFile(join(publicDir, app.headless ? 'spa/index.html' : app.shell), 'utf8'),
       outlet: '#app',
+      cleanUrls: app.cleanUrls,
       ...(app.renderer ? { renderer: app.renderer } : {}),
       cache,
       onError,
     });
     app.sitemap = (await sitemap(app.routes.locations(), { origin, base: app.base, mode: app.mode }))[0].xml;
   }
-  const robots = robotsTxt({ sitemaps: apps.map((app) => `${origin}${app.base}sitemap.xml`) });
+  // /ssr/ shows the same catalogue as /: its pages are not announced, so crawlers index one copy.
+  const robots = robotsTxt({ sitemaps: apps.filter((app) => app.cleanUrls !== 'all').map((app) => `${origin}${app.base}sitemap.xml`) });
 
   server.on('request', async (req, res) => {
     const url = new URL(req.url ?? '/', origin);
@@ -75,14 +80,14 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
       res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });
       return req.method === 'HEAD' ? res.end() : createReadStream(file).pipe(res);
     }
-    // The first app whose base holds the URL answers it (classic and spa before the root app).
-    const app = apps.find((a) => url.pathname.startsWith(a.base) || url.pathname === a.base.slice(0, -1)) ?? apps[2];
+    // The first app whose base holds the URL answers it (classic, spa and ssr before the root app).
+    const app = apps.find((a) => url.pathname.startsWith(a.base) || url.pathname === a.base.slice(0, -1)) ?? apps[3];
     app.handler.node(req, res, () => text(404, 'text/plain; charset=utf-8', 'Not found'));
   });
 
   return {
     origin,
-    apps: apps.map(({ base, mode, handler }) => ({ base, mode, url: origin + base, handler })),
+    apps: apps.map(({ base, mode, cleanUrls, handler }) => ({ base, mode, cleanUrls, url: origin + base, handler })),
     async close() {
       await Promise.all(apps.map((app) => app.renderer?.close()));
       server.closeAllConnections?.();
@@ -97,6 +102,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   pushState app (ES modules, clean URLs):  ${demo.origin}/
   #! app (UMD bundle, hashbang mode):      ${demo.origin}/classic/
   client-only app (headless snapshots):    ${demo.origin}/spa/
+  server-rendered app (cleanUrls 'all'):   ${demo.origin}/ssr/
 
 One state, as a person and as a crawler sees it:
   pretty: ${demo.origin}/classic/#!/books?q=Les%20Mis%C3%A9rables

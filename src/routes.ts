@@ -202,7 +202,8 @@ export interface Compiled {
   build: (params: Params) => string;
 }
 
-function describe(route: RouteDefinition<string, unknown>): string {
+/** How errors name a route: `route "book" (/books/:id)`, or `route /books/:id` without a name. Internal. */
+export function describe(route: RouteDefinition<string, unknown>): string {
   return route.name ? `route "${route.name}" (${route.path})` : `route ${route.path}`;
 }
 

@@ -4,11 +4,15 @@
 
 import { headKey, jsonLdText, type HeadTag } from '../head.js';
 
-/** A function that makes document.head show `tags` and nothing else of the previous state's. */
-export function createHead(doc: Document): (tags: readonly HeadTag[]) => void {
+/**
+ * A function that makes document.head show `tags` and nothing else of the previous state's.
+ * `rendered`: the head was written by the server for a state (cleanUrls 'all'), so tags with the
+ * state's keys are that state's, not the shell's: they are replaced for good, never put back.
+ */
+export function createHead(doc: Document): (tags: readonly HeadTag[], rendered?: boolean) => void {
   let added: Element[] = [];
   let taken: [Element, Node, Node | null][] = [];
-  return (tags) => {
+  return (tags, rendered) => {
     for (const el of added) el.remove();
     // Put back in reverse, so each one's next sibling is in place (or gone: then at the end).
     for (const [el, parent, next] of taken.reverse()) parent.insertBefore(el, next && next.parentNode === parent ? next : null);
@@ -19,7 +23,7 @@ export function createHead(doc: Document): (tags: readonly HeadTag[]) => void {
     const keys = new Set(tags.map((t) => t.key));
     for (const el of head.querySelectorAll('meta,link,script')) {
       const key = headKey(el.localName, (name) => el.getAttribute(name));
-      if (key && keys.has(key)) taken.push([el, el.parentNode as Node, el.nextSibling]), el.remove();
+      if (key && keys.has(key)) (rendered || taken.push([el, el.parentNode as Node, el.nextSibling])), el.remove();
     }
     for (const t of tags) {
       const el = doc.createElement(t.tag);

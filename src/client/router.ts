@@ -6,9 +6,11 @@ import { normalizeBase, normalizeLocation, type AppLocation } from '../location.
 import { outcomeOf } from '../outcome.js';
 import { stateHead } from '../head.js';
 import type { RouteMatch } from '../routes.js';
+import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, pathOf, windowNav, type Entry } from './adapters.js';
 import { createHead } from './head.js';
 import { historyNav } from './history.js';
+import { readHydration, renderedLocation } from './hydrate.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
 import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, RouterWindow, Target } from './types.js';
@@ -58,6 +60,9 @@ export function createRouter(options: RouterOptions): Router {
   // with, and where a redirect (from a load, a redirect route or a guard) took the navigation.
   let status = 200;
   let moved: AppLocation | undefined;
+  // A server-rendered page's gifts to the first navigation (src/client/hydrate.ts): its data, and an outlet already drawn.
+  let seed: HydrationPayload | null = null;
+  let drawn: string | null = null;
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
     nav.write(adapter.url(loc), e, replace, loc);
@@ -97,14 +102,18 @@ export function createRouter(options: RouterOptions): Router {
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
     const context = { params: m.params, query: m.query, location: m.location, data, error };
+    // Only the first commit may find the server's view of its location in the outlet (and its head).
+    const rendered = drawn !== null;
+    const keep = rendered && drawn === pathOf(m.location);
+    drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
       status = via ?? code;
       moved = via ? m.location : undefined;
-      if (outlet && view.render) outlet.innerHTML = view.render(context);
+      if (outlet && view.render && !keep) outlet.innerHTML = view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
       if (title !== undefined && doc) doc.title = title;
-      setHead?.(stateHead(routes, view, context));
+      setHead?.(stateHead(routes, view, context), rendered);
     }
     scroll.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
@@ -133,6 +142,9 @@ export function createRouter(options: RouterOptions): Router {
       if (depth >= MAX_REDIRECTS) throw new Error(`navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}`);
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
+    // The first navigation's only: a redirect or a later navigation loads as usual.
+    const seeded = seed !== null && seed.location === pathOf(loc) ? seed : null;
+    seed = null;
     try {
       let m = routes.resolve(loc, fallback) as RouteMatch;
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
@@ -160,7 +172,10 @@ export function createRouter(options: RouterOptions): Router {
       let error: unknown;
       let failed = false;
       const load = m.route.load;
-      if (load) {
+      // The server's answer for this state: its data, or a 404 its `load` gave with notFound().
+      if (seeded?.status === 404 && !m.notFound) m = { ...m, route: fallback, notFound: true };
+      else if (seeded) data = seeded.data;
+      else if (load) {
         try {
           data = await until(load({ params: m.params, query: m.query, location: m.location, signal }), signal);
         } catch (x) {
@@ -223,6 +238,11 @@ export function createRouter(options: RouterOptions): Router {
       started = true;
       const o = options.outlet;
       outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
+      // Without a document there is no server-rendered page to hydrate from.
+      if (doc) {
+        seed = readHydration(doc);
+        drawn = renderedLocation(outlet ?? null);
+      }
       const { signal } = (listening = new AbortController());
       nav.listen(onPop, signal);
       if (links && doc) doc.addEventListener('click', linkHandler(win, adapter.read, navigate), { signal });

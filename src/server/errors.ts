@@ -10,7 +10,8 @@ export type SnapshotErrorCode =
   | 'BUSY'
   | 'ABANDONED'
   | 'LIMITED'
-  | 'RENDER_FAILED';
+  | 'RENDER_FAILED'
+  | 'DATA_NOT_JSON';
 
 /** A snapshot that could not be made, or an option that cannot work; `code` names which. */
 export class SnapshotError extends Error {

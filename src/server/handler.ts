@@ -1,6 +1,7 @@
 // The snapshot handler: a web `Request -> Response | null` core (h3's shape, STYLE.md "Shape").
 // An ugly URL (`/?_escaped_fragment_=/books/1` or the meta-tag form `/books/1?_escaped_fragment_=`)
-// gets the HTML snapshot of its state; a clean URL inside `base` gets the shell carrying
+// gets the HTML snapshot of its state; a clean URL inside `base` gets, by `cleanUrls`, the same
+// snapshot (for bots that run no JavaScript, or for everyone) or the shell carrying
 // `<meta name="fragment" content="!">`; anything else is not its business (null).
 // The scheme's rules it follows: docs/scheme.md.
 
@@ -10,7 +11,9 @@ import type { AnyRoute, RouteDefinition, RouteTable } from '../routes.js';
 import { createSnapshotCache, memoryStore, type InvalidateTarget, type MemoryStoreOptions, type SnapshotStore, type StoredSnapshot } from './cache.js';
 import { SnapshotError } from './errors.js';
 import { errorPage, redirectPage } from './html.js';
+import { defaultIsBot, type IsBot } from './bots.js';
 import { askOf, responseOf, type Answer, type Ask } from './exchange.js';
+import { checkNonce } from './hydration.js';
 import { etagOf, respond, type Page } from './http.js';
 import { toNodeHandler, type NodeHandler } from './node.js';
 import { createFlights, isAbandoned } from './flights.js';
@@ -56,13 +59,23 @@ export interface SnapshotHandlerOptions {
   shellCacheControl?: string;
   /** gzip answers for clients that accept it (and send `Vary: Accept-Encoding`). Default `true`. */
   compress?: boolean;
-  /** Answer clean URLs inside `base` with the shell; `false` leaves them to the next handler. Default `true`. */
+  /** Answer clean URLs inside `base` with the shell where they get it; `false` leaves those to the next handler. Default `true`. */
   serveShell?: boolean;
   /**
    * A per-client limit, asked before each snapshot request waits for its state: return false to
    * refuse it with 429 and `Retry-After`. Default: none (every client may wait).
    */
   limitClient?: (client: SnapshotClient) => boolean | Promise<boolean>;
+  /**
+   * What a clean URL inside `base` gets: `'bots'` the snapshot for bots that run no JavaScript and
+   * the shell for others, with `Vary: User-Agent`; `'all'` the snapshot with the state's data for
+   * everyone (server rendering; the client router hydrates); `'shell'` the shell. Default `'bots'`.
+   */
+  cleanUrls?: CleanUrls;
+  /** Whether a `User-Agent` (null when absent) is a bot that gets snapshots at clean URLs in `'bots'` mode. Default: the `isbot` package's list. */
+  isBot?: IsBot;
+  /** A CSP nonce written on the data script of `'all'` pages; pages are cached, so it is one value for every answer. Default none. */
+  nonce?: string;
   /** Told about renders that fail (500) or time out (504), and stores that fail. Default `console.error`. */
   onError?: (error: unknown, location: AppLocation | null) => void;
 }
@@ -78,6 +91,9 @@ export interface SnapshotClient {
   /** Snapshot requests from the same address (or, without one, from every client without one) waiting for an answer now, this one not counted. */
   waiting: number;
 }
+
+/** What a clean URL inside `base` gets: see `SnapshotHandlerOptions.cleanUrls`. */
+export type CleanUrls = 'bots' | 'all' | 'shell';
 
 /** A snapshot, as `render(location)` gives it. */
 export interface Snapshot {
@@ -110,6 +126,7 @@ export interface SnapshotHandler {
 }
 
 const UGLY_PARAM = /[?&]_escaped_fragment_(?:[=&]|$)/;
+const CLEAN_URLS: readonly CleanUrls[] = ['bots', 'all', 'shell'];
 const LOCK_MARGIN_MS = 1000;
 const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, ABANDONED: 503, LIMITED: 429, TIMEOUT: 504 };
 
@@ -146,7 +163,7 @@ function routeRedirect(match: NonNullable<ReturnType<RouteTable['match']>>) {
   return null;
 }
 
-/** Creates the handler that answers crawlers' ugly URLs with snapshots and clean URLs with the shell. */
+/** Creates the handler that answers crawlers' ugly URLs with snapshots, and clean URLs with snapshots or the shell by `cleanUrls`. */
 export function createSnapshotHandler(options: SnapshotHandlerOptions): SnapshotHandler {
   const { routes } = options;
   if (!routes || typeof routes.resolve !== 'function') throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
@@ -160,6 +177,13 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     serveShell = true,
     onError = (error: unknown, location: AppLocation | null) => console.error(`crawlable-router: snapshot of ${location ?? '?'} failed:`, error),
   } = options;
+  const cleanUrls = options.cleanUrls ?? 'bots';
+  if (!CLEAN_URLS.includes(cleanUrls)) throw new SnapshotError('BAD_OPTION', `cleanUrls must be 'bots', 'all' or 'shell', got ${JSON.stringify(cleanUrls)}`);
+  const isBot = options.isBot ?? defaultIsBot;
+  if (typeof isBot !== 'function') throw new SnapshotError('BAD_OPTION', 'isBot must be a function of the User-Agent header');
+  const hydrate = cleanUrls === 'all' ? { nonce: checkNonce(options.nonce) } : undefined;
+  // In 'bots' mode one clean URL has two answers: every one of them says so, or a shared cache mixes them.
+  const vary = cleanUrls === 'bots' ? 'User-Agent' : undefined;
   const shell = parseShell(options.shell ?? DEFAULT_SHELL, { outlet: options.outlet ?? '#app', links: { ...settings, page: settings.origin + settings.base } });
   const renderer = options.renderer ?? hooksRenderer(shell, routes);
   const queue = createQueue(options.queue);
@@ -174,8 +198,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     waitMs: timeoutMs,
     lockTtlMs: timeoutMs + LOCK_MARGIN_MS,
   });
-  const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl };
+  const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl, vary };
   const shellMemo = {};
+  // A stored snapshot's answer at a clean URL has its own headers (Vary), so its own prepared copy.
+  const cleanMemos = new WeakMap<StoredSnapshot, object>();
+  const cleanMemo = (stored: StoredSnapshot) => cleanMemos.get(stored) ?? (cleanMemos.set(stored, {}), cleanMemos.get(stored) as object);
 
   async function produce(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
     const match = routes.resolve(location);
@@ -190,6 +217,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
           notFound,
           settings,
           signal,
+          hydrate,
         }),
       );
       const status = result.status ?? (notFound ? 404 : 200);
@@ -269,14 +297,16 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       return respond(request, { status: 400, body: errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message}`), cacheControl: 'no-store' }, { compress });
     }
     if (location === null) return null;
-    if (!UGLY_PARAM.test(search)) {
+    const clean = !UGLY_PARAM.test(search);
+    const varies = clean ? vary : undefined;
+    if (clean && !(cleanUrls === 'all' || (cleanUrls === 'bots' && isBot(request.header('user-agent'))))) {
       if (!serveShell) return null;
       // Routes match paths: the query (which may be 16 kB of pairs) is not parsed for a status.
       const at = location.indexOf('?');
       const match = routes.match(at < 0 ? location : location.slice(0, at));
       // A redirect route needs no render: its clean URL moves to the target's clean URL (the query kept).
       const moved = match && (match.route as RouteDefinition).redirect !== undefined ? routeRedirect(routes.match(location) ?? match) : null;
-      if (moved) return respond(request, moving(moved.status, redirectUrl(moved.to, settings, 'clean')), { compress });
+      if (moved) return respond(request, { ...moving(moved.status, redirectUrl(moved.to, settings, 'clean')), vary }, { compress });
       return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
     }
     // The state: the path and the query keys its route says make a distinct state.
@@ -287,15 +317,16 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     } catch (error) {
       // A client that has gone gets nothing written; its wait is over.
       if (request.signal?.aborted) return null;
-      return respond(request, failure(error, key), { compress });
+      return respond(request, { ...failure(error, key), vary: varies }, { compress });
     }
     if (stored.redirect !== undefined) {
-      // The target in the request's own form: the meta-tag form stays a clean URL with an empty escaped fragment.
-      const meta = readUglyUrl(request.target).fragment === '';
-      return respond(request, moving(stored.status, redirectUrl(stored.redirect, settings, meta ? 'meta' : 'ugly')), { compress });
+      // The target in the request's own form: a clean URL moves to the target's clean URL; the
+      // meta-tag form stays a clean URL with an empty escaped fragment.
+      const form = clean ? 'clean' : readUglyUrl(request.target).fragment === '' ? 'meta' : 'ugly';
+      return respond(request, { ...moving(stored.status, redirectUrl(stored.redirect, settings, form)), vary: varies }, { compress });
     }
-    const page: Page = { status: stored.status, body: stored.html, etag: stored.etag, lastModified: stored.renderedAt, cacheControl };
-    return respond(request, page, { compress, memo: stored });
+    const page: Page = { status: stored.status, body: stored.html, etag: stored.etag, lastModified: stored.renderedAt, cacheControl, vary: varies };
+    return respond(request, page, { compress, memo: clean ? cleanMemo(stored) : stored });
   }
 
   function moving(status: number, url: string): Page {

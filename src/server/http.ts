@@ -20,6 +20,8 @@ export interface Page {
   cacheControl: string;
   /** Extra headers (Retry-After). */
   headers?: Record<string, string>;
+  /** Request headers the answer depends on besides Accept-Encoding (`User-Agent`), for `Vary`. */
+  vary?: string | undefined;
 }
 
 /** A strong ETag over a body: the quoted base64url SHA-1 of its UTF-8 bytes. */
@@ -93,7 +95,8 @@ async function prepare(page: Page, compress: boolean, zip: boolean): Promise<Pre
     'X-Content-Type-Options': 'nosniff',
     ...page.headers,
   };
-  if (compress) headers['Vary'] = 'Accept-Encoding';
+  const vary = [page.vary, compress ? 'Accept-Encoding' : undefined].filter((name) => name !== undefined);
+  if (vary.length) headers['Vary'] = vary.join(', ');
   if (page.lastModified !== undefined) headers['Last-Modified'] = new Date(page.lastModified).toUTCString();
   if (page.etag !== undefined) headers['ETag'] = zip ? gzipTag(page.etag) : page.etag;
   let body = encoder.encode(page.body);

@@ -2,7 +2,8 @@
 // route table's render hooks, from the real app in happy-dom, or from snapshots made ahead.
 
 export { createSnapshotHandler } from './handler.js';
-export type { CacheOptions, Snapshot, SnapshotClient, SnapshotHandler, SnapshotHandlerOptions } from './handler.js';
+export type { CacheOptions, CleanUrls, Snapshot, SnapshotClient, SnapshotHandler, SnapshotHandlerOptions } from './handler.js';
+export type { IsBot } from './bots.js';
 export { headlessRenderer } from './headless.js';
 export type { HeadlessRenderer, HeadlessRendererOptions } from './headless.js';
 export { prerender } from './prerender.js';

@@ -222,6 +222,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   );
   return report;
 }
+
 async function writeSitemap(options: PrerenderOptions, outDir: string, locations: AppLocation[]): Promise<string[]> {
   const parts = await sitemap(locations, { origin: options.origin, base: options.routes.base, mode: options.mode });
   for (const part of parts) await writeInside(outDir, part.name, part.xml);

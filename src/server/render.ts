@@ -6,6 +6,7 @@ import type { AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
 import { stateHead } from '../head.js';
 import type { AnyRoute, Params, RouteMatch, RouteTable } from '../routes.js';
+import { dataScript } from './hydration.js';
 import { rewriteLinks } from './links.js';
 import type { ShellTemplate } from './shell.js';
 import type { UrlSettings } from './urls.js';
@@ -26,6 +27,11 @@ export interface RenderJob {
   settings: UrlSettings;
   /** Aborted at the handler's `timeoutMs`: stop work and free what the render holds. */
   signal: AbortSignal;
+  /**
+   * Set in `cleanUrls: 'all'` mode: the page is what browsers get, so it carries the state's data
+   * for the client router (a JSON script, with `nonce` when given) and marks the outlet with its location.
+   */
+  hydrate?: { nonce?: string | undefined } | undefined;
 }
 
 /** A rendered document. */
@@ -74,7 +80,10 @@ export function hooksRenderer(shell: ShellTemplate, table: Pick<RouteTable, 'hea
       const tags = stateHead(table, view ?? {}, context, status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : undefined);
       const title = typeof view?.title === 'function' ? view.title(context) : view?.title;
       const outlet = view?.render ? rewriteLinks(String(await view.render(context)), { ...job.settings, page: job.url }) : undefined;
-      return { status, html: shell.snapshot({ title: title === undefined ? undefined : String(title), tags, outlet }) };
+      // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.
+      const head = job.hydrate ? dataScript({ location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
+      const mark = job.hydrate ? location : undefined;
+      return { status, html: shell.snapshot({ title: title === undefined ? undefined : String(title), tags, head, outlet, mark }) };
     },
   };
 }

@@ -7,13 +7,14 @@
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { headKey, type HeadTag } from '../head.js';
 import { SnapshotError } from './errors.js';
+import { RENDERED_ATTRIBUTE } from '../hydration.js';
 import { headHtml } from './head-html.js';
 import { escapeHtml } from './html.js';
 import { applyEdits, hrefEdit, walkElements, type Edit, type LinkContext } from './links.js';
 import { compileSelector } from './selector.js';
 
 type Element = DefaultTreeAdapterMap['element'];
-type Slot = 'title' | 'head' | 'outlet';
+type Slot = 'title' | 'head' | 'outlet' | 'mark';
 
 /** What a snapshot puts into the shell; an omitted part leaves the shell's own text. */
 export interface ShellParts {
@@ -25,6 +26,8 @@ export interface ShellParts {
   tags?: readonly HeadTag[];
   /** The outlet's inner HTML. Default: the shell's outlet content. */
   outlet?: string | undefined;
+  /** The location written on the outlet as `data-router-rendered`, for the client to keep its content. Default none. */
+  mark?: string | undefined;
 }
 
 /** A parsed shell. */
@@ -174,6 +177,8 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   }
   edits.push({ start: headPoint, end: headPoint, text: { slot: 'head' } });
   edits.push({ start: inner.start, end: inner.end, text: { slot: 'outlet' } });
+  // Just before the `>` of the outlet's start tag: an attribute there is the outlet's own.
+  edits.push({ start: inner.start - 1, end: inner.start - 1, text: { slot: 'mark' } });
   const pieces = cut(html, edits);
   const innerLinks = links.filter((e) => !outside(e)).map((e) => ({ ...e, start: e.start - inner.start, end: e.end - inner.start }));
   const outletText = applyEdits(html.slice(inner.start, inner.end), innerLinks);
@@ -190,6 +195,7 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
         else if (piece.slot === 'title') out += parts.title === undefined ? titleText : escapeHtml(parts.title);
         else if (piece.slot === 'titleElement') out += parts.title === undefined ? '' : `<title>${escapeHtml(parts.title)}</title>`;
         else if (piece.slot === 'head') out += (parts.head ?? '') + headHtml(tags);
+        else if (piece.slot === 'mark') out += parts.mark === undefined ? '' : ` ${RENDERED_ATTRIBUTE}="${escapeHtml(parts.mark)}"`;
         else out += parts.outlet ?? outletText;
       }
       return out;

@@ -4,6 +4,7 @@
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
 import { CodecError, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
+import { BROWSER_AGENT, cleanUrlOf, crawlAsAgents, type CleanUrlReport } from './agents.js';
 import { readPage, readSitemap, robotsSitemaps } from './page.js';
 
 /** What a problem is about. */
@@ -20,7 +21,10 @@ export type ProblemCode =
   | 'BAD_SITEMAP'
   | 'OFF_ORIGIN'
   | 'OFF_ORIGIN_REDIRECT'
-  | 'TEXT_MISMATCH';
+  | 'TEXT_MISMATCH'
+  | 'EMPTY_FOR_BOTS'
+  | 'STATUS_DIFFERS'
+  | 'MISSING_VARY';
 
 /** One thing the crawler would get wrong or miss. */
 export interface Problem {
@@ -50,6 +54,8 @@ export interface StateReport {
   text: 'match' | 'mismatch' | 'unchecked';
   /** What is wrong with this state. */
   problems: Problem[];
+  /** What the state's clean URL gave a bot and a browser (src/verify/agents.ts); absent when the state could not be fetched. */
+  clean?: CleanUrlReport;
 }
 
 /** The whole crawl. */
@@ -86,6 +92,8 @@ export interface VerifyOptions {
   timeoutMs?: number;
   /** Largest body read from one URL, in bytes; a larger one is a FETCH_FAILED problem. Default 10 MiB. */
   maxBytes?: number;
+  /** Also fetches each state's clean URL as a bot and as a browser (EMPTY_FOR_BOTS, STATUS_DIFFERS, MISSING_VARY). Default `true`. */
+  agents?: boolean;
   /** Called as each state is done: done count, known count, its URL. Default none. */
   onProgress?: (done: number, known: number, url: string) => void;
 }
@@ -111,7 +119,7 @@ function firstDifference(a: string, b: string): string {
 
 /** Crawls `start` as the scheme's crawler would and reports every state and problem. */
 export async function verify(start: string, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const { browser, maxStates = 500, concurrency = 4, timeoutMs = 10_000, maxBytes = 10 * 2 ** 20, onProgress } = options;
+  const { browser, maxStates = 500, concurrency = 4, timeoutMs = 10_000, maxBytes = 10 * 2 ** 20, agents = true, onProgress } = options;
   const origin = new URL(start).origin;
   const known = new Set<string>();
   const queue: string[] = [];
@@ -120,14 +128,16 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   /**
    * Reads up to `limit` bytes of `url`, following redirects only while they stay on the site's
    * origin; with `follow` false a redirect is the answer (a state's redirect is reported, not followed).
+   * The scheme's fetches say they are a browser: a site that gives bots its snapshots at clean URLs
+   * (cleanUrls 'bots') would otherwise hide its meta-tag path; what bots get is crawlAsAgents' part.
    */
-  const get = async (url: string, limit = maxBytes, cut = false, follow = true) => {
+  const get = async (url: string, limit = maxBytes, cut = false, follow = true, userAgent = BROWSER_AGENT) => {
     let at = url;
     let response: Response;
     let location: string | null = null;
     for (let hop = 0; ; hop++) {
       if (new URL(at).origin !== origin) throw new OffOrigin(`${url} leads off the site to ${at}; verify stays on ${origin}`);
-      response = await fetch(at, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual' });
+      response = await fetch(at, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual', headers: { 'User-Agent': userAgent } });
       location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
       if (location === null || !follow) break;
       await response.body?.cancel();
@@ -150,7 +160,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       chunks.push(part.value);
     }
     const body = Buffer.concat(chunks).toString('utf8');
-    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '', location };
+    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '', location, vary: response.headers.get('vary') };
   };
 
   /** The key a link is crawled under: #! URLs keep their fragment, other URLs drop theirs. */
@@ -266,11 +276,22 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems };
   }
 
+  /** The state's clean URL as a bot and as a browser see it. */
+  const asAgents = async (state: StateReport): Promise<StateReport> => {
+    if (!agents || state.status === 0) return state;
+    try {
+      const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) => get(url, maxBytes, false, false, agent));
+      return { ...state, clean, problems: [...state.problems, ...problems] };
+    } catch (error) {
+      return { ...state, problems: [...state.problems, { code: 'FETCH_FAILED', message: `${cleanUrlOf(state.url)}, fetched as a bot and a browser: ${(error as Error).message}` }] };
+    }
+  };
+
   let next = 0;
   const worker = async () => {
     while (next < queue.length) {
       const url = queue[next++] as string;
-      const report = await crawl(url).catch(
+      const report = await crawl(url).then(asAgents).catch(
         (error: Error): StateReport => ({ url, fetched: url, kind: 'plain', status: 0, bytes: 0, title: '', text: 'unchecked', problems: [{ code: error instanceof OffOrigin ? 'OFF_ORIGIN' : 'FETCH_FAILED', message: error instanceof OffOrigin ? error.message : `${url}: ${error.message}` }] }),
       );
       states.push(report);

@@ -22,6 +22,8 @@ export interface PageFacts {
   canonicals: string[];
   /** The document title's text. */
   title: string;
+  /** The content of the first `<meta name="description">`, trimmed; `''` when there is none. */
+  description: string;
   /** Each `<meta name="fragment">`: its content and whether it sits in `<head>`. */
   fragmentMetas: { content: string; inHead: boolean }[];
 }
@@ -35,13 +37,15 @@ function text(node: Node): string {
 
 /** Reads the crawler-relevant facts of an HTML document. */
 export function readPage(html: string): PageFacts {
-  const facts: PageFacts = { links: [], canonicals: [], title: '', fragmentMetas: [] };
+  const facts: PageFacts = { links: [], canonicals: [], title: '', description: '', fragmentMetas: [] };
   const visit = (node: Node, inHead: boolean): void => {
     const tag = node.tagName;
     if ((tag === 'a' || tag === 'area') && attr(node, 'href') !== undefined) facts.links.push(attr(node, 'href') as string);
     if (tag === 'link' && (attr(node, 'rel') ?? '').toLowerCase().split(/\s+/).includes('canonical')) facts.canonicals.push(attr(node, 'href') ?? '');
     if (tag === 'title' && !facts.title) facts.title = text(node).trim();
-    if (tag === 'meta' && (attr(node, 'name') ?? '').toLowerCase() === 'fragment') facts.fragmentMetas.push({ content: attr(node, 'content') ?? '', inHead });
+    const meta = tag === 'meta' ? (attr(node, 'name') ?? '').trim().toLowerCase() : '';
+    if (meta === 'fragment') facts.fragmentMetas.push({ content: attr(node, 'content') ?? '', inHead });
+    if (meta === 'description' && !facts.description) facts.description = (attr(node, 'content') ?? '').trim();
     for (const child of node.childNodes ?? []) visit(child, inHead || tag === 'head');
     if (node.content) visit(node.content, inHead);
   };

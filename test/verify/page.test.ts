@@ -2,9 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { readPage, readSitemap, robotsSitemaps } from '../../src/verify/page.js';
 
 describe('readPage', () => {
-  it('reads links, canonical links, the title and fragment metas with where they sit', () => {
+  it('reads links, canonical links, the title, the first description and fragment metas with where they sit', () => {
     const facts = readPage(
-      '<!doctype html><html><head><title> Books &amp; more </title><link rel="Canonical" href="/#!/a"><meta name="fragment" content="!"></head>' +
+      '<!doctype html><html><head><title> Books &amp; more </title><link rel="Canonical" href="/#!/a"><meta name="fragment" content="!">' +
+        '<meta name=" Description" content=" 200 books &lt;&gt; "><meta name="description" content="second"></head>' +
         '<body><a href="#!/b">b</a><a>no href</a><map><area href="/c"></map><svg><a href="/svg"></a></svg><template><a href="/in-template"></a></template>' +
         '<meta name="Fragment" content="1"><link rel="alternate canonical" href="/x"></body></html>',
     );
@@ -12,6 +13,7 @@ describe('readPage', () => {
       links: ['#!/b', '/c', '/svg', '/in-template'],
       canonicals: ['/#!/a', '/x'],
       title: 'Books & more',
+      description: '200 books <>',
       fragmentMetas: [
         { content: '!', inHead: true },
         { content: '1', inHead: false },

@@ -1,0 +1,20 @@
+// The client's half of server rendering (`cleanUrls: 'all'`): the page's JSON data script, read
+// with JSON.parse (never eval), gives the first navigation its data instead of `load`; the outlet's
+// `data-router-rendered` attribute says the server already wrote that location's view into it.
+
+import { DATA_SCRIPT_ID, RENDERED_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
+
+/** The page's hydration payload, or null when it has none or it does not read as one. */
+export function readHydration(doc: Document): HydrationPayload | null {
+  try {
+    const payload = JSON.parse(doc.getElementById(DATA_SCRIPT_ID)?.textContent ?? 'null') as HydrationPayload | null;
+    return payload && typeof payload.location === 'string' ? payload : null;
+  } catch {
+    return null; // a page that mangled its own script loads as usual
+  }
+}
+
+/** The location whose view the server rendered into `outlet`, or null. */
+export function renderedLocation(outlet: Element | null): string | null {
+  return outlet ? outlet.getAttribute(RENDERED_ATTRIBUTE) : null;
+}

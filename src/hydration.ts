@@ -1,0 +1,19 @@
+// What a server-rendered page (`cleanUrls: 'all'`) hands the client router, named once for both
+// sides: a JSON data script with the state's location and `data`, and an attribute on the outlet
+// saying which location the server rendered into it. No DOM and no Node here.
+
+/** The id of the `<script type="application/json">` that carries the first state's data. */
+export const DATA_SCRIPT_ID = 'crawlable-router-data';
+
+/** The outlet attribute naming the location whose view the server already wrote into it. */
+export const RENDERED_ATTRIBUTE = 'data-router-rendered';
+
+/** What the data script holds. */
+export interface HydrationPayload {
+  /** The location rendered, without an anchor. */
+  location: string;
+  /** The status the state was served with: 200, or 404 when its `load` threw `notFound()`. */
+  status: number;
+  /** What the route's `load` returned; absent when the route has no `load`. */
+  data?: unknown;
+}

@@ -1,0 +1,237 @@
+import { parse } from 'parse5';
+import { afterEach, describe, expect, it } from 'vitest';
+import { notFound, redirect } from '../../src/outcome.js';
+import { createRoutes } from '../../src/routes.js';
+import { createSnapshotHandler, type CleanUrls, type SnapshotHandlerOptions } from '../../src/server/handler.js';
+import { SnapshotError } from '../../src/server/errors.js';
+import { esc, headerText, listen, request, type Running } from './helpers.js';
+
+// What a clean URL gets in each `cleanUrls` mode, for a bot, a browser and a request with no
+// User-Agent: status, body, Vary, and which answers share one render.
+
+const ORIGIN = 'https://example.com';
+const SHELL =
+  '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Books</title><script type="module" src="/app.js"></script></head>\n' +
+  '<body><main id="app"><p>Loading…</p></main></body></html>\n';
+const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
+
+function table(loads: string[], data: (id: string) => unknown = (id) => ({ name: `Name of ${id}` })) {
+  return createRoutes(
+    [
+      { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
+      {
+        path: '/books/:id',
+        name: 'book',
+        title: ({ params }) => `Book ${params.id}`,
+        load: ({ params }) => {
+          loads.push(String(params.id));
+          if (params.id === '0') throw notFound();
+          return data(String(params.id));
+        },
+        render: ({ data: d }) => `<h1>${esc(JSON.stringify(d))}</h1>`,
+      },
+      { path: '/old/:id', load: ({ params }) => Promise.reject(redirect(`/books/${params.id}`, 301)) },
+      { path: '/book/:id', redirect: '/books/:id' },
+    ],
+    { notFound: { title: 'Not found', render: () => '<h1>Nothing here</h1>' } },
+  );
+}
+
+let running: Running[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((r) => r.close()));
+  running = [];
+});
+
+async function serve(options: Partial<SnapshotHandlerOptions> = {}, data?: (id: string) => unknown) {
+  const loads: string[] = [];
+  const errors: unknown[] = [];
+  const handler = createSnapshotHandler({ routes: table(loads, data), origin: ORIGIN, shell: SHELL, onError: (e) => errors.push(e), ...options });
+  const server = await listen((req, res) => void handler.node(req, res));
+  running.push(server);
+  return { handler, port: server.port, loads, errors };
+}
+
+const agentHeaders = (agent: string | null): Record<string, string> => (agent === null ? {} : { 'User-Agent': agent });
+
+/** Title, meta fragment tags, the data script and the outlet, read with a real parser. */
+function read(html: string) {
+  type Node = { nodeName: string; tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string };
+  const found = { title: '', meta: 0, data: null as unknown, outlet: '', rendered: null as string | null };
+  const text = (n: Node): string => (n.value ?? '') + (n.childNodes ?? []).map(text).join('');
+  const walk = (n: Node) => {
+    const attr = (name: string) => n.attrs?.find((a) => a.name === name)?.value;
+    if (n.tagName === 'title') found.title = text(n);
+    if (n.tagName === 'meta' && attr('name') === 'fragment') found.meta++;
+    if (n.tagName === 'script' && attr('id') === 'crawlable-router-data') found.data = JSON.parse(text(n));
+    if (attr('id') === 'app') (found.outlet = text(n)), (found.rendered = attr('data-router-rendered') ?? null);
+    (n.childNodes ?? []).forEach(walk);
+  };
+  walk(parse(html) as unknown as Node);
+  return found;
+}
+
+type Agent = 'bot' | 'browser' | 'none';
+const AGENTS: Record<Agent, string | null> = { bot: BOT, browser: BROWSER, none: null };
+// mode, agent: whether the answer is the rendered state, and the Vary it carries.
+const MATRIX: [CleanUrls, Agent, boolean, string][] = [
+  ['bots', 'bot', true, 'User-Agent, Accept-Encoding'],
+  ['bots', 'browser', false, 'User-Agent, Accept-Encoding'],
+  ['bots', 'none', false, 'User-Agent, Accept-Encoding'],
+  ['all', 'bot', true, 'Accept-Encoding'],
+  ['all', 'browser', true, 'Accept-Encoding'],
+  ['all', 'none', true, 'Accept-Encoding'],
+  ['shell', 'bot', false, 'Accept-Encoding'],
+  ['shell', 'browser', false, 'Accept-Encoding'],
+  ['shell', 'none', false, 'Accept-Encoding'],
+];
+
+describe.each(MATRIX)('cleanUrls %s, %s user agent', (cleanUrls, agent, rendered, vary) => {
+  const headers = agentHeaders(AGENTS[agent]);
+
+  it(`answers a found state ${rendered ? 'rendered' : 'with the shell'}, 200`, async () => {
+    const { port } = await serve({ cleanUrls });
+    const reply = await request(port, '/books/7', { headers });
+    expect(reply.status).toBe(200);
+    expect(reply.headers.vary).toBe(vary);
+    const page = read(reply.body);
+    if (rendered) {
+      expect(page).toMatchObject({ title: 'Book 7', meta: 0, outlet: '{"name":"Name of 7"}' });
+      expect(page.data).toEqual(cleanUrls === 'all' ? { location: '/books/7', status: 200, data: { name: 'Name of 7' } } : null);
+      expect(page.rendered).toBe(cleanUrls === 'all' ? '/books/7' : null);
+    } else {
+      expect(page).toEqual({ title: 'Books', meta: 1, data: null, outlet: 'Loading…', rendered: null });
+    }
+  });
+
+  it(`answers a missing state ${rendered ? 'rendered' : 'with the shell'}, 404`, async () => {
+    const { port } = await serve({ cleanUrls });
+    const reply = await request(port, '/no/such/page', { headers });
+    expect(reply.status).toBe(404);
+    expect(reply.headers.vary).toBe(vary);
+    expect(read(reply.body)).toMatchObject(rendered ? { title: 'Not found', meta: 0, outlet: 'Nothing here' } : { title: 'Books', meta: 1 });
+  });
+
+  it(`answers a state whose load throws notFound() ${rendered ? 'rendered, 404' : 'with the shell, 200 (only a render can know)'}`, async () => {
+    const { port } = await serve({ cleanUrls });
+    const reply = await request(port, '/books/0', { headers });
+    expect([reply.status, reply.headers.vary]).toEqual([rendered ? 404 : 200, vary]);
+    expect(read(reply.body)).toMatchObject(rendered ? { title: 'Not found', meta: 0, outlet: 'Nothing here' } : { title: 'Books', meta: 1 });
+  });
+
+  it(`answers a state whose load redirects ${rendered ? 'with the 301 to the clean URL of the target' : 'with the shell'}`, async () => {
+    const { port } = await serve({ cleanUrls });
+    const reply = await request(port, '/old/7?x=1', { headers });
+    expect([reply.status, reply.headers.location, reply.headers.vary]).toEqual(rendered ? [301, `${ORIGIN}/books/7`, vary] : [200, undefined, vary]);
+  });
+
+  it('answers a redirect route with its 301 to the clean URL of the target', async () => {
+    const { port } = await serve({ cleanUrls });
+    const reply = await request(port, '/book/7', { headers });
+    expect([reply.status, reply.headers.location, reply.headers.vary]).toEqual([301, `${ORIGIN}/books/7`, vary]);
+  });
+
+  it('keeps Vary on a 304 and on HEAD', async () => {
+    const { port } = await serve({ cleanUrls });
+    const first = await request(port, '/books/7', { headers });
+    const again = await request(port, '/books/7', { headers: { ...headers, 'If-None-Match': String(first.headers.etag) } });
+    expect(again.status).toBe(304);
+    expect(again.headers.vary).toBe(vary);
+    const head = await request(port, '/books/7', { method: 'HEAD', headers });
+    expect([head.status, head.headers.vary, head.body]).toEqual([200, vary, '']);
+  });
+});
+
+describe('one cache for a state, whatever the form', () => {
+  it('renders a state once for its ugly URL and a bot at its clean URL, and never gives a browser the bot answer', async () => {
+    const { port, loads } = await serve({ cleanUrls: 'bots' });
+    const ugly = await request(port, '/?_escaped_fragment_=/books/3');
+    const bot = await request(port, '/books/3', { headers: { 'User-Agent': BOT } });
+    const browser = await request(port, '/books/3', { headers: { 'User-Agent': BROWSER } });
+    expect(loads).toEqual(['3']);
+    expect(bot.body).toBe(ugly.body);
+    expect(bot.headers.etag).toBe(ugly.headers.etag);
+    expect(ugly.headers.vary).toBe('Accept-Encoding');
+    expect(read(browser.body).meta).toBe(1);
+    expect(browser.headers.etag).not.toBe(bot.headers.etag);
+    // The browser's validator is the shell's: a bot's ETag never makes its copy current.
+    const revalidated = await request(port, '/books/3', { headers: { 'User-Agent': BROWSER, 'If-None-Match': String(bot.headers.etag) } });
+    expect([revalidated.status, read(revalidated.body).meta]).toEqual([200, 1]);
+  });
+
+  it('serves the same cached page with gzip to bots that accept it', async () => {
+    const { port, loads } = await serve({ cleanUrls: 'bots' }, (id) => ({ name: `Name of ${id}`, text: 'x'.repeat(4000) }));
+    const plain = await request(port, '/books/5', { headers: { 'User-Agent': BOT } });
+    const zipped = await request(port, '/books/5', { headers: { 'User-Agent': BOT, 'Accept-Encoding': 'gzip' } });
+    expect(loads).toEqual(['5']);
+    expect([zipped.headers['content-encoding'], zipped.headers.vary]).toEqual(['gzip', 'User-Agent, Accept-Encoding']);
+    expect(plain.headers.vary).toBe('User-Agent, Accept-Encoding');
+  });
+
+  it("in 'all' mode gives the ugly URL the same page as the clean URL, rendered once", async () => {
+    const { port, loads } = await serve({ cleanUrls: 'all' });
+    const clean = await request(port, '/books/9', { headers: { 'User-Agent': BROWSER } });
+    const ugly = await request(port, '/?_escaped_fragment_=/books/9');
+    expect(loads).toEqual(['9']);
+    expect(ugly.body).toBe(clean.body);
+  });
+});
+
+describe('hostile requests', () => {
+  const hostile: [string, string | null][] = [
+    ['a 100 kB agent', 'Googlebot/2.1 ' + 'x'.repeat(100_000)],
+    ['an agent of high bytes', 'Mozilla/5.0 \u00ff\u00e9\u0080 bot'],
+    ['an agent that is HTML', '"><script>alert(1)</script> Googlebot'],
+    ['no agent', null],
+  ];
+  it.each(hostile.flatMap(([name, agent]) => (['bots', 'all', 'shell'] as const).map((mode) => [name, mode, agent] as const)))('answers %s in %s mode with today’s statuses and never echoes it', async (_, cleanUrls, agent) => {
+    const { port } = await serve({ cleanUrls });
+    const headers: Record<string, string> = agent === null ? {} : { 'User-Agent': agent };
+    for (const [target, status] of [
+      ['/books/1', 200],
+      ['/no/page', 404],
+      ['/books/%zz', 200],
+      ['/%2e%2e/%2e%2e/etc/passwd', 404],
+      ['/?_escaped_fragment_=%zz', 400],
+    ] as const) {
+      const reply = await request(port, target, { headers });
+      expect([target, reply.status]).toEqual([target, status]);
+      if (agent) expect(headerText(reply)).not.toContain(agent.slice(0, 40));
+      if (agent) expect(reply.body).not.toContain('<script>alert(1)');
+    }
+  });
+
+  it('reads only the first 2048 characters of an agent: a bot name past them is a browser', async () => {
+    const { port } = await serve({ cleanUrls: 'bots' });
+    const late = await request(port, '/books/1', { headers: { 'User-Agent': 'Mozilla/5.0 ' + ' '.repeat(2100) + 'Googlebot/2.1' } });
+    expect(read(late.body).meta).toBe(1);
+  });
+});
+
+describe('options', () => {
+  it('asks isBot about the User-Agent, null when there is none', async () => {
+    const asked: (string | null)[] = [];
+    const { port } = await serve({ isBot: (ua) => (asked.push(ua), ua === 'my-preview-bot') });
+    expect(read((await request(port, '/books/1', { headers: { 'User-Agent': 'my-preview-bot' } })).body).meta).toBe(0);
+    expect(read((await request(port, '/books/1', { headers: { 'User-Agent': BOT } })).body).meta).toBe(1);
+    expect(read((await request(port, '/books/1')).body).meta).toBe(1);
+    expect(asked).toEqual(['my-preview-bot', BOT, null]);
+  });
+
+  it('leaves browsers to the next handler with serveShell: false, and still answers bots', async () => {
+    const { port } = await serve({ serveShell: false });
+    expect((await request(port, '/books/1')).body).toBe('Not Found\n');
+    expect(read((await request(port, '/books/1', { headers: { 'User-Agent': BOT } })).body).title).toBe('Book 1');
+  });
+
+  it.each([
+    [{ cleanUrls: 'some' as CleanUrls }, "cleanUrls must be 'bots', 'all' or 'shell', got \"some\""],
+    [{ isBot: 'googlebot' as unknown as () => boolean }, 'isBot must be a function of the User-Agent header'],
+    [{ cleanUrls: 'all' as const, nonce: 'a" onload="x' }, 'nonce must be base64 text (a CSP nonce-source), got "a\\" onload=\\"x"'],
+  ])('refuses %j', (options, message) => {
+    const create = () => createSnapshotHandler({ routes: table([]), origin: ORIGIN, ...options });
+    expect(create).toThrow(SnapshotError);
+    expect(create).toThrow(message);
+  });
+});
