@@ -10,7 +10,7 @@ import { dts } from 'rollup-plugin-dts';
 
 const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts' };
 // The page process of `headlessRenderer`, started by file name, never imported.
-const child = 'src/server/headless-child.ts';
+const child = 'src/server/headless/child.ts';
 // The command line (dist/cli.js, run by bin/crawlable-router.js) has no types of its own.
 const cli = 'src/cli.ts';
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };

@@ -3,7 +3,6 @@
 // head) merge layers and drop shell tags through this module, so the two sides never disagree.
 // No DOM and no Node here: tags are plain data, read from elements through an attribute getter.
 
-import type { HeadFunction, RenderContext } from './routes.js';
 
 /** A `<meta>` tag: keyed by `name`, else by `property` (Open Graph). */
 export interface MetaTag {
@@ -96,7 +95,8 @@ export function jsonLdText(value: unknown): string {
 }
 
 /** A state's head tags: the table's defaults, then `extra` (the canonical link), then the view's own. Internal. */
-export function stateHead(table: { head?: Head | HeadFunction | undefined }, view: { head?: ((context: never) => Head) | undefined }, context: RenderContext, extra?: Head): HeadTag[] {
+export function stateHead<C>(table: { head?: Head | ((context: C) => Head) | undefined }, view: { head?: ((context: never) => Head) | undefined }, context: C, extra?: Head): HeadTag[] {
+  // The hooks are typed by their route (`HeadFunction` in routes.ts); here the context is whatever the caller renders with.
   const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
-  return mergeHead([defaults, extra, view.head && (view.head as HeadFunction)(context)]);
+  return mergeHead([defaults, extra, view.head && (view.head as (context: C) => Head)(context)]);
 }

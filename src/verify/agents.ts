@@ -4,7 +4,7 @@
 // that differs between forms of one state, and answers that differ by agent without saying so in
 // `Vary` (a shared cache would then hand one agent's answer to the other).
 
-import type { Problem } from './crawl.js';
+import type { Problem } from './problems.js';
 import { readPage } from './page.js';
 
 /** The User-Agent of the bot fetch: Google's crawler, which every bot list knows. */

@@ -1,6 +1,6 @@
 // How `crawlable-router verify` prints its report.
 
-import { count } from '../server/progress.js';
+import { count } from '../server/build/progress.js';
 import type { VerifyReport } from './crawl.js';
 
 /** The report as a table of states, then every problem, then a summary line. */

@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../src/routes.js';
-import { headlessRenderer as fromSources, type HeadlessRenderer } from '../../src/server/headless.js';
+import { headlessRenderer as fromSources, type HeadlessRenderer } from '../../src/server/headless/headless.js';
 import { listen, request, type Running } from '../server/helpers.js';
 
 // Faults in the page a headless render runs, each with its defined outcome. Already proved in
-// test/server/headless.test.ts: a page that never settles (TIMEOUT, page closed, timers stopped),
+// test/server/headless/headless.test.ts: a page that never settles (TIMEOUT, page closed, timers stopped),
 // one that is never idle, and one that fetches other origins or files outside its folder (network
 // errors and 404s, nothing read).
 
@@ -31,7 +31,7 @@ setTimeout(() => {
   loops: `if (location.pathname === '/loop') { while (true) {} } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
 };
 
-// The renderer starts its page processes from dist/server/headless-child.js: these tests use the
+// The renderer starts its page processes from dist/server/headless/child.js: these tests use the
 // built package, its handler too, so that errors are of one SnapshotError class.
 const built = (await import('crawlable-router/server')) as typeof import('../../src/server/index.js');
 const { createSnapshotHandler, headlessRenderer } = built;
@@ -176,7 +176,7 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
   });
 
   it('refuses to run from the TypeScript sources, where no page process file exists, and a tiny memoryLimitMb', async () => {
-    expect(() => fromSources({ root: path.join(dir, 'loops') })).toThrow(/^headlessRenderer needs the built package: file:.*headless-child\.js is missing/);
+    expect(() => fromSources({ root: path.join(dir, 'loops') })).toThrow(/^headlessRenderer needs the built package: file:.*headless\/child\.js is missing/);
     expect(() => fromSources({ root: path.join(dir, 'loops'), isolate: true })).toThrow(/^headlessRenderer needs the built package/);
     expect(() => headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, memoryLimitMb: 1 })).toThrow('memoryLimitMb must be at least 16, got 1');
   });

@@ -3,7 +3,7 @@ import { parse } from 'parse5';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { escapeFragment } from '../../src/codec.js';
 import { createRoutes, type RouteDefinition } from '../../src/routes.js';
-import { memoryStore } from '../../src/server/cache.js';
+import { memoryStore } from '../../src/server/cache/cache.js';
 import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import { SnapshotError } from '../../src/server/errors.js';
 import { esc, headerText, listen, request, type Running } from './helpers.js';

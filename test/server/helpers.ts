@@ -59,4 +59,4 @@ export function headerText(reply: Reply): string {
 }
 
 /** Escapes text for the tests' own render hooks (the hooks' job, not the server's). */
-export { escapeHtml as esc } from '../../src/server/html.js';
+export { escapeHtml as esc } from '../../src/server/html/escape.js';

@@ -5,8 +5,8 @@ import { parse } from 'parse5';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoutes, notFound, redirect, toUglyUrl, toUrl } from '../../src/index.js';
 import type { SnapshotHandler } from '../../src/server/handler.js';
-import type { HeadlessRenderer } from '../../src/server/headless.js';
-import type { SnapshotRenderer } from '../../src/server/render.js';
+import type { HeadlessRenderer } from '../../src/server/headless/headless.js';
+import type { SnapshotRenderer } from '../../src/server/render/render.js';
 import { caseRoutes, cases, type OutcomeCase } from '../outcome-cases.mjs';
 import { listen, request, type Running } from './helpers.js';
 

@@ -1,0 +1,252 @@
+// `prerender`: every location the route table names, rendered ahead of time with bounded
+// concurrency and written under `outDir` in the layout `fileStore` reads (files/paths.ts), plus the
+// sitemap. Rendering goes through `createSnapshotHandler`, so a prerendered snapshot is byte for
+// byte what the handler would serve for that state.
+//
+// A site too large for one job is split across N jobs with `shard`: each renders the states whose
+// location hashes to its slice (FNV-1a of the UTF-8 location, so a state's job depends on nothing
+// else: stable across runs, orders and machines) and writes no sitemap; once their folders are
+// gathered into one, `sitemapOnly` writes the sitemap the unsharded run would have written.
+
+import { mkdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+import type { AppLocation, UrlMode } from '../../location.js';
+import type { AnyRoute, EntryFault, Params, RouteTable } from '../../routes.js';
+import { SnapshotError } from '../errors.js';
+import { writeInside } from '../files/folder.js';
+import { createSnapshotHandler } from '../handler.js';
+import { resolveInside, snapshotPath } from '../files/paths.js';
+import { count, createProgress, type ProgressStream } from './progress.js';
+import type { SnapshotRenderer } from '../render/render.js';
+import { sitemap } from './sitemap.js';
+import { stripAnchor } from '../urls.js';
+
+/** Options of `prerender`. */
+export interface PrerenderOptions {
+  /** The route table; every location of `routes.locations()` is rendered. Required. */
+  routes: RouteTable<AnyRoute>;
+  /** The folder snapshots and the sitemap are written to (created if missing). Required. */
+  outDir: string;
+  /** The site's origin, for canonical links and the sitemap. Required. */
+  origin: string;
+  /** `'hashbang'` or `'history'`: which URL canonical links and the sitemap carry. Default `'history'`. */
+  mode?: UrlMode;
+  /** The app's base path; must be the route table's. Default: the route table's base. */
+  base?: string;
+  /** Renders states. Default: the routes' hooks into `shell`. */
+  renderer?: SnapshotRenderer;
+  /** The app's HTML shell. Default: a minimal page with `<div id="app">`. */
+  shell?: string;
+  /** The outlet selector in the shell. Default `'#app'`. */
+  outlet?: string;
+  /** Longest render of one state, in ms. Default 10000. */
+  timeoutMs?: number;
+  /** States rendered at once. Default 4. */
+  concurrency?: number;
+  /** Write `sitemap.xml` (and numbered parts past 50,000 URLs). Default `true`. */
+  sitemap?: boolean;
+  /** Where progress goes: a bar on a TTY, plain lines otherwise. Default none. */
+  progress?: ProgressStream;
+  /** Render only slice `current` of `total` (1-based; a hash of each location picks its slice) and, past one slice, no sitemap. Default: every state. */
+  shard?: { current: number; total: number };
+  /** Render nothing: write the sitemap of every state whose snapshot is in `outDir` (after sharded runs' folders are gathered there). Default `false`. */
+  sitemapOnly?: boolean;
+}
+
+/** A state that was not written. */
+export interface PrerenderFailure {
+  /** The location; for a record of `entries()` that names none, the route's path and the params given. */
+  location: AppLocation;
+  /** Why. */
+  error: string;
+}
+
+/** A state that redirects: not written (a static host serves no redirect from a file), not in the sitemap. */
+export interface PrerenderRedirect {
+  /** The location. */
+  location: AppLocation;
+  /** The redirect's status. */
+  status: number;
+  /** The target's public URL. */
+  to: string;
+}
+
+/** What `prerender` did. */
+export interface PrerenderReport {
+  /** States found. */
+  total: number;
+  /** Snapshots written. */
+  written: number;
+  /** States not written. */
+  failed: number;
+  /** Each failure: a render that failed (500), timed out, or a state that does not exist (404). */
+  failures: PrerenderFailure[];
+  /** States that redirect, skipped: configure these redirects on the static host. */
+  redirects: PrerenderRedirect[];
+  /** Snapshot files written, relative to `outDir`, in location order. */
+  files: string[];
+  /** Sitemap files written, relative to `outDir`. */
+  sitemaps: string[];
+  /** Time taken, in ms. */
+  durationMs: number;
+}
+
+/** Params as a report shows them: JSON, cut short; whatever entries() gave, never a throw. */
+function describeParams(params: Params): string {
+  let text: string;
+  try {
+    text = JSON.stringify(params) ?? String(params);
+  } catch {
+    text = '(params that do not print)';
+  }
+  return text.length > 200 ? text.slice(0, 200) + '…' : text;
+}
+
+/** The slice (1 to `total`) a location falls in: FNV-1a over its UTF-8 bytes. */
+export function shardOf(location: AppLocation, total: number): number {
+  let hash = 0x811c9dc5;
+  for (const byte of Buffer.from(location)) hash = Math.imul(hash ^ byte, 0x01000193);
+  return ((hash >>> 0) % total) + 1;
+}
+
+function checkShard(shard: PrerenderOptions['shard']): { current: number; total: number } {
+  if (shard === undefined) return { current: 1, total: 1 };
+  const { current, total } = shard;
+  if (!Number.isInteger(total) || total < 1 || !Number.isInteger(current) || current < 1 || current > total) {
+    throw new SnapshotError('BAD_OPTION', `shard must be { current, total } with 1 <= current <= total, whole numbers; got ${JSON.stringify(shard)}`);
+  }
+  return shard;
+}
+
+async function isFile(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Renders every location of the route table (or of its shard) to files under `outDir`, plus the sitemap. */
+export async function prerender(options: PrerenderOptions): Promise<PrerenderReport> {
+  const started = performance.now();
+  if (typeof options.outDir !== 'string' || options.outDir === '') throw new SnapshotError('BAD_OPTION', 'outDir must name a folder');
+  const outDir = path.resolve(options.outDir);
+  const concurrency = options.concurrency ?? 4;
+  if (!Number.isInteger(concurrency) || concurrency < 1) throw new SnapshotError('BAD_OPTION', `concurrency must be an integer of at least 1, got ${String(concurrency)}`);
+  const shard = checkShard(options.shard);
+  if (options.sitemapOnly) return sitemapOnly(options, outDir, started);
+  const handler = createSnapshotHandler({
+    routes: options.routes,
+    origin: options.origin,
+    mode: options.mode,
+    base: options.base,
+    renderer: options.renderer,
+    shell: options.shell,
+    outlet: options.outlet,
+    timeoutMs: options.timeoutMs,
+    cache: false,
+    queue: { concurrency, maxWaiting: Infinity },
+    onError: () => {},
+  });
+  // A folder that cannot be made fails the whole run here, not each state.
+  await mkdir(outDir, { recursive: true });
+  const locations: AppLocation[] = [];
+  const seen = new Set<AppLocation>();
+  // A record of entries() that names no location (a slug `..`) fails alone, before any render.
+  const faults: PrerenderFailure[] = [];
+  const onError = ({ route, params, error }: EntryFault) => {
+    const what = params === undefined ? 'entries()' : describeParams(params);
+    faults.push({ location: `${route.path ?? '(notFound)'} ${what}`, error: error instanceof Error ? error.message : String(error) });
+  };
+  for await (const location of options.routes.locations({ onError })) {
+    const state = stripAnchor(location);
+    if (seen.has(state)) continue;
+    seen.add(state);
+    if (shard.total === 1 || shardOf(state, shard.total) === shard.current) locations.push(state);
+  }
+  const progress = createProgress(options.progress, locations.length + faults.length);
+  for (const fault of faults) progress.step(fault.location, fault.error);
+  const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
+  const failures: (PrerenderFailure & { at: number })[] = [];
+  const redirects: (PrerenderRedirect & { at: number })[] = [];
+  let next = 0;
+
+  async function one(location: AppLocation, at: number): Promise<string | null> {
+    const file = snapshotPath(location);
+    const snapshot = await handler.render(location);
+    if (snapshot.redirect !== undefined) {
+      redirects.push({ location, status: snapshot.status, to: snapshot.redirect, at });
+      return null;
+    }
+    if (snapshot.status === 404) throw new Error('status 404: no such state (its load threw notFound(), or no route matches)');
+    if (snapshot.status !== 200) throw new Error(`status ${snapshot.status}`);
+    await writeInside(outDir, file, snapshot.html);
+    return file;
+  }
+
+  async function worker(): Promise<void> {
+    while (next < locations.length) {
+      const i = next++;
+      const location = locations[i] as AppLocation;
+      try {
+        files[i] = await one(location, i);
+        const moved = files[i] === null ? redirects.find((r) => r.at === i) : undefined;
+        progress.step(location, undefined, moved && `redirects (${moved.status}) to ${moved.to}`);
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        failures.push({ location, error: message, at: i });
+        progress.step(location, message);
+      }
+    }
+  }
+
+  await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, locations.length)) }, worker));
+  const written = locations.filter((_, i) => files[i] !== null);
+  const sitemaps = options.sitemap !== false && shard.total === 1 ? await writeSitemap(options, outDir, written) : [];
+  const report: PrerenderReport = {
+    total: locations.length + faults.length,
+    written: written.length,
+    failed: failures.length + faults.length,
+    failures: [...faults, ...failures.sort((a, b) => a.at - b.at).map(({ location, error }) => ({ location, error }))],
+    redirects: redirects.sort((a, b) => a.at - b.at).map(({ location, status, to }) => ({ location, status, to })),
+    files: files.filter((f): f is string => f !== null),
+    sitemaps,
+    durationMs: Math.round(performance.now() - started),
+  };
+  const slice = shard.total > 1 ? ` (shard ${shard.current}/${shard.total}; no sitemap: write it with sitemapOnly once the shards are together)` : '';
+  progress.end(
+    `prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` +
+      (redirects.length ? `; ${count(redirects.length, 'redirect')} skipped` : '') +
+      (report.failed ? `; ${report.failed} failed` : '') +
+      slice,
+  );
+  return report;
+}
+
+async function writeSitemap(options: PrerenderOptions, outDir: string, locations: AppLocation[]): Promise<string[]> {
+  const parts = await sitemap(locations, { origin: options.origin, base: options.routes.base, mode: options.mode });
+  for (const part of parts) await writeInside(outDir, part.name, part.xml);
+  return parts.map((part) => part.name);
+}
+
+/** The sitemap step after sharded runs: the states of the table, in its order, whose snapshot is in `outDir`. */
+async function sitemapOnly(options: PrerenderOptions, outDir: string, started: number): Promise<PrerenderReport> {
+  const listed: AppLocation[] = [];
+  const seen = new Set<AppLocation>();
+  for await (const location of options.routes.locations()) {
+    const state = stripAnchor(location);
+    if (seen.has(state)) continue;
+    seen.add(state);
+    let file: string;
+    try {
+      file = resolveInside(outDir, snapshotPath(state));
+    } catch {
+      continue;
+    }
+    if (await isFile(file)) listed.push(state);
+  }
+  const sitemaps = await writeSitemap(options, outDir, listed);
+  const report = { total: seen.size, written: 0, failed: 0, failures: [], redirects: [], files: [], sitemaps, durationMs: Math.round(performance.now() - started) };
+  createProgress(options.progress, 0).end(`wrote the sitemap of ${listed.length} of ${count(seen.size, 'state')} (those with a snapshot in ${outDir})`);
+  return report;
+}

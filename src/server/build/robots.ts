@@ -1,0 +1,53 @@
+// robots.txt for an app on the crawling scheme. States that must not be crawled are named by
+// location prefix; each becomes a rule on its ugly form (`Disallow: /*_escaped_fragment_=PREFIX`,
+// docs/scheme.md, "What the crawler and the site agree to") and
+// one on its clean form (which the meta-tag form `/path?_escaped_fragment_=` starts with).
+
+import { escapeFragment } from '../../codec.js';
+import { normalizeBase, normalizeLocation, toUrl, type AppLocation } from '../../location.js';
+import { SnapshotError } from '../errors.js';
+import { stripAnchor } from '../urls.js';
+
+/** Options of `robotsTxt`. */
+export interface RobotsTxtOptions {
+  /** The app's base path. Default `'/'`. */
+  base?: string;
+  /** Location prefixes of states that must not be crawled (`'/admin'`, `'/?DONOTCRAWL'`). Default none. */
+  disallow?: readonly AppLocation[];
+  /** Opt the whole site out of the scheme: `Disallow: /*_escaped_fragment_`. Default `false`. */
+  optOut?: boolean;
+  /** Absolute URLs of sitemaps to announce. Default none. */
+  sitemaps?: readonly string[];
+  /** The user agent the rules are for. Default `'*'`. */
+  userAgent?: string;
+}
+
+// robots.txt patterns give `*` and `$` a meaning: written escaped they match themselves.
+function pattern(text: string): string {
+  return text.replace(/\*/g, '%2A').replace(/\$/g, '%24');
+}
+
+function line(field: string, value: string): string {
+  if (/[\r\n\0]/.test(value)) throw new SnapshotError('BAD_OPTION', `a robots.txt ${field} cannot hold a line break or NUL: ${JSON.stringify(value)}`);
+  return `${field}: ${value}\n`;
+}
+
+/** Writes robots.txt: the rules for states not to crawl, the opt-out, and the sitemaps. */
+export function robotsTxt(options: RobotsTxtOptions = {}): string {
+  const base = normalizeBase(options.base);
+  let out = line('User-agent', options.userAgent ?? '*');
+  const rules = new Set<string>();
+  if (options.optOut) rules.add('/*_escaped_fragment_');
+  for (const prefix of options.disallow ?? []) {
+    const location = stripAnchor(normalizeLocation(prefix));
+    const pretty = toUrl(location, { base, mode: 'hashbang' });
+    // The state as the crawler escapes it in the ugly URL, whatever page it rides on.
+    rules.add('/*_escaped_fragment_=' + pattern(escapeFragment(pretty.slice(pretty.indexOf('#!') + 2))));
+    rules.add(pattern(base + location.slice(1)));
+  }
+  if (rules.size === 0) out += 'Disallow:\n';
+  for (const rule of rules) out += line('Disallow', rule);
+  if (options.sitemaps?.length) out += '\n';
+  for (const url of options.sitemaps ?? []) out += line('Sitemap', url);
+  return out;
+}

@@ -1,0 +1,79 @@
+// Sitemaps list the URLs a site wants shown in search results: the pretty `#!` URLs of a hashbang
+// app, the clean URLs of a pushState app (docs/scheme.md), never the ugly ones. sitemaps.org limits a file to 50,000 URLs and 50 MB; past that
+// the URLs are split into numbered files under a sitemap index.
+
+import { normalizeBase, normalizeLocation, type AppLocation, type UrlMode } from '../../location.js';
+import { SnapshotError } from '../errors.js';
+import { checkMode, checkOrigin, publicUrl } from '../urls.js';
+
+/** Options of `sitemap`. */
+export interface SitemapOptions {
+  /** The site's origin (`https://example.com`). Required. */
+  origin: string;
+  /** The app's base path. Default `'/'`. */
+  base?: string;
+  /** `'hashbang'` lists `#!` URLs, `'history'` clean URLs. Default `'history'`. */
+  mode?: UrlMode;
+  /** `<lastmod>` of every URL. Default none. */
+  lastmod?: Date;
+  /** Where the sitemap files are served, for the index's links. Default `origin + '/'`. */
+  baseUrl?: string;
+  /** Most URLs per file. Default 50000, the protocol's limit. */
+  maxUrls?: number;
+}
+
+/** One file to write. */
+export interface SitemapFile {
+  /** Its file name: `sitemap.xml` first (the urlset, or the index), then `sitemap-1.xml`… */
+  name: string;
+  /** Its XML text. */
+  xml: string;
+}
+
+const XML_ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+const HEAD = '<?xml version="1.0" encoding="UTF-8"?>\n';
+const NS = 'http://www.sitemaps.org/schemas/sitemap/0.9';
+// The protocol's 50 MB (52,428,800 bytes) per uncompressed file, less room for the closing tag.
+const MAX_BYTES = 52_428_800 - 64;
+
+/** Escapes text for XML content. */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c] as string);
+}
+
+/** Writes sitemap files for locations: one urlset, or numbered urlsets under an index past the limits. */
+export async function sitemap(locations: Iterable<AppLocation> | AsyncIterable<AppLocation>, options: SitemapOptions): Promise<SitemapFile[]> {
+  const origin = checkOrigin(options.origin);
+  const settings = { origin, base: normalizeBase(options.base), mode: checkMode(options.mode) };
+  const maxUrls = options.maxUrls ?? 50_000;
+  if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > 50_000) throw new SnapshotError('BAD_OPTION', `maxUrls must be an integer from 1 to 50000, got ${String(maxUrls)}`);
+  const baseUrl = options.baseUrl ?? origin + '/';
+  const lastmod = options.lastmod ? `<lastmod>${options.lastmod.toISOString()}</lastmod>` : '';
+  const open = `${HEAD}<urlset xmlns="${NS}">\n`;
+  const files: string[] = [];
+  const seen = new Set<string>();
+  let current = open;
+  let bytes = Buffer.byteLength(open);
+  let count = 0;
+  for await (const location of locations) {
+    const url = publicUrl(normalizeLocation(location), settings);
+    if (seen.has(url)) continue;
+    seen.add(url);
+    const entry = `<url><loc>${escapeXml(url)}</loc>${lastmod}</url>\n`;
+    const size = Buffer.byteLength(entry);
+    if (count === maxUrls || bytes + size > MAX_BYTES) {
+      files.push(current + '</urlset>\n');
+      current = open;
+      bytes = Buffer.byteLength(open);
+      count = 0;
+    }
+    current += entry;
+    bytes += size;
+    count++;
+  }
+  files.push(current + '</urlset>\n');
+  if (files.length === 1) return [{ name: 'sitemap.xml', xml: files[0] as string }];
+  const parts = files.map((xml, i) => ({ name: `sitemap-${i + 1}.xml`, xml }));
+  const index = `${HEAD}<sitemapindex xmlns="${NS}">\n${parts.map((p) => `<sitemap><loc>${escapeXml(baseUrl + p.name)}</loc>${lastmod}</sitemap>\n`).join('')}</sitemapindex>\n`;
+  return [{ name: 'sitemap.xml', xml: index }, ...parts];
+}

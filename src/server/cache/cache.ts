@@ -1,0 +1,261 @@
+// Snapshots are cached by canonical state (the location without its anchor). The cache is bounded
+// (entries and bytes, by the store), ages entries out after a TTL, renders a state once however
+// many requests ask for it at the same time (single flight), and forgets states on `invalidate`.
+// The store is pluggable so a fleet can share snapshots; the embedded default is `memoryStore`.
+// A store that can `lock` a state (redisStore) makes single flight hold across every process that
+// shares it: one process renders, the others poll the store with backoff until the snapshot lands,
+// the lock is gone (its holder failed or died: one of them takes over) or their own time is up.
+// A store that fails is a miss: the state is rendered here, and `onError` hears of it once per
+// outage (the first failure after a success), not once per request.
+
+import type { AppLocation } from '../../location.js';
+import { SnapshotError } from '../errors.js';
+
+/** A snapshot as a store keeps it. */
+export interface StoredSnapshot {
+  /** The HTTP status it is served with: 200, 404 for a state that does not exist, or a redirect's status. */
+  status: number;
+  /** For a redirect: the target location; the handler writes `Location` in each request's form. */
+  redirect?: AppLocation;
+  /** The whole HTML document. */
+  html: string;
+  /** A strong ETag over `html`, quoted. */
+  etag: string;
+  /** When it was rendered, in ms since the epoch; it is also its Last-Modified. */
+  renderedAt: number;
+}
+
+/** Where snapshots are kept: the embedded `memoryStore`, `fileStore`, or a shared store of your own. */
+export interface SnapshotStore {
+  /** The snapshot kept for a state, or undefined. */
+  get(key: AppLocation): StoredSnapshot | undefined | Promise<StoredSnapshot | undefined>;
+  /** Keeps a snapshot; `ttlMs` is how long it stays fresh (Infinity: until invalidated). */
+  set(key: AppLocation, snapshot: StoredSnapshot, ttlMs: number): void | Promise<void>;
+  /** Forgets a state. */
+  delete(key: AppLocation): void | Promise<void>;
+  /** Every state kept, for `invalidate(predicate)`. */
+  keys(): Iterable<AppLocation> | AsyncIterable<AppLocation>;
+  /** Optional, for a store shared by several processes: the render lock of a state for `ttlMs`; null while another holder has it or a snapshot of it is kept (checked in the same atomic step). */
+  lock?(key: AppLocation, ttlMs: number): Promise<SnapshotLock | null>;
+}
+
+/** The render lock of one state, held by one process of those that share a store. */
+export interface SnapshotLock {
+  /** Holds the lock `ttlMs` longer (the render starts after its turn in the queue). */
+  extend(ttlMs: number): Promise<void>;
+  /** Keeps the snapshot for `ttlMs` and lets go; keeps nothing if the lock was lost meanwhile (invalidated or expired). */
+  commit(snapshot: StoredSnapshot, ttlMs: number): Promise<void>;
+  /** Lets go, keeping nothing (the render failed). */
+  release(): Promise<void>;
+}
+
+/** Options of `memoryStore`. */
+export interface MemoryStoreOptions {
+  /** Most snapshots kept; the least recently used go first. Default 1000. */
+  maxEntries?: number;
+  /** Most bytes kept (UTF-8 HTML plus keys); a larger snapshot is not kept at all. Default 50 MiB. */
+  maxBytes?: number;
+}
+
+/** The in-memory store, with what it holds. */
+export interface MemoryStore extends SnapshotStore {
+  /** The snapshot kept for a state, or undefined; marks it recently used. */
+  get(key: AppLocation): StoredSnapshot | undefined;
+  /** Every state kept, least recently used first. */
+  keys(): AppLocation[];
+  /** Snapshots held. */
+  readonly size: number;
+  /** Bytes held. */
+  readonly bytes: number;
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(value > 0)) throw new SnapshotError('BAD_OPTION', `${name} must be a number above 0, got ${String(value)}`);
+  return value;
+}
+
+/** A least-recently-used store in memory, bounded by entries and bytes. */
+export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  const maxEntries = positive(options.maxEntries, 1000, 'maxEntries');
+  const maxBytes = positive(options.maxBytes, 50 * 1024 * 1024, 'maxBytes');
+  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
+  const entries = new Map<AppLocation, { snapshot: StoredSnapshot; bytes: number }>();
+  let bytes = 0;
+  const remove = (key: AppLocation) => {
+    const entry = entries.get(key);
+    if (!entry) return;
+    entries.delete(key);
+    bytes -= entry.bytes;
+  };
+  return {
+    get size() {
+      return entries.size;
+    },
+    get bytes() {
+      return bytes;
+    },
+    get(key) {
+      const entry = entries.get(key);
+      if (!entry) return undefined;
+      entries.delete(key);
+      entries.set(key, entry);
+      return entry.snapshot;
+    },
+    set(key, snapshot) {
+      remove(key);
+      const size = Buffer.byteLength(snapshot.html) + Buffer.byteLength(key);
+      if (size > maxBytes) return;
+      for (const oldest of entries.keys()) {
+        if (entries.size < maxEntries && bytes + size <= maxBytes) break;
+        remove(oldest);
+      }
+      entries.set(key, { snapshot, bytes: size });
+      bytes += size;
+    },
+    delete: remove,
+    keys() {
+      return [...entries.keys()];
+    },
+  };
+}
+
+/** What `invalidate` forgets: one state, or every state a predicate accepts. */
+export type InvalidateTarget = AppLocation | ((location: AppLocation) => boolean);
+
+/** Options of the cache in front of the renderer. */
+export interface SnapshotCacheOptions {
+  /** Where snapshots live; `null` keeps none (single flight still holds). */
+  store: SnapshotStore | null;
+  /** How long a snapshot stays fresh, in ms. */
+  ttlMs: number;
+  /** Told about a store that fails, once per outage; the request goes on as a miss. */
+  onError: (error: unknown) => void;
+  /** With a locking store: longest a request waits for another process's render, in ms. Default Infinity. */
+  waitMs?: number;
+  /** With a locking store: how long a lock lasts unless extended, in ms. Default 10000. */
+  lockTtlMs?: number;
+  /** The clock of snapshot ages, for tests. */
+  now?: () => number;
+}
+
+/** Renders a snapshot; calls `started()` when the render itself begins (after its turn in the queue). */
+export type Produce = (started: () => void) => Promise<StoredSnapshot>;
+
+/** The cache: `get` renders on a miss, once per state at a time. */
+export interface SnapshotCache {
+  /** The fresh snapshot of `key`, from the store or from `produce` (shared by concurrent callers). */
+  get(key: AppLocation, produce: Produce): Promise<StoredSnapshot>;
+  /** Forgets states; a render in flight for one of them is not kept when it lands. */
+  invalidate(target: InvalidateTarget): Promise<void>;
+}
+
+// Polls for another process's render start at 5 ms and double up to 100 ms: a fast render is
+// picked up within a few ms, a slow one costs the store at most 10 reads a second per process.
+const FIRST_POLL_MS = 5;
+const MAX_POLL_MS = 100;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Builds the cache over a store. */
+export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCache {
+  const { store, ttlMs, onError, waitMs = Infinity, lockTtlMs = 10_000 } = options;
+  const now = options.now ?? Date.now;
+  const inflight = new Map<AppLocation, { promise: Promise<StoredSnapshot>; stale: boolean }>();
+  let down = false;
+  const fault = (error: unknown) => {
+    if (!down) onError(error);
+    down = true;
+  };
+  const quietly = (work: () => Promise<void>) => work().then(() => void (down = false), fault);
+
+  async function lookup(key: AppLocation): Promise<StoredSnapshot | undefined> {
+    if (!store) return undefined;
+    try {
+      const found = await store.get(key);
+      down = false;
+      if (found && found.renderedAt + ttlMs > now()) return found;
+      if (found) await store.delete(key);
+    } catch (error) {
+      fault(error);
+    }
+    return undefined;
+  }
+
+  async function keep(key: AppLocation, snapshot: StoredSnapshot, flight: { stale: boolean }): Promise<StoredSnapshot> {
+    if (store && !flight.stale) await quietly(async () => store.set(key, snapshot, ttlMs));
+    return snapshot;
+  }
+
+  async function holding(lock: SnapshotLock, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
+    let snapshot: StoredSnapshot;
+    let queued: ReturnType<typeof setInterval> | undefined;
+    try {
+      // While the render waits for its turn in the queue the lock is kept alive (the holder is not
+      // dead, only busy); from its start it lasts the render's timeout and a margin, no longer.
+      queued = setInterval(() => void quietly(() => lock.extend(lockTtlMs)), Math.min(lockTtlMs / 2, 60_000));
+      snapshot = await produce(() => {
+        clearInterval(queued);
+        void quietly(() => lock.extend(lockTtlMs));
+      });
+    } catch (error) {
+      void quietly(() => lock.release());
+      throw error;
+    } finally {
+      clearInterval(queued);
+    }
+    await quietly(() => (flight.stale ? lock.release() : lock.commit(snapshot, ttlMs)));
+    return snapshot;
+  }
+
+  async function fill(key: AppLocation, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
+    const cached = await lookup(key);
+    if (cached) return cached;
+    if (!store?.lock) return keep(key, await produce(() => {}), flight);
+    const deadline = Date.now() + waitMs;
+    for (let delay = FIRST_POLL_MS; ; delay = Math.min(2 * delay, MAX_POLL_MS)) {
+      let lock: SnapshotLock | null;
+      try {
+        lock = await store.lock(key, lockTtlMs);
+        down = false;
+      } catch (error) {
+        // No lock to be had: render here, as a process with no fleet would.
+        fault(error);
+        return keep(key, await produce(() => {}), flight);
+      }
+      if (lock) return holding(lock, produce, flight);
+      // Held, or kept since our miss: look before waiting.
+      const found = await lookup(key);
+      if (found) return found;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new SnapshotError('TIMEOUT', `rendering ${key} in another process took longer than ${waitMs} ms`);
+      await sleep(Math.min(delay, left));
+    }
+  }
+
+  return {
+    get(key, produce) {
+      const running = inflight.get(key);
+      if (running) return running.promise;
+      const flight = { promise: null as unknown as Promise<StoredSnapshot>, stale: false };
+      flight.promise = fill(key, produce, flight).finally(() => {
+        if (inflight.get(key) === flight) inflight.delete(key);
+      });
+      inflight.set(key, flight);
+      return flight.promise;
+    },
+    async invalidate(target) {
+      const matches = typeof target === 'function' ? target : (key: AppLocation) => key === target;
+      for (const [key, flight] of inflight) {
+        if (!matches(key)) continue;
+        flight.stale = true;
+        inflight.delete(key);
+      }
+      if (!store) return;
+      if (typeof target !== 'function') return void (await store.delete(target));
+      const doomed: AppLocation[] = [];
+      for await (const key of store.keys()) if (matches(key)) doomed.push(key);
+      // 100 at a time: a shared store answers them in one round trip (node-redis pipelines them).
+      for (let i = 0; i < doomed.length; i += 100) await Promise.all(doomed.slice(i, i + 100).map((key) => store.delete(key)));
+    },
+  };
+}

@@ -1,0 +1,161 @@
+// A snapshot store on disk, in the layout `prerender` writes (files/paths.ts): the handler serves
+// prerendered snapshots from it first, and, when it renders a state itself, writes it there too.
+// Writes are atomic (a temporary file renamed into place) so a reader never sees half a snapshot,
+// and never go through a symlink that leads out of the folder (files/folder.ts). The store is bounded
+// by entries and bytes, oldest snapshot first, so that states a crawler (or anyone) invents cannot
+// fill the disk: with `ttlMs: Infinity` nothing else would ever remove them.
+
+import { promises as fsp } from 'node:fs';
+import path from 'node:path';
+import type { AppLocation } from '../../location.js';
+import type { SnapshotStore, StoredSnapshot } from './cache.js';
+import { SnapshotError } from '../errors.js';
+import { fileInside, writeInside } from '../files/folder.js';
+import { etagOf } from '../http/respond.js';
+import { snapshotLocation, snapshotPath } from '../files/paths.js';
+
+/** Options of `fileStore`. */
+export interface FileStoreOptions {
+  /** Most snapshots kept; past it the oldest (by render time) are removed. Default 10000. */
+  maxEntries?: number;
+  /** Most bytes of snapshots kept; past it the oldest are removed, and a larger one is not kept. Default 256 MiB. */
+  maxBytes?: number;
+  /** Which states are written: one it refuses is rendered but never kept. Default: every state. */
+  keep?: (location: AppLocation) => boolean;
+}
+
+/** The relative file of a key, or null when the key maps to no safe path. */
+function fileOf(key: AppLocation): string | null {
+  try {
+    return snapshotPath(key);
+  } catch {
+    return null;
+  }
+}
+
+async function* walk(dir: string, prefix: string): AsyncGenerator<string> {
+  let entries;
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  // Symlinks are neither files nor folders here: a walk never leaves the folder through one.
+  for (const entry of entries) {
+    const relative = prefix ? `${prefix}/${entry.name}` : entry.name;
+    if (entry.isDirectory()) yield* walk(path.join(dir, entry.name), relative);
+    else if (entry.isFile()) yield relative;
+  }
+}
+
+function bound(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback;
+  if (!(value > 0)) throw new SnapshotError('BAD_OPTION', `fileStore ${name} must be a number above 0, got ${String(value)}`);
+  return value;
+}
+
+/**
+ * A store over a folder of snapshots (what `prerender` writes). A file's modification time is its
+ * render time, so with the handler's `ttlMs` a prerendered snapshot is served until it is that old;
+ * use `ttlMs: Infinity` to serve prerendered snapshots until `invalidate`. Only 200 snapshots are
+ * written; at most `maxEntries` and `maxBytes` are kept, the oldest removed first (with the
+ * folders they leave empty).
+ */
+export function fileStore(dir: string, options: FileStoreOptions = {}): SnapshotStore {
+  const root = path.resolve(dir);
+  const maxEntries = bound(options.maxEntries, 10_000, 'maxEntries');
+  const maxBytes = bound(options.maxBytes, 256 * 2 ** 20, 'maxBytes');
+  const keep = options.keep ?? (() => true);
+  // What the folder holds, oldest first: read from the disk once, then kept up to date.
+  let index: Promise<Map<AppLocation, number>> | null = null;
+  let bytes = 0;
+
+  const load = () =>
+    (index ??= (async () => {
+      const found: { key: AppLocation; size: number; time: number }[] = [];
+      for await (const relative of walk(root, '')) {
+        const key = snapshotLocation(relative);
+        if (key === null) continue;
+        const stat = await fsp.stat(path.join(root, ...relative.split('/'))).catch(() => null);
+        if (stat) found.push({ key, size: stat.size, time: stat.mtimeMs });
+      }
+      found.sort((a, b) => a.time - b.time);
+      const map = new Map<AppLocation, number>();
+      for (const { key, size } of found) {
+        map.set(key, size);
+        bytes += size;
+      }
+      return map;
+    })());
+
+  /** Removes a snapshot's file and the folders it leaves empty. */
+  async function remove(relative: string): Promise<void> {
+    let file: string | null;
+    try {
+      file = await fileInside(root, relative);
+    } catch {
+      return;
+    }
+    if (!file) return;
+    await fsp.rm(file, { force: true });
+    for (let folder = path.dirname(file); folder.startsWith(root + path.sep); folder = path.dirname(folder)) {
+      // rmdir removes only an empty folder: the first that is not empty ends the climb.
+      if (!(await fsp.rmdir(folder).then(() => true, () => false))) break;
+    }
+  }
+
+  function forget(map: Map<AppLocation, number>, key: AppLocation): void {
+    const size = map.get(key);
+    if (size === undefined) return;
+    map.delete(key);
+    bytes -= size;
+  }
+
+  return {
+    async get(key) {
+      const relative = fileOf(key);
+      if (!relative) return undefined;
+      try {
+        const file = await fileInside(root, relative);
+        if (!file) return undefined;
+        const [html, stat] = await Promise.all([fsp.readFile(file, 'utf8'), fsp.stat(file)]);
+        return { status: 200, html, etag: etagOf(html), renderedAt: stat.mtimeMs } satisfies StoredSnapshot;
+      } catch {
+        return undefined;
+      }
+    },
+    async set(key, snapshot) {
+      const relative = fileOf(key);
+      if (!relative || snapshot.status !== 200 || !keep(key)) return;
+      const size = Buffer.byteLength(snapshot.html);
+      if (size > maxBytes) return;
+      const map = await load();
+      const file = await writeInside(root, relative, snapshot.html);
+      const time = new Date(snapshot.renderedAt);
+      await fsp.utimes(file, time, time);
+      forget(map, key);
+      map.set(key, size);
+      bytes += size;
+      const doomed: AppLocation[] = [];
+      for (const oldest of map.keys()) {
+        if (map.size <= maxEntries && bytes <= maxBytes) break;
+        if (oldest === key) continue;
+        forget(map, oldest);
+        doomed.push(oldest);
+      }
+      for (const victim of doomed) await remove(snapshotPath(victim));
+    },
+    async delete(key) {
+      const relative = fileOf(key);
+      if (!relative) return;
+      forget(await load(), key);
+      await remove(relative);
+    },
+    async *keys() {
+      for await (const relative of walk(root, '')) {
+        const location = snapshotLocation(relative);
+        if (location !== null) yield location;
+      }
+    },
+  };
+}

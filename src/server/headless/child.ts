@@ -1,0 +1,221 @@
+// A page process of `headlessRenderer` (started by headless/pool.ts, never imported): happy-dom
+// runs the app's pages here, under Node's permission model (no file read but this package's code
+// and its dependencies', no file write, no child process, no worker, no addon) with code generation
+// from strings refused in this realm. Before any page runs, this process gives up its network: a
+// socket's connect fails, nothing listens, and the ways to reach other modules from `process` are
+// removed. Every request a page makes is sent to the server, which decides (headless/gate.ts); the
+// page's own scripts run in happy-dom's VM context, and if they climb out of it they are still here.
+
+import { readSync, writeSync } from 'node:fs';
+import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
+import { SnapshotError } from '../errors.js';
+import type { GateAnswer, GateRequest } from './gate.js';
+import { harden } from './harden.js';
+import { pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
+import { MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './protocol.js';
+import type { RenderResult } from '../render/render.js';
+
+harden();
+
+const options = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
+const send = (message: FromChild) => void process.send?.(message);
+
+/** The job id of each open page, found by its window for the page's requests. */
+const opened = new Map<BrowserPage, { id: number }>();
+const signals = new WeakMap<BrowserWindow, PageSignals>();
+const aborts = new Map<number, AbortController>();
+const waiting = new Map<number, (answer: GateAnswer) => void>();
+let nextRequest = 0;
+
+function jobOf(window: BrowserWindow): { id: number } | undefined {
+  for (const [page, job] of opened) if (page.mainFrame.window === window) return job;
+  return undefined;
+}
+
+function ask(id: number, request: GateRequest): Promise<GateAnswer> {
+  const rid = nextRequest++;
+  return new Promise((resolve) => {
+    waiting.set(rid, resolve);
+    send({ type: 'request', rid, id, request });
+  });
+}
+
+function readExactly(length: number): Buffer {
+  const buffer = Buffer.alloc(length);
+  for (let at = 0; at < length; ) {
+    const read = readSync(SYNC_FD, buffer, at, length - at, null);
+    if (read === 0) throw new Error('the server closed the synchronous pipe');
+    at += read;
+  }
+  return buffer;
+}
+
+function readFrame(): Buffer {
+  const length = readExactly(4).readUInt32BE(0);
+  if (length > MAX_FRAME) throw new Error('a frame too long on the synchronous pipe');
+  return readExactly(length);
+}
+
+/** Asks the server synchronously: one frame out, a header frame and a body frame back. */
+function askSync(id: number, url: string, method: string): GateAnswer {
+  const text = Buffer.from(JSON.stringify({ id, url, method }));
+  const head = Buffer.alloc(4);
+  head.writeUInt32BE(text.length, 0);
+  writeSync(SYNC_FD, Buffer.concat([head, text]));
+  const answer = JSON.parse(readFrame().toString('utf8')) as Omit<NonNullable<GateAnswer>, 'body'> | null;
+  const body = readFrame();
+  return answer && { ...answer, body };
+}
+
+const NO_BODY = new Set([101, 204, 205, 304]);
+
+// An interceptor that throws leaves happy-dom's request task open and the page never idle: every
+// failure becomes a network error instead.
+const interceptor = {
+  async beforeAsyncRequest({ request, window }: { request: Request; window: BrowserWindow }) {
+    if (/^(data|blob):/.test(request.url)) return undefined;
+    try {
+      const id = jobOf(window)?.id;
+      if (id === undefined) return window.Response.error();
+      const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
+      const answer = await ask(id, { url: request.url, method: request.method, headers: [...request.headers], body });
+      if (!answer) return window.Response.error();
+      return new window.Response(NO_BODY.has(answer.status) ? null : answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+    } catch {
+      return window.Response.error();
+    }
+  },
+  beforeSyncRequest({ request, window }: { request: Request; window: BrowserWindow }): ISyncResponse | undefined {
+    if (/^(data|blob):/.test(request.url)) return undefined;
+    const id = jobOf(window)?.id;
+    let answer: GateAnswer = null;
+    try {
+      if (id !== undefined) answer = askSync(id, request.url, request.method);
+    } catch {
+      answer = null;
+    }
+    const headers = new window.Headers(answer?.headers ?? []);
+    if (!answer) return { status: 0, statusText: '', ok: false, url: request.url, redirected: false, headers, body: null };
+    return { status: answer.status, statusText: answer.statusText, ok: answer.status === 200, url: request.url, redirected: false, headers, body: Buffer.from(answer.body) };
+  },
+};
+
+async function start(): Promise<Browser> {
+  const happy = await import('happy-dom');
+  const symbols = await import('happy-dom/lib/PropertySymbol.js');
+  // An iframe's page, `src` or `srcdoc`, is never loaded: a srcdoc's scripts would run in a frame
+  // of their own, and no snapshot needs one. happy-dom loads srcdoc whatever its iframe settings say,
+  // so its element's hooks are replaced by its parent class's, which load nothing.
+  const iframe = happy.HTMLIFrameElement.prototype as unknown as Record<symbol, unknown>;
+  const element = Object.getPrototypeOf(iframe) as Record<symbol, (...args: unknown[]) => unknown>;
+  for (const hook of [symbols.connectedToDocument, symbols.onSetAttribute, symbols.onRemoveAttribute]) {
+    if (typeof iframe[hook] !== 'function' || typeof element[hook] !== 'function') throw new Error('this happy-dom cannot be kept from loading iframes');
+    iframe[hook] = function (this: unknown, ...args: unknown[]) {
+      return element[hook]!.apply(this, args);
+    };
+  }
+  const settings: IOptionalBrowserSettings = {
+    enableJavaScriptEvaluation: true,
+    // The page's scripts run in this process, which has no network, no files and no way out.
+    suppressInsecureJavaScriptEnvironmentWarning: true,
+    fetch: { interceptor: interceptor as unknown as NonNullable<IOptionalBrowserSettings['fetch']>['interceptor'] },
+    navigation: {
+      disableChildPageNavigation: true,
+      disableChildFrameNavigation: true,
+      crossOriginPolicy: happy.BrowserNavigationCrossOriginPolicyEnum.sameOrigin,
+      beforeContentCallback: (window: BrowserWindow) => {
+        // No popups, as with a browser's popup blocker: a snapshot is of one page.
+        Object.defineProperty(window, 'open', { value: () => null, configurable: true, writable: true });
+        signals.set(window, watchWindow(window));
+      },
+    },
+  };
+  const browser = new happy.Browser({ settings });
+  // A first page warms happy-dom up (its parser, its script runner), so that the first real page's
+  // timeoutMs is spent on that page; it makes no request.
+  const warm = browser.newPage();
+  warm.content = '<!DOCTYPE html><html><head><title>warm</title><script>document.title = String(1 + 1);</script></head><body><p>warm</p></body></html>';
+  await warm.waitUntilComplete();
+  await warm.close();
+  return browser;
+}
+
+async function renderPage(browser: Browser, id: number, job: PlainJob, signal: AbortSignal): Promise<RenderResult> {
+  const { timeoutMs, pageErrors } = options;
+  const context = browser.newIncognitoContext();
+  const page = context.newPage();
+  opened.set(page, { id });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  try {
+    const deadline = new Promise<never>((_, reject) => {
+      const fail = (reason: unknown) => {
+        if (reason instanceof SnapshotError) return reject(reason);
+        // What the page logged is the likeliest reason it never settled.
+        const logged = page.virtualConsolePrinter.readAsString().trim().slice(-500);
+        reject(new SnapshotError('TIMEOUT', `the page of ${job.location} did not settle within ${timeoutMs} ms` + (logged ? `; its console said: ${logged}` : '')));
+      };
+      timer = setTimeout(() => fail(null), timeoutMs);
+      onAbort = () => reject(new SnapshotError('TIMEOUT', `the render of ${job.location} was aborted`));
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
+    await Promise.race([page.goto(job.url), deadline]);
+    const window = page.mainFrame.window;
+    let found = signals.get(window);
+    if (!found) signals.set(window, (found = watchWindow(window)));
+    await Promise.race([waitUntilSettled(page, found), deadline]);
+    if (found.error !== undefined && !found.settled && pageErrors === 'fail') {
+      const thrown = found.error instanceof Error ? `${found.error.name}: ${found.error.message}` : String(found.error);
+      throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} threw before it settled: ${thrown.slice(0, 500)}`);
+    }
+    // The router's outcome: a redirect needs no page, a 404 no canonical link, a 500 fails in the handler.
+    const outcome = pageOutcome(window, { ...job, match: null, signal });
+    if (outcome.redirect !== undefined) return { html: '', ...outcome };
+    return { html: serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 }), ...outcome };
+  } finally {
+    clearTimeout(timer);
+    if (onAbort) signal.removeEventListener('abort', onAbort);
+    opened.delete(page);
+    // Closing aborts the page's timers and requests; a failure to close must not hide the result.
+    await context.close().catch(() => {});
+  }
+}
+
+function serve(browser: Browser): void {
+  process.on('message', (message: ToChild) => {
+    if (message.type === 'answer') {
+      const resolve = waiting.get(message.rid);
+      waiting.delete(message.rid);
+      resolve?.(message.answer);
+    } else if (message.type === 'abort') {
+      aborts.get(message.id)?.abort();
+    } else if (message.type === 'render') {
+      const { id, job } = message;
+      const controller = new AbortController();
+      aborts.set(id, controller);
+      renderPage(browser, id, job, controller.signal)
+        .then(
+          (result) => send({ type: 'done', id, result }),
+          (error: unknown) => {
+            const { code, message: text } = error as { code?: unknown; message?: unknown };
+            send({ type: 'failed', id, code: typeof code === 'string' ? code : 'RENDER_FAILED', message: typeof text === 'string' ? text : String(error) });
+          },
+        )
+        .finally(() => aborts.delete(id));
+    }
+  });
+  send({ type: 'ready' });
+}
+
+process.on('disconnect', () => process.exit(0));
+// What happy-dom itself leaves unhandled (its sendBeacon does not catch the fetch it starts) must
+// not end a process other pages are rendering in; a page that goes wrong still ends at its timeout.
+process.on('unhandledRejection', () => {});
+process.on('uncaughtException', () => {});
+start().then(serve, (error: unknown) => {
+  // The server names the last line of stderr in the failure of the jobs it had for this process.
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const missing = code === 'ERR_MODULE_NOT_FOUND' && String(message).includes("'happy-dom");
+  process.stderr.write(missing ? 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom\n' : `the page process could not start: ${String(message ?? error)}\n`);
+  process.exit(70);
+});

@@ -1,0 +1,85 @@
+// What a headless page may fetch, decided in the server's own process: the page process asks for
+// every request it makes (headless/child.ts) and is never trusted with the answer's policy. Allowed:
+// the shell at the state's own URL, the app's files under `base` on the app's origin, and, when
+// configured, the same origin's other paths from `upstream`. Everything else is a network error.
+
+import { contentType, type AppFolder } from './app-files.js';
+import type { RenderJob } from '../render/render.js';
+
+/** A request as the page process sends it. */
+export interface GateRequest {
+  url: string;
+  method: string;
+  headers: Array<[string, string]>;
+  body: Uint8Array | null;
+}
+
+/** The page's answer: a response, or `null` for a network error. */
+export type GateAnswer = { status: number; statusText: string; headers: Array<[string, string]>; body: Uint8Array } | null;
+
+/** What the gate needs to know about the app. */
+export interface Gate {
+  folder: AppFolder;
+  /** The shell's URL path in the folder (`/index.html`). */
+  indexPath: string;
+  /** The upstream origin, or null. */
+  upstream: string | null;
+}
+
+const HTML_TYPE = 'text/html; charset=utf-8';
+const HOP = /^(content-encoding|content-length|set-cookie|transfer-encoding|connection)$/i;
+
+function stripHash(url: string): string {
+  const hash = url.indexOf('#');
+  return hash < 0 ? url : url.slice(0, hash);
+}
+
+/** The request's URL if it is on the job's origin; null for any other origin or a URL that does not parse. */
+function onOrigin(job: RenderJob, request: GateRequest): URL | null {
+  let url: URL;
+  try {
+    url = new URL(request.url);
+  } catch {
+    return null;
+  }
+  return url.origin === job.settings.origin ? url : null;
+}
+
+const ok = (body: Uint8Array, type: string): GateAnswer => ({ status: 200, statusText: 'OK', headers: [['content-type', type]], body });
+const notFound = (): GateAnswer => ({ status: 404, statusText: 'Not Found', headers: [], body: new Uint8Array(0) });
+
+/** Answers one of the page's asynchronous requests (fetch, XHR, module imports, styles, beacons). */
+export async function answerAsync(gate: Gate, job: RenderJob, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
+  const url = onOrigin(job, request);
+  if (!url) return null;
+  if (stripHash(job.url) === stripHash(url.href)) {
+    // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback).
+    const shell = await gate.folder.find('/', gate.indexPath);
+    return shell ? ok(await gate.folder.read(shell), HTML_TYPE) : notFound();
+  }
+  const file = request.method === 'GET' ? await gate.folder.find(job.settings.base, url.pathname) : null;
+  if (file) return ok(await gate.folder.read(file), contentType(file));
+  if (!gate.upstream) return notFound();
+  // The page's path on the upstream origin, checked again: whatever the page process sends (it is
+  // not trusted), the request goes to the upstream or nowhere.
+  const target = new URL(gate.upstream + url.pathname + url.search);
+  if (target.origin !== gate.upstream) return null;
+  const method = request.method.toUpperCase();
+  const body = method === 'GET' || method === 'HEAD' || !request.body ? null : Buffer.from(request.body);
+  const headers = new Headers();
+  for (const [name, value] of request.headers) if (!/^host$/i.test(name)) headers.append(name, value);
+  const answer = await fetch(target, { method, headers, body, redirect: 'manual', signal });
+  const kept: Array<[string, string]> = [];
+  answer.headers.forEach((value, name) => {
+    if (!HOP.test(name)) kept.push([name, value]);
+  });
+  return { status: answer.status, statusText: answer.statusText, headers: kept, body: new Uint8Array(await answer.arrayBuffer()) };
+}
+
+/** Answers one of the page's synchronous requests (classic scripts, sync XHR): files only. */
+export function answerSync(gate: Gate, job: RenderJob, request: GateRequest): GateAnswer {
+  const url = onOrigin(job, request);
+  if (!url) return null;
+  const file = request.method === 'GET' ? gate.folder.findSync(job.settings.base, url.pathname) : null;
+  return file ? ok(gate.folder.readSync(file), contentType(file)) : notFound();
+}

@@ -1,0 +1,34 @@
+// What a page process gives up before any page runs (headless/child.ts calls it first): Node's
+// permission model (its flags in headless/pool.ts) closes the file system, child processes, workers
+// and addons, but on Node 20 not the network, so this closes it: a socket's connect fails as a
+// refused connection does (WebSocket, http, https, tls and fetch all connect through net.Socket),
+// nothing may listen or send datagrams, and the doors from `process` to other modules and to other
+// processes (getBuiltinModule, binding, dlopen, kill) are removed.
+
+import dgram from 'node:dgram';
+import net from 'node:net';
+
+/** Takes away every network and module door this process has, before any page can run. */
+export function harden(): void {
+  const refused = () => Object.assign(new Error('a headless page has no network of its own'), { code: 'EACCES' });
+  // WebSocket (happy-dom's uses the ws package), http, https, tls and undici all connect through
+  // net.Socket: each attempt fails as a network error, asynchronously, as a refused connection does.
+  net.Socket.prototype.connect = function (this: net.Socket) {
+    process.nextTick(() => this.destroy(refused()));
+    return this;
+  } as typeof net.Socket.prototype.connect;
+  net.Server.prototype.listen = function () {
+    throw refused();
+  } as typeof net.Server.prototype.listen;
+  for (const name of ['bind', 'connect', 'send'] as const) {
+    dgram.Socket.prototype[name] = function () {
+      throw refused();
+    } as never;
+  }
+  const doors = process as unknown as Record<string, unknown>;
+  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', '_kill', 'mainModule']) {
+    if (!Reflect.deleteProperty(doors, name)) Object.defineProperty(doors, name, { value: undefined });
+  }
+  for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response']) Reflect.deleteProperty(globalThis, name);
+}
+

@@ -1,0 +1,58 @@
+// `headlessRenderer`: the real app, run in happy-dom (an optional peer dependency, loaded by the
+// page processes only) at the state's URL, one page per snapshot, at most `maxPages` at once. The
+// pages run in child processes that cannot reach the server's process, its files or the network
+// (headless/pool.ts, headless/child.ts); each request a page makes is answered here, from the
+// app's folder, the state's shell or the upstream, and every other request is a network error
+// (headless/gate.ts). See SECURITY.md, "The headless boundary".
+
+import { openAppFolder, type AppFolder } from './app-files.js';
+import { SnapshotError } from '../errors.js';
+import { pagePool, type HeadlessRenderer } from './pool.js';
+import { checkOrigin } from '../urls.js';
+
+export type { HeadlessRenderer } from './pool.js';
+
+/** Options of `headlessRenderer`. */
+export interface HeadlessRendererOptions {
+  /** The app's built folder (its index.html, scripts, styles, data), served at `base` on the app's origin. Required. */
+  root: string;
+  /** The shell file in `root`, served at every state's URL. Default `'index.html'`. */
+  index?: string;
+  /** Longest wait for a page to load and settle, in ms; then the page is closed and the render fails with TIMEOUT. Default 10000. */
+  timeoutMs?: number;
+  /** Pages open at once; more renders wait. Default 4. */
+  maxPages?: number;
+  /** An origin (`http://127.0.0.1:3000`) that answers the page's same-origin requests naming no file (its API). Default none: 404. */
+  upstream?: string;
+  /** What an uncaught error in the page's scripts does when no router then says the page settled: `'fail'` the render (500, not cached) or `'ignore'` it and snapshot the page as it stands. Default `'fail'`. */
+  pageErrors?: 'fail' | 'ignore';
+  /** Runs each page in a page process of its own (one page at a time, the process kept for the next), killed when the render times out or is aborted; by default one page process runs all pages. Default false. */
+  isolate?: boolean;
+  /** The heap a page process may use, in MB; past it the process ends and its renders fail. Default Node's own limit. */
+  memoryLimitMb?: number;
+}
+
+/** A renderer that runs the app in happy-dom. */
+
+/** Creates a renderer that loads the app itself in happy-dom and serialises the settled page. */
+export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRenderer {
+  let folder: AppFolder;
+  try {
+    folder = openAppFolder(options.root);
+  } catch (error) {
+    throw new SnapshotError('BAD_OPTION', `root must be the app's folder; ${JSON.stringify(options.root)} is not a readable directory`, { cause: error });
+  }
+  const index = options.index ?? 'index.html';
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  if (!(timeoutMs > 0)) throw new SnapshotError('BAD_OPTION', `timeoutMs must be above 0, got ${String(timeoutMs)}`);
+  const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
+  const maxPages = options.maxPages ?? 4;
+  if (!Number.isInteger(maxPages) || maxPages < 1) throw new SnapshotError('BAD_OPTION', `maxPages must be an integer of at least 1, got ${String(maxPages)}`);
+  const pageErrors = options.pageErrors ?? 'fail';
+  if (pageErrors !== 'fail' && pageErrors !== 'ignore') throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
+  const indexPath = '/' + index.split('/').map(encodeURIComponent).join('/');
+  if (!folder.findSync('/', indexPath)) throw new SnapshotError('BAD_OPTION', `index ${JSON.stringify(index)} is not a file in ${JSON.stringify(options.root)}`);
+  const { memoryLimitMb } = options;
+  if (memoryLimitMb !== undefined && !(memoryLimitMb >= 16)) throw new SnapshotError('BAD_OPTION', `memoryLimitMb must be at least 16, got ${String(memoryLimitMb)}`);
+  return pagePool({ gate: { folder, indexPath, upstream }, timeoutMs, pageErrors, maxPages, isolate: options.isolate === true, memoryLimitMb });
+}

@@ -1,0 +1,114 @@
+// One headless page's life after navigation: wait until the app is done, then turn its document
+// into a snapshot. The wait follows the settled contract with the client router:
+// after the page loads, `data-router-state="busy"` means wait for the `crawlable-router:settled`
+// event; "settled" means done; no attribute means the page's own idle (happy-dom's
+// waitUntilComplete: scripts, fetches and timers all finished).
+
+import type { BrowserPage, BrowserWindow } from 'happy-dom';
+import { escapeHtml } from '../html/escape.js';
+import { prettyHref } from '../html/links.js';
+import type { RenderJob, RenderResult } from '../render/render.js';
+
+/** What a window told us while it loaded. */
+export interface PageSignals {
+  loaded: boolean;
+  settled: boolean;
+  /** Resolves on the window's `load` event. */
+  load: Promise<void>;
+  /** Resolves on the first `crawlable-router:settled` event. */
+  settle: Promise<void>;
+  /** The first error the page's scripts threw and did not catch, if any. */
+  error: unknown;
+}
+
+/** The settled event's name, shared with the client router. */
+export const SETTLED_EVENT = 'crawlable-router:settled';
+
+/** Listens to a window before its content loads (happy-dom's beforeContentCallback). */
+export function watchWindow(window: BrowserWindow): PageSignals {
+  let onLoad!: () => void;
+  let onSettle!: () => void;
+  const signals: PageSignals = {
+    loaded: false,
+    settled: false,
+    load: new Promise<void>((resolve) => (onLoad = resolve)),
+    settle: new Promise<void>((resolve) => (onSettle = resolve)),
+    error: undefined,
+  };
+  // happy-dom dispatches an ErrorEvent at the window for each uncaught script error; an element's
+  // own error event (an image that fails to load) does not bubble here.
+  window.addEventListener('error', (event) => {
+    if (event.target !== window || signals.error !== undefined) return;
+    const thrown = (event as unknown as { error?: unknown; message?: string }).error;
+    signals.error = thrown ?? new Error((event as unknown as { message?: string }).message ?? 'an error event');
+  });
+  window.addEventListener('load', () => {
+    signals.loaded = true;
+    onLoad();
+  });
+  window.addEventListener(SETTLED_EVENT, () => {
+    signals.settled = true;
+    onSettle();
+  });
+  return signals;
+}
+
+function routerState(window: BrowserWindow): string | null {
+  return window.document.documentElement?.getAttribute('data-router-state') ?? null;
+}
+
+/** Waits until the page's app is done, by the router's signal or the page's own idle. */
+export async function waitUntilSettled(page: BrowserPage, signals: PageSignals): Promise<void> {
+  const window = page.mainFrame.window;
+  if (!signals.loaded && window.document.readyState !== 'complete') await Promise.race([signals.load, signals.settle]);
+  if (signals.settled) return;
+  const state = routerState(window);
+  if (state === 'settled') return;
+  if (state === 'busy') return signals.settle;
+  await Promise.race([page.waitUntilComplete(), signals.settle]);
+  // A router that started after load and is still busy once the page is idle is waited for.
+  if (!signals.settled && routerState(window) === 'busy') await signals.settle;
+}
+
+const STATUSES = new Set([200, 301, 302, 303, 307, 308, 404, 500]);
+
+/**
+ * The state's outcome as the client router published it with its settled signal
+ * (`data-router-status`, and `data-router-redirect` for a redirect's target location); a page
+ * with no such status is 404 for a job that matches no route, else 200.
+ */
+export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderResult, 'html'> {
+  const root = window.document.documentElement;
+  const status = Number(root?.getAttribute('data-router-status'));
+  if (!STATUSES.has(status)) return { status: job.notFound ? 404 : 200 };
+  const target = root?.getAttribute('data-router-redirect');
+  if (status >= 300 && status < 400) return target ? { status, redirect: target } : { status: 500 };
+  return { status };
+}
+
+/**
+ * Serialises the page as a snapshot: the doctype, then the document with the meta fragment tag and
+ * any canonical link removed, the state's canonical link added, and ugly links made pretty.
+ */
+export function serializePage(window: BrowserWindow, job: RenderJob): string {
+  const document = window.document;
+  for (const meta of [...document.querySelectorAll('meta[name]')]) {
+    if (meta.getAttribute('name')?.trim().toLowerCase() === 'fragment') meta.remove();
+  }
+  for (const link of [...document.querySelectorAll('link[rel]')]) {
+    if ((link.getAttribute('rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/).includes('canonical')) link.remove();
+  }
+  if (!job.notFound && document.head) {
+    const link = document.createElement('link');
+    link.setAttribute('rel', 'canonical');
+    link.setAttribute('href', job.canonical);
+    document.head.appendChild(link);
+  }
+  const context = { ...job.settings, page: job.url };
+  for (const element of [...document.querySelectorAll('a[href], area[href], link[href]')]) {
+    const pretty = prettyHref(element.getAttribute('href') ?? '', context);
+    if (pretty !== null) element.setAttribute('href', pretty);
+  }
+  const doctype = document.doctype ? `<!DOCTYPE ${escapeHtml(document.doctype.name)}>\n` : '';
+  return doctype + (document.documentElement?.outerHTML ?? '') + '\n';
+}

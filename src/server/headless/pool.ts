@@ -1,0 +1,295 @@
+// The page processes of `headlessRenderer`: happy-dom runs each page in a child Node process
+// (headless/child.ts) started under the permission model, so a page script that climbs out of
+// happy-dom's VM context is still inside a process that cannot read the server's files, write any,
+// start processes or open connections. Processes are kept and reused: one for every page by
+// default, or one per page at a time with `isolate`. Every request a page makes comes back here
+// and is answered by the gate (headless/gate.ts). A process that stops answering (a script that
+// never yields) is killed at the renderer's timeoutMs plus GRACE_MS, which fails only its pages.
+
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import type { Readable, Writable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
+import { SnapshotError, type SnapshotErrorCode } from '../errors.js';
+import { pageProcessFlags } from './flags.js';
+import { answerAsync, answerSync, type Gate, type GateAnswer, type GateRequest } from './gate.js';
+import { MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type SyncRequest, type ToChild } from './protocol.js';
+import { createQueue } from '../render/queue.js';
+import { normalizeLocation } from '../../location.js';
+import type { RenderJob, RenderResult, SnapshotRenderer } from '../render/render.js';
+
+/** The renderer `headlessRenderer` gives: a `SnapshotRenderer` over page processes. */
+export interface HeadlessRenderer extends SnapshotRenderer {
+  /** Stops the page processes; a later render starts new ones. */
+  close(): Promise<void>;
+  /** Pages open now. */
+  readonly openPages: number;
+}
+
+/** How long past its own timeoutMs a page process may stay silent before it is killed. */
+const GRACE_MS = 1000;
+const CODES = new Set<string>(['BAD_OPTION', 'BAD_SHELL', 'UNSAFE_PATH', 'TIMEOUT', 'BUSY', 'RENDER_FAILED']);
+
+/** What the pool is built from: options `headlessRenderer` has checked, and the gate. */
+export interface PoolOptions extends ChildOptions {
+  gate: Gate;
+  maxPages: number;
+  isolate: boolean;
+  memoryLimitMb?: number;
+}
+
+interface Running {
+  job: RenderJob;
+  resolve(result: RenderResult): void;
+  reject(error: unknown): void;
+  timer?: ReturnType<typeof setTimeout>;
+  /** Aborted when the render ends: the page's upstream requests stop with it. */
+  ends: AbortController;
+  settled: boolean;
+  /** True once the job was sent to its process. */
+  sent: boolean;
+}
+
+interface Child {
+  process: ChildProcess;
+  ready: Promise<void>;
+  jobs: Map<number, Running>;
+  /** The end of what it wrote to stderr: why it died, if it did. */
+  stderr: string;
+  dead: boolean;
+}
+
+/** Starts the pool of page processes behind a `HeadlessRenderer`. */
+export function pagePool(options: PoolOptions): HeadlessRenderer {
+  const file = new URL('./child.js', import.meta.url);
+  if (file.protocol !== 'file:' || !existsSync(fileURLToPath(file))) {
+    throw new SnapshotError('BAD_OPTION', `headlessRenderer needs the built package: ${file.href} is missing (it cannot run from the TypeScript sources)`);
+  }
+  const entry = fileURLToPath(file);
+  const { gate, timeoutMs, pageErrors, maxPages, isolate, memoryLimitMb } = options;
+  const args = [...pageProcessFlags(entry, memoryLimitMb), entry, JSON.stringify({ timeoutMs, pageErrors } satisfies ChildOptions)];
+  const pages = createQueue({ concurrency: maxPages, maxWaiting: Infinity });
+  const children = new Set<Child>();
+  let nextId = 0;
+  let open = 0;
+
+  function kill(child: Child, why: (running: Running) => SnapshotError): void {
+    if (!child.dead) {
+      child.dead = true;
+      child.process.kill('SIGKILL');
+    }
+    children.delete(child);
+    for (const running of child.jobs.values()) finish(running, why(running));
+    child.jobs.clear();
+  }
+
+  function finish(running: Running, error: unknown, result?: RenderResult): void {
+    clearTimeout(running.timer);
+    running.ends.abort();
+    if (running.settled) return;
+    running.settled = true;
+    if (error === null && result) running.resolve(result);
+    else running.reject(error);
+  }
+
+  function startChild(): Child {
+    const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'], serialization: 'advanced', env: {} });
+    let onReady!: () => void;
+    let onFail!: (error: Error) => void;
+    const child: Child = { process: proc, jobs: new Map(), stderr: '', dead: false, ready: new Promise((resolve, reject) => ((onReady = resolve), (onFail = reject))) };
+    child.ready.catch(() => {});
+    children.add(child);
+    const why = () => (/heap out of memory/i.test(child.stderr) ? 'JavaScript heap out of memory' : child.stderr.trim().split('\n').filter((l) => !/ExperimentalWarning|--trace-warnings/.test(l)).slice(-1)[0] ?? 'no reason given');
+    const ended = (reason: string) => {
+      onFail(new SnapshotError('RENDER_FAILED', `the page process could not start: ${reason}`));
+      kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} failed: ${reason}`));
+    };
+    proc.stderr?.setEncoding('utf8').on('data', (text: string) => void (child.stderr = (child.stderr + text).slice(-2000)));
+    proc.on('error', (error) => ended(error.message));
+    proc.on('exit', (code, signal) => {
+      child.dead = true;
+      ended(`${why()} (${signal ?? `exit code ${String(code)}`})`);
+    });
+    proc.on('message', (message: FromChild) => onMessage(child, message, onReady));
+    serveSync(child, proc.stdio[SYNC_FD] as Readable & Writable);
+    proc.unref();
+    proc.channel?.unref();
+    for (const stream of [proc.stderr, proc.stdio[SYNC_FD]]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    return child;
+  }
+
+  /** A process with renders keeps the server's event loop alive until it answers; an idle one never does. */
+  function holdOpen(child: Child): void {
+    if (child.dead) return;
+    if (child.jobs.size > 0) child.process.channel?.ref();
+    else child.process.channel?.unref();
+  }
+
+  /** Sends to a process that may have ended meanwhile (its exit fails its renders). */
+  function post(child: Child, message: ToChild): void {
+    try {
+      if (!child.dead && child.process.connected) child.process.send(message);
+    } catch {
+      // the exit handler reports it
+    }
+  }
+
+  /** A process that breaks the protocol is not trusted further. */
+  function broken(child: Child): void {
+    kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} broke the protocol and was stopped`));
+  }
+
+  function onMessage(child: Child, message: FromChild, onReady: () => void): void {
+    if (typeof message !== 'object' || message === null) return broken(child);
+    if (message.type === 'ready') return onReady();
+    const running = typeof message.id === 'number' ? child.jobs.get(message.id) : undefined;
+    if (message.type === 'request') {
+      const answer = (reply: GateAnswer) => post(child, { type: 'answer', rid: message.rid, answer: reply });
+      if (!running || !validRequest(message.request)) return answer(null);
+      answerAsync(gate, running.job, message.request, running.ends.signal).then(answer, () => answer(null));
+      return;
+    }
+    if (message.type !== 'done' && message.type !== 'failed') return broken(child);
+    if (!running) return;
+    const result = message.type === 'done' ? checkedResult(message.result) : null;
+    if (message.type === 'done' && !result) return broken(child);
+    child.jobs.delete(message.id);
+    holdOpen(child);
+    if (result || message.type === 'done') return finish(running, null, result ?? undefined);
+    const code = typeof message.code === 'string' && CODES.has(message.code) ? (message.code as SnapshotErrorCode) : 'RENDER_FAILED';
+    finish(running, new SnapshotError(code, String(message.message)));
+  }
+
+  function serveSync(child: Child, pipe: Readable & Writable): void {
+    let buffered = Buffer.alloc(0);
+    pipe.on('error', () => {});
+    pipe.on('data', (chunk: Buffer) => {
+      buffered = Buffer.concat([buffered, chunk]);
+      while (buffered.length >= 4) {
+        const length = buffered.readUInt32BE(0);
+        // A synchronous request is a URL and a method: a frame past 1 MiB is not one.
+        if (length > 1024 * 1024) return broken(child);
+        if (buffered.length < 4 + length) return;
+        let asked: SyncRequest;
+        try {
+          asked = JSON.parse(buffered.subarray(4, 4 + length).toString('utf8')) as SyncRequest;
+        } catch {
+          return broken(child);
+        }
+        buffered = buffered.subarray(4 + length);
+        const running = typeof asked.id === 'number' ? child.jobs.get(asked.id) : undefined;
+        let answer: GateAnswer = null;
+        const request = { url: String(asked.url), method: String(asked.method), headers: [], body: null };
+        try {
+          if (running) answer = answerSync(gate, running.job, request);
+        } catch {
+          answer = null;
+        }
+        const body = answer && answer.body.length <= MAX_FRAME ? answer.body : new Uint8Array(0);
+        const head = Buffer.from(JSON.stringify(answer && { status: answer.status, statusText: answer.statusText, headers: answer.headers }));
+        const frame = (bytes: Uint8Array) => {
+          const size = Buffer.alloc(4);
+          size.writeUInt32BE(bytes.length, 0);
+          return [size, bytes];
+        };
+        pipe.write(Buffer.concat([...frame(head), ...frame(body)]));
+      }
+    });
+  }
+
+  async function renderOn(child: Child, job: RenderJob): Promise<RenderResult> {
+    const id = nextId++;
+    const { location } = job;
+    return new Promise<RenderResult>((resolve, reject) => {
+      const running: Running = { job, resolve, reject, ends: new AbortController(), settled: false, sent: false };
+      child.jobs.set(id, running);
+      holdOpen(child);
+      const stopped = () => kill(child, (r) => (r === running ? new SnapshotError('TIMEOUT', `the page of ${location} did not yield within ${timeoutMs} ms (a script that never returns?); its process was stopped`) : new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} was stopped: another page on it stopped answering`)));
+      const onAbort = () => {
+        const reason = job.signal.reason as unknown;
+        finish(running, reason instanceof Error ? reason : new SnapshotError('TIMEOUT', `the render of ${location} was aborted`));
+        if (!running.sent) {
+          child.jobs.delete(id);
+          return holdOpen(child);
+        }
+        if (isolate) return kill(child, () => new SnapshotError('RENDER_FAILED', 'aborted'));
+        // The process closes the page; one that cannot within GRACE_MS is stuck, and is killed.
+        post(child, { type: 'abort', id });
+        running.timer = setTimeout(stopped, GRACE_MS);
+      };
+      job.signal.addEventListener('abort', onAbort, { once: true });
+      running.ends.signal.addEventListener('abort', () => job.signal.removeEventListener('abort', onAbort), { once: true });
+      const { url, canonical, notFound, settings } = job;
+      const started = () => {
+        if (running.settled || child.dead) return;
+        running.sent = true;
+        running.timer = setTimeout(stopped, timeoutMs + GRACE_MS);
+        post(child, { type: 'render', id, job: { location, url, canonical, notFound, settings: { ...settings } } });
+      };
+      child.ready.then(started, (error: unknown) => finish(running, error));
+    });
+  }
+
+  function childFor(): Child {
+    for (const child of children) if (!child.dead && (!isolate || child.jobs.size === 0)) return child;
+    return startChild();
+  }
+
+  async function renderPage(job: RenderJob): Promise<RenderResult> {
+    job.signal.throwIfAborted();
+    open++;
+    try {
+      return await renderOn(childFor(), job);
+    } finally {
+      open--;
+    }
+  }
+
+  return {
+    get openPages() {
+      return open;
+    },
+    async render(job) {
+      return pages.run(() => renderPage(job));
+    },
+    async close() {
+      const running = [...children];
+      await Promise.all(
+        running.map(
+          (child) =>
+            new Promise<void>((resolve) => {
+              if (child.dead || child.process.exitCode !== null) return resolve();
+              child.process.once('exit', () => resolve());
+              child.process.ref();
+              kill(child, (r) => new SnapshotError('RENDER_FAILED', `the renderer was closed while ${r.job.location} rendered`));
+            }),
+        ),
+      );
+    },
+  };
+}
+
+/** A page process's result, with only the fields a RenderResult has, or null when it is not one. */
+function checkedResult(result: unknown): RenderResult | null {
+  if (typeof result !== 'object' || result === null) return null;
+  const { html, status, redirect } = result as { html?: unknown; status?: unknown; redirect?: unknown };
+  if (typeof html !== 'string') return null;
+  if (status === undefined) return { html };
+  if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return null;
+  if (redirect === undefined) return (status as number) >= 300 && (status as number) < 400 ? null : { html, status: status as number };
+  // A redirect names a location inside the app, written in canonical spelling (never `//host`).
+  if (typeof redirect !== 'string' || !redirect.startsWith('/') || ![301, 302, 303, 307, 308].includes(status as number)) return null;
+  return { html, status: status as number, redirect: normalizeLocation(redirect) };
+}
+
+function validRequest(request: GateRequest): boolean {
+  return (
+    typeof request === 'object' &&
+    request !== null &&
+    typeof request.url === 'string' &&
+    typeof request.method === 'string' &&
+    Array.isArray(request.headers) &&
+    request.headers.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') &&
+    (request.body === null || request.body instanceof Uint8Array)
+  );
+}

@@ -1,0 +1,125 @@
+// Crawlers never follow a link that contains `_escaped_fragment_` (docs/scheme.md), so every
+// `href` in a snapshot that names an ugly URL is rewritten to the pretty (or, in history mode, clean)
+// URL of the same state. Links are found by parse5, never by a regex over markup.
+
+import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
+import { toPrettyUrl } from '../../codec.js';
+import { toLocation, toUrl } from '../../location.js';
+import { escapeHtml } from './escape.js';
+import type { UrlSettings } from '../urls.js';
+
+type ParentNode = DefaultTreeAdapterMap['parentNode'];
+type Element = DefaultTreeAdapterMap['element'];
+
+/** Where relative links resolve and where the app's states live. */
+export interface LinkContext extends UrlSettings {
+  /** The absolute URL that relative links in the page resolve against. */
+  page: string;
+}
+
+/** An edit of source text: `text` replaces `[start, end)`. */
+export interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+const UGLY = /[?&]_escaped_fragment_(?:[=&#]|$)/;
+// What a browser reads as `//host` when an href starts with it: two slashes, either way round.
+const NETWORK_PATH = /^[\\/]{2}/;
+
+/** A scheme-relative URL (`//other.example/…`) written with the scheme it was read with. */
+function withScheme(href: string, url: URL): string {
+  return NETWORK_PATH.test(href) ? url.protocol + href : href;
+}
+const LINK_ELEMENTS = new Set(['a', 'area', 'link']);
+
+/** True when the text may hold an ugly link: the cheap test that spares most snapshots a parse. */
+export function mayHoldUglyLinks(text: string): boolean {
+  return text.includes('_escaped_fragment_');
+}
+
+/**
+ * The pretty (hashbang) or clean (history) form of an ugly `href`, or null when `href` is not ugly or
+ * does not decode. Links into the app become the state's URL; another site's ugly URL gets the
+ * scheme's own mapping with every other byte kept. Relative links stay origin-relative.
+ */
+export function prettyHref(href: string, context: LinkContext): string | null {
+  const value = href.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+  if (!UGLY.test(value)) return null;
+  const absolute = /^(?:[A-Za-z][A-Za-z0-9+.-]*:|\/\/)/.test(value);
+  let url: URL;
+  try {
+    url = new URL(value, context.page);
+  } catch {
+    return null;
+  }
+  try {
+    if (url.origin !== context.origin) return absolute ? withScheme(toPrettyUrl(value), url) : null;
+    const target = url.pathname + url.search;
+    // A path that starts `//` (`/.//evil.example/x`, `/%2e%2e//…` and `/app/..//…` all resolve to
+    // one) reads as a host wherever it is written origin-relative; read and written on the origin
+    // it stays a path.
+    const hostLike = NETWORK_PATH.test(target);
+    const location = hostLike ? null : toLocation(target, { base: context.base });
+    const prefix = absolute || hostLike ? context.origin : '';
+    if (location === null) return prefix + toPrettyUrl(target);
+    return prefix + toUrl(location, { base: context.base, mode: context.mode });
+  } catch {
+    // A link whose fragment does not decode names no state; it is left as it is.
+    return null;
+  }
+}
+
+function children(node: ParentNode): DefaultTreeAdapterMap['childNode'][] {
+  // A <template>'s children live in its content fragment.
+  const content = (node as Element).nodeName === 'template' ? (node as DefaultTreeAdapterMap['template']).content : null;
+  return content ? content.childNodes : node.childNodes;
+}
+
+/** Calls `visit` on every element under `root`, in document order, template contents included. */
+export function walkElements(root: ParentNode, visit: (element: Element) => void): void {
+  const stack: DefaultTreeAdapterMap['childNode'][] = [...children(root)].reverse();
+  while (stack.length > 0) {
+    const node = stack.pop() as DefaultTreeAdapterMap['childNode'];
+    if (!('tagName' in node)) continue;
+    visit(node);
+    const list = children(node);
+    for (let i = list.length - 1; i >= 0; i--) stack.push(list[i] as DefaultTreeAdapterMap['childNode']);
+  }
+}
+
+/** The edit that rewrites an element's ugly `href`, or null. Needs parse5 source locations. */
+export function hrefEdit(element: Element, context: LinkContext): Edit | null {
+  if (!LINK_ELEMENTS.has(element.tagName)) return null;
+  const href = element.attrs.find((a) => a.name === 'href');
+  const where = element.sourceCodeLocation?.attrs?.['href'];
+  if (!href || !where) return null;
+  const pretty = prettyHref(href.value, context);
+  return pretty === null ? null : { start: where.startOffset, end: where.endOffset, text: `href="${escapeHtml(pretty)}"` };
+}
+
+/** Applies non-overlapping edits, sorted or not, to `text`. */
+export function applyEdits(text: string, edits: readonly Edit[]): string {
+  if (edits.length === 0) return text;
+  const sorted = [...edits].sort((a, b) => a.start - b.start);
+  let out = '';
+  let at = 0;
+  for (const edit of sorted) {
+    out += text.slice(at, edit.start) + edit.text;
+    at = edit.end;
+  }
+  return out + text.slice(at);
+}
+
+/** Rewrites every ugly link in an HTML fragment (a render hook's output) to its pretty or clean URL. */
+export function rewriteLinks(html: string, context: LinkContext): string {
+  if (!mayHoldUglyLinks(html)) return html;
+  const fragment = parseFragment(html, { sourceCodeLocationInfo: true });
+  const edits: Edit[] = [];
+  walkElements(fragment, (element) => {
+    const edit = hrefEdit(element, context);
+    if (edit) edits.push(edit);
+  });
+  return applyEdits(html, edits);
+}

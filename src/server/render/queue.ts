@@ -1,0 +1,83 @@
+// Renders are expensive (a headless page is tens of ms and megabytes), so only `concurrency` run at
+// once and at most `maxWaiting` wait; past that the server sheds load with 503 + Retry-After
+// instead of queueing without bound.
+
+import { SnapshotError } from '../errors.js';
+
+/** Options of the render queue. */
+export interface QueueOptions {
+  /** Renders that run at once. Default 4. */
+  concurrency?: number;
+  /** Renders that may wait for a turn; one more is refused (503). Default 100. */
+  maxWaiting?: number;
+  /** What the 503's `Retry-After` says, in seconds. Default 5. */
+  retryAfterSeconds?: number;
+}
+
+/** A bounded queue of async tasks. */
+export interface RenderQueue {
+  /** Runs `task` when a slot frees; throws `SnapshotError` BUSY at once when the queue is full. A task whose `signal` aborts while it waits leaves the queue (rejecting with the signal's reason). */
+  run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Tasks running. */
+  readonly active: number;
+  /** Tasks waiting. */
+  readonly waiting: number;
+}
+
+function count(value: number | undefined, fallback: number, name: string, min: number): number {
+  if (value === undefined) return fallback;
+  if (!(value >= min) || (value !== Infinity && !Number.isInteger(value))) {
+    throw new SnapshotError('BAD_OPTION', `${name} must be an integer of at least ${min}, got ${String(value)}`);
+  }
+  return value;
+}
+
+/** Builds a queue that runs at most `concurrency` tasks and holds at most `maxWaiting` more. */
+export function createQueue(options: QueueOptions = {}): RenderQueue {
+  const concurrency = count(options.concurrency, 4, 'queue.concurrency', 1);
+  const maxWaiting = count(options.maxWaiting, 100, 'queue.maxWaiting', 0);
+  const waiters: Array<() => void> = [];
+  let active = 0;
+
+  const release = () => {
+    const next = waiters.shift();
+    if (next) next();
+    else active--;
+  };
+
+  return {
+    get active() {
+      return active;
+    },
+    get waiting() {
+      return waiters.length;
+    },
+    async run(task, signal) {
+      signal?.throwIfAborted();
+      if (active >= concurrency) {
+        if (waiters.length >= maxWaiting) {
+          throw new SnapshotError('BUSY', `${active} snapshots are rendering and ${waiters.length} are waiting: the render queue is full`);
+        }
+        // The slot passes straight from the task that ends to the waiter: `active` does not change.
+        // A waiter whose signal aborts leaves its place to others (its client has gone).
+        await new Promise<void>((resolve, reject) => {
+          const leave = () => {
+            waiters.splice(waiters.indexOf(turn), 1);
+            reject(signal?.reason);
+          };
+          const turn = () => {
+            signal?.removeEventListener('abort', leave);
+            resolve();
+          };
+          waiters.push(turn);
+          signal?.addEventListener('abort', leave, { once: true });
+        });
+      } else active++;
+      try {
+        return await task();
+      } finally {
+        release();
+      }
+    },
+  };
+}

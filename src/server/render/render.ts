@@ -1,0 +1,89 @@
+// What a renderer is: one state in, one HTML document out. The default renders with the route
+// table's own hooks (`load`, `title`, `render`: the same ones the client runs, so the snapshot
+// shows what a browser shows) into the parsed shell; `headlessRenderer` runs the real app instead.
+
+import type { AppLocation } from '../../location.js';
+import { outcomeOf } from '../../outcome.js';
+import { stateHead } from '../../head.js';
+import type { AnyRoute, Params, RouteMatch, RouteTable } from '../../routes.js';
+import { dataScript } from '../html/hydration.js';
+import { rewriteLinks } from '../html/links.js';
+import type { ShellTemplate } from '../html/shell.js';
+import type { UrlSettings } from '../urls.js';
+
+/** One state to render. */
+export interface RenderJob {
+  /** The canonical location, without an anchor. */
+  location: AppLocation;
+  /** The state's URL as a browser opens it on the configured origin: clean (history) or pretty (hashbang). */
+  url: string;
+  /** The canonical URL for `<link rel="canonical">`: the route's `href` of the state's params and query. */
+  canonical: string;
+  /** The matched route, the notFound route, or null when nothing matches and there is no notFound route. */
+  match: RouteMatch<AnyRoute> | null;
+  /** True when no route matches: the snapshot is served with 404. */
+  notFound: boolean;
+  /** The app's origin, base and URL mode. */
+  settings: UrlSettings;
+  /** Aborted at the handler's `timeoutMs`: stop work and free what the render holds. */
+  signal: AbortSignal;
+  /**
+   * Set in `cleanUrls: 'all'` mode: the page is what browsers get, so it carries the state's data
+   * for the client router (a JSON script, with `nonce` when given) and marks the outlet with its location.
+   */
+  hydrate?: { nonce?: string | undefined } | undefined;
+}
+
+/** A rendered document. */
+export interface RenderResult {
+  /** The whole HTML document, canonical link included. */
+  html: string;
+  /** The status to serve it with: 404 for a state that does not exist, a redirect's status, 500 for an error view. Default 404 when the job is `notFound`, else 200. */
+  status?: number;
+  /** For a redirect: the target location (inside the app); the handler writes `Location` in the request's form. */
+  redirect?: AppLocation;
+}
+
+/** Renders states into HTML documents: the route hooks by default, or `headlessRenderer(...)`. */
+export interface SnapshotRenderer {
+  /** Renders one state; rejects when it cannot (the handler answers 500, or 504 after `timeoutMs`). */
+  render(job: RenderJob): Promise<RenderResult>;
+  /** Frees what the renderer holds (a headless browser). Default none. */
+  close?(): Promise<void>;
+}
+
+/**
+ * The default renderer: the route's `load`, `title`, `head` and `render` hooks, written into the
+ * shell, with the table's head defaults. A `load` that throws `notFound()` gives the table's
+ * notFound view with 404; `redirect()` gives the redirect; anything else rejects (a 500).
+ */
+export function hooksRenderer(shell: ShellTemplate, table: Pick<RouteTable, 'head' | 'notFound'> = { head: undefined, notFound: undefined }): SnapshotRenderer {
+  return {
+    async render(job) {
+      const found = job.match;
+      const { location, signal } = job;
+      let view: AnyRoute | undefined = found?.route;
+      let status = job.notFound ? 404 : 200;
+      let data: unknown;
+      if (found && view?.load) {
+        try {
+          data = await view.load({ params: found.params, query: found.query, location, signal });
+        } catch (thrown) {
+          const outcome = outcomeOf(thrown);
+          if (!outcome) throw thrown;
+          if (outcome.kind === 'redirect') return { html: '', status: outcome.status, redirect: outcome.to };
+          (view = table.notFound), (status = 404);
+        }
+      }
+      signal.throwIfAborted();
+      const context = { params: found?.params ?? (Object.create(null) as Params), query: found?.query ?? {}, location, data };
+      const tags = stateHead(table, view ?? {}, context, status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : undefined);
+      const title = typeof view?.title === 'function' ? view.title(context) : view?.title;
+      const outlet = view?.render ? rewriteLinks(String(await view.render(context)), { ...job.settings, page: job.url }) : undefined;
+      // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.
+      const head = job.hydrate ? dataScript({ location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
+      const mark = job.hydrate ? location : undefined;
+      return { status, html: shell.snapshot({ title: title === undefined ? undefined : String(title), tags, head, outlet, mark }) };
+    },
+  };
+}

@@ -1,0 +1,43 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The layout is the architecture (docs/architecture.md): imports point one way, and no module
+// of src/ reaches itself through its imports.
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+}
+const files = sources('src');
+const graph = new Map(
+  files.map((file) => {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/^(?:import|export)[^'"]*?from\s+'(\.{1,2}\/[^']+)\.js'/gm)].map((m) => path.join(path.dirname(file), `${m[1]}.ts`));
+    return [file, targets];
+  }),
+);
+const importsOf = (file: string) => graph.get(file) ?? [];
+
+describe('the source layout', () => {
+  it('has no import cycle', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (file: string, trail: string[]) => {
+      if (state.get(file) === 'done') return;
+      if (state.get(file) === 'open') return void cycles.push([...trail.slice(trail.indexOf(file)), file].join(' -> '));
+      state.set(file, 'open');
+      for (const next of importsOf(file)) visit(next, [...trail, file]);
+      state.set(file, 'done');
+    };
+    for (const file of files) visit(file, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it.each([
+    ['the core imports nothing from client/, server/, verify/ or the CLI', (f: string) => !/^src\/(client|server|verify)\/|^src\/(cli|umd)\.ts$/.test(f), /^src\/(client|server|verify)\/|^src\/cli\.ts$/],
+    ['client/ never imports server/ or verify/', (f: string) => f.startsWith('src/client/'), /^src\/(server|verify)\//],
+    ['server/ never imports client/ or verify/', (f: string) => f.startsWith('src/server/'), /^src\/(client|verify)\//],
+  ])('%s', (_name, from, forbidden) => {
+    const bad = files.filter(from).flatMap((f) => importsOf(f).filter((t) => forbidden.test(t)).map((t) => `${f} -> ${t}`));
+    expect(bad).toEqual([]);
+  });
+});

@@ -1,0 +1,191 @@
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import fc from 'fast-check';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRoutes } from '../../../src/routes.js';
+import { prerender, shardOf } from '../../../src/server/build/prerender.js';
+import { esc } from '../helpers.js';
+import { parseXml } from '../xml.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'prerender-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function files(root: string, prefix = ''): string[] {
+  return readdirSync(path.join(root, prefix), { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory() ? files(root, `${prefix}${entry.name}/`) : [`${prefix}${entry.name}`],
+  );
+}
+
+let running = 0;
+let peak = 0;
+const routes = (base = '/') =>
+  createRoutes(
+    [
+      { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
+      {
+        path: '/books/:id',
+        title: ({ params }) => `Book ${params.id}`,
+        entries: () => [{ id: '1' }, { id: '2' }, { id: 'café' }, { id: '..%2F..' }, { id: '"><img onerror=x>' }],
+        load: async () => {
+          peak = Math.max(peak, ++running);
+          await new Promise((r) => setTimeout(r, 5));
+          running--;
+        },
+        render: ({ params }) => `<h1>${esc(params.id)}</h1>`,
+      },
+      { path: '/broken', render: (): string => { throw new Error('no data'); } },
+      { path: '/long/:x', entries: async function* () { yield { x: 'y'.repeat(300) }; } },
+      { path: '/users/:id' },
+    ],
+    { base },
+  );
+
+describe('prerender', () => {
+  it.each([
+    ['hashbang', '/', 'https://example.com/#!/books/1'],
+    ['history', '/app/', 'https://example.com/app/books/1'],
+  ] as const)('writes every location as a file, the sitemap and a report (%s, base %s)', async (mode, base, canonical) => {
+    peak = 0;
+    const report = await prerender({ routes: routes(base), outDir: dir, origin: 'https://example.com', mode, concurrency: 2 });
+    expect(report).toMatchObject({ total: 8, written: 6, failed: 2, sitemaps: ['sitemap.xml'] });
+    expect(report.failures).toEqual([
+      { location: '/broken', error: 'rendering /broken failed: no data' },
+      { location: `/long/${'y'.repeat(300)}`, error: expect.stringContaining('a segment is longer than 255 bytes') },
+    ]);
+    expect(report.files).toEqual([
+      'index.html',
+      'books/1/index.html',
+      'books/2/index.html',
+      'books/caf%C3%A9/index.html',
+      'books/..%252F../index.html',
+      'books/%22%3E%3Cimg%20onerror%3Dx%3E/index.html',
+    ]);
+    expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml'].sort());
+    expect(report.durationMs).toBeGreaterThanOrEqual(0);
+    expect(peak).toBeLessThanOrEqual(2);
+    const book = readFileSync(path.join(dir, 'books/1/index.html'), 'utf8');
+    expect(book).toContain('<title>Book 1</title>');
+    expect(book).toContain(`<link rel="canonical" href="${canonical}">`);
+    expect(readFileSync(path.join(dir, 'books/caf%C3%A9/index.html'), 'utf8')).toContain('<h1>café</h1>');
+    const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).toHaveLength(6);
+    expect(urls).toContain(canonical);
+    expect(urls).not.toContain(expect.stringContaining('broken'));
+  });
+
+  it('never writes outside outDir, whatever locations a table yields', async () => {
+    const table = createRoutes([{ path: '/', render: () => 'x' }, { path: '/*path', render: () => 'x' }]);
+    const hostile = {
+      ...table,
+      async *locations() {
+        yield* ['/../../etc/passwd', '/a/%2e%2e/%2E%2E/%2e%2e/b', '/..%2F..%2Fc', '/a\0b', '/d\\..\\..\\e', '/?../../f', '/C:/g', '/' + 'n'.repeat(10_000)];
+      },
+    };
+    const report = await prerender({ routes: hostile, outDir: path.join(dir, 'out'), origin: 'https://example.com', sitemap: false });
+    expect(report.files).toEqual(['etc/passwd/index.html', 'b/index.html', '..%2F..%2Fc/index.html', 'd%5C..%5C..%5Ce/index.html', 'index...%2F..%2Ff.html', 'C:/g/index.html']);
+    expect(report.failures.map((f) => f.error)).toEqual([expect.stringContaining('holds NUL'), expect.stringContaining('longer than 255 bytes')]);
+    expect(readdirSync(dir)).toEqual(['out']);
+    expect(files(path.join(dir, 'out')).sort()).toEqual([...report.files].sort());
+  });
+
+  it('fails only the bad entries() record (slug ".."), reported in failures, and writes the rest and their sitemap', async () => {
+    const table = createRoutes([
+      { path: '/', render: () => 'home' },
+      { path: '/books/:slug', render: () => 'book', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: 'b' }] },
+      { path: '/tags/:tag', render: () => 'tag', entries: () => { throw new Error('tags table is gone'); } },
+    ]);
+    const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com' });
+    expect(report).toMatchObject({ total: 5, written: 3, failed: 2, files: ['index.html', 'books/a/index.html', 'books/b/index.html'] });
+    expect(report.failures).toEqual([
+      { location: '/books/:slug {"slug":".."}', error: expect.stringContaining('a ".." segment is not a path segment') },
+      { location: '/tags/:tag entries()', error: 'tags table is gone' },
+    ]);
+    const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).toEqual(['https://example.com/', 'https://example.com/books/a', 'https://example.com/books/b']);
+  });
+
+  it('never writes through a symlinked folder inside outDir that leads out (out/books -> elsewhere)', async () => {
+    const outside = mkdtempSync(path.join(tmpdir(), 'prerender-outside-'));
+    try {
+      mkdirSync(path.join(dir, 'out'));
+      symlinkSync(outside, path.join(dir, 'out', 'books'));
+      const table = createRoutes([{ path: '/', render: () => 'home' }, { path: '/books/:id', render: () => 'book', entries: () => [{ id: '1' }] }]);
+      const report = await prerender({ routes: table, outDir: path.join(dir, 'out'), origin: 'https://example.com' });
+      expect(report).toMatchObject({ written: 1, failed: 1, files: ['index.html'] });
+      expect(report.failures).toEqual([{ location: '/books/1', error: expect.stringContaining('leads out of the folder through a symlink') }]);
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it('shows progress as plain lines when the stream is not a terminal', async () => {
+    const lines: string[] = [];
+    await prerender({ routes: createRoutes([{ path: '/a' }, { path: '/b' }]), outDir: dir, origin: 'https://example.com', concurrency: 1, progress: { write: (t: string) => lines.push(t) }, sitemap: false });
+    expect(lines.join('')).toMatch(/^\[1\/2\] ok \/a\n\[2\/2\] ok \/b\nprerendered 2 of 2 states in \d+ ms\n$/);
+    expect(existsSync(path.join(dir, 'sitemap.xml'))).toBe(false);
+  });
+
+  it.each([
+    [{ outDir: '' }, /outDir must name a folder/],
+    [{ concurrency: 0 }, /concurrency must be an integer of at least 1/],
+    [{ origin: 'nope' }, /origin must be an http\(s\) origin/],
+    [{ shard: { current: 0, total: 2 } }, /shard must be \{ current, total \} with 1 <= current <= total/],
+    [{ shard: { current: 3, total: 2 } }, /shard must be/],
+    [{ shard: { current: 1.5, total: 2 } }, /shard must be/],
+  ])('refuses %o', async (options, message) => {
+    await expect(prerender({ routes: routes(), outDir: dir, origin: 'https://example.com', ...options })).rejects.toThrow(message);
+  });
+});
+
+describe('prerender across machines (shard)', () => {
+  /** Every file under `root`, with its bytes. */
+  const tree = (root: string) => Object.fromEntries(files(root).sort().map((file) => [file, readFileSync(path.join(root, file)).toString('base64')]));
+  const many = () =>
+    createRoutes([
+      { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
+      { path: '/items/:id', title: ({ params }) => `Item ${params.id}`, entries: () => Array.from({ length: 60 }, (_, i) => ({ id: i % 7 ? String(i) : `é ${i}"` })), render: ({ params }) => `<p>${esc(params.id)}</p>` },
+      { path: '/broken/:id', entries: () => [{ id: '1' }, { id: '2' }], render: (): string => { throw new Error('no'); } },
+    ]);
+
+  it.each(['history', 'hashbang'] as const)('writes, across 3 shards and the sitemap step, the very files of one unsharded run (%s)', async (mode) => {
+    const base = { origin: 'https://example.com', mode, concurrency: 3 };
+    await prerender({ ...base, routes: many(), outDir: path.join(dir, 'whole') });
+    const reports = [];
+    for (let current = 1; current <= 3; current++) {
+      reports.push(await prerender({ ...base, routes: many(), outDir: path.join(dir, `part-${current}`), shard: { current, total: 3 } }));
+      expect(existsSync(path.join(dir, `part-${current}`, 'sitemap.xml'))).toBe(false);
+    }
+    // Disjoint slices that cover every state, none of them empty.
+    expect(reports.map((r) => r.total).reduce((a, b) => a + b)).toBe(63);
+    expect(reports.every((r) => r.written > 10)).toBe(true);
+    const written = reports.flatMap((r) => r.files);
+    expect(new Set(written).size).toBe(written.length);
+    // CI gathers the shards' folders into one, then writes the sitemap.
+    mkdirSync(path.join(dir, 'merged'));
+    for (let current = 1; current <= 3; current++) cpSync(path.join(dir, `part-${current}`), path.join(dir, 'merged'), { recursive: true });
+    const step = await prerender({ ...base, routes: many(), outDir: path.join(dir, 'merged'), sitemapOnly: true });
+    expect(step).toMatchObject({ total: 63, written: 0, sitemaps: ['sitemap.xml'] });
+    expect(tree(path.join(dir, 'merged'))).toEqual(tree(path.join(dir, 'whole')));
+  });
+
+  it('puts each location in one slice, whatever else is rendered, spread evenly', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.integer({ min: 1, max: 64 }), (text, total) => {
+        const slice = shardOf('/' + text, total);
+        expect(Number.isInteger(slice) && slice >= 1 && slice <= total).toBe(true);
+        expect(shardOf('/' + text, total)).toBe(slice);
+      }),
+      { seed: 15 },
+    );
+    const counts = [0, 0, 0, 0];
+    for (let i = 0; i < 10_000; i++) counts[shardOf(`/items/${i}`, 4) - 1]!++;
+    for (const count of counts) expect(Math.abs(count - 2500)).toBeLessThan(250);
+    // Pinned: a state's slice never changes between versions, or shards of one site would overlap.
+    expect([shardOf('/', 4), shardOf('/items/1', 4), shardOf('/q/café', 7)]).toEqual([3, 3, 6]);
+  });
+});

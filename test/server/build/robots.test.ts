@@ -1,0 +1,30 @@
+import { describe, expect, it } from 'vitest';
+import { robotsTxt } from '../../../src/server/build/robots.js';
+
+describe('robotsTxt', () => {
+  it('allows everything by default', () => {
+    expect(robotsTxt()).toBe('User-agent: *\nDisallow:\n');
+  });
+
+  it.each([
+    ['/admin', '/', ['/*_escaped_fragment_=/admin', '/admin']],
+    ['/?DONOTCRAWL', '/', ['/*_escaped_fragment_=DONOTCRAWL', '/?DONOTCRAWL']],
+    ['/drafts/', '/app/', ['/*_escaped_fragment_=/drafts/', '/app/drafts/']],
+    ['/q/café', '/', ['/*_escaped_fragment_=/q/caf%25C3%25A9', '/q/caf%C3%A9']],
+    ['/a b&c+d', '/', ['/*_escaped_fragment_=/a%2520b%26c%2Bd', '/a%20b&c+d']],
+    ['/x*y$', '/', ['/*_escaped_fragment_=/x%2Ay%24', '/x%2Ay%24']],
+    ['/x\r\nSitemap: https://evil.example/', '/', ['/*_escaped_fragment_=/x%250D%250ASitemap:%2520https:/evil.example/', '/x%0D%0ASitemap:%20https:/evil.example/']],
+  ])('disallows the states under %s (base %s) in their ugly and clean forms', (prefix, base, rules) => {
+    expect(robotsTxt({ base, disallow: [prefix] })).toBe(`User-agent: *\n${rules.map((r) => `Disallow: ${r}\n`).join('')}`);
+  });
+
+  it('opts the whole site out, and announces sitemaps', () => {
+    expect(robotsTxt({ optOut: true, userAgent: 'Googlebot', sitemaps: ['https://example.com/sitemap.xml'] })).toBe(
+      'User-agent: Googlebot\nDisallow: /*_escaped_fragment_\n\nSitemap: https://example.com/sitemap.xml\n',
+    );
+  });
+
+  it.each([{ sitemaps: ['https://e/\r\nDisallow: /'] }, { userAgent: 'x\nDisallow: /' }])('refuses a line break in %o', (options) => {
+    expect(() => robotsTxt(options)).toThrow(/cannot hold a line break or NUL/);
+  });
+});

@@ -1,0 +1,177 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createRoutes } from '../../../src/routes.js';
+import { fileStore } from '../../../src/server/cache/file-store.js';
+import { writeInside } from '../../../src/server/files/folder.js';
+import { createSnapshotHandler } from '../../../src/server/handler.js';
+import { etagOf } from '../../../src/server/http/respond.js';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'file-store-'));
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+const snap = (html: string, status = 200) => ({ status, html, etag: etagOf(html), renderedAt: Date.UTC(2024, 0, 1) });
+
+describe('fileStore', () => {
+  it('keeps snapshots in the prerender layout and reads them back with their time', async () => {
+    const store = fileStore(dir);
+    await store.set('/books/42', snap('<p>42</p>'), Infinity);
+    await store.set('/?tab=x', snap('<p>tab</p>'), Infinity);
+    expect(readFileSync(path.join(dir, 'books/42/index.html'), 'utf8')).toBe('<p>42</p>');
+    expect(await store.get('/books/42')).toEqual(snap('<p>42</p>'));
+    expect((await store.get('/?tab=x'))?.html).toBe('<p>tab</p>');
+    expect(await store.get('/books/43')).toBeUndefined();
+    const keys: string[] = [];
+    for await (const key of store.keys()) keys.push(key);
+    expect(keys.sort()).toEqual(['/?tab=x', '/books/42']);
+  });
+
+  it('writes no snapshot that is not a 200, and nothing for a location with no safe path', async () => {
+    const store = fileStore(dir);
+    await store.set('/nope', snap('<p>404</p>', 404), Infinity);
+    await store.set('/' + 'a'.repeat(300), snap('x'), Infinity);
+    expect(readdirSync(dir)).toEqual([]);
+    expect(await store.get('/' + 'a'.repeat(300))).toBeUndefined();
+    expect(await store.get('/a\0b')).toBeUndefined();
+  });
+
+  it('deletes, and ignores files that are not snapshots', async () => {
+    const store = fileStore(dir);
+    await store.set('/a', snap('a'), Infinity);
+    writeFileSync(path.join(dir, 'sitemap.xml'), '<urlset/>');
+    mkdirSync(path.join(dir, 'junk'));
+    writeFileSync(path.join(dir, 'junk', 'notes.txt'), 'x');
+    await store.delete('/a');
+    await store.delete('/never-there');
+    expect(existsSync(path.join(dir, 'a/index.html'))).toBe(false);
+    const keys: string[] = [];
+    for await (const key of store.keys()) keys.push(key);
+    expect(keys).toEqual([]);
+  });
+
+  it('lets the handler serve prerendered snapshots first and keep what it renders', async () => {
+    await writeInside(dir, 'books/1/index.html', '<!DOCTYPE html><p>prerendered</p>');
+    const routes = createRoutes([{ path: '/books/:id', render: ({ params }) => `<p>rendered ${params.id}</p>` }]);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir), ttlMs: Infinity } });
+    expect((await handler.render('/books/1')).html).toBe('<!DOCTYPE html><p>prerendered</p>');
+    expect((await handler.render('/books/2')).html).toContain('<p>rendered 2</p>');
+    expect(readFileSync(path.join(dir, 'books/2/index.html'), 'utf8')).toContain('<p>rendered 2</p>');
+    await handler.invalidate((location) => location.startsWith('/books/'));
+    expect((await handler.render('/books/1')).html).toContain('<p>rendered 1</p>');
+  });
+
+  it('re-renders a prerendered snapshot older than the TTL', async () => {
+    await writeInside(dir, 'index.html', 'old');
+    const routes = createRoutes([{ path: '/', render: () => 'new' }]);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir), ttlMs: 60_000 } });
+    const old = new Date(Date.now() - 120_000);
+    const { utimesSync } = await import('node:fs');
+    utimesSync(path.join(dir, 'index.html'), old, old);
+    expect((await handler.render('/')).html).toContain('new');
+    expect(statSync(path.join(dir, 'index.html')).mtimeMs).toBeGreaterThan(old.getTime());
+  });
+});
+
+describe('writeInside', () => {
+  it('creates folders and leaves no temporary file', async () => {
+    await writeInside(dir, 'a/b/c.html', 'x');
+    await writeInside(dir, 'a/b/c.html', 'y');
+    expect(readFileSync(path.join(dir, 'a/b/c.html'), 'utf8')).toBe('y');
+    expect(readdirSync(path.join(dir, 'a/b'))).toEqual(['c.html']);
+  });
+
+  it('follows a symlink that stays inside the folder', async () => {
+    mkdirSync(path.join(dir, 'real'));
+    symlinkSync(path.join(dir, 'real'), path.join(dir, 'alias'));
+    await writeInside(dir, 'alias/x.html', 'x');
+    expect(readFileSync(path.join(dir, 'real/x.html'), 'utf8')).toBe('x');
+  });
+});
+
+describe('fileStore against a symlink planted in its folder (security, second round)', () => {
+  let outside: string;
+  beforeEach(() => {
+    outside = mkdtempSync(path.join(tmpdir(), 'file-store-outside-'));
+    mkdirSync(path.join(dir, 'store'));
+    symlinkSync(outside, path.join(dir, 'store', 'books'));
+  });
+  afterEach(() => rmSync(outside, { recursive: true, force: true }));
+
+  it('never writes, reads or deletes through a symlinked folder that leads out', async () => {
+    const store = fileStore(path.join(dir, 'store'));
+    await expect(store.set('/books/1', snap('<p>1</p>'), Infinity)).rejects.toMatchObject({ code: 'UNSAFE_PATH' });
+    expect(readdirSync(outside)).toEqual([]);
+    mkdirSync(path.join(outside, '2'));
+    writeFileSync(path.join(outside, '2', 'index.html'), 'secret');
+    expect(await store.get('/books/2')).toBeUndefined();
+    await store.delete('/books/2');
+    expect(readFileSync(path.join(outside, '2', 'index.html'), 'utf8')).toBe('secret');
+  });
+
+  it('never writes through a symlinked snapshot file that leads out', async () => {
+    writeFileSync(path.join(outside, 'target.txt'), 'keep');
+    mkdirSync(path.join(dir, 'store', 'x'));
+    symlinkSync(path.join(outside, 'target.txt'), path.join(dir, 'store', 'x', 'index.html'));
+    const store = fileStore(path.join(dir, 'store'));
+    expect(await store.get('/x')).toBeUndefined();
+    await store.set('/x', snap('<p>x</p>'), Infinity);
+    expect(readFileSync(path.join(outside, 'target.txt'), 'utf8')).toBe('keep');
+    expect(readFileSync(path.join(dir, 'store', 'x', 'index.html'), 'utf8')).toBe('<p>x</p>');
+  });
+});
+
+describe('fileStore under a flood of distinct states with ttlMs: Infinity (security, second round)', () => {
+  const count = () => {
+    let files = 0;
+    let folders = 0;
+    const visit = (at: string) => {
+      for (const entry of readdirSync(at, { withFileTypes: true })) {
+        if (entry.isDirectory()) {
+          folders++;
+          visit(path.join(at, entry.name));
+        } else files++;
+      }
+    };
+    visit(dir);
+    return { files, folders };
+  };
+
+  it('keeps at most maxEntries snapshots, the oldest removed first with the folders they leave empty', async () => {
+    const routes = createRoutes([{ path: '/*path', render: ({ params }) => `<p>${(params.path as string[]).length}</p>` }]);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir, { maxEntries: 10 }), ttlMs: Infinity } });
+    for (let i = 0; i < 120; i++) await handler.render(`/a${i}/b/c/d`);
+    expect(count()).toEqual({ files: 10, folders: 40 });
+    expect(existsSync(path.join(dir, 'a119/b/c/d/index.html'))).toBe(true);
+    expect(existsSync(path.join(dir, 'a0'))).toBe(false);
+  });
+
+  it('keeps at most maxBytes, counting what was on disk before it started, oldest first', async () => {
+    for (let i = 0; i < 5; i++) {
+      await writeInside(dir, `old${i}/index.html`, 'o'.repeat(100));
+      const time = new Date(Date.UTC(2020, 0, 1 + i));
+      utimesSync(path.join(dir, `old${i}/index.html`), time, time);
+    }
+    const store = fileStore(dir, { maxBytes: 350 });
+    await store.set('/new', snap('n'.repeat(100)), Infinity);
+    expect(readdirSync(dir).sort()).toEqual(['new', 'old3', 'old4']);
+    await store.set('/huge', snap('h'.repeat(351)), Infinity);
+    expect(existsSync(path.join(dir, 'huge'))).toBe(false);
+  });
+
+  it('writes only the states keep accepts (the states the route table lists, say)', async () => {
+    const routes = createRoutes([{ path: '/books/:id', render: () => 'b', entries: () => [{ id: '1' }, { id: '2' }] }]);
+    const listed = new Set<string>();
+    for await (const location of routes.locations()) listed.add(location);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir, { keep: (l) => listed.has(l) }), ttlMs: Infinity } });
+    for (const id of ['1', '2', '3', 'invented']) await handler.render(`/books/${id}`);
+    expect(readdirSync(path.join(dir, 'books')).sort()).toEqual(['1', '2']);
+  });
+
+  it('refuses bounds that are not above 0', () => {
+    expect(() => fileStore(dir, { maxEntries: 0 })).toThrow(/maxEntries must be a number above 0/);
+  });
+});

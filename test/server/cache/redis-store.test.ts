@@ -1,0 +1,228 @@
+import { createClient } from 'redis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { StoredSnapshot } from '../../../src/server/cache/cache.js';
+import { decodeSnapshot, encodeSnapshot, redisStore, type RedisStoreOptions } from '../../../src/server/cache/redis-store.js';
+import { redisServerPath, startRedis, type RedisServer } from '../../../scripts/redis-server.mjs';
+
+// redisStore against Debian's redis-server, through a real node-redis client.
+
+let redis: RedisServer;
+const clients: { destroy(): void }[] = [];
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(() => redis?.stop());
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+});
+
+/** A connected client of the test's Redis (or of `url`, not awaited when nothing listens there). */
+async function connect(url = redis.url, wait = true) {
+  const client = createClient({ url, socket: { reconnectStrategy: () => 50 } });
+  client.on('error', () => {});
+  clients.push(client);
+  const connecting = client.connect().catch(() => {});
+  if (wait) await connecting;
+  return client;
+}
+
+let n = 0;
+/** A store on its own prefix, so tests share one redis-server without seeing each other. */
+async function store(options: Partial<RedisStoreOptions> = {}) {
+  const client = await connect();
+  const prefix = `t${++n}:`;
+  return { store: redisStore({ client, prefix, ...options }), client, prefix };
+}
+
+const snap = (html: string, extra: Partial<StoredSnapshot> = {}): StoredSnapshot => ({ status: 200, html, etag: '"e"', renderedAt: Date.now() - 0.5, ...extra });
+// Every code point 0-255, CR LF, NUL, astral characters, and our own framing inside the body.
+const HOSTILE = Array.from({ length: 256 }, (_, i) => String.fromCharCode(i)).join('') + '\r\n\0😀 crawlable-router/1\n{"bytes":1}\n"><img onerror=x>';
+
+describe('redisStore values', () => {
+  it('gives back status, ETag, time, extra fields and every byte of the HTML', async () => {
+    const { store: s } = await store();
+    const stored = { ...snap(HOSTILE, { status: 404, etag: '"xyz-gz"' }), headers: { 'x-robots-tag': 'noindex' } };
+    await s.set('/a?q=é', stored, 60_000);
+    expect(await s.get('/a?q=é')).toEqual(stored);
+    expect(await s.get('/other')).toBeUndefined();
+  });
+
+  it('writes every entry with its TTL in one SET, capped at maxTtlMs even for Infinity', async () => {
+    const { store: s, client, prefix } = await store({ maxTtlMs: 5000 });
+    await s.set('/short', snap('a'), 800);
+    await s.set('/forever', snap('b'), Infinity);
+    const short = await client.pTTL(`${prefix}snapshot:/short`);
+    const forever = await client.pTTL(`${prefix}snapshot:/forever`);
+    expect(short).toBeGreaterThan(0);
+    expect(short).toBeLessThanOrEqual(800);
+    expect(forever).toBeGreaterThan(800);
+    expect(forever).toBeLessThanOrEqual(5000);
+  });
+
+  it('lets an entry expire when the cache would call it stale: renderedAt + ttlMs', async () => {
+    const { store: s, client, prefix } = await store();
+    await s.set('/rendered-earlier', snap('a', { renderedAt: Date.now() - 500 }), 800);
+    await s.set('/too-old', snap('b', { renderedAt: Date.now() - 900 }), 800);
+    expect(await client.pTTL(`${prefix}snapshot:/rendered-earlier`)).toBeLessThanOrEqual(300);
+    expect(await client.exists(`${prefix}snapshot:/too-old`)).toBe(0);
+  });
+
+  it('keeps no entry larger than maxBytes', async () => {
+    const { store: s } = await store({ maxBytes: 200 });
+    await s.set('/big', snap('x'.repeat(300)), 1000);
+    await s.set('/small', snap('x'.repeat(10)), 1000);
+    expect(await s.get('/big')).toBeUndefined();
+    expect((await s.get('/small'))?.html).toBe('x'.repeat(10));
+  });
+
+  it.each<[string, (valid: Buffer) => Buffer | string]>([
+    ['a plain string', () => 'hello'],
+    ['JSON of another app', () => '{"status":200,"html":"<p>hi</p>"}'],
+    ['a truncated value', (valid) => valid.subarray(0, valid.length - 3)],
+    ['a value with bytes added', (valid) => Buffer.concat([valid, Buffer.from('x')])],
+    ['a header that is not JSON', () => 'crawlable-router/1\n{nope\n<p>'],
+    ['a status that is no status', () => 'crawlable-router/1\n{"status":"200","etag":"\\"e\\"","renderedAt":1,"bytes":0}\n'],
+    ['no time', () => 'crawlable-router/1\n{"status":200,"etag":"\\"e\\"","bytes":0}\n'],
+    ['invalid UTF-8 in the HTML', () => Buffer.concat([Buffer.from('crawlable-router/1\n{"status":200,"etag":"e","renderedAt":1,"bytes":2}\n'), Buffer.from([0xc3, 0x28])])],
+  ])('reads %s at its key as a miss', async (_, corrupt) => {
+    const { store: s, client, prefix } = await store();
+    await client.set(`${prefix}snapshot:/x`, corrupt(encodeSnapshot(snap('<p>hello</p>'))));
+    expect(await s.get('/x')).toBeUndefined();
+  });
+
+  it('reads a key of another type at its key as a miss', async () => {
+    const { store: s, client, prefix } = await store();
+    await client.hSet(`${prefix}snapshot:/x`, 'f', 'v');
+    expect(await s.get('/x')).toBeUndefined();
+  });
+
+  it('decodes what it encodes, and nothing else', () => {
+    const hostile = snap(HOSTILE);
+    expect(decodeSnapshot(encodeSnapshot(hostile))).toEqual(hostile);
+    expect(decodeSnapshot('crawlable-router/1\n')).toBeUndefined();
+    expect(decodeSnapshot(null)).toBeUndefined();
+  });
+});
+
+describe('redisStore keys', () => {
+  it('walks every state of its prefix with SCAN (snapshots and locks), none of another prefix', async () => {
+    const client = await connect();
+    const prefix = `glob*[x]?${++n}:`;
+    const s = redisStore({ client, prefix });
+    const other = redisStore({ client, prefix: `glob-other${n}:` });
+    const states = Array.from({ length: 2500 }, (_, i) => `/s/${i}`);
+    for (let i = 0; i < states.length; i += 500) await Promise.all(states.slice(i, i + 500).map((key) => s.set(key, snap('x'), 60_000)));
+    await other.set('/s/0', snap('y'), 60_000);
+    await other.set('/elsewhere', snap('y'), 60_000);
+    const held = await s.lock('/locked-only', 60_000);
+    expect(held).not.toBeNull();
+    const seen: string[] = [];
+    for await (const key of s.keys()) seen.push(key);
+    expect(seen.sort()).toEqual([...states, '/locked-only'].sort());
+  });
+});
+
+describe('redisStore locks', () => {
+  it('lets one holder at a time have a state, until it lets go', async () => {
+    const { store: s } = await store();
+    const first = await s.lock('/a', 10_000);
+    expect(first).not.toBeNull();
+    expect(await s.lock('/a', 10_000)).toBeNull();
+    expect(await s.lock('/b', 10_000)).not.toBeNull();
+    await first?.release();
+    expect(await s.lock('/a', 10_000)).not.toBeNull();
+  });
+
+  it('gives no lock for a state already kept, in the same step that would take it', async () => {
+    const { store: s } = await store();
+    await s.set('/kept', snap('here'), 60_000);
+    expect(await s.lock('/kept', 10_000)).toBeNull();
+  });
+
+  it('commits the snapshot and frees the lock in one step', async () => {
+    const { store: s, client, prefix } = await store();
+    const lock = await s.lock('/a', 10_000);
+    await lock?.commit(snap('done'), 60_000);
+    expect((await s.get('/a'))?.html).toBe('done');
+    expect(await client.exists(`${prefix}lock:/a`)).toBe(0);
+  });
+
+  it('never lets a holder whose lock expired touch the next holder’s lock or commit over it', async () => {
+    const { store: s, client, prefix } = await store();
+    const late = await s.lock('/a', 50);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    const next = await s.lock('/a', 10_000);
+    expect(next).not.toBeNull();
+    await late?.release();
+    await late?.extend(1);
+    await late?.commit(snap('late'), 60_000);
+    expect(await s.get('/a')).toBeUndefined();
+    expect(await client.pTTL(`${prefix}lock:/a`)).toBeGreaterThan(5000);
+    expect(await s.lock('/a', 10_000)).toBeNull();
+  });
+
+  it('keeps nothing from a render whose state was invalidated while it ran', async () => {
+    const { store: s } = await store();
+    const lock = await s.lock('/a', 10_000);
+    await s.delete('/a');
+    await lock?.commit(snap('stale'), 60_000);
+    expect(await s.get('/a')).toBeUndefined();
+  });
+
+  it('extends a lock it holds, and lets go of one too large to keep', async () => {
+    const { store: s, client, prefix } = await store({ maxBytes: 100 });
+    const lock = await s.lock('/a', 1000);
+    await lock?.extend(30_000);
+    expect(await client.pTTL(`${prefix}lock:/a`)).toBeGreaterThan(1000);
+    await lock?.commit(snap('x'.repeat(200)), 60_000);
+    expect(await s.get('/a')).toBeUndefined();
+    expect(await client.exists(`${prefix}lock:/a`)).toBe(0);
+  });
+
+  it('runs its scripts again after Redis forgot them', async () => {
+    const { store: s, client } = await store();
+    await (await s.lock('/a', 10_000))?.release();
+    await client.scriptFlush();
+    const lock = await s.lock('/a', 10_000);
+    await lock?.commit(snap('after flush'), 60_000);
+    expect((await s.get('/a'))?.html).toBe('after flush');
+  });
+});
+
+describe('redisStore faults', () => {
+  it('fails at once while the client is not connected (Redis down at start)', async () => {
+    const client = await connect('redis://127.0.0.1:1', false);
+    const s = redisStore({ client });
+    const started = Date.now();
+    await expect(s.get('/a')).rejects.toThrow(/Redis is not connected/);
+    await expect(s.lock('/a', 1000)).rejects.toThrow(/Redis is not connected/);
+    expect(Date.now() - started).toBeLessThan(100);
+  });
+
+  it('gives up on a Redis that does not answer after commandTimeoutMs, rests retryMs, then uses it again', async () => {
+    const { store: s } = await store({ commandTimeoutMs: 150, retryMs: 400 });
+    await s.set('/a', snap('kept'), 60_000);
+    redis.pause();
+    try {
+      let started = Date.now();
+      await expect(s.get('/a')).rejects.toThrow(/did not answer GET within 150 ms/);
+      expect(Date.now() - started).toBeLessThan(400);
+      started = Date.now();
+      await expect(s.get('/a')).rejects.toThrow(/tried again after 400 ms/);
+      expect(Date.now() - started).toBeLessThan(50);
+    } finally {
+      redis.resume();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 450));
+    expect((await s.get('/a'))?.html).toBe('kept');
+  });
+
+  it('(the tests’ redis-server helper) says how to install redis-server when it is missing', () => {
+    expect(() => redisServerPath({ PATH: '/nonexistent' })).toThrow('run `apt-get install -y redis-server` (as root)');
+  });
+
+  it('refuses options that cannot work', () => {
+    expect(() => redisStore({ client: {} as never })).toThrow(/client must be a node-redis client/);
+    expect(() => redisStore({ client: { isReady: true, sendCommand: async () => null, on: () => {} }, maxBytes: 0 })).toThrow(/maxBytes must be a number above 0/);
+  });
+});

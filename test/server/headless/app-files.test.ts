@@ -1,0 +1,70 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentType, filePath, openAppFolder } from '../../../src/server/headless/app-files.js';
+
+const ROOT = path.resolve('/srv/app');
+
+describe('filePath', () => {
+  it.each([
+    ['/app.js', '/', 'app.js'],
+    ['/assets/a%20b.css', '/', 'assets/a b.css'],
+    ['/caf%C3%A9.js', '/', 'café.js'],
+    ['/shop/app.js', '/shop/', 'app.js'],
+    ['/shop/', '/shop/', ''],
+    ['/a//b', '/', 'a/b'],
+  ])('maps %s (base %s) to %s under the root', (pathname, base, relative) => {
+    expect(filePath(ROOT, base, pathname)).toBe(path.join(ROOT, relative));
+  });
+
+  it.each([
+    ['/../etc/passwd', 'a dot-dot segment'],
+    ['/a/%2e%2e/%2e%2e/etc/passwd', 'an escaped dot-dot segment'],
+    ['/..%2Fetc%2Fpasswd', 'an escaped slash'],
+    ['/..%5Cetc', 'an escaped backslash'],
+    ['/a%00.js', 'an escaped NUL'],
+    ['/%zz', 'a malformed escape'],
+    ['/%C3', 'truncated UTF-8'],
+    ['/C:%5Cwindows', 'a drive letter'],
+    ['/other/app.js', 'a path outside the base'],
+  ])('refuses %s (%s)', (pathname) => {
+    expect(filePath(ROOT, pathname.startsWith('/other') ? '/shop/' : '/', pathname)).toBeNull();
+  });
+
+  it('gives types by extension', () => {
+    expect(contentType('/a/b.MJS')).toBe('text/javascript; charset=utf-8');
+    expect(contentType('/a/b')).toBe('application/octet-stream');
+  });
+});
+
+describe('openAppFolder', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(path.join(tmpdir(), 'app-files-'));
+    mkdirSync(path.join(dir, 'app', 'sub'), { recursive: true });
+    mkdirSync(path.join(dir, 'outside'));
+    writeFileSync(path.join(dir, 'app', 'sub', 'x.js'), 'x');
+    writeFileSync(path.join(dir, 'outside', 'secret.txt'), 'secret');
+    symlinkSync(path.join(dir, 'outside'), path.join(dir, 'app', 'link'));
+    symlinkSync(path.join(dir, 'app', 'sub', 'x.js'), path.join(dir, 'app', 'alias.js'));
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it.each([
+    ['/sub/x.js', 'sub/x.js'],
+    ['/alias.js', 'sub/x.js'],
+    ['/sub', null],
+    ['/link/secret.txt', null],
+    ['/nope.js', null],
+  ])('finds %s as %s, asynchronously and synchronously', async (pathname, expected) => {
+    const folder = openAppFolder(path.join(dir, 'app'));
+    const want = expected === null ? null : path.join(folder.root, expected);
+    expect(await folder.find('/', pathname)).toBe(want);
+    expect(folder.findSync('/', pathname)).toBe(want);
+  });
+
+  it('refuses a folder that is not a directory', () => {
+    expect(() => openAppFolder(path.join(dir, 'outside', 'secret.txt'))).toThrow(/is not a directory/);
+  });
+});

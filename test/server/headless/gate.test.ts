@@ -1,0 +1,79 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openAppFolder } from '../../../src/server/headless/app-files.js';
+import { answerAsync, answerSync, type Gate, type GateRequest } from '../../../src/server/headless/gate.js';
+import type { RenderJob } from '../../../src/server/render/render.js';
+import { listen, type Running } from '../helpers.js';
+
+// The gate answers, in the server's process, every request a page process sends; the page process
+// is not trusted, so each rule holds whatever URL, method or headers it sends.
+
+let dir: string;
+let upstream: Running;
+let seen: Array<{ url: string; host: string; method: string }> = [];
+let gate: Gate;
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'headless-gate-'));
+  mkdirSync(path.join(dir, 'app', 'data'), { recursive: true });
+  writeFileSync(path.join(dir, 'app', 'index.html'), '<!DOCTYPE html><title>Shell</title>');
+  writeFileSync(path.join(dir, 'app', 'data', 'books.json'), '{"1":"Dune"}');
+  writeFileSync(path.join(dir, 'secret.txt'), 'TOP SECRET');
+  upstream = await listen((req, res) => {
+    seen.push({ url: req.url ?? '', host: req.headers.host ?? '', method: req.method ?? '' });
+    res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'a=b' }).end('from upstream');
+  });
+  gate = { folder: openAppFolder(path.join(dir, 'app')), indexPath: '/index.html', upstream: upstream.base };
+});
+
+beforeEach(() => {
+  seen = [];
+});
+
+afterAll(async () => {
+  await upstream.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const settings = { origin: 'https://example.com', base: '/', mode: 'history' as const };
+const job = { location: '/books/1', url: 'https://example.com/books/1', canonical: 'https://example.com/books/1', match: null, notFound: false, settings, signal: new AbortController().signal } satisfies RenderJob;
+const ask = (url: string, method = 'GET', headers: Array<[string, string]> = []): GateRequest => ({ url, method, headers, body: method === 'POST' ? new Uint8Array([1, 2]) : null });
+const text = (answer: Awaited<ReturnType<typeof answerAsync>>) => (answer ? `${answer.status} ${Buffer.from(answer.body).toString()}` : 'network error');
+
+describe('the headless gate', () => {
+  it('answers a page process asking for another origin, or for a URL that does not parse, with a network error and fetches nothing', async () => {
+    for (const url of ['https://evil.example/x', 'http://example.com/x', 'https://example.com:8443/x', `${upstream.base}/x`, 'http://127.0.0.1:1/x', 'not a url', 'file:///etc/passwd', 'ws://example.com/x']) {
+      expect(text(await answerAsync(gate, job, ask(url), job.signal))).toBe('network error');
+      expect(answerSync(gate, job, ask(url))).toBeNull();
+    }
+    expect(seen).toEqual([]);
+  });
+
+  it('sends every other same-origin request to the upstream and nowhere else, whatever its path, without the page host header or the upstream cookies', async () => {
+    for (const pathname of ['/api/x?q=1', '//evil.example/x', '/@evil.example/x', '/..%2F..%2Fsecret.txt', '/%2e%2e/secret.txt']) {
+      expect(text(await answerAsync(gate, job, ask('https://example.com' + pathname, 'GET', [['host', 'evil.example'], ['x-app', '1']]), job.signal))).toBe('200 from upstream');
+    }
+    expect(seen.map((s) => s.host)).toEqual(Array(5).fill(`127.0.0.1:${upstream.port}`));
+    expect(seen[0]).toEqual({ url: '/api/x?q=1', host: `127.0.0.1:${upstream.port}`, method: 'GET' });
+    const answer = await answerAsync(gate, job, ask('https://example.com/api/x'), job.signal);
+    expect(answer?.headers.map(([name]) => name)).not.toContain('set-cookie');
+  });
+
+  it('serves the shell at the job URL only, the folder files to GET only, and never a file outside the folder', async () => {
+    expect(text(await answerAsync(gate, job, ask('https://example.com/books/1#top'), job.signal))).toBe('200 <!DOCTYPE html><title>Shell</title>');
+    expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json'), job.signal))).toBe('200 {"1":"Dune"}');
+    expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json', 'POST'), job.signal))).toBe('200 from upstream');
+    expect(seen).toEqual([{ url: '/data/books.json', host: `127.0.0.1:${upstream.port}`, method: 'POST' }]);
+    const sync = answerSync(gate, job, ask('https://example.com/data/books.json'));
+    expect(sync && Buffer.from(sync.body).toString()).toBe('{"1":"Dune"}');
+    for (const pathname of ['/../secret.txt', '/%2e%2e/secret.txt', '/data/..%2F..%2Fsecret.txt', '/api/x']) {
+      expect(answerSync(gate, job, ask('https://example.com' + pathname))).toMatchObject({ status: 404 });
+    }
+  });
+
+  it('answers 404 for a same-origin path naming no file when there is no upstream', async () => {
+    expect(text(await answerAsync({ ...gate, upstream: null }, job, ask('https://example.com/api/x'), job.signal))).toBe('404 ');
+  });
+});

@@ -1,0 +1,282 @@
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parse } from 'parse5';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createRoutes } from '../../../src/routes.js';
+import type { HeadlessRenderer } from '../../../src/server/headless/headless.js';
+import { listen, request, type Running } from '../helpers.js';
+
+// The renderer starts its page processes from dist/server/headless/child.js: its tests use the
+// built package (npm test builds first), the handler too, so that errors are of one SnapshotError.
+const { createSnapshotHandler, headlessRenderer } = (await import('crawlable-router/server')) as typeof import('../../../src/server/index.js');
+
+// Apps whose content exists only once their own client script has run. None of them uses the
+// client router: the ones with a settled signal set data-router-state and dispatch the event
+// themselves, per the contract.
+const SHELL = (script: string, extra = '') =>
+  `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Shell</title><meta name="fragment" content="!"><link rel="canonical" href="https://wrong.example/">` +
+  `<script type="module" src="/${script}"></script>${extra}</head><body><div id="app"></div></body></html>`;
+
+const RENDER = `
+  const state = location.hash.startsWith('#!') ? location.hash.slice(2) : location.pathname;
+  async function render() {
+    const books = await (await fetch('/data/books.json')).json();
+    const id = state.split('/')[2];
+    document.title = 'Book ' + id;
+    document.getElementById('app').innerHTML = '<h1>' + books[id] + '</h1><a href="/?_escaped_fragment_=/books/2">next</a>';
+  }`;
+
+const APPS: Record<string, Record<string, string>> = {
+  // No router: built by a module script after a fetch; the renderer waits for the page's idle.
+  idle: { 'index.html': SHELL('app.js'), 'app.js': `${RENDER}\nrender();` },
+  // A router-like signal, and an analytics interval that keeps the page from ever being idle.
+  settled: {
+    'index.html': SHELL('app.js'),
+    'app.js': `${RENDER}
+      document.documentElement.dataset.routerState = 'busy';
+      setInterval(() => {}, 20);
+      setTimeout(async () => {
+        await render();
+        document.documentElement.dataset.routerState = 'settled';
+        window.dispatchEvent(new CustomEvent('crawlable-router:settled', { detail: { location: state } }));
+      }, 30);`,
+  },
+  // Busy for ever, pinging the upstream API: the render must time out and the page must be closed.
+  never: {
+    'index.html': SHELL('app.js'),
+    'app.js': `document.documentElement.dataset.routerState = 'busy'; setInterval(() => fetch('/api/ping'), 5);`,
+  },
+  // No signal and never idle.
+  restless: { 'index.html': SHELL('app.js'), 'app.js': `setInterval(() => {}, 10);` },
+  // A classic script (a synchronous request in happy-dom) and the upstream API.
+  classic: {
+    'index.html': SHELL('app.js', '<script src="/classic.js"></script>'),
+    'classic.js': `window.fromClassic = 'classic ran';`,
+    'app.js': `const r = await fetch('/api/book'); document.getElementById('app').textContent = window.fromClassic + ' / ' + (await r.json()).name;`,
+  },
+  // Slow API data on /books/:id, nothing to wait for on /: two pages of one origin at once.
+  waits: {
+    'index.html': SHELL('app.js'),
+    'app.js': `const app = document.getElementById('app');
+      app.textContent = location.pathname === '/' ? 'home' : (await (await fetch('/api/slow')).json()).name;`,
+  },
+  // What the page must not reach.
+  probe: {
+    'index.html': SHELL('app.js', '<script src="https://evil.example/x.js"></script>'),
+    'app.js': `
+      const targets = ['https://evil.example/x', 'http://127.0.0.1:1/x', '/../outside/secret.txt', '/%2e%2e/outside/secret.txt', '/data/..%2F..%2Foutside%2Fsecret.txt', '/escape/secret.txt', '/data/books.json%00.txt', '/missing.js'];
+      const out = [];
+      for (const t of targets) {
+        try { const r = await fetch(t); out.push(t + ' ' + r.status + ' ' + (await r.text()).slice(0, 40)); } catch (e) { out.push(t + ' failed'); }
+      }
+      document.getElementById('app').textContent = out.join('\\n');`,
+  },
+};
+
+let dir: string;
+let upstream: Running;
+let pings = 0;
+const renderers: HeadlessRenderer[] = [];
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(tmpdir(), 'headless-'));
+  mkdirSync(path.join(dir, 'outside'));
+  writeFileSync(path.join(dir, 'outside', 'secret.txt'), 'TOP SECRET');
+  for (const [name, files] of Object.entries(APPS)) {
+    mkdirSync(path.join(dir, name, 'data'), { recursive: true });
+    writeFileSync(path.join(dir, name, 'data', 'books.json'), JSON.stringify({ 1: 'Dune', 2: 'Emma', 42: 'Ulysses' }));
+    for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, name, file), text);
+  }
+  symlinkSync(path.join(dir, 'outside'), path.join(dir, 'probe', 'escape'));
+  upstream = await listen((req, res) => {
+    if (req.url === '/api/ping') pings++;
+    if (req.url === '/api/slow') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'slow data' })), 300);
+    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: `upstream ${req.url}` }));
+  });
+});
+
+afterEach(async () => {
+  await Promise.all(renderers.splice(0).map((r) => r.close()));
+});
+
+afterAll(async () => {
+  await upstream.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const routes = (base = '/') => createRoutes([{ path: '/' }, { path: '/books/:id' }], { base });
+
+function setup(app: string, options: { mode?: 'history' | 'hashbang'; timeoutMs?: number; maxPages?: number; base?: string } = {}) {
+  const renderer = headlessRenderer({ root: path.join(dir, app), timeoutMs: options.timeoutMs ?? 5000, maxPages: options.maxPages ?? 2, upstream: upstream.base });
+  renderers.push(renderer);
+  const handler = createSnapshotHandler({ routes: routes(options.base), origin: 'https://example.com', mode: options.mode ?? 'history', renderer, cache: false, timeoutMs: 10_000, onError: () => {} });
+  return { renderer, handler };
+}
+
+function read(html: string) {
+  type Node = { nodeName: string; tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string };
+  const found = { doctype: false, title: '', canonical: [] as string[], meta: 0, app: '', links: [] as string[] };
+  const text = (n: Node): string => (n.value ?? '') + (n.childNodes ?? []).map(text).join('');
+  const walk = (n: Node) => {
+    const attr = (name: string) => n.attrs?.find((a) => a.name === name)?.value;
+    if (n.nodeName === '#documentType') found.doctype = true;
+    if (n.tagName === 'title') found.title = text(n);
+    if (n.tagName === 'link' && attr('rel') === 'canonical') found.canonical.push(attr('href') ?? '');
+    if (n.tagName === 'meta' && attr('name') === 'fragment') found.meta++;
+    if (n.tagName === 'a') found.links.push(attr('href') ?? '');
+    if (attr('id') === 'app') found.app = text(n);
+    (n.childNodes ?? []).forEach(walk);
+  };
+  walk(parse(html) as unknown as Node);
+  return found;
+}
+
+describe('headlessRenderer', () => {
+  it.each([
+    ['without a settled signal (page idle)', 'idle', 'history', 'https://example.com/books/42', '/books/2'],
+    ['without a settled signal, in hashbang mode', 'idle', 'hashbang', 'https://example.com/#!/books/42', '/#!/books/2'],
+    ['with a settled signal, while an interval keeps the page busy', 'settled', 'history', 'https://example.com/books/42', '/books/2'],
+    ['with a settled signal, in hashbang mode', 'settled', 'hashbang', 'https://example.com/#!/books/42', '/#!/books/2'],
+  ] as const)('snapshots a page built only by client script, %s', async (_, app, mode, canonical, link) => {
+    const { handler, renderer } = setup(app, { mode });
+    const snap = await handler.render('/books/42');
+    expect(read(snap.html)).toEqual({ doctype: true, title: 'Book 42', canonical: [canonical], meta: 0, app: 'Ulyssesnext', links: [link] });
+    expect(snap.html.startsWith('<!DOCTYPE html>')).toBe(true);
+    expect(snap.status).toBe(200);
+    expect(renderer.openPages).toBe(0);
+  });
+
+  it('serves an unknown state with 404 and no canonical link, as the app draws it', async () => {
+    const { handler } = setup('idle');
+    const snap = await handler.render('/nope/1');
+    expect(snap.status).toBe(404);
+    expect(read(snap.html)).toMatchObject({ canonical: [], meta: 0, title: 'Book 1', app: 'Dunenext' });
+  });
+
+  it('times out a page that never settles, closes it and stops its timers', async () => {
+    // Long enough for the page to have pinged at least once even on a busy machine (each ping
+    // crosses from the page process to the server, then to the upstream).
+    const { handler, renderer } = setup('never', { timeoutMs: 1500 });
+    pings = 0;
+    await expect(handler.render('/books/1')).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('the page of /books/1 did not settle within 1500 ms') });
+    expect(renderer.openPages).toBe(0);
+    expect(pings).toBeGreaterThan(0);
+    // Pings the page sent before it closed may still be on their way (each crosses from the page
+    // process to the server, then to the upstream); once those have landed, none: the page's 5 ms
+    // interval would have sent about 60 more in 300 ms.
+    let after = -1;
+    for (let i = 0; i < 30 && after !== pings; i++) {
+      after = pings;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    expect(pings).toBe(after);
+  });
+
+  it('times out a page with no signal that is never idle', async () => {
+    const { handler, renderer } = setup('restless', { timeoutMs: 100 });
+    await expect(handler.render('/')).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(renderer.openPages).toBe(0);
+  });
+
+  it("closes the page when the handler's timeout aborts the render", async () => {
+    const renderer = headlessRenderer({ root: path.join(dir, 'never'), timeoutMs: 10_000 });
+    renderers.push(renderer);
+    const handler = createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, timeoutMs: 100, onError: () => {} });
+    await expect(handler.render('/')).rejects.toMatchObject({ code: 'TIMEOUT', message: 'rendering / took longer than 100 ms' });
+    await vi.waitFor(() => expect(renderer.openPages).toBe(0));
+  });
+
+  it('serves classic scripts from the folder and same-origin API calls from the upstream', async () => {
+    // A classic script is a synchronous request in happy-dom; its own fallback (a child node process
+    // per request) is denied in the page process, so 'classic ran' shows the renderer answered it.
+    const { handler } = setup('classic');
+    const snap = await handler.render('/books/1');
+    expect(read(snap.html).app).toBe('classic ran / upstream /api/book');
+  });
+
+  it('answers a request the upstream cannot serve with a network error, so the page still settles', async () => {
+    // The page's script reads the failed answer as JSON and throws: by default the render fails at
+    // once with what it threw (never a hang to timeoutMs); with pageErrors: 'ignore' the page is
+    // snapshotted as it stands.
+    const failing = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000 });
+    const ignoring = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000, pageErrors: 'ignore' });
+    renderers.push(failing, ignoring);
+    const handler = (renderer: HeadlessRenderer) => createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
+    await expect(handler(failing).render('/')).rejects.toMatchObject({ code: 'RENDER_FAILED', message: expect.stringMatching(/^the page of \/ threw before it settled: SyntaxError: /) });
+    const snap = await handler(ignoring).render('/');
+    expect(snap.status).toBe(200);
+    expect(read(snap.html).app).toBe('');
+    expect(failing.openPages + ignoring.openPages).toBe(0);
+  });
+
+  it("aborts a page's upstream requests when that page closes, never when another page of the origin does", async () => {
+    const { handler, renderer } = setup('waits', { maxPages: 2 });
+    // Home opens first, so a lookup by origin alone would find its page for the book's request.
+    const [home, book] = await Promise.all([handler.render('/'), handler.render('/books/1')]);
+    expect(read(home.html).app).toBe('home');
+    expect(read(book.html).app).toBe('slow data');
+    expect(renderer.openPages).toBe(0);
+  });
+
+  it('never lets the page reach another origin or a file outside its folder', async () => {
+    const { handler } = setup('probe');
+    const { app } = read((await handler.render('/')).html);
+    expect(app).not.toContain('TOP SECRET');
+    const lines = app.split('\n');
+    expect(lines).toHaveLength(8);
+    expect(lines[0]).toMatch(/^https:\/\/evil\.example\/x (0 |failed)/);
+    expect(lines[1]).toMatch(/^http:\/\/127\.0\.0\.1:1\/x (0 |failed)/);
+    // Same-origin paths that name no file in the folder go to the upstream, never to the disk.
+    for (const line of lines.slice(2)) expect(line).toMatch(/ 200 \{"name":"upstream \/|^\/missing\.js 200/);
+  });
+
+  it('keeps at most maxPages pages open at once', async () => {
+    const { handler, renderer } = setup('settled', { maxPages: 2 });
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, renderer.openPages)), 1);
+    const snaps = await Promise.all([1, 2, 42, 3, 4, 5].map((id) => handler.render(`/books/${id}`)));
+    clearInterval(sampler);
+    expect(snaps.map((s) => read(s.html).title)).toEqual(['Book 1', 'Book 2', 'Book 42', 'Book 3', 'Book 4', 'Book 5']);
+    expect(peak).toBe(2);
+    expect(renderer.openPages).toBe(0);
+  });
+
+  it('answers ugly URLs over a socket through the handler, with the app under a base', async () => {
+    const renderer = headlessRenderer({ root: path.join(dir, 'idle') });
+    renderers.push(renderer);
+    const base = '/';
+    const handler = createSnapshotHandler({ routes: routes(base), origin: 'https://example.com', mode: 'hashbang', renderer });
+    const server = await listen((req, res) => void handler.node(req, res));
+    try {
+      const reply = await request(server.port, '/?_escaped_fragment_=/books/1');
+      expect(reply.status).toBe(200);
+      expect(read(reply.body)).toMatchObject({ title: 'Book 1', app: 'Dunenext', canonical: ['https://example.com/#!/books/1'] });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('is built to import happy-dom only in the page process, once it starts', () => {
+    // One file per module in dist/: none may import happy-dom statically; the page process (the
+    // only module that loads it, started by file name) imports it on start.
+    for (const file of readdirSync('dist/server', { recursive: true, encoding: 'utf8' }).filter((f) => /\.c?js$/.test(f))) {
+      const text = readFileSync(`dist/server/${file}`, 'utf8');
+      expect(text).not.toMatch(/^import [^;]*['"]happy-dom['"]|require\(['"]happy-dom['"]\)/m);
+      if (!file.startsWith('headless/child.')) expect(text).not.toContain("import('happy-dom')");
+    }
+    expect(readFileSync('dist/server/headless/child.js', 'utf8')).toContain("await import('happy-dom')");
+  });
+
+  it.each([
+    [{ root: '/nonexistent/app' }, /root must be the app's folder/],
+    [{ root: '.', index: 'nope.html' }, /index "nope.html" is not a file/],
+    [{ root: '.', timeoutMs: -1 }, /timeoutMs must be above 0/],
+    [{ root: '.', upstream: 'ftp://x' }, /upstream must be an http\(s\) origin/],
+    [{ root: '.', index: 'package.json', maxPages: 0 }, /maxPages must be an integer of at least 1, got 0/],
+    [{ root: '.', index: 'package.json', pageErrors: 'warn' as 'fail' }, /pageErrors must be 'fail' or 'ignore', got "warn"/],
+  ])('refuses %o', (options, message) => {
+    expect(() => headlessRenderer(options)).toThrow(message);
+  });
+});

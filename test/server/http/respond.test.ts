@@ -1,0 +1,109 @@
+import { gunzipSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { askOf, responseOf } from '../../../src/server/http/exchange.js';
+import { acceptsGzip, etagOf, isNotModified, respond as answer, type Page, type RespondOptions } from '../../../src/server/http/respond.js';
+
+const req = (headers: Record<string, string> = {}, method = 'GET') => askOf(new Request('http://localhost/', { method, headers }));
+// The answers read back as web Responses: the same object the fetch core returns.
+const respond = async (...args: [ReturnType<typeof req>, Page, RespondOptions]) => responseOf(await answer(...args));
+const ETAG = '"abc"';
+const MODIFIED = Date.UTC(2024, 0, 2, 3, 4, 5, 678);
+
+describe('isNotModified', () => {
+  it.each([
+    [{ 'if-none-match': '"abc"' }, true],
+    [{ 'if-none-match': 'W/"abc"' }, true],
+    [{ 'if-none-match': '"x", "abc"' }, true],
+    [{ 'if-none-match': '"abc-gz"' }, true],
+    [{ 'if-none-match': '*' }, true],
+    [{ 'if-none-match': '"abcd"' }, false],
+    [{ 'if-none-match': 'abc' }, false],
+    [{ 'if-modified-since': new Date(MODIFIED).toUTCString() }, true],
+    [{ 'if-modified-since': new Date(MODIFIED + 60_000).toUTCString() }, true],
+    [{ 'if-modified-since': new Date(MODIFIED - 1000).toUTCString() }, false],
+    [{ 'if-modified-since': 'not a date' }, false],
+    // If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2).
+    [{ 'if-none-match': '"other"', 'if-modified-since': new Date(MODIFIED + 60_000).toUTCString() }, false],
+    [{}, false],
+  ])('%o gives %s', (headers, expected) => {
+    expect(isNotModified(req(headers), ETAG, MODIFIED)).toBe(expected);
+  });
+});
+
+describe('acceptsGzip', () => {
+  it.each([
+    ['gzip, deflate, br', true],
+    ['br;q=1.0, gzip;q=0.8', true],
+    ['GZIP', true],
+    ['x-gzip', true],
+    ['gzip;q=0', false],
+    ['*', true],
+    ['*;q=0', false],
+    ['gzip;q=0, *', false],
+    ['identity', false],
+    ['', false],
+  ])('%j gives %s', (header, expected) => {
+    expect(acceptsGzip(req(header ? { 'accept-encoding': header } : {}))).toBe(expected);
+  });
+});
+
+describe('respond', () => {
+  const body = '<!DOCTYPE html><p>' + 'snapshot '.repeat(200) + '</p>';
+  const page = { status: 200, body, etag: etagOf(body), lastModified: MODIFIED, cacheControl: 'public, max-age=60' };
+
+  it('sets type, length, validators, cache control and Vary', async () => {
+    const res = await respond(req(), page, { compress: true });
+    expect(res.status).toBe(200);
+    expect(Object.fromEntries(res.headers)).toEqual({
+      'content-type': 'text/html; charset=utf-8',
+      'content-length': String(Buffer.byteLength(body)),
+      'cache-control': 'public, max-age=60',
+      etag: page.etag,
+      'last-modified': 'Tue, 02 Jan 2024 03:04:05 GMT',
+      vary: 'Accept-Encoding',
+      'x-content-type-options': 'nosniff',
+    });
+    expect(await res.text()).toBe(body);
+  });
+
+  it('gzips for clients that accept it, with its own ETag and length', async () => {
+    const res = await respond(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo: page });
+    const zipped = Buffer.from(await res.arrayBuffer());
+    expect(res.headers.get('content-encoding')).toBe('gzip');
+    expect(res.headers.get('etag')).toBe(page.etag.slice(0, -1) + '-gz"');
+    expect(res.headers.get('content-length')).toBe(String(zipped.byteLength));
+    expect(gunzipSync(zipped).toString()).toBe(body);
+  });
+
+  it('sends small bodies and uncompressed handlers as they are, without Vary when compress is off', async () => {
+    const small = await respond(req({ 'accept-encoding': 'gzip' }), { ...page, body: 'x', etag: etagOf('x') }, { compress: true });
+    expect(small.headers.get('content-encoding')).toBeNull();
+    const off = await respond(req({ 'accept-encoding': 'gzip' }), page, { compress: false });
+    expect(off.headers.get('content-encoding')).toBeNull();
+    expect(off.headers.get('vary')).toBeNull();
+  });
+
+  it('answers 304 with the validators and no body', async () => {
+    const res = await respond(req({ 'if-none-match': page.etag }), page, { compress: true });
+    expect(res.status).toBe(304);
+    expect(Object.fromEntries(res.headers)).toEqual({ 'cache-control': 'public, max-age=60', etag: page.etag, 'last-modified': 'Tue, 02 Jan 2024 03:04:05 GMT', vary: 'Accept-Encoding' });
+    expect(await res.text()).toBe('');
+  });
+
+  it('never answers 304 for a page that is not a 200', async () => {
+    const res = await respond(req({ 'if-none-match': '*' }), { ...page, status: 404 }, { compress: false });
+    expect(res.status).toBe(404);
+  });
+
+  it('sends the GET headers and no body for HEAD', async () => {
+    const res = await respond(req({}, 'HEAD'), page, { compress: false });
+    expect(res.headers.get('content-length')).toBe(String(Buffer.byteLength(body)));
+    expect(await res.text()).toBe('');
+  });
+
+  it('gives every body its own strong ETag', () => {
+    expect(etagOf('a')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
+    expect(etagOf('a')).not.toBe(etagOf('b'));
+    expect(etagOf('é')).toBe(etagOf('é'));
+  });
+});

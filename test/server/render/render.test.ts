@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { notFound, redirect } from '../../../src/outcome.js';
+import { createRoutes } from '../../../src/routes.js';
+import { hooksRenderer, type RenderJob } from '../../../src/server/render/render.js';
+import { parseShell } from '../../../src/server/html/shell.js';
+
+const settings = { origin: 'https://example.com', base: '/', mode: 'hashbang' as const };
+const shell = parseShell('<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app">shell</div></body></html>', { outlet: '#app', links: { ...settings, page: 'https://example.com/' } });
+const routes = createRoutes(
+  [
+    { path: '/plain' },
+    { path: '/titled', title: 'A "title" <b>', render: () => '<a href="?_escaped_fragment_=/plain">p</a>' },
+    { path: '/data/:id', load: async ({ params, signal }) => ({ id: params.id, aborted: signal.aborted }), title: ({ data }) => `Data ${(data as { id: string }).id}`, render: ({ data }) => `<pre>${JSON.stringify(data)}</pre>` },
+  ],
+  { notFound: { title: 'Missing', render: () => '<h1>404</h1>' } },
+);
+
+function job(location: string): RenderJob {
+  const match = routes.resolve(location);
+  return { location, url: `https://example.com/#!${location}`, canonical: `https://example.com/#!${location}`, match, notFound: !match || match.notFound, settings, signal: new AbortController().signal };
+}
+
+describe('hooksRenderer', () => {
+  it.each([
+    ['/plain', '<!DOCTYPE html><html><head><title>Shell</title><link rel="canonical" href="https://example.com/#!/plain"></head><body><div id="app">shell</div></body></html>'],
+    ['/titled', '<!DOCTYPE html><html><head><title>A &quot;title&quot; &lt;b&gt;</title><link rel="canonical" href="https://example.com/#!/titled"></head><body><div id="app"><a href="/#!/plain">p</a></div></body></html>'],
+    ['/data/7', '<!DOCTYPE html><html><head><title>Data 7</title><link rel="canonical" href="https://example.com/#!/data/7"></head><body><div id="app"><pre>{"id":"7","aborted":false}</pre></div></body></html>'],
+    ['/nope', '<!DOCTYPE html><html><head><title>Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>'],
+  ])('renders %s with its hooks into the shell', async (location, html) => {
+    expect((await hooksRenderer(shell, routes).render(job(location))).html).toBe(html);
+  });
+
+  it('stops after load when the signal was aborted meanwhile', async () => {
+    const controller = new AbortController();
+    const slow = createRoutes([{ path: '/x', load: async () => controller.abort(new Error('timed out')), render: () => 'never' }]);
+    const match = slow.resolve('/x');
+    await expect(hooksRenderer(shell).render({ ...job('/x'), match, notFound: false, signal: controller.signal })).rejects.toThrow('timed out');
+  });
+
+  it('renders the bare shell with no canonical link when nothing matches and there is no notFound route', async () => {
+    const bare = { ...job('/nope'), match: null, notFound: true };
+    expect((await hooksRenderer(shell).render(bare)).html).toBe('<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app">shell</div></body></html>');
+  });
+
+  it('writes the head: defaults, the route\'s tags over them, escaped, JSON-LD that no data can close', async () => {
+    const hostile = '"><img src=x onerror=alert(1)></script><!--\u2028\u2029';
+    const table = createRoutes(
+      [{ path: '/h/:id', head: ({ params }) => ({ meta: [{ name: 'description', content: hostile }, { property: 'og:title', content: String(params.id) }], link: [{ rel: 'alternate', hreflang: 'de', href: hostile }], jsonLd: { name: hostile, '@type': 'Book' } }) }],
+      { head: { meta: [{ name: 'description', content: 'default' }, { name: 'twitter:card', content: 'summary' }] } },
+    );
+    const headShell = parseShell(
+      '<!DOCTYPE html><html><head><title>Shell</title><meta name="Description" content="shell"><meta name="viewport" content="w"><link rel="alternate" hreflang="DE" href="/de"></head><body><div id="app"></div></body></html>',
+      { outlet: '#app', links: { ...settings, page: 'https://example.com/' } },
+    );
+    const match = table.resolve('/h/1');
+    const { html } = await hooksRenderer(headShell, table).render({ ...job('/h/1'), match, notFound: false });
+    expect(html).toBe(
+      '<!DOCTYPE html><html><head><title>Shell</title><meta name="viewport" content="w">' +
+        '<meta name="description" content="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029">' +
+        '<meta name="twitter:card" content="summary"><link rel="canonical" href="https://example.com/#!/h/1"><meta property="og:title" content="1">' +
+        '<link rel="alternate" href="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029" hreflang="de">' +
+        '<script type="application/ld+json">{"name":"\\"\\u003e\\u003cimg src=x onerror=alert(1)\\u003e\\u003c/script\\u003e\\u003c!--\\u2028\\u2029","@type":"Book"}</script>' +
+        '</head><body><div id="app"></div></body></html>',
+    );
+    const script = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1] ?? '';
+    expect(JSON.parse(script)).toEqual({ name: hostile, '@type': 'Book' });
+  });
+
+  it('renders the notFound view with 404 and no canonical link when load throws notFound(), and hands back a redirect', async () => {
+    const table = createRoutes(
+      [
+        { path: '/gone', load: () => Promise.reject(notFound()), title: 'never' },
+        { path: '/moved', load: () => Promise.reject(redirect('/plain', 308)) },
+      ],
+      { notFound: { title: 'Missing', render: () => '<h1>404</h1>' } },
+    );
+    const gone = await hooksRenderer(shell, table).render({ ...job('/gone'), match: table.resolve('/gone') });
+    expect(gone).toEqual({ status: 404, html: '<!DOCTYPE html><html><head><title>Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>' });
+    expect(await hooksRenderer(shell, table).render({ ...job('/moved'), match: table.resolve('/moved') })).toEqual({ status: 308, html: '', redirect: '/plain' });
+  });
+});
