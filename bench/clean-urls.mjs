@@ -37,7 +37,10 @@ export async function runCleanUrls({ quick = false } = {}) {
   const out = {};
 
   // 1. A bot at a clean URL, from the cache, against bare node:http with the same bytes.
-  const child = fork(new URL('./lib/serve-snapshot.mjs', import.meta.url), { stdio: ['ignore', 'pipe', 'inherit', 'ipc'], env: { ...process.env, BOT_AGENT: BOT } });
+  const child = fork(new URL('./lib/serve-snapshot.mjs', import.meta.url), {
+    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
+    env: { ...process.env, BOT_AGENT: BOT },
+  });
   try {
     const ports = await new Promise((resolve, reject) => {
       child.stdout.once('data', (line) => resolve(JSON.parse(String(line))));
@@ -53,7 +56,11 @@ export async function runCleanUrls({ quick = false } = {}) {
       rounds.served.push(await requestsPerSecond(served, seconds));
       rounds.bare.push(await requestsPerSecond(bare, seconds));
     }
-    const pick = (list) => ({ rps: median(list.map((r) => r.rps)), non2xx: list.reduce((k, r) => k + r.non2xx, 0), errors: list.reduce((k, r) => k + r.errors, 0) });
+    const pick = (list) => ({
+      rps: median(list.map((r) => r.rps)),
+      non2xx: list.reduce((k, r) => k + r.non2xx, 0),
+      errors: list.reduce((k, r) => k + r.errors, 0),
+    });
     out.served = pick(rounds.served);
     out.bare = pick(rounds.bare);
     out.bytes = ports.botBytes;
@@ -88,7 +95,7 @@ export async function runCleanUrls({ quick = false } = {}) {
   try {
     const context = await browser.newContext({ userAgent: PERSON });
     await context.addInitScript(() => {
-      addEventListener('crawlable-router:settled', () => ((globalThis).__settledAt ??= performance.now()));
+      addEventListener('crawlable-router:settled', () => (globalThis.__settledAt ??= performance.now()));
     });
     let dataRequests = 0;
     context.on('request', (request) => void (new URL(request.url()).pathname === '/data/books.json' && dataRequests++));
@@ -102,7 +109,8 @@ export async function runCleanUrls({ quick = false } = {}) {
     };
     const books = Array.from({ length: quick ? 10 : 25 }, (_, i) => `books/${i + 1}`);
     // Every page rendered once first: the figure is the client's first navigation, not the server's render.
-    for (const book of books) await fetch(`${cached.origin}/ssr/${book}`, { headers: { 'user-agent': PERSON } }).then((r) => r.arrayBuffer());
+    for (const book of books)
+      await fetch(`${cached.origin}/ssr/${book}`, { headers: { 'user-agent': PERSON } }).then((r) => r.arrayBuffer());
     await firstNavigation(`${cached.origin}/ssr/books/200`);
     await firstNavigation(`${cached.origin}/books/200`);
     const hydrated = [];

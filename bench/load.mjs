@@ -49,11 +49,15 @@ function run(options) {
   return autocannon({ timeout: 10, ...options });
 }
 
-const statuses = (result) => Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
+const statuses = (result) =>
+  Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => [code, Number(count)]));
 
 /** Starts the server child (on `redisUrl`'s Redis, if given); resolves to its origin, RSS and render readers and a stop(). */
 async function startServer(redisUrl) {
-  const child = fork(new URL('./lib/load-server.mjs', import.meta.url), redisUrl ? [redisUrl] : [], { execArgv: ['--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(new URL('./lib/load-server.mjs', import.meta.url), redisUrl ? [redisUrl] : [], {
+    execArgv: ['--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const reply = (key) => new Promise((resolve) => child.once('message', (message) => resolve(message[key])));
   const ask = (key, whole = false) => {
     const answer = whole ? new Promise((resolve) => child.once('message', resolve)) : reply(key);
@@ -127,7 +131,9 @@ export async function runFleet({ seconds = 60, connections = 50 } = {}) {
         // One stream, drawn by every load generator in turn: each state goes to whichever process is free.
         const next = random(15);
         const requests = [{ method: 'GET', setupRequest: (request) => ({ ...request, path: mixedPath(next) }) }];
-        const results = await Promise.all(servers.map((server) => run({ url: server.origin, connections: connections / servers.length, duration: seconds, requests })));
+        const results = await Promise.all(
+          servers.map((server) => run({ url: server.origin, connections: connections / servers.length, duration: seconds, requests })),
+        );
         const renders = {};
         let storeFaults = 0;
         for (const answer of await Promise.all(servers.map((server) => server.renders()))) {
@@ -173,7 +179,16 @@ export function fleetRows(phases) {
   ]);
 }
 
-export const FLEET_HEADER = ['set-up', 'req/s', 'p99 (worst process)', 'statuses', 'errors + timeouts', 'distinct states rendered', 'renders per state', 'store faults'];
+export const FLEET_HEADER = [
+  'set-up',
+  'req/s',
+  'p99 (worst process)',
+  'statuses',
+  'errors + timeouts',
+  'distinct states rendered',
+  'renders per state',
+  'store faults',
+];
 
 /** Every load phase; `seconds` per phase (the overload phase runs half as long). */
 export async function runLoad({ seconds = 60, connections = [50, 200] } = {}) {
@@ -269,7 +284,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     `Server RSS from start to end: ${report.start.toFixed(0)} → ${report.end.toFixed(0)} MiB (the cache holds at most 2,000 snapshots or 8 MB).`,
   ];
   console.log('\n' + notes.join('\n'));
-  const fleetNote = 'One stream of mixed traffic (the same seed for each set-up), 50 connections split across the processes; renders per state counts `load` calls per distinct item, in all processes together (goal with Redis: 1.00); store faults are outages reported to onError (a Redis command past its 500 ms timeout on a busy machine), each of which lets a process render on its own.';
+  const fleetNote =
+    'One stream of mixed traffic (the same seed for each set-up), 50 connections split across the processes; renders per state counts `load` calls per distinct item, in all processes together (goal with Redis: 1.00); store faults are outages reported to onError (a Redis command past its 500 ms timeout on a busy machine), each of which lets a process render on its own.';
   const md = `# Load results\n\n\`npm run load -- --seconds ${seconds}\` on ${machine()}, ${new Date().toISOString().slice(0, 10)}.\n\n${markdown(HEADER, rows(report))}\n\n${notes.map((n) => `- ${n}`).join('\n')}\n\n## Fleet\n\n${markdown(FLEET_HEADER, fleetRows(fleet))}\n\n${fleetNote}\n`;
   await writeFile(new URL('./LOAD.md', import.meta.url), md);
   console.log('wrote bench/LOAD.md');

@@ -33,7 +33,16 @@ function table(n) {
 function paths(n) {
   const out = [];
   for (let k = 0; k < Math.ceil(n / 5); k++) {
-    out.push(`/res${k}`, `/res${k}/42`, `/res${k}/42/comments/7`, `/res${k}/42/edit`, `/res${k}/42/edit/advanced`, `/files${k}/a/b/c.txt`, `/res${k}/42/unknown`, `/nope${k}/x`);
+    out.push(
+      `/res${k}`,
+      `/res${k}/42`,
+      `/res${k}/42/comments/7`,
+      `/res${k}/42/edit`,
+      `/res${k}/42/edit/advanced`,
+      `/files${k}/a/b/c.txt`,
+      `/res${k}/42/unknown`,
+      `/nope${k}/x`,
+    );
   }
   let seed = 7;
   for (let i = out.length - 1; i > 0; i--) {
@@ -45,7 +54,11 @@ function paths(n) {
 }
 
 const v8 = (r) =>
-  r.kind === 'optional' ? `/${r.parts.join('/')}{/:section}` : r.kind === 'wildcard' ? `/${r.parts.join('/')}/*path` : `/${r.parts.join('/')}`;
+  r.kind === 'optional'
+    ? `/${r.parts.join('/')}{/:section}`
+    : r.kind === 'wildcard'
+      ? `/${r.parts.join('/')}/*path`
+      : `/${r.parts.join('/')}`;
 // Routers without optional groups get the two spellings of an optional route.
 const expand = (r, optional, wildcard) =>
   r.kind === 'optional'
@@ -80,7 +93,10 @@ const routers = {
     };
   },
   'universal-router': (routes) => {
-    const router = new UniversalRouter(routes.map((r) => ({ path: v8(r), action: (c) => c.params })), { errorHandler: () => null });
+    const router = new UniversalRouter(
+      routes.map((r) => ({ path: v8(r), action: (c) => c.params })),
+      { errorHandler: () => null },
+    );
     return (p) => router.resolve(p);
   },
   'page.js': (routes) => {

@@ -29,7 +29,11 @@ export async function runRedis({ quick = false } = {}) {
       rounds.memory.push(await requestsPerSecond(url(ports.memory), seconds));
       rounds.redis.push(await requestsPerSecond(url(ports.redis), seconds));
     }
-    const pick = (list) => ({ rps: median(list.map((r) => r.rps)), non2xx: list.reduce((n, r) => n + r.non2xx, 0), errors: list.reduce((n, r) => n + r.errors, 0) });
+    const pick = (list) => ({
+      rps: median(list.map((r) => r.rps)),
+      non2xx: list.reduce((n, r) => n + r.non2xx, 0),
+      errors: list.reduce((n, r) => n + r.errors, 0),
+    });
     return { memory: pick(rounds.memory), redis: pick(rounds.redis) };
   } finally {
     child.kill();
@@ -39,5 +43,8 @@ export async function runRedis({ quick = false } = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { memory, redis } = await runRedis({ quick: process.argv.includes('--quick') });
-  console.log(`memory store ${Math.round(memory.rps)} req/s, redisStore ${Math.round(redis.rps)} req/s: ×${(redis.rps / memory.rps).toFixed(2)}`, { memory, redis });
+  console.log(
+    `memory store ${Math.round(memory.rps)} req/s, redisStore ${Math.round(redis.rps)} req/s: ×${(redis.rps / memory.rps).toFixed(2)}`,
+    { memory, redis },
+  );
 }

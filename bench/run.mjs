@@ -44,7 +44,12 @@ charts['match-1000'] = barChart({
   title: 'ns per match, 1000 routes',
   unit: 'ns',
   log: true,
-  bars: Object.entries(match).map(([label, r]) => ({ label, value: Math.round(r[1000]), text: `${fmt(r[1000])} ns`, ours: label === 'crawlable-router' })),
+  bars: Object.entries(match).map(([label, r]) => ({
+    label,
+    value: Math.round(r[1000]),
+    text: `${fmt(r[1000])} ns`,
+    ours: label === 'crawlable-router',
+  })),
 });
 
 // 2. Codec
@@ -55,7 +60,13 @@ figure(
   ['mapper', 'ns per round trip', 'ratio', 'goal', 'result'],
   [
     ['crawlable-router', fmt(codec.ours), '×1', '', ''],
-    ['URL + URLSearchParams (naive)', fmt(codec.naive), `×${(codec.naive / codec.ours).toFixed(1)} slower`, '≥ 10× faster', verdict(codec.naive / codec.ours >= 10)],
+    [
+      'URL + URLSearchParams (naive)',
+      fmt(codec.naive),
+      `×${(codec.naive / codec.ours).toFixed(1)} slower`,
+      '≥ 10× faster',
+      verdict(codec.naive / codec.ours >= 10),
+    ],
   ],
   `The naive mapper is also wrong on ${faults.length} of the ${8} corpus URLs:\n\n${faults.map((f) => `- \`${f.url}\`: ${f.faults.join('; ')}`).join('\n')}`,
 );
@@ -73,7 +84,13 @@ const size = await runSize();
 figure(
   'Size (bytes, minified + gzip -9)',
   ['bundle', 'min', 'min+gz', 'budget', 'result'],
-  Object.entries(size).map(([name, s]) => [name, fmt(s.min), fmt(s.gzip), s.budget ? fmt(s.budget) : '', s.budget ? verdict(s.gzip <= s.budget) : '']),
+  Object.entries(size).map(([name, s]) => [
+    name,
+    fmt(s.min),
+    fmt(s.gzip),
+    s.budget ? fmt(s.budget) : '',
+    s.budget ? verdict(s.gzip <= s.budget) : '',
+  ]),
 );
 charts.size = barChart({
   title: 'min+gzip bytes',
@@ -102,10 +119,26 @@ figure(
   'Snapshots: goals',
   ['goal', 'measured', 'result'],
   [
-    ['render hooks uncached p50 ≥ 100× faster than Chromium (new page)', x(snap.chromiumNew, snap.hooks), verdict(snap.chromiumNew / snap.hooks >= 100)],
-    [`cached snapshots ≥ 90% of bare node:http req/s (${snap.bytes} B, 50 connections)`, `${Math.round(snap.served.rps)} vs ${Math.round(snap.bare.rps)} req/s = ${(served * 100).toFixed(0)}%`, verdict(served >= 0.9)],
-    ['happy-dom p50 ≥ 5× faster than Chromium (new page)', x(snap.spaChromiumNew, snap.happy), verdict(snap.spaChromiumNew / snap.happy >= 5)],
-    ['happy-dom p50 no slower than Chromium reusing one page', x(snap.spaChromiumReuse, snap.happy), verdict(snap.happy <= snap.spaChromiumReuse)],
+    [
+      'render hooks uncached p50 ≥ 100× faster than Chromium (new page)',
+      x(snap.chromiumNew, snap.hooks),
+      verdict(snap.chromiumNew / snap.hooks >= 100),
+    ],
+    [
+      `cached snapshots ≥ 90% of bare node:http req/s (${snap.bytes} B, 50 connections)`,
+      `${Math.round(snap.served.rps)} vs ${Math.round(snap.bare.rps)} req/s = ${(served * 100).toFixed(0)}%`,
+      verdict(served >= 0.9),
+    ],
+    [
+      'happy-dom p50 ≥ 5× faster than Chromium (new page)',
+      x(snap.spaChromiumNew, snap.happy),
+      verdict(snap.spaChromiumNew / snap.happy >= 5),
+    ],
+    [
+      'happy-dom p50 no slower than Chromium reusing one page',
+      x(snap.spaChromiumReuse, snap.happy),
+      verdict(snap.happy <= snap.spaChromiumReuse),
+    ],
     [
       `RSS growth under 30 MB over ${snap.rss.count} happy-dom snapshots (after ${snap.rss.warm} to warm up)`,
       `${rssGrowth.toFixed(1)} MiB (${snap.rss.before.toFixed(0)} → ${snap.rss.after.toFixed(0)} MiB; the warm-up took ${snap.rss.start.toFixed(0)} → ${snap.rss.before.toFixed(0)}; heap ${snap.rss.heap.toFixed(0)} MiB)${snap.rss.gc ? '' : ', without gc'}`,
@@ -132,7 +165,12 @@ figure(
   ['store', 'req/s', 'non-2xx + errors', 'ratio'],
   [
     ['memoryStore (in the process)', fmt(Math.round(stores.memory.rps)), String(stores.memory.non2xx + stores.memory.errors), '×1'],
-    ['redisStore (redis-server on 127.0.0.1)', fmt(Math.round(stores.redis.rps)), String(stores.redis.non2xx + stores.redis.errors), `×${(stores.redis.rps / stores.memory.rps).toFixed(2)}`],
+    [
+      'redisStore (redis-server on 127.0.0.1)',
+      fmt(Math.round(stores.redis.rps)),
+      String(stores.redis.non2xx + stores.redis.errors),
+      `×${(stores.redis.rps / stores.memory.rps).toFixed(2)}`,
+    ],
   ],
   'Every request reads Redis (one GET, decoded); concurrent requests for one state in a process share that read, as they share a render.',
 );
@@ -144,16 +182,26 @@ figure(
   'Clean URLs: goals and figures',
   ['figure', 'measured', 'result'],
   [
-    [`a bot at a clean URL from the cache ≥ 90% of bare node:http req/s (${clean.bytes} B, 50 connections)`, `${Math.round(clean.served.rps)} vs ${Math.round(clean.bare.rps)} req/s = ${(botServed * 100).toFixed(0)}%`, verdict(botServed >= 0.9)],
+    [
+      `a bot at a clean URL from the cache ≥ 90% of bare node:http req/s (${clean.bytes} B, 50 connections)`,
+      `${Math.round(clean.served.rps)} vs ${Math.round(clean.bare.rps)} req/s = ${(botServed * 100).toFixed(0)}%`,
+      verdict(botServed >= 0.9),
+    ],
     ["'all': time to first byte of an uncached state (/ssr/books/:id, its data in the page)", ms(clean.ttfbAll), ''],
     ['the same state rendered by the hooks alone (no HTTP, no data script)', ms(clean.renderHooks), ''],
-    [`a person's first navigation in Chromium, to the router's settled signal (median of ${clean.firstCount})`, `hydrated ${ms(clean.firstHydrated)} (${clean.dataRequestsHydrated} data requests) vs shell then load ${ms(clean.firstShell)} (${clean.dataRequestsShell} data requests)`, ''],
+    [
+      `a person's first navigation in Chromium, to the router's settled signal (median of ${clean.firstCount})`,
+      `hydrated ${ms(clean.firstHydrated)} (${clean.dataRequestsHydrated} data requests) vs shell then load ${ms(clean.firstShell)} (${clean.dataRequestsShell} data requests)`,
+      '',
+    ],
   ],
 );
 
 await mkdir(new URL('./charts/', import.meta.url), { recursive: true });
 for (const [name, svg] of Object.entries(charts)) await writeFile(new URL(`./charts/${name}.svg`, import.meta.url), svg);
-const header = `# Benchmark results\n\nOne run of \`npm run bench${quick ? ' -- --quick' : ''}\` on ${machine()}, ${new Date().toISOString().slice(0, 10)}. Every ratio compares figures from this same run; warm-up first, then the median of several rounds.\n\n${Object.keys(charts)
+const header = `# Benchmark results\n\nOne run of \`npm run bench${quick ? ' -- --quick' : ''}\` on ${machine()}, ${new Date().toISOString().slice(0, 10)}. Every ratio compares figures from this same run; warm-up first, then the median of several rounds.\n\n${Object.keys(
+  charts,
+)
   .map((name) => `![${name}](charts/${name}.svg)`)
   .join('\n')}\n`;
 await writeFile(new URL('./RESULTS.md', import.meta.url), [header, ...sections].join('\n'));

@@ -22,10 +22,19 @@ export const ours = {
   'core (codec, URL forms, route table)': { code: `export * from 'crawlable-router';`, budget: null },
   'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, budget: 4.5 * 1024 },
   // The router does not bundle the table it is given; a real app imports both (path-to-regexp inside).
-  'an app importing createRouter and createRoutes': { code: `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`, budget: null },
+  'an app importing createRouter and createRoutes': {
+    code: `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,
+    budget: null,
+  },
   // An app that hands the router a `history` instance bundles that package too; one that does not, none of it.
-  'an app passing createRouter a memory history': { code: `export { createRouter } from 'crawlable-router/client'; export { createMemoryHistory } from 'history';`, budget: null },
-  'an app passing createRouter a browser history': { code: `export { createRouter } from 'crawlable-router/client'; export { createBrowserHistory } from 'history';`, budget: null },
+  'an app passing createRouter a memory history': {
+    code: `export { createRouter } from 'crawlable-router/client'; export { createMemoryHistory } from 'history';`,
+    budget: null,
+  },
+  'an app passing createRouter a browser history': {
+    code: `export { createRouter } from 'crawlable-router/client'; export { createBrowserHistory } from 'history';`,
+    budget: null,
+  },
 };
 
 /** Sizes of every case: `{ name: { min, gzip, budget } }`. */

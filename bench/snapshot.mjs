@@ -64,15 +64,24 @@ async function overHttp(handler) {
   return stats(samples);
 }
 
-const results = [await measure('render hooks', hooks), await measure('headless (happy-dom)', headless), await measure('headless, isolate', isolated)];
+const results = [
+  await measure('render hooks', hooks),
+  await measure('headless (happy-dom)', headless),
+  await measure('headless, isolate', isolated),
+];
 const http = [await overHttp(hooks), await overHttp(headless), await overHttp(isolated)];
 await Promise.all([renderer.close(), isolatedRenderer.close()]);
 
-if (results.some((r) => outlet(r.html) !== outlet(results[0].html))) throw new Error('the snapshots differ: the bench would compare different pages');
+if (results.some((r) => outlet(r.html) !== outlet(results[0].html)))
+  throw new Error('the snapshots differ: the bench would compare different pages');
 const fmt = (ms) => `${ms.toFixed(2)} ms`;
-console.log(`One snapshot of /books/:id, ${RUNS} runs each after one cold run (node ${process.version}, ${process.platform} ${process.arch})`);
+console.log(
+  `One snapshot of /books/:id, ${RUNS} runs each after one cold run (node ${process.version}, ${process.platform} ${process.arch})`,
+);
 console.log('renderer              cold        median      p95         min         median over HTTP');
 results.forEach((r, i) => {
-  console.log(`${r.name.padEnd(22)}${fmt(r.cold).padEnd(12)}${fmt(r.median).padEnd(12)}${fmt(r.p95).padEnd(12)}${fmt(r.min).padEnd(12)}${fmt(http[i].median)}`);
+  console.log(
+    `${r.name.padEnd(22)}${fmt(r.cold).padEnd(12)}${fmt(r.median).padEnd(12)}${fmt(r.p95).padEnd(12)}${fmt(r.min).padEnd(12)}${fmt(http[i].median)}`,
+  );
 });
 console.log('All snapshots have the same outlet content.');

@@ -78,10 +78,11 @@ export async function runSnapshots({ quick = false } = {}) {
     const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS, headless: true });
     try {
       const context = await browser.newContext();
-      const fresh = (base) => (loc) => context.newPage().then(async (page) => {
-        await chromiumSnapshot(page, demo.origin + base + loc.slice(1));
-        await page.close();
-      });
+      const fresh = (base) => (loc) =>
+        context.newPage().then(async (page) => {
+          await chromiumSnapshot(page, demo.origin + base + loc.slice(1));
+          await page.close();
+        });
       const page = await context.newPage();
       const reuse = (base) => (loc) => chromiumSnapshot(page, demo.origin + base + loc.slice(1));
       await fresh('/')('/books/199');
@@ -131,7 +132,11 @@ export async function runSnapshots({ quick = false } = {}) {
         rounds.served.push(await requestsPerSecond(served, seconds));
         rounds.bare.push(await requestsPerSecond(bare, seconds));
       }
-      const pick = (list) => ({ rps: median(list.map((r) => r.rps)), non2xx: list.reduce((n, r) => n + r.non2xx, 0), errors: list.reduce((n, r) => n + r.errors, 0) });
+      const pick = (list) => ({
+        rps: median(list.map((r) => r.rps)),
+        non2xx: list.reduce((n, r) => n + r.non2xx, 0),
+        errors: list.reduce((n, r) => n + r.errors, 0),
+      });
       out.served = pick(rounds.served);
       out.bare = pick(rounds.bare);
       out.bytes = ports.bytes;

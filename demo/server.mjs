@@ -9,7 +9,13 @@ import { createSnapshotHandler, headlessRenderer, robotsTxt, sitemap } from '../
 import { defineRoutes } from './app/routes.js';
 
 const publicDir = new URL('./public/', import.meta.url).pathname;
-const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.png': 'image/png' };
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
 
 /** A file under public/ for a request path, or null: never a folder, never outside public/. */
 async function publicFile(pathname) {
@@ -50,7 +56,11 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
     const { routes, notFound, head } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base: app.base, mode: app.mode }) });
     // The client-only app's server knows its routes (for statuses and the sitemap) but not its views.
     const strip = ({ render, ...route }) => route;
-    app.routes = createRoutes(app.headless ? routes.map(strip) : routes, { base: app.base, notFound: app.headless ? strip(notFound) : notFound, head });
+    app.routes = createRoutes(app.headless ? routes.map(strip) : routes, {
+      base: app.base,
+      notFound: app.headless ? strip(notFound) : notFound,
+      head,
+    });
     app.renderer = app.headless ? headlessRenderer({ root: join(publicDir, 'spa'), upstream: origin }) : undefined;
     app.handler = createSnapshotHandler({
       routes: app.routes,
@@ -71,7 +81,8 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
 
   server.on('request', async (req, res) => {
     const url = new URL(req.url ?? '/', origin);
-    const text = (status, type, body) => res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) }).end(req.method === 'HEAD' ? '' : body);
+    const text = (status, type, body) =>
+      res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) }).end(req.method === 'HEAD' ? '' : body);
     if (url.pathname === '/robots.txt') return text(200, 'text/plain; charset=utf-8', robots);
     const withSitemap = apps.find((app) => url.pathname === `${app.base}sitemap.xml`);
     if (withSitemap) return text(200, 'application/xml; charset=utf-8', withSitemap.sitemap);

@@ -34,7 +34,9 @@ async function freePort() {
 }
 
 function exited(child) {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', () => resolve()));
+  return child.exitCode !== null || child.signalCode !== null
+    ? Promise.resolve()
+    : new Promise((resolve) => child.once('exit', () => resolve()));
 }
 
 /** Starts redis-server on a free port; resolves once it accepts connections. @returns {Promise<import('./redis-server.d.mts').RedisServer>} */

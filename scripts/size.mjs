@@ -26,7 +26,12 @@ const virtual = (code) => ({
 
 /** Bytes of `code` bundled, minified and gzipped. */
 export async function bundleSize(code, { external = [] } = {}) {
-  const bundle = await rollup({ input: 'entry', external, plugins: [virtual(code), nodeResolve({ browser: true }), commonjs()], onwarn: () => {} });
+  const bundle = await rollup({
+    input: 'entry',
+    external,
+    plugins: [virtual(code), nodeResolve({ browser: true }), commonjs()],
+    onwarn: () => {},
+  });
   const { output } = await bundle.generate({ format: 'es' });
   await bundle.close();
   const min = (await minify(output[0].code, { module: true, compress: { passes: 2 } })).code ?? '';

@@ -92,7 +92,8 @@ function integer(value: string | undefined, name: string, fallback: number): num
 function parseShard(value: string | undefined): { current: number; total: number } | undefined {
   if (value === undefined) return undefined;
   const match = /^([1-9]\d{0,5})\/([1-9]\d{0,5})$/.exec(value);
-  if (!match || Number(match[1]) > Number(match[2])) throw new UsageError(`--shard must be K/N with 1 <= K <= N, such as 2/4; got ${JSON.stringify(value)}`);
+  if (!match || Number(match[1]) > Number(match[2]))
+    throw new UsageError(`--shard must be K/N with 1 <= K <= N, such as 2/4; got ${JSON.stringify(value)}`);
   return { current: Number(match[1]), total: Number(match[2]) };
 }
 
@@ -179,7 +180,10 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
   if (values.isolate && values.headless === undefined) throw new UsageError('--isolate needs --headless');
   let renderer;
   try {
-    renderer = values.headless === undefined ? undefined : headlessRenderer({ root: resolve(values.headless), timeoutMs, isolate: Boolean(values.isolate) });
+    renderer =
+      values.headless === undefined
+        ? undefined
+        : headlessRenderer({ root: resolve(values.headless), timeoutMs, isolate: Boolean(values.isolate) });
   } catch (error) {
     throw new SetupError((error as Error).message);
   }
@@ -203,7 +207,8 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
     return report.failed > 0 ? EXIT.FAILURES : EXIT.OK;
   } catch (error) {
     if (error instanceof SnapshotError && (error.code === 'BAD_OPTION' || error.code === 'BAD_SHELL')) throw new SetupError(error.message);
-    if ((error as NodeJS.ErrnoException).code && typeof (error as NodeJS.ErrnoException).syscall === 'string') throw new SetupError(`cannot write ${values.out}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code && typeof (error as NodeJS.ErrnoException).syscall === 'string')
+      throw new SetupError(`cannot write ${values.out}: ${(error as Error).message}`);
     throw error;
   } finally {
     await renderer?.close();
@@ -233,7 +238,14 @@ async function runSitemap(args: string[], io: CliIo): Promise<number> {
     args,
     strict: true,
     allowPositionals: false,
-    options: { routes: { type: 'string' }, out: { type: 'string' }, origin: { type: 'string' }, mode: { type: 'string' }, base: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      routes: { type: 'string' },
+      out: { type: 'string' },
+      origin: { type: 'string' },
+      mode: { type: 'string' },
+      base: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   });
   if (values.help) {
     io.stdout.write(SITEMAP_USAGE + '\n');
@@ -241,10 +253,19 @@ async function runSitemap(args: string[], io: CliIo): Promise<number> {
   }
   const { routes, mode } = await prerenderSetup(values, io);
   try {
-    await prerender({ routes, outDir: path.resolve(io.cwd, values.out as string), origin: values.origin as string, mode, ...(values.base !== undefined && { base: values.base }), sitemapOnly: true, progress: io.stderr });
+    await prerender({
+      routes,
+      outDir: path.resolve(io.cwd, values.out as string),
+      origin: values.origin as string,
+      mode,
+      ...(values.base !== undefined && { base: values.base }),
+      sitemapOnly: true,
+      progress: io.stderr,
+    });
     return EXIT.OK;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code && typeof (error as NodeJS.ErrnoException).syscall === 'string') throw new SetupError(`cannot write ${values.out}: ${(error as Error).message}`);
+    if ((error as NodeJS.ErrnoException).code && typeof (error as NodeJS.ErrnoException).syscall === 'string')
+      throw new SetupError(`cannot write ${values.out}: ${(error as Error).message}`);
     throw error;
   }
 }
@@ -303,7 +324,10 @@ async function runVerify(args: string[], io: CliIo): Promise<number> {
       concurrency,
       ...(browser && { browser }),
       // A bar redrawn in place is for a person at a terminal; a log file gets no `\r` lines.
-      ...(io.stderr.isTTY && { onProgress: (done: number, known: number, current: string) => io.stderr.write(`\r\x1b[2K[${done}/${known}] ${current.slice(0, 100)}`) }),
+      ...(io.stderr.isTTY && {
+        onProgress: (done: number, known: number, current: string) =>
+          io.stderr.write(`\r\x1b[2K[${done}/${known}] ${current.slice(0, 100)}`),
+      }),
     });
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
     io.stdout.write((values.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
@@ -315,8 +339,12 @@ async function runVerify(args: string[], io: CliIo): Promise<number> {
 
 const COMMANDS: Record<string, Command> = {
   prerender: { summary: 'render every state to files, plus sitemap.xml', usage: PRERENDER_USAGE, run: runPrerender },
-  sitemap: { summary: 'write sitemap.xml for the snapshots of sharded prerenders gathered in one folder', usage: SITEMAP_USAGE, run: runSitemap },
-  verify: { summary: 'crawl a site as the scheme\'s crawler does and report what it would miss', usage: VERIFY_USAGE, run: runVerify },
+  sitemap: {
+    summary: 'write sitemap.xml for the snapshots of sharded prerenders gathered in one folder',
+    usage: SITEMAP_USAGE,
+    run: runSitemap,
+  },
+  verify: { summary: "crawl a site as the scheme's crawler does and report what it would miss", usage: VERIFY_USAGE, run: runVerify },
 };
 
 const USAGE = `Usage: crawlable-router <command> [options]
@@ -329,7 +357,10 @@ ${Object.entries(COMMANDS)
 Run 'crawlable-router <command> --help' for a command's options.`;
 
 /** Runs the command line `argv` (without `node` and the script) and returns the exit code. */
-export async function run(argv: readonly string[], io: CliIo = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() }): Promise<number> {
+export async function run(
+  argv: readonly string[],
+  io: CliIo = { stdout: process.stdout, stderr: process.stderr, cwd: process.cwd() },
+): Promise<number> {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     const topic = name === 'help' && args[0] !== undefined ? COMMANDS[args[0]] : undefined;

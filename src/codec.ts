@@ -5,12 +5,7 @@
 import { escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';
 
 /** What a `CodecError` is about. */
-export type CodecErrorCode =
-  | 'MALFORMED_ESCAPE'
-  | 'INVALID_UTF8'
-  | 'LONE_SURROGATE'
-  | 'NOT_PRETTY'
-  | 'NOT_UGLY';
+export type CodecErrorCode = 'MALFORMED_ESCAPE' | 'INVALID_UTF8' | 'LONE_SURROGATE' | 'NOT_PRETTY' | 'NOT_UGLY';
 
 /** A URL or fragment the codec cannot map; `code` names the fault, `input` is what was given. */
 export class CodecError extends Error {
@@ -135,7 +130,8 @@ export function isUglyUrl(url: string): boolean {
  */
 export function toUglyUrl(url: string): string {
   const [query, end] = queryOf(url);
-  if (end < url.length && url.charCodeAt(end + 1) !== 33) throw fail('NOT_PRETTY', `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
+  if (end < url.length && url.charCodeAt(end + 1) !== 33)
+    throw fail('NOT_PRETTY', `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
   const at = paramAt(url, query, end);
   if (at >= 0) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, at);
   const value = end < url.length ? code(encode, url.slice(end + 2), url, end + 2) : '';

@@ -3,7 +3,6 @@
 // head) merge layers and drop shell tags through this module, so the two sides never disagree.
 // No DOM and no Node here: tags are plain data, read from elements through an attribute getter.
 
-
 /** A `<meta>` tag: keyed by `name`, else by `property` (Open Graph). */
 export interface MetaTag {
   /** The `name` attribute (`description`, `robots`, `twitter:card`). */
@@ -64,7 +63,6 @@ export function headKey(tag: string, attr: (name: string) => string | null | und
   return tag === 'script' && read('type') === LD_TYPE ? 'json-ld' : null;
 }
 
-
 /**
  * Merges head layers (defaults first, the state last) into one list of tags: one tag per key, a
  * later layer's tag replacing an earlier one in place. Internal to the package.
@@ -79,8 +77,20 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
   };
   for (const layer of layers) {
     if (!layer) continue;
-    layer.meta?.forEach((m) => put('meta', [['name', m.name], ['property', m.property], ['content', m.content]]));
-    layer.link?.forEach((l) => put('link', [['rel', l.rel], ['href', l.href], ['hreflang', l.hreflang]]));
+    layer.meta?.forEach((m) =>
+      put('meta', [
+        ['name', m.name],
+        ['property', m.property],
+        ['content', m.content],
+      ]),
+    );
+    layer.link?.forEach((l) =>
+      put('link', [
+        ['rel', l.rel],
+        ['href', l.href],
+        ['hreflang', l.hreflang],
+      ]),
+    );
     if (layer.jsonLd !== undefined) put('script', [['type', LD_TYPE]], layer.jsonLd);
   }
   return [...tags.values()];
@@ -95,7 +105,12 @@ export function jsonLdText(value: unknown): string {
 }
 
 /** A state's head tags: the table's defaults, then `extra` (the canonical link), then the view's own. Internal. */
-export function stateHead<C>(table: { head?: Head | ((context: C) => Head) | undefined }, view: { head?: ((context: never) => Head) | undefined }, context: C, extra?: Head): HeadTag[] {
+export function stateHead<C>(
+  table: { head?: Head | ((context: C) => Head) | undefined },
+  view: { head?: ((context: never) => Head) | undefined },
+  context: C,
+  extra?: Head,
+): HeadTag[] {
   // The hooks are typed by their route (`HeadFunction` in routes.ts); here the context is whatever the caller renders with.
   const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
   return mergeHead([defaults, extra, view.head && (view.head as (context: C) => Head)(context)]);

@@ -34,7 +34,13 @@ const UNRESERVED = /(?:%(?:2[DE]|3\d|4[1-9A-F]|5[\dAF]|6[1-9A-F]|7[\dAE]))+/g;
  */
 function canonical(text: string, fix: RegExp): string {
   // A lone surrogate (matched alone with the `u` flag) is what encodeURIComponent refuses.
-  return text.replace(fix, (run: string) => (run[0] !== '%' ? encodeURIComponent(run.replace(/[\uD800-\uDFFF]/gu, '\uFFFD')) : run.length > 1 ? run.toUpperCase().replace(UNRESERVED, unescape) : '%25'));
+  return text.replace(fix, (run: string) =>
+    run[0] !== '%'
+      ? encodeURIComponent(run.replace(/[\uD800-\uDFFF]/gu, '\uFFFD'))
+      : run.length > 1
+        ? run.toUpperCase().replace(UNRESERVED, unescape)
+        : '%25',
+  );
 }
 
 /** RFC 3986 §5.2.4 remove_dot_segments, after collapsing empty segments (`//`) so no path reads as an authority. */
@@ -75,7 +81,15 @@ export function normalizeLocation(text: string): AppLocation {
   const query = q < 0 ? '' : canonicalQuery(pre.slice(q + 1));
   // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped. A leading `!` is
   // escaped too: a clean URL ending in `#!x` is a hashbang URL, not the anchor `!x`.
-  const anchor = hash < 0 ? '' : canonicalQuery(text.slice(hash + 1).replace(/#/g, '%23').replace(/^!/, '%21'));
+  const anchor =
+    hash < 0
+      ? ''
+      : canonicalQuery(
+          text
+            .slice(hash + 1)
+            .replace(/#/g, '%23')
+            .replace(/^!/, '%21'),
+        );
   return path + (query ? '?' + query : '') + (anchor ? '#' + anchor : '');
 }
 

@@ -43,7 +43,8 @@ export function notFound(): NotFoundOutcome {
  * redirect can never leave the origin. Throws a TypeError for a status that is not a redirect.
  */
 export function redirect(to: AppLocation, status: RedirectStatus = 302): RedirectOutcome {
-  if (![301, 302, 303, 307, 308].includes(status)) throw new TypeError(`redirect: ${String(status)} is not a redirect status (301, 302, 303, 307 or 308)`);
+  if (![301, 302, 303, 307, 308].includes(status))
+    throw new TypeError(`redirect: ${String(status)} is not a redirect status (301, 302, 303, 307 or 308)`);
   return { [BRAND]: true, kind: 'redirect', status, to: normalizeLocation(String(to)) } as RedirectOutcome;
 }
 

@@ -6,11 +6,70 @@
 export type Params = Record<string, string | string[] | undefined>;
 
 type IdChar =
-  | 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h' | 'i' | 'j' | 'k' | 'l' | 'm'
-  | 'n' | 'o' | 'p' | 'q' | 'r' | 's' | 't' | 'u' | 'v' | 'w' | 'x' | 'y' | 'z'
-  | 'A' | 'B' | 'C' | 'D' | 'E' | 'F' | 'G' | 'H' | 'I' | 'J' | 'K' | 'L' | 'M'
-  | 'N' | 'O' | 'P' | 'Q' | 'R' | 'S' | 'T' | 'U' | 'V' | 'W' | 'X' | 'Y' | 'Z'
-  | '0' | '1' | '2' | '3' | '4' | '5' | '6' | '7' | '8' | '9' | '_' | '$';
+  | 'a'
+  | 'b'
+  | 'c'
+  | 'd'
+  | 'e'
+  | 'f'
+  | 'g'
+  | 'h'
+  | 'i'
+  | 'j'
+  | 'k'
+  | 'l'
+  | 'm'
+  | 'n'
+  | 'o'
+  | 'p'
+  | 'q'
+  | 'r'
+  | 's'
+  | 't'
+  | 'u'
+  | 'v'
+  | 'w'
+  | 'x'
+  | 'y'
+  | 'z'
+  | 'A'
+  | 'B'
+  | 'C'
+  | 'D'
+  | 'E'
+  | 'F'
+  | 'G'
+  | 'H'
+  | 'I'
+  | 'J'
+  | 'K'
+  | 'L'
+  | 'M'
+  | 'N'
+  | 'O'
+  | 'P'
+  | 'Q'
+  | 'R'
+  | 'S'
+  | 'T'
+  | 'U'
+  | 'V'
+  | 'W'
+  | 'X'
+  | 'Y'
+  | 'Z'
+  | '0'
+  | '1'
+  | '2'
+  | '3'
+  | '4'
+  | '5'
+  | '6'
+  | '7'
+  | '8'
+  | '9'
+  | '_'
+  | '$';
 
 type ReadName<S extends string, N extends string = ''> = S extends `${infer C}${infer R}`
   ? C extends IdChar
@@ -26,9 +85,7 @@ type ReadQuoted<S extends string, N extends string = ''> = S extends `"${infer R
       ? ReadQuoted<R, `${N}${C}`>
       : [N, ''];
 
-type Add<Out, N extends string, V, Depth extends 0[]> = Depth extends []
-  ? Out & { [K in N]: V }
-  : Out & { [K in N]?: V };
+type Add<Out, N extends string, V, Depth extends 0[]> = Depth extends [] ? Out & { [K in N]: V } : Out & { [K in N]?: V };
 
 type Take<Depth extends 0[], Out, V, Read> = Read extends [infer N extends string, infer Rest extends string]
   ? Scan<Rest, Depth, Add<Out, N, V, Depth>>

@@ -30,7 +30,9 @@ export type EscapeTable = readonly (string | undefined)[];
 
 /** An escape table that keeps exactly the ASCII characters `keep` matches (a one-character RegExp). */
 export function escapeTable(keep: RegExp): EscapeTable {
-  return Array.from({ length: 128 }, (_, code) => (keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase()));
+  return Array.from({ length: 128 }, (_, code) =>
+    keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase(),
+  );
 }
 
 /**
@@ -117,7 +119,8 @@ export function strictDecode(text: string): string | PercentFault {
 // overlong form, no surrogate, nothing past U+10FFFF. Lenient decoding matches them rather than
 // trying each escape with decodeURIComponent: a thrown error per escape made a 64 kB run of `%C3`
 // take most of a second to decode.
-const UTF8_CHARS = /%[0-7][\dA-F]|%(?:C[2-9A-F]|D[\dA-F])%[89AB][\dA-F]|%(?:E0%[AB]|E[1-9A-CEF]%[89AB]|ED%[89])[\dA-F]%[89AB][\dA-F]|%(?:F0%[9AB]|F[1-3]%[89AB]|F4%8)[\dA-F](?:%[89AB][\dA-F]){2}/gi;
+const UTF8_CHARS =
+  /%[0-7][\dA-F]|%(?:C[2-9A-F]|D[\dA-F])%[89AB][\dA-F]|%(?:E0%[AB]|E[1-9A-CEF]%[89AB]|ED%[89])[\dA-F]%[89AB][\dA-F]|%(?:F0%[9AB]|F[1-3]%[89AB]|F4%8)[\dA-F](?:%[89AB][\dA-F]){2}/gi;
 
 /**
  * Decodes every `%XX` in `text[from..to)` as UTF-8, leniently: `+` is always a plus, and whatever

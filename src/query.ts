@@ -7,10 +7,7 @@ import { loneSurrogate, percentDecode } from './percent.js';
 export type Query = Record<string, string | string[]>;
 
 /** A query to write: `null`/`undefined` values are left out, arrays repeat the key. */
-export type QueryInput = Record<
-  string,
-  string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>
->;
+export type QueryInput = Record<string, string | number | boolean | null | undefined | ReadonlyArray<string | number | boolean>>;
 
 /** Parses `a=1&b=2&a=3` (no leading `?`) into `{ a: ['1', '3'], b: '2' }`; a bare key gets `''`. */
 export function parseQuery(text: string): Query {
@@ -59,5 +56,10 @@ export function stringifyQuery(query: QueryInput, onLoneSurrogate: (key: string)
  * (a tracking tag, a cache buster) names the same state.
  */
 export function keepQueryKeys(text: string, keys: readonly string[] | undefined): string {
-  return keys ? text.split('&').filter((pair) => pair && keys.includes(percentDecode(pair.split('=', 1)[0] as string))).join('&') : text;
+  return keys
+    ? text
+        .split('&')
+        .filter((pair) => pair && keys.includes(percentDecode(pair.split('=', 1)[0] as string)))
+        .join('&')
+    : text;
 }

@@ -94,7 +94,9 @@ export interface RouteDefinition<P extends string = string, D = unknown, N exten
 }
 
 /** The route shown when nothing matches (or a `load` throws `notFound()`); its `path` is not used for matching. */
-export type NotFoundDefinition<D = unknown> = Omit<RouteDefinition<string, D>, 'path' | 'entries' | 'redirect' | 'name'> & { path?: string };
+export type NotFoundDefinition<D = unknown> = Omit<RouteDefinition<string, D>, 'path' | 'entries' | 'redirect' | 'name'> & {
+  path?: string;
+};
 
 /** A route as the table holds it, whatever its pattern. */
 export type AnyRoute = RouteDefinition<string, unknown> | NotFoundDefinition<unknown>;
@@ -134,17 +136,27 @@ export interface RoutesOptions {
 declare const typed: unique symbol;
 
 /** A route typed by `route()`: its path and name literals kept, for `href` checked at compile time. Type-only: nothing is added at run time. */
-export type TypedRoute<P extends string = string, D = unknown, N extends string = string> = RouteDefinition<P, D, N> & { readonly [typed]: [P, N] };
+export type TypedRoute<P extends string = string, D = unknown, N extends string = string> = RouteDefinition<P, D, N> & {
+  readonly [typed]: [P, N];
+};
 
 /** The params each named route of a table takes: `{ book: { id: string } }` (routes typed by `route()` only). */
 export type NamedParams<R> = {
-  [E in R as E extends { readonly [typed]: [string, infer N extends string] } ? (string extends N ? never : N) : never]: E extends { readonly [typed]: [infer P extends string, string] } ? ParamsOf<P> : never;
+  [E in R as E extends { readonly [typed]: [string, infer N extends string] } ? (string extends N ? never : N) : never]: E extends {
+    readonly [typed]: [infer P extends string, string];
+  }
+    ? ParamsOf<P>
+    : never;
 };
 
 /** `href`'s arguments: with a table of `route()` routes, a known name and its params; else any name. */
 export type HrefArgs<R> = [keyof NamedParams<R>] extends [never]
   ? [name: string, params?: Params, query?: QueryInput]
-  : { [N in keyof NamedParams<R>]: {} extends NamedParams<R>[N] ? [name: N, params?: NamedParams<R>[N], query?: QueryInput] : [name: N, params: NamedParams<R>[N], query?: QueryInput] }[keyof NamedParams<R>];
+  : {
+      [N in keyof NamedParams<R>]: {} extends NamedParams<R>[N]
+        ? [name: N, params?: NamedParams<R>[N], query?: QueryInput]
+        : [name: N, params: NamedParams<R>[N], query?: QueryInput];
+    }[keyof NamedParams<R>];
 
 /** A compiled route table. */
 export interface RouteTable<R extends AnyRoute = AnyRoute> {
@@ -190,7 +202,9 @@ export interface LocationsOptions {
 }
 
 /** Types a route definition from its path literal, so `params` and `data` are checked in its hooks. */
-export function route<const P extends string, D = undefined, const N extends string = string>(definition: RouteDefinition<P, D, N>): TypedRoute<P, D, N> {
+export function route<const P extends string, D = undefined, const N extends string = string>(
+  definition: RouteDefinition<P, D, N>,
+): TypedRoute<P, D, N> {
   return definition as TypedRoute<P, D, N>;
 }
 
@@ -232,7 +246,8 @@ export function compileRoute(route: RouteDefinition<string, unknown>, sensitive:
       // collapses; a wildcard may end with one: `['a', '']` is `a/`, as match reads a trailing slash.
       for (const key of keys) {
         const value = params[key.name];
-        if (value === '' || (Array.isArray(value) && value.some((part, i) => part === '' && (i === 0 || i < value.length - 1)))) throw empty();
+        if (value === '' || (Array.isArray(value) && value.some((part, i) => part === '' && (i === 0 || i < value.length - 1))))
+          throw empty();
       }
       let path: string;
       try {
@@ -246,15 +261,24 @@ export function compileRoute(route: RouteDefinition<string, unknown>, sensitive:
       // A `.` or `..` segment is removed by every URL parser, whichever params wrote it (`/:a` with
       // `..`, `/.:b` with `.`); a `.` inside a segment (`/:a~:b` with `~.`) is ordinary text.
       const dots = /(?:^|\/)(\.\.?)(?=\/|$)/.exec(path);
-      if (dots) throw new RouteError('BAD_PARAM', `the params of ${describe(route)} make ${JSON.stringify(path)}: a ${JSON.stringify(dots[1])} segment is not a path segment, URLs remove it`);
+      if (dots)
+        throw new RouteError(
+          'BAD_PARAM',
+          `the params of ${describe(route)} make ${JSON.stringify(path)}: a ${JSON.stringify(dots[1])} segment is not a path segment, URLs remove it`,
+        );
       // `/:a.:b` never matches a `b` holding a `.`, and `.` `-` `~` cannot be escaped (a location
       // decodes them): a location its own route cannot match would be a link to nowhere.
-      if (!regexp.test(path)) throw new RouteError('BAD_PARAM', `the params of ${describe(route)} make ${JSON.stringify(path)}, which it does not match: a value holds the text that separates two params`);
+      if (!regexp.test(path))
+        throw new RouteError(
+          'BAD_PARAM',
+          `the params of ${describe(route)} make ${JSON.stringify(path)}, which it does not match: a value holds the text that separates two params`,
+        );
       return path;
     };
     return { regexp, tokens: data.tokens, wildcards: keys.map((k) => k.type === 'wildcard'), names: keys.map((k) => k.name), build };
   } catch (error) {
-    if (error instanceof PathError) throw new RouteError('BAD_PATTERN', `bad pattern ${JSON.stringify(route.path)}: ${error.message.split('; visit')[0]}`);
+    if (error instanceof PathError)
+      throw new RouteError('BAD_PATTERN', `bad pattern ${JSON.stringify(route.path)}: ${error.message.split('; visit')[0]}`);
     throw error;
   }
 }
@@ -262,7 +286,10 @@ export function compileRoute(route: RouteDefinition<string, unknown>, sensitive:
 const decodeParam = (raw: string): string => percentDecode(raw);
 
 /** Compiles a route table shared by the client router and the snapshot server. */
-export function createRoutes<const T extends readonly TypedRoute<string, unknown, string>[]>(routes: T, options?: RoutesOptions): RouteTable<T[number]>;
+export function createRoutes<const T extends readonly TypedRoute<string, unknown, string>[]>(
+  routes: T,
+  options?: RoutesOptions,
+): RouteTable<T[number]>;
 export function createRoutes<const P extends readonly string[]>(
   routes: { readonly [K in keyof P]: RouteDefinition<P[K], unknown> },
   options?: RoutesOptions,
@@ -277,15 +304,21 @@ export function createRoutes<const P extends readonly string[]>(
   const base = normalizeBase(options.base);
   const compiled = list.map((r) => compileRoute(r, sensitive));
   // A redirect route loads by throwing its redirect: one path for the client and every renderer.
-  const table = list.map((r, i) => (r.redirect === undefined ? r : ({ ...r, load: redirectLoad(r, compiled[i] as Compiled, sensitive) } as R)));
+  const table = list.map((r, i) =>
+    r.redirect === undefined ? r : ({ ...r, load: redirectLoad(r, compiled[i] as Compiled, sensitive) } as R),
+  );
   const ids = new Map<unknown, number>(table.map((r, i) => [r, i]));
   const byName = new Map<string, number>();
   list.forEach((r, i) => {
     if (r.name === undefined) return;
-    if (byName.has(r.name)) throw new RouteError('DUPLICATE_NAME', `two routes are named "${r.name}": ${list[byName.get(r.name) as number]?.path} and ${r.path}`);
+    if (byName.has(r.name))
+      throw new RouteError('DUPLICATE_NAME', `two routes are named "${r.name}": ${list[byName.get(r.name) as number]?.path} and ${r.path}`);
     byName.set(r.name, i);
   });
-  const candidates = createIndex(compiled.map((c) => c.tokens), sensitive);
+  const candidates = createIndex(
+    compiled.map((c) => c.tokens),
+    sensitive,
+  );
 
   function parts(location: AppLocation) {
     const loc = normalizeLocation(location);
@@ -323,7 +356,15 @@ export function createRoutes<const P extends readonly string[]>(
   }
 
   function result<T extends AnyRoute>(route: T, params: Params, at: ReturnType<typeof parts>, notFound: boolean): RouteMatch<T> {
-    return { route, params, query: parseQuery(keepQueryKeys(at.search, route.queryKeys ?? options.queryKeys)), location: at.location, path: at.path, hash: at.hash, notFound };
+    return {
+      route,
+      params,
+      query: parseQuery(keepQueryKeys(at.search, route.queryKeys ?? options.queryKeys)),
+      location: at.location,
+      path: at.path,
+      hash: at.hash,
+      notFound,
+    };
   }
 
   function buildLocation(id: number, params: Params = {}, query?: QueryInput): AppLocation {
@@ -405,7 +446,11 @@ function redirectLoad(r: RouteDefinition<string, unknown>, source: Compiled, sen
   if (typeof to === 'function') return (context) => throwing(redirect(to(context), 301));
   const target = compileRoute({ path: to }, sensitive);
   const missing = target.names.filter((n) => !source.names.includes(n));
-  if (missing.length) throw new RouteError('BAD_REDIRECT', `the redirect of ${describe(r)} to ${JSON.stringify(to)} needs params its path does not capture: ${missing.join(', ')}`);
+  if (missing.length)
+    throw new RouteError(
+      'BAD_REDIRECT',
+      `the redirect of ${describe(r)} to ${JSON.stringify(to)} needs params its path does not capture: ${missing.join(', ')}`,
+    );
   return ({ params, location }) => {
     const q = location.split('#', 1)[0]?.indexOf('?') ?? -1;
     throw redirect(target.build(params) + (q < 0 ? '' : (location.split('#', 1)[0] as string).slice(q)), 301);

@@ -25,17 +25,35 @@ export default createRoutes([
 ], { base: '/app/' });`,
   );
   // An array of routes with no imports, one of which fails.
-  writeFileSync(path.join(dir, 'array.mjs'), `export default [{ path: '/ok', render: () => 'ok' }, { path: '/bad', render: () => { throw new Error('db down'); } }];`);
+  writeFileSync(
+    path.join(dir, 'array.mjs'),
+    `export default [{ path: '/ok', render: () => 'ok' }, { path: '/bad', render: () => { throw new Error('db down'); } }];`,
+  );
   writeFileSync(path.join(dir, 'none.mjs'), `export const nothing = 1;`);
   // A client-rendered app for --headless, and a table with no render hooks.
   mkdirSync(path.join(dir, 'app'));
-  writeFileSync(path.join(dir, 'app/index.html'), '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>');
-  writeFileSync(path.join(dir, 'app/main.js'), `document.title = 'At ' + location.pathname; document.getElementById('app').innerHTML = '<p>drawn by the client for ' + location.pathname + '</p>';`);
+  writeFileSync(
+    path.join(dir, 'app/index.html'),
+    '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>',
+  );
+  writeFileSync(
+    path.join(dir, 'app/main.js'),
+    `document.title = 'At ' + location.pathname; document.getElementById('app').innerHTML = '<p>drawn by the client for ' + location.pathname + '</p>';`,
+  );
   // The same app, stuck for ever in a script on /books/8.
   mkdirSync(path.join(dir, 'stuck'));
-  writeFileSync(path.join(dir, 'stuck/index.html'), '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>');
-  writeFileSync(path.join(dir, 'stuck/main.js'), `if (location.pathname === '/books/8') { while (true) {} } document.getElementById('app').textContent = 'drawn ' + location.pathname;`);
-  writeFileSync(path.join(dir, 'stuck.mjs'), `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }, { id: '8' }] }];`);
+  writeFileSync(
+    path.join(dir, 'stuck/index.html'),
+    '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>',
+  );
+  writeFileSync(
+    path.join(dir, 'stuck/main.js'),
+    `if (location.pathname === '/books/8') { while (true) {} } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
+  );
+  writeFileSync(
+    path.join(dir, 'stuck.mjs'),
+    `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }, { id: '8' }] }];`,
+  );
   writeFileSync(path.join(dir, 'bare.mjs'), `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }] }];`);
   writeFileSync(path.join(dir, 'broken.mjs'), `export default [;`);
 });
@@ -54,16 +72,39 @@ function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: st
 async function inProcess(args: string[], isTTY = false) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await run(args, { stdout: { write: (t: string) => out.push(t) }, stderr: { isTTY, write: (t: string) => err.push(t) }, cwd: dir });
+  const code = await run(args, {
+    stdout: { write: (t: string) => out.push(t) },
+    stderr: { isTTY, write: (t: string) => err.push(t) },
+    cwd: dir,
+  });
   return { code, stdout: out.join(''), stderr: err.join('') };
 }
 
 describe('crawlable-router prerender (child process)', () => {
   it('writes every state, the sitemap and a JSON report, and exits 0', async () => {
     const out = path.join(dir, 'out-ok');
-    const result = await cli(['prerender', '--routes', 'routes.mjs', '--out', 'out-ok', '--origin', 'https://example.com', '--mode', 'hashbang', '--outlet', '#view', '--json']);
+    const result = await cli([
+      'prerender',
+      '--routes',
+      'routes.mjs',
+      '--out',
+      'out-ok',
+      '--origin',
+      'https://example.com',
+      '--mode',
+      'hashbang',
+      '--outlet',
+      '#view',
+      '--json',
+    ]);
     expect(result.code).toBe(EXIT.OK);
-    expect(JSON.parse(result.stdout)).toMatchObject({ total: 3, written: 3, failed: 0, files: ['index.html', 'books/1/index.html', 'books/2/index.html'], sitemaps: ['sitemap.xml'] });
+    expect(JSON.parse(result.stdout)).toMatchObject({
+      total: 3,
+      written: 3,
+      failed: 0,
+      files: ['index.html', 'books/1/index.html', 'books/2/index.html'],
+      sitemaps: ['sitemap.xml'],
+    });
     expect(result.stderr).toMatch(/^\[1\/3\] ok \//m);
     const book = readFileSync(path.join(out, 'books/2/index.html'), 'utf8');
     expect(book).toContain('<title>Book 2</title>');
@@ -74,7 +115,17 @@ describe('crawlable-router prerender (child process)', () => {
   });
 
   it('renders the real app with --headless', async () => {
-    const result = await cli(['prerender', '--routes', 'bare.mjs', '--out', 'out-headless', '--origin', 'https://example.com', '--headless', 'app']);
+    const result = await cli([
+      'prerender',
+      '--routes',
+      'bare.mjs',
+      '--out',
+      'out-headless',
+      '--origin',
+      'https://example.com',
+      '--headless',
+      'app',
+    ]);
     expect(result.code).toBe(EXIT.OK);
     const book = readFileSync(path.join(dir, 'out-headless/books/7/index.html'), 'utf8');
     expect(book).toContain('<title>At /books/7</title>');
@@ -84,7 +135,23 @@ describe('crawlable-router prerender (child process)', () => {
 
   it('fails only the state whose script never yields with --isolate, and finishes the run', async () => {
     // One state at a time, with time for a fresh thread to load happy-dom on a busy machine.
-    const result = await cli(['prerender', '--routes', 'stuck.mjs', '--out', 'out-stuck', '--origin', 'https://example.com', '--headless', 'stuck', '--isolate', '--timeout', '4000', '--concurrency', '1', '--no-sitemap']);
+    const result = await cli([
+      'prerender',
+      '--routes',
+      'stuck.mjs',
+      '--out',
+      'out-stuck',
+      '--origin',
+      'https://example.com',
+      '--headless',
+      'stuck',
+      '--isolate',
+      '--timeout',
+      '4000',
+      '--concurrency',
+      '1',
+      '--no-sitemap',
+    ]);
     expect(result.stderr).toMatch(/FAILED \/books\/8: rendering \/books\/8 took longer than 4000 ms/);
     expect(result.code).toBe(EXIT.FAILURES);
     expect(readFileSync(path.join(dir, 'out-stuck/books/7/index.html'), 'utf8')).toContain('drawn /books/7');
@@ -92,11 +159,24 @@ describe('crawlable-router prerender (child process)', () => {
   });
 
   it('exits 2 for --isolate without --headless', async () => {
-    expect((await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', '--isolate'])).code).toBe(EXIT.USAGE);
+    expect(
+      (await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', '--isolate'])).code,
+    ).toBe(EXIT.USAGE);
   });
 
   it('exits 1 and names the failures when some states fail', async () => {
-    const result = await cli(['prerender', '--routes', 'array.mjs', '--out', 'out-fail', '--origin', 'https://example.com', '--no-sitemap', '--concurrency', '1']);
+    const result = await cli([
+      'prerender',
+      '--routes',
+      'array.mjs',
+      '--out',
+      'out-fail',
+      '--origin',
+      'https://example.com',
+      '--no-sitemap',
+      '--concurrency',
+      '1',
+    ]);
     expect(result.code).toBe(EXIT.FAILURES);
     expect(result.stderr).toContain('[2/2] FAILED /bad: rendering /bad failed: db down');
     expect(result.stderr).toContain('prerendered 1 of 2 states');
@@ -105,9 +185,21 @@ describe('crawlable-router prerender (child process)', () => {
   });
 
   it('exits 2 with a clear message for a bad argument', async () => {
-    const result = await cli(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', '--concurrency', 'many']);
+    const result = await cli([
+      'prerender',
+      '--routes',
+      'routes.mjs',
+      '--out',
+      'x',
+      '--origin',
+      'https://example.com',
+      '--concurrency',
+      'many',
+    ]);
     expect(result).toMatchObject({ code: EXIT.USAGE, stdout: '' });
-    expect(result.stderr).toBe(`crawlable-router prerender: --concurrency must be a whole number above 0, got "many"\nRun 'crawlable-router prerender --help' for usage.\n`);
+    expect(result.stderr).toBe(
+      `crawlable-router prerender: --concurrency must be a whole number above 0, got "many"\nRun 'crawlable-router prerender --help' for usage.\n`,
+    );
   });
 
   it('splits a run with --shard K/N, and the sitemap command writes the sitemap of the gathered folder', async () => {
@@ -123,11 +215,22 @@ describe('crawlable-router prerender (child process)', () => {
     expect(step).toMatchObject({ code: EXIT.OK, stdout: '' });
     expect(step.stderr).toContain('wrote the sitemap of 3 of 3 states');
     await cli(['prerender', ...args.slice(0, 3), 'out-whole', ...args.slice(4), '--outlet', '#view']);
-    for (const file of [...files, 'sitemap.xml']) expect(readFileSync(path.join(dir, 'out-shards', file), 'utf8')).toBe(readFileSync(path.join(dir, 'out-whole', file), 'utf8'));
+    for (const file of [...files, 'sitemap.xml'])
+      expect(readFileSync(path.join(dir, 'out-shards', file), 'utf8')).toBe(readFileSync(path.join(dir, 'out-whole', file), 'utf8'));
   });
 
   it.each(['0/2', '3/2', '1/0', '1', 'a/b', '1/2/3'])('exits 2 for --shard %s', async (shard) => {
-    const result = await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', '--shard', shard]);
+    const result = await inProcess([
+      'prerender',
+      '--routes',
+      'routes.mjs',
+      '--out',
+      'x',
+      '--origin',
+      'https://example.com',
+      '--shard',
+      shard,
+    ]);
     expect(result.code).toBe(EXIT.USAGE);
     expect(result.stderr).toContain(`--shard must be K/N with 1 <= K <= N, such as 2/4; got "${shard}"`);
   });
@@ -148,8 +251,14 @@ describe('run', () => {
     [['prerender', '--routes', 'r.mjs', '--out', 'x'], '--origin is required'],
     [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'example.com'], '--origin must be an http(s) origin'],
     [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com/app'], '--origin must be an http(s) origin'],
-    [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--mode', 'auto'], '--mode must be history or hashbang, got "auto"'],
-    [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--timeout', '0'], '--timeout must be a whole number above 0, got "0"'],
+    [
+      ['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--mode', 'auto'],
+      '--mode must be history or hashbang, got "auto"',
+    ],
+    [
+      ['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--timeout', '0'],
+      '--timeout must be a whole number above 0, got "0"',
+    ],
     [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--bogus'], "Unknown option '--bogus'"],
     [['prerender', '--routes'], "Option '--routes <value>' argument missing"],
     [['prerender', 'extra'], "Unexpected argument 'extra'"],
@@ -183,7 +292,17 @@ describe('run', () => {
 
   it('exits 3 when the output folder cannot be written', async () => {
     writeFileSync(path.join(dir, 'a-file'), 'x');
-    const result = await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'a-file/out', '--origin', 'https://example.com', '--outlet', '#view']);
+    const result = await inProcess([
+      'prerender',
+      '--routes',
+      'routes.mjs',
+      '--out',
+      'a-file/out',
+      '--origin',
+      'https://example.com',
+      '--outlet',
+      '#view',
+    ]);
     expect(result.code).toBe(EXIT.SETUP);
     expect(result.stderr).toContain('cannot write a-file/out');
   });

@@ -1,14 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  CodecError,
-  escapeFragment,
-  isPrettyUrl,
-  isUglyUrl,
-  toPrettyUrl,
-  toUglyUrl,
-  unescapeFragment,
-} from '../src/codec.js';
+import { CodecError, escapeFragment, isPrettyUrl, isUglyUrl, toPrettyUrl, toUglyUrl, unescapeFragment } from '../src/codec.js';
 
 // Every pretty/ugly pair the scheme's published texts give as examples (the agreement, the
 // webmaster guides in English and French, the FAQ, the 2009 proposal), both directions.
@@ -19,7 +11,10 @@ const specPairs: [pretty: string, ugly: string][] = [
   ['http://www.example.com/index.html#!mystate', 'http://www.example.com/index.html?_escaped_fragment_=mystate'],
   ['http://www.example.com/ajax.html#!mystate', 'http://www.example.com/ajax.html?_escaped_fragment_=mystate'],
   ['www.example.com/ajax.html#!mon_état', 'www.example.com/ajax.html?_escaped_fragment_=mon_%C3%A9tat'],
-  ['http://gwt.google.com/samples/Showcase/Showcase.html#!CwRadioButton', 'http://gwt.google.com/samples/Showcase/Showcase.html?_escaped_fragment_=CwRadioButton'],
+  [
+    'http://gwt.google.com/samples/Showcase/Showcase.html#!CwRadioButton',
+    'http://gwt.google.com/samples/Showcase/Showcase.html?_escaped_fragment_=CwRadioButton',
+  ],
   ['http://example.com/ajax.html#!foo=123', 'http://example.com/ajax.html?_escaped_fragment_=foo=123'],
   ['https://example.com/page?query#!state', 'https://example.com/page?query&_escaped_fragment_=state'],
   ['https://example.com/dictionary.html#!AJAX', 'https://example.com/dictionary.html?_escaped_fragment_=AJAX'],
@@ -68,14 +63,19 @@ describe('escapeFragment', () => {
     ['a+b c', 'a%2Bb%20c'],
     ['100%', '100%25'],
     ['/books/42?tab=x&y=1#reviews', '/books/42?tab=x%26y=1%23reviews'],
-    ["!$'()*,/:;=?@[]~\"<>\\^`{|}", "!$'()*,/:;=?@[]~\"<>\\^`{|}"],
+    ['!$\'()*,/:;=?@[]~"<>\\^`{|}', '!$\'()*,/:;=?@[]~"<>\\^`{|}'],
   ])('encodes %j as %s', (text, out) => {
     expect(escapeFragment(text)).toBe(out);
   });
 
   it('refuses a lone surrogate with its position', () => {
     expect(() => escapeFragment('ab\uD800x')).toThrow(
-      expect.objectContaining({ name: 'CodecError', code: 'LONE_SURROGATE', index: 2, message: 'lone surrogate "\\ud800" at index 2 in "ab\\ud800x"' }),
+      expect.objectContaining({
+        name: 'CodecError',
+        code: 'LONE_SURROGATE',
+        index: 2,
+        message: 'lone surrogate "\\ud800" at index 2 in "ab\\ud800x"',
+      }),
     );
     expect(() => escapeFragment('\uDC00')).toThrow('lone surrogate "\\udc00" at index 0');
   });
@@ -124,11 +124,14 @@ describe('unescapeFragment', () => {
     expect(caught).toMatchObject({ code, message, input: text, name: 'CodecError' });
   });
 
-  it.each(Array.from({ length: 256 }, (_, i) => '%' + i.toString(16).toUpperCase().padStart(2, '0')))('decodes %s as a byte: ASCII alone, the rest only inside UTF-8', (escape) => {
-    const byte = parseInt(escape.slice(1), 16);
-    if (byte < 0x80) expect(unescapeFragment(escape)).toBe(String.fromCharCode(byte));
-    else expect(() => unescapeFragment(escape)).toThrow(/invalid utf8/);
-  });
+  it.each(Array.from({ length: 256 }, (_, i) => '%' + i.toString(16).toUpperCase().padStart(2, '0')))(
+    'decodes %s as a byte: ASCII alone, the rest only inside UTF-8',
+    (escape) => {
+      const byte = parseInt(escape.slice(1), 16);
+      if (byte < 0x80) expect(unescapeFragment(escape)).toBe(String.fromCharCode(byte));
+      else expect(() => unescapeFragment(escape)).toThrow(/invalid utf8/);
+    },
+  );
 
   it('cuts a 10 kB input in its message around the fault', () => {
     const text = 'a'.repeat(10_000) + '%zz' + 'b'.repeat(10_000);
@@ -184,7 +187,11 @@ describe('toUglyUrl and toPrettyUrl', () => {
     ['/?a=1', 'NOT_UGLY', 'no _escaped_fragment_ parameter in "/?a=1"'],
     ['/page', 'NOT_UGLY', 'no _escaped_fragment_ parameter in "/page"'],
     ['/?_escaped_fragment_=a&b=1', 'NOT_UGLY', '_escaped_fragment_ is not the last parameter at index 2 in "/?_escaped_fragment_=a&b=1"'],
-    ['/?_escaped_fragment_=a&_escaped_fragment_=b', 'NOT_UGLY', '_escaped_fragment_ is not the last parameter at index 2 in "/?_escaped_fragment_=a&_escaped_fragment_=b"'],
+    [
+      '/?_escaped_fragment_=a&_escaped_fragment_=b',
+      'NOT_UGLY',
+      '_escaped_fragment_ is not the last parameter at index 2 in "/?_escaped_fragment_=a&_escaped_fragment_=b"',
+    ],
     ['/?_escaped_fragment_=a#b', 'NOT_UGLY', 'fragment "#b" after _escaped_fragment_ at index 22 in "/?_escaped_fragment_=a#b"'],
   ])('toPrettyUrl refuses %j', (url, code, message) => {
     expect(() => toPrettyUrl(url)).toThrow(expect.objectContaining({ code, message }));
@@ -224,7 +231,10 @@ describe('round trips for all inputs', () => {
   const text = fc.string({ unit: 'binary', maxLength: 40 });
 
   it('unescapeFragment(escapeFragment(s)) is s for every well-formed string', () => {
-    fc.assert(fc.property(text, (s) => unescapeFragment(escapeFragment(s)) === s), { numRuns: 2000, seed: 42 });
+    fc.assert(
+      fc.property(text, (s) => unescapeFragment(escapeFragment(s)) === s),
+      { numRuns: 2000, seed: 42 },
+    );
   });
 
   it('names the position of a fault after any well-formed text', () => {
@@ -243,7 +253,10 @@ describe('round trips for all inputs', () => {
   });
 
   it('escapeFragment leaves no byte of the escape set raw', () => {
-    fc.assert(fc.property(text, (s) => /^[!-"$'-*,-~]*$/.test(escapeFragment(s).replace(/%[0-9A-F]{2}/g, ''))), { numRuns: 1000, seed: 7 });
+    fc.assert(
+      fc.property(text, (s) => /^[!-"$'-*,-~]*$/.test(escapeFragment(s).replace(/%[0-9A-F]{2}/g, ''))),
+      { numRuns: 1000, seed: 7 },
+    );
   });
 
   it('escapeFragment either refuses a lone surrogate or round trips, for any UTF-16', () => {
@@ -259,8 +272,8 @@ describe('round trips for all inputs', () => {
     );
   });
 
-  const pageChar = fc.constantFrom(...'abcXYZ019-._~!$\'()*+,;=:@/%7e'.split(''));
-  const queryChar = fc.constantFrom(...'abc=&+%é /?:@!$\'()*,;~'.split(''));
+  const pageChar = fc.constantFrom(..."abcXYZ019-._~!$'()*+,;=:@/%7e".split(''));
+  const queryChar = fc.constantFrom(..."abc=&+%é /?:@!$'()*,;~".split(''));
   const page = fc
     .tuple(fc.constantFrom('', 'https://Ex.COM', 'http://h:8080', '//cdn.test'), fc.array(pageChar, { maxLength: 12 }))
     .map(([origin, chars]) => origin + '/' + chars.join(''));
@@ -271,11 +284,16 @@ describe('round trips for all inputs', () => {
 
   it('toPrettyUrl(toUglyUrl(u)) is u for pretty URLs with and without a query', () => {
     fc.assert(
-      fc.property(page, fc.option(query, { nil: undefined }), fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }), (p, q, fragment) => {
-        const url = p + (q === undefined ? '' : '?' + q) + '#!' + fragment;
-        const ugly = toUglyUrl(url);
-        return isUglyUrl(ugly) && !isPrettyUrl(ugly) && toPrettyUrl(ugly) === url;
-      }),
+      fc.property(
+        page,
+        fc.option(query, { nil: undefined }),
+        fc.string({ unit: 'binary', minLength: 1, maxLength: 30 }),
+        (p, q, fragment) => {
+          const url = p + (q === undefined ? '' : '?' + q) + '#!' + fragment;
+          const ugly = toUglyUrl(url);
+          return isUglyUrl(ugly) && !isPrettyUrl(ugly) && toPrettyUrl(ugly) === url;
+        },
+      ),
       { numRuns: 2000, seed: 11 },
     );
   });

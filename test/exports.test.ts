@@ -22,10 +22,23 @@ const core = [
 ];
 
 const client = ['createRouter'];
-const server = ['SnapshotError', 'createSnapshotHandler', 'fileStore', 'headlessRenderer', 'memoryStore', 'prerender', 'redisStore', 'robotsTxt', 'sitemap'];
+const server = [
+  'SnapshotError',
+  'createSnapshotHandler',
+  'fileStore',
+  'headlessRenderer',
+  'memoryStore',
+  'prerender',
+  'redisStore',
+  'robotsTxt',
+  'sitemap',
+];
 
 const require = createRequire(import.meta.url);
-const names = (module: object) => Object.keys(module).filter((k) => k !== 'default' && k !== '__esModule').sort();
+const names = (module: object) =>
+  Object.keys(module)
+    .filter((k) => k !== 'default' && k !== '__esModule')
+    .sort();
 
 describe('entry points', () => {
   it('crawlable-router exports the core, as ESM and as CJS', async () => {
@@ -62,7 +75,10 @@ describe('entry points', () => {
     const local = [...readme.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g)].map((m) => m[1] as string).filter((href) => !/^[a-z]+:/.test(href));
     for (const href of local) {
       expect(existsSync(href), `README links to ${href}`).toBe(true);
-      expect(pkg.files.some((f) => href === f || href.startsWith(`${f}/`)), `${href} is in the package's files`).toBe(true);
+      expect(
+        pkg.files.some((f) => href === f || href.startsWith(`${f}/`)),
+        `${href} is in the package's files`,
+      ).toBe(true);
     }
   });
 

@@ -25,17 +25,50 @@ describe('headKey', () => {
 describe('mergeHead', () => {
   it('keeps one tag per key, a later layer replacing an earlier one in place, and keeps keyless tags', () => {
     const tags = mergeHead([
-      { meta: [{ name: 'description', content: 'default' }, { property: 'og:site_name', content: 'Shop' }, { content: 'no key' }], link: [{ rel: 'alternate', hreflang: 'de', href: '/de' }] },
+      {
+        meta: [{ name: 'description', content: 'default' }, { property: 'og:site_name', content: 'Shop' }, { content: 'no key' }],
+        link: [{ rel: 'alternate', hreflang: 'de', href: '/de' }],
+      },
       undefined,
-      { meta: [{ name: 'DESCRIPTION', content: 'state' }, { content: 'no key either' }], link: [{ rel: 'alternate', hreflang: 'fr', href: '/fr' }], jsonLd: { a: 1 } },
+      {
+        meta: [{ name: 'DESCRIPTION', content: 'state' }, { content: 'no key either' }],
+        link: [{ rel: 'alternate', hreflang: 'fr', href: '/fr' }],
+        jsonLd: { a: 1 },
+      },
     ]);
     expect(tags.map((t) => [t.tag, t.attrs])).toEqual([
-      ['meta', [['name', 'DESCRIPTION'], ['content', 'state']]],
-      ['meta', [['property', 'og:site_name'], ['content', 'Shop']]],
+      [
+        'meta',
+        [
+          ['name', 'DESCRIPTION'],
+          ['content', 'state'],
+        ],
+      ],
+      [
+        'meta',
+        [
+          ['property', 'og:site_name'],
+          ['content', 'Shop'],
+        ],
+      ],
       ['meta', [['content', 'no key']]],
-      ['link', [['rel', 'alternate'], ['href', '/de'], ['hreflang', 'de']]],
+      [
+        'link',
+        [
+          ['rel', 'alternate'],
+          ['href', '/de'],
+          ['hreflang', 'de'],
+        ],
+      ],
       ['meta', [['content', 'no key either']]],
-      ['link', [['rel', 'alternate'], ['href', '/fr'], ['hreflang', 'fr']]],
+      [
+        'link',
+        [
+          ['rel', 'alternate'],
+          ['href', '/fr'],
+          ['hreflang', 'fr'],
+        ],
+      ],
       ['script', [['type', 'application/ld+json']]],
     ]);
     expect(tags.at(-1)?.json).toEqual({ a: 1 });

@@ -5,13 +5,17 @@ import { describe, expect, it } from 'vitest';
 // The layout is the architecture (docs/architecture.md): imports point one way, and no module
 // of src/ reaches itself through its imports.
 function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : []));
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? sources(path.join(dir, e.name)) : e.name.endsWith('.ts') ? [path.join(dir, e.name)] : [],
+  );
 }
 const files = sources('src');
 const graph = new Map(
   files.map((file) => {
     const text = readFileSync(file, 'utf8');
-    const targets = [...text.matchAll(/^(?:import|export)[^'"]*?from\s+'(\.{1,2}\/[^']+)\.js'/gm)].map((m) => path.join(path.dirname(file), `${m[1]}.ts`));
+    const targets = [...text.matchAll(/^(?:import|export)[^'"]*?from\s+'(\.{1,2}\/[^']+)\.js'/gm)].map((m) =>
+      path.join(path.dirname(file), `${m[1]}.ts`),
+    );
     return [file, targets];
   }),
 );
@@ -33,11 +37,19 @@ describe('the source layout', () => {
   });
 
   it.each([
-    ['the core imports nothing from client/, server/, verify/ or the CLI', (f: string) => !/^src\/(client|server|verify)\/|^src\/(cli|umd)\.ts$/.test(f), /^src\/(client|server|verify)\/|^src\/cli\.ts$/],
+    [
+      'the core imports nothing from client/, server/, verify/ or the CLI',
+      (f: string) => !/^src\/(client|server|verify)\/|^src\/(cli|umd)\.ts$/.test(f),
+      /^src\/(client|server|verify)\/|^src\/cli\.ts$/,
+    ],
     ['client/ never imports server/ or verify/', (f: string) => f.startsWith('src/client/'), /^src\/(server|verify)\//],
     ['server/ never imports client/ or verify/', (f: string) => f.startsWith('src/server/'), /^src\/(client|verify)\//],
   ])('%s', (_name, from, forbidden) => {
-    const bad = files.filter(from).flatMap((f) => importsOf(f).filter((t) => forbidden.test(t)).map((t) => `${f} -> ${t}`));
+    const bad = files.filter(from).flatMap((f) =>
+      importsOf(f)
+        .filter((t) => forbidden.test(t))
+        .map((t) => `${f} -> ${t}`),
+    );
     expect(bad).toEqual([]);
   });
 });

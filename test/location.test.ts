@@ -144,8 +144,17 @@ describe('toUrl', () => {
 // Random states: path segments and query values holding space, &, =, #, %, +, /, ? and non-ASCII.
 const raw = fc.string({ unit: fc.constantFrom(...'ab Z9&=#%+/?é日😀.-~'.split(/(?:)/u)), maxLength: 8 });
 const state = fc.record({
-  segments: fc.array(raw.filter((s) => s !== '' && s !== '.' && s !== '..'), { maxLength: 4 }),
-  query: fc.array(fc.tuple(raw.filter((k) => k !== ''), raw), { maxLength: 3 }),
+  segments: fc.array(
+    raw.filter((s) => s !== '' && s !== '.' && s !== '..'),
+    { maxLength: 4 },
+  ),
+  query: fc.array(
+    fc.tuple(
+      raw.filter((k) => k !== ''),
+      raw,
+    ),
+    { maxLength: 3 },
+  ),
   base: fc.constantFrom('/', '/app/', '/a b/'),
 });
 const encode = encodeURIComponent;
@@ -167,7 +176,14 @@ describe('one state, three forms, for all states', () => {
         const pretty = toUrl(location, { base: s.base, mode: 'hashbang' });
         const shown = toUrl(s.base, {}) + '#!' + forms(s, encodeLikeABrowser);
         const expected = toLocation(clean, { base: s.base });
-        const all = [pretty, toUglyUrl(pretty), shown, toUglyUrl(shown), 'https://example.com' + clean, 'https://example.com' + toUglyUrl(pretty)];
+        const all = [
+          pretty,
+          toUglyUrl(pretty),
+          shown,
+          toUglyUrl(shown),
+          'https://example.com' + clean,
+          'https://example.com' + toUglyUrl(pretty),
+        ];
         return expected !== null && all.every((url) => toLocation(url, { base: s.base }) === expected);
       }),
       { numRuns: 1500, seed: 5 },

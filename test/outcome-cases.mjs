@@ -35,7 +35,11 @@ export function caseRoutes({ notFound, redirect }) {
     head: () => ({ meta: [{ name: 'robots', content: 'noindex' }] }),
     render: ({ location }) => `<h1>Not found</h1><p>${esc(location)}</p>`,
   };
-  const error = { title: 'Error', head: () => ({ meta: [{ name: 'robots', content: 'noindex' }] }), render: () => '<h1>Something went wrong</h1>' };
+  const error = {
+    title: 'Error',
+    head: () => ({ meta: [{ name: 'robots', content: 'noindex' }] }),
+    render: () => '<h1>Something went wrong</h1>',
+  };
   const head = { meta: [{ name: 'description', content: 'Every item' }] };
   return { routes, notFound: notFoundView, error, head };
 }
@@ -46,10 +50,59 @@ export function caseRoutes({ notFound, redirect }) {
  */
 export const cases = [
   { name: 'an item that exists', location: '/items/7', status: 200, title: 'Item 7', description: 'About Item 7', heading: 'Item 7' },
-  { name: 'a missing item (load throws notFound())', location: '/items/missing', status: 404, title: 'Not found', description: 'Every item', heading: 'Not found', notFound: true },
-  { name: 'a location no route matches', location: '/nowhere', status: 404, title: 'Not found', description: 'Every item', heading: 'Not found', notFound: true },
-  { name: 'a redirect from load', location: '/items/moved', status: 301, redirect: '/items/1', title: 'Item 1', description: 'About Item 1', heading: 'Item 1' },
-  { name: 'a redirect to another origin, kept on this one', location: '/items/elsewhere', status: 302, redirect: '/https:/evil.example/items/2', title: 'Not found', description: 'Every item', heading: 'Not found', notFound: true },
-  { name: 'a redirect route', location: '/old/5?x=1', status: 301, redirect: '/items/5?x=1', title: 'Item 5', description: 'About Item 5', heading: 'Item 5' },
-  { name: 'any other failure', location: '/items/boom', status: 500, title: 'Error', description: 'Every item', heading: 'Something went wrong', error: true },
+  {
+    name: 'a missing item (load throws notFound())',
+    location: '/items/missing',
+    status: 404,
+    title: 'Not found',
+    description: 'Every item',
+    heading: 'Not found',
+    notFound: true,
+  },
+  {
+    name: 'a location no route matches',
+    location: '/nowhere',
+    status: 404,
+    title: 'Not found',
+    description: 'Every item',
+    heading: 'Not found',
+    notFound: true,
+  },
+  {
+    name: 'a redirect from load',
+    location: '/items/moved',
+    status: 301,
+    redirect: '/items/1',
+    title: 'Item 1',
+    description: 'About Item 1',
+    heading: 'Item 1',
+  },
+  {
+    name: 'a redirect to another origin, kept on this one',
+    location: '/items/elsewhere',
+    status: 302,
+    redirect: '/https:/evil.example/items/2',
+    title: 'Not found',
+    description: 'Every item',
+    heading: 'Not found',
+    notFound: true,
+  },
+  {
+    name: 'a redirect route',
+    location: '/old/5?x=1',
+    status: 301,
+    redirect: '/items/5?x=1',
+    title: 'Item 5',
+    description: 'About Item 5',
+    heading: 'Item 5',
+  },
+  {
+    name: 'any other failure',
+    location: '/items/boom',
+    status: 500,
+    title: 'Error',
+    description: 'Every item',
+    heading: 'Something went wrong',
+    error: true,
+  },
 ];

@@ -6,7 +6,8 @@ describe('notFound and redirect', () => {
     expect(outcomeOf(notFound())).toMatchObject({ kind: 'notFound', status: 404 });
     expect(outcomeOf(redirect('/books/42', 301))).toMatchObject({ kind: 'redirect', status: 301, to: '/books/42' });
     expect(outcomeOf(redirect('/b'))).toMatchObject({ status: 302 });
-    for (const other of [new Error('x'), { kind: 'notFound', status: 404 }, null, undefined, 'notFound', 404]) expect(outcomeOf(other)).toBeNull();
+    for (const other of [new Error('x'), { kind: 'notFound', status: 404 }, null, undefined, 'notFound', 404])
+      expect(outcomeOf(other)).toBeNull();
   });
 
   it.each([

@@ -58,7 +58,12 @@ describe('match', () => {
   });
 
   it('gives the canonical location, path and anchor', () => {
-    expect(table.match('/q/café?x=a b#sec 2')).toMatchObject({ location: '/q/caf%C3%A9?x=a%20b#sec%202', path: '/q/caf%C3%A9', hash: 'sec 2', notFound: false });
+    expect(table.match('/q/café?x=a b#sec 2')).toMatchObject({
+      location: '/q/caf%C3%A9?x=a%20b#sec%202',
+      path: '/q/caf%C3%A9',
+      hash: 'sec 2',
+      notFound: false,
+    });
   });
 
   it('reads a `?` after the anchor as part of the anchor', () => {
@@ -73,7 +78,13 @@ describe('match', () => {
   });
 
   it('falls back to the notFound route, or the fallback given, in resolve', () => {
-    expect(table.resolve('/nope?x=1')).toMatchObject({ route: { title: 'Not found' }, notFound: true, params: {}, query: { x: '1' }, location: '/nope?x=1' });
+    expect(table.resolve('/nope?x=1')).toMatchObject({
+      route: { title: 'Not found' },
+      notFound: true,
+      params: {},
+      query: { x: '1' },
+      location: '/nope?x=1',
+    });
     expect(createRoutes([{ path: '/' }]).resolve('/nope')).toBeNull();
     const fallback = { title: 'Other' };
     expect(table.resolve('/nope#a', fallback)).toMatchObject({ route: fallback, notFound: true, hash: 'a', location: '/nope#a' });
@@ -101,7 +112,12 @@ describe('href', () => {
     ['reviews', { id: '1' }, undefined, '/books/1/reviews'],
     ['reviews', { id: '1', page: '2' }, undefined, '/books/1/reviews/2'],
     ['files', { path: ['a', 'b c'] }, undefined, '/files/a/b%20c'],
-    ['books', {}, { q: 'Les Misérables', tag: ['C++', '日本'], skip: undefined, n: 2 }, '/books?q=Les%20Mis%C3%A9rables&tag=C%2B%2B&tag=%E6%97%A5%E6%9C%AC&n=2'],
+    [
+      'books',
+      {},
+      { q: 'Les Misérables', tag: ['C++', '日本'], skip: undefined, n: 2 },
+      '/books?q=Les%20Mis%C3%A9rables&tag=C%2B%2B&tag=%E6%97%A5%E6%9C%AC&n=2',
+    ],
     ['cafe', { x: '1' }, undefined, '/caf%C3%A9/1'],
   ] as const)('builds %s %o %o as %s', (name, params, query, location) => {
     expect(table.href(name, params as Params, query)).toBe(location);
@@ -111,12 +127,24 @@ describe('href', () => {
     [() => table.href('nope'), 'UNKNOWN_ROUTE', 'no route is named "nope"'],
     [() => table.href('book'), 'MISSING_PARAM', 'missing param id for route "book" (/books/:id)'],
     [() => table.href('book', { id: '' }), 'BAD_PARAM', 'a param of route "book" (/books/:id) cannot be "": it is not a path segment'],
-    [() => table.href('book', { id: '..' }), 'BAD_PARAM', 'the params of route "book" (/books/:id) make "/books/..": a ".." segment is not a path segment, URLs remove it'],
-    [() => table.href('book', { id: '.' }), 'BAD_PARAM', 'the params of route "book" (/books/:id) make "/books/.": a "." segment is not a path segment, URLs remove it'],
+    [
+      () => table.href('book', { id: '..' }),
+      'BAD_PARAM',
+      'the params of route "book" (/books/:id) make "/books/..": a ".." segment is not a path segment, URLs remove it',
+    ],
+    [
+      () => table.href('book', { id: '.' }),
+      'BAD_PARAM',
+      'the params of route "book" (/books/:id) make "/books/.": a "." segment is not a path segment, URLs remove it',
+    ],
     [() => table.href('book', { id: 'a\uD800' }), 'BAD_PARAM', 'a param of route "book" (/books/:id) has a lone surrogate at index 1'],
     [() => table.href('files', { path: [] }), 'BAD_PARAM', 'Expected "path" to be a non-empty array for route "files" (/files/*path)'],
     [() => table.href('books', {}, { ['\uDC00']: 'x' }), 'BAD_PARAM', 'query key "\\udc00" has a lone surrogate'],
-    [() => table.href('version', { major: '1', minor: '3.' }), 'BAD_PARAM', 'the params of route "version" (/v:major.:minor) make "/v1.3.", which it does not match: a value holds the text that separates two params'],
+    [
+      () => table.href('version', { major: '1', minor: '3.' }),
+      'BAD_PARAM',
+      'the params of route "version" (/v:major.:minor) make "/v1.3.", which it does not match: a value holds the text that separates two params',
+    ],
   ])('throws a typed error: %#', (call, code, message) => {
     expect(call).toThrow(RouteError);
     expect(call).toThrow(expect.objectContaining({ code, message, name: 'RouteError' }));
@@ -132,12 +160,22 @@ describe('href', () => {
     expect(dots.href('pair', { a: 'a', b: '~.' })).toBe('/a~~./');
     expect(dots.match('/a~~./')?.params).toEqual({ a: 'a~', b: '.' });
     expect(dots.href('pair', { a: 'a~', b: '.' })).toBe('/a~~./');
-    expect(() => dots.href('dotted', { x: '.' })).toThrow(expect.objectContaining({ code: 'BAD_PARAM', message: expect.stringContaining('a ".." segment is not a path segment') }));
+    expect(() => dots.href('dotted', { x: '.' })).toThrow(
+      expect.objectContaining({ code: 'BAD_PARAM', message: expect.stringContaining('a ".." segment is not a path segment') }),
+    );
     // A wildcard may end with an empty segment (a trailing slash, as match reads it), never hold one elsewhere.
     expect(dots.href('files', { path: ['a', ''] })).toBe('/files/a/');
     expect(dots.match('/files/a/')?.params).toEqual({ path: ['a', ''] });
-    for (const path of [[''], ['', 'a'], ['a', '', 'b']]) expect(() => dots.href('files', { path })).toThrow(expect.objectContaining({ code: 'BAD_PARAM', message: 'a param of route "files" (/files/*path) cannot be "": it is not a path segment' }));
-    expect(() => dots.href('files', { path: ['a', '..', 'b'] })).toThrow(expect.objectContaining({ code: 'BAD_PARAM', message: expect.stringContaining('make "/files/a/../b"') }));
+    for (const path of [[''], ['', 'a'], ['a', '', 'b']])
+      expect(() => dots.href('files', { path })).toThrow(
+        expect.objectContaining({
+          code: 'BAD_PARAM',
+          message: 'a param of route "files" (/files/*path) cannot be "": it is not a path segment',
+        }),
+      );
+    expect(() => dots.href('files', { path: ['a', '..', 'b'] })).toThrow(
+      expect.objectContaining({ code: 'BAD_PARAM', message: expect.stringContaining('make "/files/a/../b"') }),
+    );
   });
 
   it('round-trips with match for every param value', () => {
@@ -164,9 +202,12 @@ describe('createRoutes', () => {
   });
 
   it('refuses two routes with one name', () => {
-    expect(() => createRoutes([{ path: '/a', name: 'x' }, { path: '/b', name: 'x' }])).toThrow(
-      expect.objectContaining({ code: 'DUPLICATE_NAME', message: 'two routes are named "x": /a and /b' }),
-    );
+    expect(() =>
+      createRoutes([
+        { path: '/a', name: 'x' },
+        { path: '/b', name: 'x' },
+      ]),
+    ).toThrow(expect.objectContaining({ code: 'DUPLICATE_NAME', message: 'two routes are named "x": /a and /b' }));
   });
 
   it('normalizes its base', () => {
@@ -198,16 +239,30 @@ describe('locations', () => {
   });
 
   it('skips an entries() record that names no location (slug "..") and tells onError, the rest still coming', async () => {
-    const broken = { path: '/broken/:x', entries: () => { throw new Error('database down'); } };
+    const broken = {
+      path: '/broken/:x',
+      entries: () => {
+        throw new Error('database down');
+      },
+    };
     const t = createRoutes([
       { path: '/books/:slug', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: '' }, {} as { slug: string }, { slug: 'b' }] },
       broken,
-      { path: '/tags/:tag', entries: async function* () { yield { tag: 'x' }; throw new Error('cursor lost'); } },
+      {
+        path: '/tags/:tag',
+        entries: async function* () {
+          yield { tag: 'x' };
+          throw new Error('cursor lost');
+        },
+      },
       { path: '/about' },
     ]);
     const faults: { path: string; params: unknown; message: string }[] = [];
     const out: string[] = [];
-    for await (const location of t.locations({ onError: (f) => faults.push({ path: f.route.path as string, params: f.params, message: (f.error as Error).message }) })) out.push(location);
+    for await (const location of t.locations({
+      onError: (f) => faults.push({ path: f.route.path as string, params: f.params, message: (f.error as Error).message }),
+    }))
+      out.push(location);
     expect(out).toEqual(['/books/a', '/books/b', '/tags/x', '/about']);
     expect(faults).toEqual([
       { path: '/books/:slug', params: { slug: '..' }, message: expect.stringContaining('a ".." segment is not a path segment') },
@@ -223,14 +278,10 @@ describe('locations', () => {
 });
 
 describe('queryKeys: which query keys make a distinct state', () => {
-  const t = createRoutes(
-    [
-      { path: '/search', queryKeys: ['q', 'page'] },
-      { path: '/books/:id' },
-      { path: '/all', queryKeys: undefined },
-    ],
-    { queryKeys: ['tab'], notFound: { queryKeys: [] } },
-  );
+  const t = createRoutes([{ path: '/search', queryKeys: ['q', 'page'] }, { path: '/books/:id' }, { path: '/all', queryKeys: undefined }], {
+    queryKeys: ['tab'],
+    notFound: { queryKeys: [] },
+  });
 
   it.each([
     ['/search?utm_source=x&q=C%2B%2B&page=2&q=b#top', '/search?q=C%2B%2B&page=2&q=b', { q: ['C++', 'b'], page: '2' }],
@@ -368,7 +419,10 @@ describe('canonical locations and redirect routes', () => {
 
   it('refuses a redirect pattern that needs a param its path does not capture', () => {
     expect(() => createRoutes([{ path: '/old', redirect: '/recipes/:slug' }])).toThrow(
-      expect.objectContaining({ code: 'BAD_REDIRECT', message: 'the redirect of route /old to "/recipes/:slug" needs params its path does not capture: slug' }),
+      expect.objectContaining({
+        code: 'BAD_REDIRECT',
+        message: 'the redirect of route /old to "/recipes/:slug" needs params its path does not capture: slug',
+      }),
     );
   });
 });

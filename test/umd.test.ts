@@ -12,7 +12,10 @@ describe.each(bundles)('%s', (file) => {
   });
 
   it('exposes the CrawlableRouter global with the codec, the route table and the router', () => {
-    window = new Window({ url: 'https://example.com/', settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true } });
+    window = new Window({
+      url: 'https://example.com/',
+      settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
+    });
     const script = window.document.createElement('script');
     script.textContent = readFileSync(file, 'utf8');
     window.document.head.appendChild(script);
@@ -25,7 +28,10 @@ describe.each(bundles)('%s', (file) => {
   });
 
   it('drives a router over the page’s own window, from a pretty URL to a clean one and on by a link', async () => {
-    window = new Window({ url: 'https://example.com/app/#!/books/1', settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true } });
+    window = new Window({
+      url: 'https://example.com/app/#!/books/1',
+      settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
+    });
     const document = window.document;
     document.body.innerHTML = '<main id="outlet"></main><a id="next" href="/app/#!/books/2">next</a>';
     const script = document.createElement('script');
@@ -48,7 +54,11 @@ describe.each(bundles)('%s', (file) => {
     expect([document.title, document.getElementById('outlet')?.innerHTML]).toEqual(['Book 1', '<h1>1</h1>']);
     document.getElementById('next')?.dispatchEvent(new window.MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
     await page.router.settled();
-    expect([window.location.pathname, document.title, document.documentElement.dataset['routerState']]).toEqual(['/app/books/2', 'Book 2', 'settled']);
+    expect([window.location.pathname, document.title, document.documentElement.dataset['routerState']]).toEqual([
+      '/app/books/2',
+      'Book 2',
+      'settled',
+    ]);
     page.router.destroy();
   });
 });

@@ -24,15 +24,17 @@ const routes = createRoutes(
         renders[params.id] = (renders[params.id] ?? 0) + 1;
         return Number(params.id) >= 1 && Number(params.id) <= 10_000 ? { id: params.id, text: 'x'.repeat(2000) } : null;
       },
-      render: ({ params, data }) => (data ? `<h1>Item ${escape(params.id)}</h1><p>${data.text}</p>` : `<h1>No item ${escape(params.id)}</h1>`),
+      render: ({ params, data }) =>
+        data ? `<h1>Item ${escape(params.id)}</h1><p>${data.text}</p>` : `<h1>No item ${escape(params.id)}</h1>`,
       entries: () => Array.from({ length: 10_000 }, (_, i) => ({ id: String(i + 1) })),
     },
     {
       path: '/slow/:id',
-      load: ({ signal }) => new Promise((resolve, reject) => {
-        const timer = setTimeout(resolve, 200, 'slow');
-        signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)));
-      }),
+      load: ({ signal }) =>
+        new Promise((resolve, reject) => {
+          const timer = setTimeout(resolve, 200, 'slow');
+          signal.addEventListener('abort', () => (clearTimeout(timer), reject(signal.reason)));
+        }),
       render: ({ params }) => `<h1>Slow ${escape(params.id)}</h1>`,
     },
   ],

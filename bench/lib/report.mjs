@@ -28,7 +28,9 @@ export function barChart({ title, bars, unit, log = false }) {
   const max = Math.max(...bars.map((b) => b.value));
   const min = Math.min(...bars.map((b) => b.value).filter((v) => v > 0));
   const scale = (v) =>
-    log ? ((Math.log10(v) - Math.log10(min) + 0.3) / (Math.log10(max) - Math.log10(min) + 0.3)) * (width - left - 120) : (v / max) * (width - left - 120);
+    log
+      ? ((Math.log10(v) - Math.log10(min) + 0.3) / (Math.log10(max) - Math.log10(min) + 0.3)) * (width - left - 120)
+      : (v / max) * (width - left - 120);
   const rows = bars.map((b, i) => {
     const y = top + i * (barHeight + 8);
     const w = Math.max(2, scale(b.value));

@@ -22,4 +22,6 @@ async function bareCopy(target, extra = {}) {
 }
 const bare = await bareCopy('/books/1?_escaped_fragment_=');
 const bot = await bareCopy('/books/1', { 'user-agent': process.env.BOT_AGENT ?? 'Twitterbot/1.0' });
-process.stdout.write(JSON.stringify({ served: servedPort, bare: bare.port, bytes: bare.bytes, botBare: bot.port, botBytes: bot.bytes }) + '\n');
+process.stdout.write(
+  JSON.stringify({ served: servedPort, bare: bare.port, bytes: bare.bytes, botBare: bot.port, botBytes: bot.bytes }) + '\n',
+);

@@ -10,7 +10,14 @@ import { bookTitle, bookView } from '../app/view.js';
 
 const books = JSON.parse(readFileSync(new URL('../app/data/books.json', import.meta.url), 'utf8'));
 const shell = readFileSync(new URL('../app/index.html', import.meta.url), 'utf8');
-const routes = createRoutes([{ path: '/books/:id', load: async ({ params }) => books[params.id], title: ({ data }) => bookTitle(data), render: ({ params, data }) => bookView(params.id, data) }]);
+const routes = createRoutes([
+  {
+    path: '/books/:id',
+    load: async ({ params }) => books[params.id],
+    title: ({ data }) => bookTitle(data),
+    render: ({ params, data }) => bookView(params.id, data),
+  },
+]);
 const client = createClient({ url: process.argv[2] });
 client.on('error', () => {});
 await client.connect();

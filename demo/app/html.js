@@ -15,7 +15,13 @@ class Markup {
 export const escapeHtml = (value) => String(value).replace(/[&<>"']/g, (c) => ESCAPES[c]);
 
 const part = (value) =>
-  value instanceof Markup ? value.text : Array.isArray(value) ? value.map(part).join('') : value == null || value === false ? '' : escapeHtml(value);
+  value instanceof Markup
+    ? value.text
+    : Array.isArray(value)
+      ? value.map(part).join('')
+      : value == null || value === false
+        ? ''
+        : escapeHtml(value);
 
 /** html`<p>${untrusted}</p>`: markup whose holes are escaped. */
 export function html(strings, ...values) {

@@ -5,6 +5,9 @@ import { catalogue } from './catalogue.js';
 import { defineRoutes } from './routes.js';
 
 const base = '/';
-const { routes, notFound, head } = defineRoutes({ catalogue: catalogue('/data/books.json'), link: (location) => toUrl(location, { base }) });
+const { routes, notFound, head } = defineRoutes({
+  catalogue: catalogue('/data/books.json'),
+  link: (location) => toUrl(location, { base }),
+});
 const router = createRouter({ routes: createRoutes(routes, { base, notFound, head }), base, mode: 'auto', outlet: '#app' });
 void router.start();

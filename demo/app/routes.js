@@ -14,16 +14,21 @@ const PAGE = 40;
 export function defineRoutes({ catalogue, link }) {
   const load = ({ signal }) => catalogue(signal);
   // The catalogue, once it is known to hold the item `find` looks for.
-  const loadOne = (find) => async ({ params, signal }) => {
-    const data = await catalogue(signal);
-    if (!find(data, params)) throw notFound();
-    return data;
-  };
+  const loadOne =
+    (find) =>
+    async ({ params, signal }) => {
+      const data = await catalogue(signal);
+      if (!find(data, params)) throw notFound();
+      return data;
+    };
   const byAuthor = (data, slug) => data.books.filter((b) => b.author === slug);
   const authorOf = (data, slug) => data.authors.find((a) => a.slug === slug);
   const bookOf = (data, id) => data.books.find((b) => b.id === id);
   const bookItem = (data, book) =>
-    html`<li><a href="${link(`/books/${encodeURIComponent(book.id)}`)}">${book.title}</a> <span class="by">${authorOf(data, book.author)?.name ?? ''}, ${book.year}</span></li>`;
+    html`<li>
+      <a href="${link(`/books/${encodeURIComponent(book.id)}`)}">${book.title}</a>
+      <span class="by">${authorOf(data, book.author)?.name ?? ''}, ${book.year}</span>
+    </li>`;
   const search = (term) => link(`/books?q=${encodeURIComponent(term)}`);
   const nav = html`<nav><a href="${link('/')}">Home</a> <a href="${link('/books')}">All books</a></nav>`;
 
@@ -33,13 +38,27 @@ export function defineRoutes({ catalogue, link }) {
       name: 'home',
       title: 'Crawlable Books',
       load,
-      render: ({ data }) => html`${nav}<h1>Crawlable Books</h1>
-<p>${data.books.length} books by ${data.authors.length} authors. Every page here has its own URL, and a crawler gets the same page as you.</p>
-<h2>Searches</h2><ul class="searches">${['Les Misérables', 'C++', '日本', 'Pride & Prejudice', '100%', 'Notes on'].map(
-        (term) => html`<li><a href="${search(term)}">${term}</a></li>`,
-      )}</ul>
-<h2>Authors</h2><ul class="authors">${data.authors.map((a) => html`<li><a href="${link(`/authors/${a.slug}`)}">${a.name}</a></li>`)}</ul>
-<p><a href="${link('/nowhere')}">A page that does not exist</a> · <a href="${link('/books/99999')}">A book that does not exist</a> · <a href="${link('/book/3')}">An old link to a book</a></p>`.text,
+      render: ({ data }) =>
+        html`${nav}
+          <h1>Crawlable Books</h1>
+          <p>
+            ${data.books.length} books by ${data.authors.length} authors. Every page here has its own URL, and a crawler gets the same page
+            as you.
+          </p>
+          <h2>Searches</h2>
+          <ul class="searches">
+            ${['Les Misérables', 'C++', '日本', 'Pride & Prejudice', '100%', 'Notes on'].map(
+              (term) => html`<li><a href="${search(term)}">${term}</a></li>`,
+            )}
+          </ul>
+          <h2>Authors</h2>
+          <ul class="authors">
+            ${data.authors.map((a) => html`<li><a href="${link(`/authors/${a.slug}`)}">${a.name}</a></li>`)}
+          </ul>
+          <p>
+            <a href="${link('/nowhere')}">A page that does not exist</a> ·
+            <a href="${link('/books/99999')}">A book that does not exist</a> · <a href="${link('/book/3')}">An old link to a book</a>
+          </p>`.text,
     },
     {
       path: '/books',
@@ -50,13 +69,21 @@ export function defineRoutes({ catalogue, link }) {
         const q = typeof query.q === 'string' ? query.q : '';
         const page = Math.max(1, Number.parseInt(typeof query.page === 'string' ? query.page : '1', 10) || 1);
         const needle = q.toLowerCase();
-        const found = data.books.filter((b) => !q || b.title.toLowerCase().includes(needle) || (authorOf(data, b.author)?.name ?? '').toLowerCase().includes(needle));
+        const found = data.books.filter(
+          (b) => !q || b.title.toLowerCase().includes(needle) || (authorOf(data, b.author)?.name ?? '').toLowerCase().includes(needle),
+        );
         const pages = Math.max(1, Math.ceil(found.length / PAGE));
         const at = (n) => link(`/books?${q ? `q=${encodeURIComponent(q)}&` : ''}page=${n}`);
-        return html`${nav}<h1>${q ? html`Books matching “${q}”` : 'All books'}</h1>
-<p class="count">${found.length} found${pages > 1 ? html`, page ${Math.min(page, pages)} of ${pages}` : ''}</p>
-<ul class="books">${found.slice((page - 1) * PAGE, page * PAGE).map((b) => bookItem(data, b))}</ul>
-<p class="pages">${page > 1 ? html`<a rel="prev" href="${at(page - 1)}">Previous</a>` : ''} ${page < pages ? html`<a rel="next" href="${at(page + 1)}">Next</a>` : ''}</p>`.text;
+        return html`${nav}
+          <h1>${q ? html`Books matching “${q}”` : 'All books'}</h1>
+          <p class="count">${found.length} found${pages > 1 ? html`, page ${Math.min(page, pages)} of ${pages}` : ''}</p>
+          <ul class="books">
+            ${found.slice((page - 1) * PAGE, page * PAGE).map((b) => bookItem(data, b))}
+          </ul>
+          <p class="pages">
+            ${page > 1 ? html`<a rel="prev" href="${at(page - 1)}">Previous</a>` : ''}
+            ${page < pages ? html`<a rel="next" href="${at(page + 1)}">Next</a>` : ''}
+          </p>`.text;
       },
     },
     {
@@ -77,15 +104,28 @@ export function defineRoutes({ catalogue, link }) {
             { property: 'og:description', content: description },
             { name: 'twitter:card', content: 'summary' },
           ],
-          jsonLd: { '@context': 'https://schema.org', '@type': 'Book', name: book.title, author: { '@type': 'Person', name: author }, datePublished: String(book.year) },
+          jsonLd: {
+            '@context': 'https://schema.org',
+            '@type': 'Book',
+            name: book.title,
+            author: { '@type': 'Person', name: author },
+            datePublished: String(book.year),
+          },
         };
       },
       render: ({ params, data }) => {
         const book = bookOf(data, params.id);
         const author = authorOf(data, book.author);
-        return html`${nav}<h1>${book.title}</h1>
-<p class="author">by <a href="${link(`/authors/${book.author}`)}">${author?.name ?? book.author}</a>, ${book.year}</p>
-<h2>More by this author</h2><ul class="books">${byAuthor(data, book.author).filter((b) => b !== book).slice(0, 5).map((b) => bookItem(data, b))}</ul>`.text;
+        return html`${nav}
+          <h1>${book.title}</h1>
+          <p class="author">by <a href="${link(`/authors/${book.author}`)}">${author?.name ?? book.author}</a>, ${book.year}</p>
+          <h2>More by this author</h2>
+          <ul class="books">
+            ${byAuthor(data, book.author)
+              .filter((b) => b !== book)
+              .slice(0, 5)
+              .map((b) => bookItem(data, b))}
+          </ul>`.text;
       },
     },
     {
@@ -94,11 +134,20 @@ export function defineRoutes({ catalogue, link }) {
       entries: async () => (await catalogue()).authors.map((a) => ({ slug: a.slug })),
       load: loadOne((data, params) => authorOf(data, params.slug)),
       title: ({ params, data }) => authorOf(data, params.slug).name,
-      head: ({ params, data }) => ({ meta: [{ name: 'description', content: `Books by ${authorOf(data, params.slug).name} in the catalogue.` }, { property: 'og:title', content: authorOf(data, params.slug).name }] }),
+      head: ({ params, data }) => ({
+        meta: [
+          { name: 'description', content: `Books by ${authorOf(data, params.slug).name} in the catalogue.` },
+          { property: 'og:title', content: authorOf(data, params.slug).name },
+        ],
+      }),
       render: ({ params, data }) => {
         const author = authorOf(data, params.slug);
-        return html`${nav}<h1>${author.name}</h1><p class="country">${author.country}</p>
-<ul class="books">${byAuthor(data, author.slug).map((b) => bookItem(data, b))}</ul>`.text;
+        return html`${nav}
+          <h1>${author.name}</h1>
+          <p class="country">${author.country}</p>
+          <ul class="books">
+            ${byAuthor(data, author.slug).map((b) => bookItem(data, b))}
+          </ul>`.text;
       },
     },
     // The old URL of a book: moved for good.
@@ -107,7 +156,10 @@ export function defineRoutes({ catalogue, link }) {
   const notFoundView = {
     title: 'Not found',
     head: () => ({ meta: [{ name: 'robots', content: 'noindex' }] }),
-    render: ({ location }) => html`${nav}<h1>Not found</h1><p>Nothing lives at ${location}.</p>`.text,
+    render: ({ location }) =>
+      html`${nav}
+        <h1>Not found</h1>
+        <p>Nothing lives at ${location}.</p>`.text,
   };
   // Every state's head unless it says otherwise.
   const head = {

@@ -6,7 +6,10 @@ import { catalogue } from './catalogue.js';
 import { defineRoutes } from './routes.js';
 
 const base = '/spa/';
-const { routes, notFound, head } = defineRoutes({ catalogue: catalogue('/data/books.json'), link: (location) => toUrl(location, { base }) });
+const { routes, notFound, head } = defineRoutes({
+  catalogue: catalogue('/data/books.json'),
+  link: (location) => toUrl(location, { base }),
+});
 // The routes without `render`: the views live in this file only, keyed by the route they draw.
 const bare = routes.map(({ render, ...route }) => route);
 const { render: notFoundView, ...bareNotFound } = notFound;

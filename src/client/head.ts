@@ -23,7 +23,7 @@ export function createHead(doc: Document): (tags: readonly HeadTag[], rendered?:
     const keys = new Set(tags.map((t) => t.key));
     for (const el of head.querySelectorAll('meta,link,script')) {
       const key = headKey(el.localName, (name) => el.getAttribute(name));
-      if (key && keys.has(key)) (rendered || taken.push([el, el.parentNode as Node, el.nextSibling])), el.remove();
+      if (key && keys.has(key)) (rendered || taken.push([el, el.parentNode as Node, el.nextSibling]), el.remove());
     }
     for (const t of tags) {
       const el = doc.createElement(t.tag);

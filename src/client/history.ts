@@ -36,7 +36,10 @@ export function historyNav(h: RouterHistory): Nav {
     go: (delta) => h.go(delta),
     listen(f, signal) {
       // The instance calls its listeners for the router's own push and replace too: those are not news.
-      signal.addEventListener('abort', h.listen(() => writing || f({})));
+      signal.addEventListener(
+        'abort',
+        h.listen(() => writing || f({})),
+      );
     },
   };
 }

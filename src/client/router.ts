@@ -78,7 +78,9 @@ export function createRouter(options: RouterOptions): Router {
       data['routerStatus'] = String(status);
       if (moved === undefined) delete data['routerRedirect'];
       else data['routerRedirect'] = moved;
-      win.dispatchEvent(new win.CustomEvent('crawlable-router:settled', { detail: { location: current && current.location, status, redirect: moved } }));
+      win.dispatchEvent(
+        new win.CustomEvent('crawlable-router:settled', { detail: { location: current && current.location, status, redirect: moved } }),
+      );
     }
   }
 
@@ -95,7 +97,17 @@ export function createRouter(options: RouterOptions): Router {
    * Commits a navigation; `view` renders into the outlet, sets the title and the head tags (null
    * for a change of anchor alone); `code` is the state's status, `via` the status of a redirect that led here.
    */
-  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, view: ErrorView | null, failed?: boolean, error?: unknown, code = 200, via?: number) {
+  function commit(
+    m: RouteMatch,
+    e: Entry,
+    kind: Kind,
+    data: unknown,
+    view: ErrorView | null,
+    failed?: boolean,
+    error?: unknown,
+    code = 200,
+    via?: number,
+  ) {
     if (entry) scroll.save(entry.key);
     if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
@@ -179,14 +191,14 @@ export function createRouter(options: RouterOptions): Router {
         try {
           data = await until(load({ params: m.params, query: m.query, location: m.location, signal }), signal);
         } catch (x) {
-          (error = x), (failed = true);
+          ((error = x), (failed = true));
         }
         if (signal.aborted) return false; // superseded: a stale result never renders
       }
       const outcome = failed ? outcomeOf(error) : null;
       if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
       // notFound(): the table's notFound view at this URL, as if nothing had matched.
-      if (outcome) (m = { ...m, route: fallback, notFound: true }), (failed = false), (error = undefined);
+      if (outcome) ((m = { ...m, route: fallback, notFound: true }), (failed = false), (error = undefined));
       commit(m, e, kind, data, failed ? (errorView ?? {}) : m.route, failed, error, failed ? 500 : m.notFound ? 404 : 200, via);
       return true;
     } finally {
@@ -218,7 +230,6 @@ export function createRouter(options: RouterOptions): Router {
     // A plain `#anchor` belongs to the state shown only while the page part of the URL is unchanged.
     void arrive(href, pathOf(href) === pathOf(lastHref) && current ? current.location : null);
   }
-
 
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
     const loc = normalizeLocation(to);

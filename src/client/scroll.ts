@@ -26,10 +26,10 @@ export function createScroll(win: RouterWindow, on: boolean) {
   return {
     /** Takes scrolling over from the browser, which would restore before our content is rendered. */
     start() {
-      if (on) (restoration = win.history.scrollRestoration), (win.history.scrollRestoration = 'manual');
+      if (on) ((restoration = win.history.scrollRestoration), (win.history.scrollRestoration = 'manual'));
     },
     stop() {
-      if (restoration) (win.history.scrollRestoration = restoration), (restoration = undefined);
+      if (restoration) ((win.history.scrollRestoration = restoration), (restoration = undefined));
     },
     /** Remembers where the entry being left was scrolled to. */
     save(key: string) {

@@ -9,11 +9,10 @@ import type { AnyRoute, RenderContext, RouteMatch, RouteTable } from '../routes.
 export type RouterMode = 'auto' | UrlMode;
 
 /** The parts of a browser window the router uses: the global `window`, or a test DOM's window. */
-export interface RouterWindow
-  extends Pick<
-    Window,
-    'location' | 'history' | 'document' | 'addEventListener' | 'removeEventListener' | 'dispatchEvent' | 'scrollTo' | 'scrollX' | 'scrollY'
-  > {
+export interface RouterWindow extends Pick<
+  Window,
+  'location' | 'history' | 'document' | 'addEventListener' | 'removeEventListener' | 'dispatchEvent' | 'scrollTo' | 'scrollX' | 'scrollY'
+> {
   /** The window's own `CustomEvent`, for the settled event. */
   CustomEvent: typeof CustomEvent;
   /** The window's own `URL`, to resolve link hrefs against the document. */

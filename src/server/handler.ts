@@ -8,7 +8,14 @@
 import { CodecError, readUglyUrl } from '../codec.js';
 import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { AnyRoute, RouteDefinition, RouteTable } from '../routes.js';
-import { createSnapshotCache, memoryStore, type InvalidateTarget, type MemoryStoreOptions, type SnapshotStore, type StoredSnapshot } from './cache/cache.js';
+import {
+  createSnapshotCache,
+  memoryStore,
+  type InvalidateTarget,
+  type MemoryStoreOptions,
+  type SnapshotStore,
+  type StoredSnapshot,
+} from './cache/cache.js';
 import { SnapshotError } from './errors.js';
 import { errorPage, redirectPage } from './html/escape.js';
 import { defaultIsBot, type IsBot } from './http/bots.js';
@@ -166,8 +173,13 @@ function routeRedirect(match: NonNullable<ReturnType<RouteTable['match']>>) {
 /** Creates the handler that answers crawlers' ugly URLs with snapshots, and clean URLs with snapshots or the shell by `cleanUrls`. */
 export function createSnapshotHandler(options: SnapshotHandlerOptions): SnapshotHandler {
   const { routes } = options;
-  if (!routes || typeof routes.resolve !== 'function') throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
-  const settings: UrlSettings = { origin: checkOrigin(options.origin), base: checkBase(options.base, routes.base), mode: checkMode(options.mode) };
+  if (!routes || typeof routes.resolve !== 'function')
+    throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
+  const settings: UrlSettings = {
+    origin: checkOrigin(options.origin),
+    base: checkBase(options.base, routes.base),
+    mode: checkMode(options.mode),
+  };
   const timeoutMs = options.timeoutMs ?? 10_000;
   if (!(timeoutMs > 0)) throw new SnapshotError('BAD_OPTION', `timeoutMs must be above 0, got ${String(timeoutMs)}`);
   const {
@@ -175,16 +187,21 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     shellCacheControl = 'no-cache',
     compress = true,
     serveShell = true,
-    onError = (error: unknown, location: AppLocation | null) => console.error(`crawlable-router: snapshot of ${location ?? '?'} failed:`, error),
+    onError = (error: unknown, location: AppLocation | null) =>
+      console.error(`crawlable-router: snapshot of ${location ?? '?'} failed:`, error),
   } = options;
   const cleanUrls = options.cleanUrls ?? 'bots';
-  if (!CLEAN_URLS.includes(cleanUrls)) throw new SnapshotError('BAD_OPTION', `cleanUrls must be 'bots', 'all' or 'shell', got ${JSON.stringify(cleanUrls)}`);
+  if (!CLEAN_URLS.includes(cleanUrls))
+    throw new SnapshotError('BAD_OPTION', `cleanUrls must be 'bots', 'all' or 'shell', got ${JSON.stringify(cleanUrls)}`);
   const isBot = options.isBot ?? defaultIsBot;
   if (typeof isBot !== 'function') throw new SnapshotError('BAD_OPTION', 'isBot must be a function of the User-Agent header');
   const hydrate = cleanUrls === 'all' ? { nonce: checkNonce(options.nonce) } : undefined;
   // In 'bots' mode one clean URL has two answers: every one of them says so, or a shared cache mixes them.
   const vary = cleanUrls === 'bots' ? 'User-Agent' : undefined;
-  const shell = parseShell(options.shell ?? DEFAULT_SHELL, { outlet: options.outlet ?? '#app', links: { ...settings, page: settings.origin + settings.base } });
+  const shell = parseShell(options.shell ?? DEFAULT_SHELL, {
+    outlet: options.outlet ?? '#app',
+    links: { ...settings, page: settings.origin + settings.base },
+  });
   const renderer = options.renderer ?? hooksRenderer(shell, routes);
   const queue = createQueue(options.queue);
   const retryAfter = String(options.queue?.retryAfterSeconds ?? 5);
@@ -227,7 +244,9 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), ...redirect };
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
-      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
     }
   }
 
@@ -252,7 +271,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     }
   }
 
-  const snapshot = (location: AppLocation, signal?: AbortSignal) => flights.join(location, (abandoned) => fill(location, abandoned), signal);
+  const snapshot = (location: AppLocation, signal?: AbortSignal) =>
+    flights.join(location, (abandoned) => fill(location, abandoned), signal);
 
   /** The snapshot for a request: refused when `limitClient` says so, its wait counted per address. */
   async function snapshotFor(request: Ask, location: AppLocation): Promise<StoredSnapshot> {
@@ -277,11 +297,19 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     if (status === 503 || status === 429) {
       // ABANDONED reaches only a client that has gone (or, rarely, one that joined as it left): no report.
       const message = status === 429 ? 'Too many snapshot requests from this client' : 'Too many snapshots are being rendered';
-      return { status, body: errorPage(status, `${message}; retry in ${retryAfter} seconds.`), cacheControl: 'no-store', headers: { 'Retry-After': retryAfter } };
+      return {
+        status,
+        body: errorPage(status, `${message}; retry in ${retryAfter} seconds.`),
+        cacheControl: 'no-store',
+        headers: { 'Retry-After': retryAfter },
+      };
     }
     onError(error, location);
     // Whichever limit fired (the handler's or the renderer's own), onError has its message; the page only says what happened.
-    const message = status === 504 ? 'The snapshot of this page took too long to render; try again later.' : 'The snapshot of this page could not be rendered.';
+    const message =
+      status === 504
+        ? 'The snapshot of this page took too long to render; try again later.'
+        : 'The snapshot of this page could not be rendered.';
     return { status, body: errorPage(status, message), cacheControl: 'no-store' };
   }
 
@@ -294,7 +322,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       location = toLocation(request.target, { base: settings.base });
     } catch (error) {
       if (!(error instanceof CodecError)) throw error;
-      return respond(request, { status: 400, body: errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message}`), cacheControl: 'no-store' }, { compress });
+      return respond(
+        request,
+        { status: 400, body: errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message}`), cacheControl: 'no-store' },
+        { compress },
+      );
     }
     if (location === null) return null;
     const clean = !UGLY_PARAM.test(search);
@@ -305,7 +337,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       const at = location.indexOf('?');
       const match = routes.match(at < 0 ? location : location.slice(0, at));
       // A redirect route needs no render: its clean URL moves to the target's clean URL (the query kept).
-      const moved = match && (match.route as RouteDefinition).redirect !== undefined ? routeRedirect(routes.match(location) ?? match) : null;
+      const moved =
+        match && (match.route as RouteDefinition).redirect !== undefined ? routeRedirect(routes.match(location) ?? match) : null;
       if (moved) return respond(request, { ...moving(moved.status, redirectUrl(moved.to, settings, 'clean')), vary }, { compress });
       return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
     }
@@ -325,7 +358,14 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       const form = clean ? 'clean' : readUglyUrl(request.target).fragment === '' ? 'meta' : 'ugly';
       return respond(request, { ...moving(stored.status, redirectUrl(stored.redirect, settings, form)), vary: varies }, { compress });
     }
-    const page: Page = { status: stored.status, body: stored.html, etag: stored.etag, lastModified: stored.renderedAt, cacheControl, vary: varies };
+    const page: Page = {
+      status: stored.status,
+      body: stored.html,
+      etag: stored.etag,
+      lastModified: stored.renderedAt,
+      cacheControl,
+      vary: varies,
+    };
     return respond(request, page, { compress, memo: clean ? cleanMemo(stored) : stored });
   }
 
@@ -345,7 +385,15 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       const match = routes.match(key);
       const moved = stored.redirect === undefined ? {} : { redirect: publicUrl(stored.redirect, settings) };
       const canonical = publicUrl((match && routes.canonical(match)) ?? key, settings);
-      return { location: key, status: stored.status, html: stored.html, etag: stored.etag, lastModified: new Date(stored.renderedAt), canonical, ...moved };
+      return {
+        location: key,
+        status: stored.status,
+        html: stored.html,
+        etag: stored.etag,
+        lastModified: new Date(stored.renderedAt),
+        canonical,
+        ...moved,
+      };
     },
     invalidate(target) {
       return cache.invalidate(typeof target === 'function' ? target : routes.stateOf(target));

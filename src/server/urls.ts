@@ -14,8 +14,20 @@ export function checkOrigin(origin: unknown, option = 'origin'): string {
   } catch {
     url = null;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.username || url.password || url.pathname !== '/' || url.search || url.hash || /[\s]/.test(origin as string)) {
-    throw new SnapshotError('BAD_OPTION', `${option} must be an http(s) origin such as "https://example.com", with no path, query or credentials; got ${JSON.stringify(origin)}`);
+  if (
+    !url ||
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    url.username ||
+    url.password ||
+    url.pathname !== '/' ||
+    url.search ||
+    url.hash ||
+    /[\s]/.test(origin as string)
+  ) {
+    throw new SnapshotError(
+      'BAD_OPTION',
+      `${option} must be an http(s) origin such as "https://example.com", with no path, query or credentials; got ${JSON.stringify(origin)}`,
+    );
   }
   return url.origin;
 }

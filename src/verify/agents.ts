@@ -50,7 +50,11 @@ const varies = (answer: AgentAnswer) => (answer.vary ?? '').split(',').some((nam
  * Fetches the clean URL of a state (crawled at `url` with `status`) as a bot and as a browser with
  * `get(url, userAgent)`, and says what is wrong: EMPTY_FOR_BOTS, STATUS_DIFFERS, MISSING_VARY.
  */
-export async function crawlAsAgents(url: string, status: number, get: (url: string, userAgent: string) => Promise<AgentAnswer>): Promise<{ clean: CleanUrlReport; problems: Problem[] }> {
+export async function crawlAsAgents(
+  url: string,
+  status: number,
+  get: (url: string, userAgent: string) => Promise<AgentAnswer>,
+): Promise<{ clean: CleanUrlReport; problems: Problem[] }> {
   const clean = cleanUrlOf(url);
   const [bot, browser] = await Promise.all([get(clean, BOT_AGENT), get(clean, BROWSER_AGENT)]);
   const facts = readPage(bot.body);
@@ -63,14 +67,24 @@ export async function crawlAsAgents(url: string, status: number, get: (url: stri
   };
   const problems: Problem[] = [];
   if (bot.status === 200 && (!facts.title || !facts.description)) {
-    const missing = [facts.title ? '' : 'no <title>', facts.description ? '' : 'no <meta name="description">'].filter(Boolean).join(' and ');
-    problems.push({ code: 'EMPTY_FOR_BOTS', message: `a bot that runs no JavaScript gets ${missing} at ${clean}: link previews and AI crawlers show nothing for it` });
+    const missing = [facts.title ? '' : 'no <title>', facts.description ? '' : 'no <meta name="description">']
+      .filter(Boolean)
+      .join(' and ');
+    problems.push({
+      code: 'EMPTY_FOR_BOTS',
+      message: `a bot that runs no JavaScript gets ${missing} at ${clean}: link previews and AI crawlers show nothing for it`,
+    });
   }
-  if (bot.status !== status) problems.push({ code: 'STATUS_DIFFERS', message: `${clean} answers a bot ${bot.status} where ${url} was crawled with ${status}` });
+  if (bot.status !== status)
+    problems.push({ code: 'STATUS_DIFFERS', message: `${clean} answers a bot ${bot.status} where ${url} was crawled with ${status}` });
   // A shell answers for a state it has not rendered: only a rendered page's status is the state's.
-  else if (!shell && browser.status !== bot.status) problems.push({ code: 'STATUS_DIFFERS', message: `${clean} answers a browser ${browser.status} and a bot ${bot.status}` });
+  else if (!shell && browser.status !== bot.status)
+    problems.push({ code: 'STATUS_DIFFERS', message: `${clean} answers a browser ${browser.status} and a bot ${bot.status}` });
   if (report.differ && !(varies(bot) && varies(browser))) {
-    problems.push({ code: 'MISSING_VARY', message: `${clean} answers a bot and a browser differently without Vary: User-Agent on both: a shared cache can give one the other's page` });
+    problems.push({
+      code: 'MISSING_VARY',
+      message: `${clean} answers a bot and a browser differently without Vary: User-Agent on both: a shared cache can give one the other's page`,
+    });
   }
   return { clean: report, problems };
 }

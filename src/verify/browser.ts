@@ -66,7 +66,10 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
           // A page with the router says when it is done (see the client's settled signal); one
           // without it is done when its network has been quiet for a moment.
           const routed = await page.evaluate(() => document.documentElement.dataset['routerState'] !== undefined);
-          if (routed) await page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled', undefined, { timeout: timeoutMs });
+          if (routed)
+            await page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled', undefined, {
+              timeout: timeoutMs,
+            });
           else await page.waitForLoadState('networkidle', { timeout: timeoutMs });
         }
         const text = await page.evaluate(() => document.body?.innerText ?? '');

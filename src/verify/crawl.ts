@@ -136,7 +136,14 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       chunks.push(part.value);
     }
     const body = Buffer.concat(chunks).toString('utf8');
-    return { status: response.status, body, bytes, type: response.headers.get('content-type') ?? '', location, vary: response.headers.get('vary') };
+    return {
+      status: response.status,
+      body,
+      bytes,
+      type: response.headers.get('content-type') ?? '',
+      location,
+      vary: response.headers.get('vary'),
+    };
   };
 
   /** The key a link is crawled under: #! URLs keep their fragment, other URLs drop theirs. */
@@ -149,7 +156,10 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     }
     if (url.origin !== origin || !/^https?:$/.test(url.protocol)) return;
     if (isUglyUrl(url.href.split('#')[0] as string) || url.searchParams.has('_escaped_fragment_')) {
-      problems.push({ code: where.startsWith('the sitemap') ? 'UGLY_SITEMAP' : 'UGLY_LINK', message: `${where} points at the ugly URL ${url.href}; crawlers do not follow those` });
+      problems.push({
+        code: where.startsWith('the sitemap') ? 'UGLY_SITEMAP' : 'UGLY_LINK',
+        message: `${where} points at the ugly URL ${url.href}; crawlers do not follow those`,
+      });
       return;
     }
     if (!url.hash.startsWith('#!')) url.hash = '';
@@ -168,8 +178,13 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const candidates: string[] = [];
   for (const url of declared.length ? declared : [`${origin}/sitemap.xml`]) {
     const href = URL.canParse(url, origin) ? new URL(url, origin).href : null;
-    if (href === null || new URL(href).origin !== origin) sitemapProblems.push({ code: 'OFF_ORIGIN', message: `robots.txt names the sitemap ${url}, not on ${origin}: not read` });
-    else if (candidates.length === MAX_SITEMAPS) sitemapProblems.push({ code: 'BAD_SITEMAP', message: `robots.txt names more than ${MAX_SITEMAPS} sitemaps: ${url} and the rest are not read` });
+    if (href === null || new URL(href).origin !== origin)
+      sitemapProblems.push({ code: 'OFF_ORIGIN', message: `robots.txt names the sitemap ${url}, not on ${origin}: not read` });
+    else if (candidates.length === MAX_SITEMAPS)
+      sitemapProblems.push({
+        code: 'BAD_SITEMAP',
+        message: `robots.txt names more than ${MAX_SITEMAPS} sitemaps: ${url} and the rest are not read`,
+      });
     else if (!candidates.includes(href)) candidates.push(href);
   }
   for (const url of candidates) {
@@ -182,7 +197,11 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     sitemap ??= { url, entries: 0, problems: sitemapProblems };
     if (sitemap.url !== url) sitemap.url += ` ${url}`;
     sitemap.entries += locs.length;
-    if (error) sitemap.problems.push({ code: 'BAD_SITEMAP', message: `the sitemap ${url} is not well-formed XML (${error}); ${locs.length} entries read before it` });
+    if (error)
+      sitemap.problems.push({
+        code: 'BAD_SITEMAP',
+        message: `the sitemap ${url} is not well-formed XML (${error}); ${locs.length} entries read before it`,
+      });
     for (const loc of locs) enqueue(loc, url, sitemap.problems, `the sitemap ${url}`);
   }
   if (!sitemap && sitemapProblems.length) sitemap = { url: '(none read)', entries: 0, problems: sitemapProblems };
@@ -216,7 +235,10 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     let facts = readPage(page.body);
     for (const meta of facts.fragmentMetas) {
       if (meta.content !== '!' || !meta.inHead) {
-        problems.push({ code: 'MALFORMED_META', message: `<meta name="fragment" content=${JSON.stringify(meta.content)}> ${meta.inHead ? '' : 'outside <head> '}on ${fetched}; the only valid form is content="!" in <head>` });
+        problems.push({
+          code: 'MALFORMED_META',
+          message: `<meta name="fragment" content=${JSON.stringify(meta.content)}> ${meta.inHead ? '' : 'outside <head> '}on ${fetched}; the only valid form is content="!" in <head>`,
+        });
       }
     }
     // The meta tag sends the crawler to the ugly URL only from a page it indexes (a 200).
@@ -228,26 +250,40 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       if (later) return later;
       facts = readPage(page.body);
       // A snapshot that says 404 is a state that does not exist: the crawler rightly indexes nothing.
-      if (page.status !== 200 && page.status !== 404) problems.push({ code: 'META_NOT_200', message: `${url} has the meta fragment tag but ${fetched} answers ${page.status}: nothing will be indexed for it` });
+      if (page.status !== 200 && page.status !== 404)
+        problems.push({
+          code: 'META_NOT_200',
+          message: `${url} has the meta fragment tag but ${fetched} answers ${page.status}: nothing will be indexed for it`,
+        });
     } else if (page.status >= 400 && page.status !== 404) {
       problems.push({ code: 'BAD_STATUS', message: `${fetched} answers ${page.status}` });
     }
     // A snapshot that is not found needs no canonical link: there is nothing to index.
     if (kind !== 'plain' && page.status === 200 && /html/.test(page.type)) {
-      if (facts.canonicals.length === 0) problems.push({ code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
+      if (facts.canonicals.length === 0)
+        problems.push({ code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
       for (const canonical of facts.canonicals) {
         const target = URL.canParse(canonical, url) ? new URL(canonical, url).href : null;
-        if (target === null) problems.push({ code: 'BAD_CANONICAL', message: `the canonical link of ${url} is not a URL: ${JSON.stringify(canonical)}` });
-        else if (isUglyUrl(target)) problems.push({ code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
+        if (target === null)
+          problems.push({ code: 'BAD_CANONICAL', message: `the canonical link of ${url} is not a URL: ${JSON.stringify(canonical)}` });
+        else if (isUglyUrl(target))
+          problems.push({ code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
       }
     }
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);
     let text: StateReport['text'] = 'unchecked';
     // Compared: what the crawler indexes or is told is missing (a snapshot, or a page that is a 200).
     if (browser && page.status < 500 && (kind !== 'plain' || page.status === 200)) {
-      const [live, snapshot] = await Promise.all([browser.visibleText(url, { javaScript: true }), browser.visibleText(fetched, { javaScript: false })]);
+      const [live, snapshot] = await Promise.all([
+        browser.visibleText(url, { javaScript: true }),
+        browser.visibleText(fetched, { javaScript: false }),
+      ]);
       text = squash(live) === squash(snapshot) ? 'match' : 'mismatch';
-      if (text === 'mismatch') problems.push({ code: 'TEXT_MISMATCH', message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}` });
+      if (text === 'mismatch')
+        problems.push({
+          code: 'TEXT_MISMATCH',
+          message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}`,
+        });
     }
     return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems };
   }
@@ -259,7 +295,13 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) => get(url, maxBytes, false, false, agent));
       return { ...state, clean, problems: [...state.problems, ...problems] };
     } catch (error) {
-      return { ...state, problems: [...state.problems, { code: 'FETCH_FAILED', message: `${cleanUrlOf(state.url)}, fetched as a bot and a browser: ${(error as Error).message}` }] };
+      return {
+        ...state,
+        problems: [
+          ...state.problems,
+          { code: 'FETCH_FAILED', message: `${cleanUrlOf(state.url)}, fetched as a bot and a browser: ${(error as Error).message}` },
+        ],
+      };
     }
   };
 
@@ -267,9 +309,25 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const worker = async () => {
     while (next < queue.length) {
       const url = queue[next++] as string;
-      const report = await crawl(url).then(asAgents).catch(
-        (error: Error): StateReport => ({ url, fetched: url, kind: 'plain', status: 0, bytes: 0, title: '', text: 'unchecked', problems: [{ code: error instanceof OffOrigin ? 'OFF_ORIGIN' : 'FETCH_FAILED', message: error instanceof OffOrigin ? error.message : `${url}: ${error.message}` }] }),
-      );
+      const report = await crawl(url)
+        .then(asAgents)
+        .catch(
+          (error: Error): StateReport => ({
+            url,
+            fetched: url,
+            kind: 'plain',
+            status: 0,
+            bytes: 0,
+            title: '',
+            text: 'unchecked',
+            problems: [
+              {
+                code: error instanceof OffOrigin ? 'OFF_ORIGIN' : 'FETCH_FAILED',
+                message: error instanceof OffOrigin ? error.message : `${url}: ${error.message}`,
+              },
+            ],
+          }),
+        );
       states.push(report);
       onProgress?.(states.length, queue.length, url);
     }

@@ -41,7 +41,8 @@ export function readPage(html: string): PageFacts {
   const visit = (node: Node, inHead: boolean): void => {
     const tag = node.tagName;
     if ((tag === 'a' || tag === 'area') && attr(node, 'href') !== undefined) facts.links.push(attr(node, 'href') as string);
-    if (tag === 'link' && (attr(node, 'rel') ?? '').toLowerCase().split(/\s+/).includes('canonical')) facts.canonicals.push(attr(node, 'href') ?? '');
+    if (tag === 'link' && (attr(node, 'rel') ?? '').toLowerCase().split(/\s+/).includes('canonical'))
+      facts.canonicals.push(attr(node, 'href') ?? '');
     if (tag === 'title' && !facts.title) facts.title = text(node).trim();
     const meta = tag === 'meta' ? (attr(node, 'name') ?? '').trim().toLowerCase() : '';
     if (meta === 'fragment') facts.fragmentMetas.push({ content: attr(node, 'content') ?? '', inHead });

@@ -15,7 +15,10 @@ export function formatReport(report: VerifyReport): string {
   ];
   const byStatus = new Map<number, number>();
   for (const s of report.states) byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
-  const statuses = [...byStatus].sort((a, b) => a[0] - b[0]).map(([status, n]) => `${n} × ${status || 'failed'}`).join(', ');
+  const statuses = [...byStatus]
+    .sort((a, b) => a[0] - b[0])
+    .map(([status, n]) => `${n} × ${status || 'failed'}`)
+    .join(', ');
   const mismatches = report.states.filter((s) => s.text === 'mismatch').length;
   return [
     line(header),

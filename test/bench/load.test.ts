@@ -2,9 +2,30 @@ import { describe, expect, it } from 'vitest';
 // @ts-expect-error: the load script is plain JavaScript with no types of its own
 import { runFleet, runLoad, statuses } from '../../bench/load.mjs';
 
-type Phase = { name: string; result: { errors: number; timeouts: number; statusCodeStats: Record<string, { count: string }> }; before: number; after: number };
-type FleetPhase = { name: string; rps: number; p99: number; statuses: Record<string, number>; errors: number; states: number; rendersPerState: number; storeFaults: number };
-type Report = { phases: Phase[]; retryAfter: string | null; recovery: { status: number; ms: number }[]; flood: { sent: number; crawler: { status: number; ms: number }[] }; start: number; end: number };
+type Phase = {
+  name: string;
+  result: { errors: number; timeouts: number; statusCodeStats: Record<string, { count: string }> };
+  before: number;
+  after: number;
+};
+type FleetPhase = {
+  name: string;
+  rps: number;
+  p99: number;
+  statuses: Record<string, number>;
+  errors: number;
+  states: number;
+  rendersPerState: number;
+  storeFaults: number;
+};
+type Report = {
+  phases: Phase[];
+  retryAfter: string | null;
+  recovery: { status: number; ms: number }[];
+  flood: { sent: number; crawler: { status: number; ms: number }[] };
+  start: number;
+  end: number;
+};
 
 // The short form of `npm run load`: two seconds a phase, the same invariants as the long run.
 describe('the snapshot server under load', () => {

@@ -23,12 +23,15 @@ describe('the history adapter', () => {
     expect(adapters.history.read(href, '/elsewhere')).toEqual({ loc, ok });
   });
 
-  it.each([['/other/books/1'], ['/application'], ['/app/?_escaped_fragment_=%zz'], ['/app/?_escaped_fragment_=%C3'], ['/app/?a&_escaped_fragment_=x&b']])(
-    'reads %s as no state of the app',
-    (href) => {
-      expect(adapters.history.read(href, null)).toBeNull();
-    },
-  );
+  it.each([
+    ['/other/books/1'],
+    ['/application'],
+    ['/app/?_escaped_fragment_=%zz'],
+    ['/app/?_escaped_fragment_=%C3'],
+    ['/app/?a&_escaped_fragment_=x&b'],
+  ])('reads %s as no state of the app', (href) => {
+    expect(adapters.history.read(href, null)).toBeNull();
+  });
 });
 
 describe('the hashbang adapter', () => {
@@ -172,7 +175,10 @@ describe('windowNav: the window as the router writes, reads and probes it', () =
 
   it.each([
     [null, null],
-    [{ key: 'k', idx: 0 }, { key: 'k', idx: 0 }],
+    [
+      { key: 'k', idx: 0 },
+      { key: 'k', idx: 0 },
+    ],
     [{ key: 'k' }, null],
     [{ idx: 1 }, null],
     ['a string', null],
@@ -219,7 +225,8 @@ describe.each(modes)('moving between URL forms in %s mode', (mode) => {
       ['ugly', '/app/?_escaped_fragment_=' + loc.replace(/%/g, '%25').replace(/#/g, '%23'), loc],
     ];
     // The meta-tag form names the clean URL itself; a crawler sends no anchor.
-    if (!loc.includes('#')) rows.push(['meta-tag ugly', toUrl(loc, { base: '/app/' }) + (loc.includes('?') ? '&' : '?') + '_escaped_fragment_=', loc]);
+    if (!loc.includes('#'))
+      rows.push(['meta-tag ugly', toUrl(loc, { base: '/app/' }) + (loc.includes('?') ? '&' : '?') + '_escaped_fragment_=', loc]);
     return rows;
   });
 
@@ -231,17 +238,19 @@ describe.each(modes)('moving between URL forms in %s mode', (mode) => {
     expect(t.window.history.length).toBe(1);
   });
 
-  it.each([['/app/?_escaped_fragment_=%zz'], ['/app/?_escaped_fragment_=a&_escaped_fragment_=b'], ['/other/books/1'], ['/other/#!/books/1']])(
-    'leaves a page at %s alone: not a state of this app',
-    async (url) => {
-      t = setup(mode, { url });
-      expect(await t.router.start()).toBe(false);
-      expect(t.router.current).toBeNull();
-      expect(t.address()).toBe(url);
-      expect(t.outlet()).toBe('');
-      await expect(t.router.settled()).resolves.toBeUndefined();
-    },
-  );
+  it.each([
+    ['/app/?_escaped_fragment_=%zz'],
+    ['/app/?_escaped_fragment_=a&_escaped_fragment_=b'],
+    ['/other/books/1'],
+    ['/other/#!/books/1'],
+  ])('leaves a page at %s alone: not a state of this app', async (url) => {
+    t = setup(mode, { url });
+    expect(await t.router.start()).toBe(false);
+    expect(t.router.current).toBeNull();
+    expect(t.address()).toBe(url);
+    expect(t.outlet()).toBe('');
+    await expect(t.router.settled()).resolves.toBeUndefined();
+  });
 
   it.each([
     ['!/books/7', '/books/7'],

@@ -45,11 +45,21 @@ export function setup(mode: UrlMode | 'auto', options: SetupOptions = {}) {
         load: ({ params }) => (loads.push(String(params.id)), { id: params.id }),
         render: ({ params, data }) => `<h1>${esc(String(params.id))}</h1><p>${esc(JSON.stringify(data))}</p><h2 id="reviews">Reviews</h2>`,
       },
-      { path: '/q/:term', title: ({ params }) => `Search ${params.term}`, render: ({ params, query }) => `<h1>${esc(String(params.term))}</h1>${esc(JSON.stringify(query))}` },
+      {
+        path: '/q/:term',
+        title: ({ params }) => `Search ${params.term}`,
+        render: ({ params, query }) => `<h1>${esc(String(params.term))}</h1>${esc(JSON.stringify(query))}`,
+      },
       { path: '/files/*path', render: ({ params }) => esc(JSON.stringify(params.path)) },
       { path: '/boom', load: () => Promise.reject(new Error('no books today')), render: () => 'never' },
     ],
-    { base, notFound: notFound === null ? undefined : (notFound ?? { title: 'Not found', render: ({ location }) => `<h1>Not found: ${esc(location)}</h1>` }) },
+    {
+      base,
+      notFound:
+        notFound === null
+          ? undefined
+          : (notFound ?? { title: 'Not found', render: ({ location }) => `<h1>Not found: ${esc(location)}</h1>` }),
+    },
   );
   const router: Router = createRouter({ routes: table, mode, base, outlet: '#outlet', window: window as unknown as RouterWindow, ...rest });
   const outlet = () => document.getElementById('outlet')?.innerHTML ?? '';

@@ -48,7 +48,11 @@ describe('the router on createBrowserHistory({ window })', () => {
     window.addEventListener('crawlable-router:settled', (event) => events.push((event as unknown as CustomEvent).detail.location));
     expect(router.mode).toBe('history');
     expect(await router.start()).toBe(true);
-    expect([outlet(), window.document.title, window.document.documentElement.dataset['routerState']]).toEqual(['<h1>1</h1>', 'Book 1', 'settled']);
+    expect([outlet(), window.document.title, window.document.documentElement.dataset['routerState']]).toEqual([
+      '<h1>1</h1>',
+      'Book 1',
+      'settled',
+    ]);
     expect(events).toEqual(['/books/1']);
   });
 
@@ -66,7 +70,12 @@ describe('the router on createBrowserHistory({ window })', () => {
     expect([address(), window.history.length, outlet()]).toEqual(['/app/books/3', 3, '<h1>3</h1>']);
     window.history.back();
     await flush();
-    expect([router.current?.location, router.current?.state, outlet(), window.document.title]).toEqual(['/books/2', 'two', '<h1>2</h1>', 'Book 2']);
+    expect([router.current?.location, router.current?.state, outlet(), window.document.title]).toEqual([
+      '/books/2',
+      'two',
+      '<h1>2</h1>',
+      'Book 2',
+    ]);
     router.forward();
     await flush();
     expect(router.current?.location).toBe('/books/3');

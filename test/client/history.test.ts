@@ -77,7 +77,10 @@ describe('the router on createMemoryHistory, in Node', () => {
     expect(router.href('/books/4')).toBe('/app/books/4');
     // The instance tells its listeners of the router's own writes too: those are not routed again.
     await router.settled();
-    expect([seen, loads]).toEqual([['/books/2', '/books/3'], ['2', '3']]);
+    expect([seen, loads]).toEqual([
+      ['/books/2', '/books/3'],
+      ['2', '3'],
+    ]);
   });
 
   it('goes back and forward, by the router or on the instance, with each entry’s state', async () => {

@@ -9,7 +9,8 @@ import { createSnapshotHandler, type CleanUrls } from '../../src/server/index.js
 // router started on it: its first navigation uses the page's data and keeps the server's outlet.
 
 const esc = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-const SHELL = '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Books</title><meta name="description" content="The shell"></head>\n<body><main id="app"></main></body></html>\n';
+const SHELL =
+  '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Books</title><meta name="description" content="The shell"></head>\n<body><main id="app"></main></body></html>\n';
 const TRICKY = { title: '</script><script>alert(1)</script>', line: 'a\u2028b\u2029c', quote: 'say "hi"' };
 
 function app() {
@@ -20,7 +21,10 @@ function app() {
       {
         path: '/books/:id',
         title: ({ params }) => `Book ${params.id}`,
-        head: ({ params }) => ({ meta: [{ name: 'description', content: `About book ${params.id}` }], jsonLd: { name: `Book ${params.id}` } }),
+        head: ({ params }) => ({
+          meta: [{ name: 'description', content: `About book ${params.id}` }],
+          jsonLd: { name: `Book ${params.id}` },
+        }),
         load: ({ params }) => {
           loads.push(String(params.id));
           if (params.id === '0') throw notFound();
@@ -36,14 +40,20 @@ function app() {
 
 let opened: { window: Window; router: Router }[] = [];
 afterEach(async () => {
-  for (const { window, router } of opened) router.destroy(), await window.happyDOM.close();
+  for (const { window, router } of opened) (router.destroy(), await window.happyDOM.close());
   opened = [];
 });
 
 /** Renders `path` with the server in `cleanUrls` mode, opens the page, and starts a router on it. */
 async function open(path: string, cleanUrls: CleanUrls = 'all') {
   const server = app();
-  const handler = createSnapshotHandler({ routes: server.routes, origin: 'https://example.com', shell: SHELL, cleanUrls, onError: () => {} });
+  const handler = createSnapshotHandler({
+    routes: server.routes,
+    origin: 'https://example.com',
+    shell: SHELL,
+    cleanUrls,
+    onError: () => {},
+  });
   const html = await (await handler.fetch(new Request('https://example.com' + path)))!.text();
   const window = new Window({ url: 'https://example.com' + path });
   window.document.write(html);
@@ -80,7 +90,10 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
 
   it("takes the server's head tags for the state's own, never putting them back on a later navigation", async () => {
     const t = await open('/books/7');
-    const head = () => [...t.window.document.head.querySelectorAll('meta[name=description], script[type="application/ld+json"]')].map((el) => el.getAttribute('content') ?? el.textContent);
+    const head = () =>
+      [...t.window.document.head.querySelectorAll('meta[name=description], script[type="application/ld+json"]')].map(
+        (el) => el.getAttribute('content') ?? el.textContent,
+      );
     expect(head()).toEqual(['About book 7', '{"name":"Book 7"}']);
     await t.router.navigate('/');
     expect(head()).toEqual([]);
@@ -94,7 +107,7 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     expect(t.router.current?.notFound).toBe(true);
   });
 
-  it("takes a 404 its load gave on the server (notFound()) without calling load, and keeps that view", async () => {
+  it('takes a 404 its load gave on the server (notFound()) without calling load, and keeps that view', async () => {
     const t = await open('/books/0');
     expect(t.loads).toEqual([]);
     expect(t.router.current).toMatchObject({ location: '/books/0', notFound: true });
@@ -126,7 +139,10 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
 
 describe('readHydration and renderedLocation', () => {
   it.each([
-    ['<script type="application/json" id="crawlable-router-data">{"location":"/a","status":200,"data":1}</script>', { location: '/a', status: 200, data: 1 }],
+    [
+      '<script type="application/json" id="crawlable-router-data">{"location":"/a","status":200,"data":1}</script>',
+      { location: '/a', status: 200, data: 1 },
+    ],
     ['<script type="application/json" id="crawlable-router-data">{not json</script>', null],
     ['<script type="application/json" id="crawlable-router-data">{"data":1}</script>', null],
     ['<script type="application/json" id="crawlable-router-data">"/a"</script>', null],

@@ -20,7 +20,14 @@ describe.each(modes)('the router lifecycle in %s mode', (mode) => {
       return [name, vi.spyOn(target, 'addEventListener'), vi.spyOn(target, 'removeEventListener')] as const;
     });
     const calls = (which: 1 | 2) => spies.flatMap((row) => row[which].mock.calls.map(([type, fn]) => [row[0], type, fn]));
-    return { get added() { return calls(1); }, get removed() { return calls(2); } };
+    return {
+      get added() {
+        return calls(1);
+      },
+      get removed() {
+        return calls(2);
+      },
+    };
   }
 
   it('adds no listener and writes no URL before start(), and nothing at all on a second start()', async () => {
@@ -33,7 +40,11 @@ describe.each(modes)('the router lifecycle in %s mode', (mode) => {
     expect(t.document.documentElement.hasAttribute('data-router-state')).toBe(false);
     await expect(router.settled()).resolves.toBeUndefined();
     expect(await t.router.start()).toBe(true);
-    expect(track.added.map(([target, type]) => `${target} ${type}`).sort()).toEqual(['document click', 'window hashchange', 'window popstate']);
+    expect(track.added.map(([target, type]) => `${target} ${type}`).sort()).toEqual([
+      'document click',
+      'window hashchange',
+      'window popstate',
+    ]);
     expect(await t.router.start()).toBe(true);
     expect(track.added).toHaveLength(3);
   });
@@ -203,7 +214,8 @@ describe('createRouter options', () => {
     for (const method of ['pushState', 'replaceState'] as const) {
       const real = win.history[method].bind(win.history);
       vi.spyOn(win.history, method).mockImplementation((state, title, url) => {
-        if (url != null && String(url).split('#')[0] !== page()) throw new Error('SecurityError: cannot be created in a document with origin null');
+        if (url != null && String(url).split('#')[0] !== page())
+          throw new Error('SecurityError: cannot be created in a document with origin null');
         real(state, title, url);
       });
     }
@@ -214,7 +226,11 @@ describe('createRouter options', () => {
     expect(await router.start()).toBe(true);
     expect([win.location.href, router.current?.location]).toEqual(['https://example.com/app/index.html?v=1#!/', '/']);
     expect(await router.navigate('/books/2', { state: 2 })).toBe(true);
-    expect([win.location.href, win.history.length, win.history.state.state]).toEqual(['https://example.com/app/index.html?v=1#!/books/2', 2, 2]);
+    expect([win.location.href, win.history.length, win.history.state.state]).toEqual([
+      'https://example.com/app/index.html?v=1#!/books/2',
+      2,
+      2,
+    ]);
     expect(assign).not.toHaveBeenCalled();
     router.destroy();
   });

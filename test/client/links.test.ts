@@ -22,7 +22,10 @@ describe.each(modes)('links in %s mode', (mode) => {
     before?.(a);
     let prevented = false;
     // Stands in for the browser's default action, which happy-dom would run as a navigation.
-    const record = (event: { defaultPrevented: boolean; preventDefault(): void }) => ((prevented = event.defaultPrevented), event.preventDefault());
+    const record = (event: { defaultPrevented: boolean; preventDefault(): void }) => (
+      (prevented = event.defaultPrevented),
+      event.preventDefault()
+    );
     t.window.addEventListener('click', record);
     a.dispatchEvent(new t.window.MouseEvent('click', { bubbles: true, cancelable: true, composed: true, button: 0, ...init }));
     t.window.removeEventListener('click', record);
@@ -145,7 +148,9 @@ describe.each(modes)('links in %s mode', (mode) => {
       ['xlink:href', '/app/#!/books/21', '/books/21'],
     ]) {
       t.document.getElementById('after')!.innerHTML = svg(attr as string, to as string);
-      t.document.querySelector('#after text')!.dispatchEvent(new t.window.MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
+      t.document
+        .querySelector('#after text')!
+        .dispatchEvent(new t.window.MouseEvent('click', { bubbles: true, cancelable: true, button: 0 }));
       await t.flush();
       expect(t.router.current?.location).toBe(location);
     }

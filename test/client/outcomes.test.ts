@@ -7,7 +7,8 @@ import { modes } from './fixture.js';
 
 // The shared outcome cases (test/outcome-cases.mjs) on the client router, and the head it keeps in
 // document.head: the same table the hooks and headless renderer tests run.
-const SHELL_HEAD = '<meta charset="utf-8"><title>Shell</title><meta name="description" content="Shell description"><meta property="og:site_name" content="Shop"><link rel="stylesheet" href="/s.css">';
+const SHELL_HEAD =
+  '<meta charset="utf-8"><title>Shell</title><meta name="description" content="Shell description"><meta property="og:site_name" content="Shop"><link rel="stylesheet" href="/s.css">';
 
 function open(mode: 'history' | 'hashbang', url = '/', extra: { head?: Head } = {}) {
   const window = new Window({ url: 'https://example.com' + url });
@@ -17,7 +18,10 @@ function open(mode: 'history' | 'hashbang', url = '/', extra: { head?: Head } = 
   const { routes, notFound: notFoundView, error, head } = caseRoutes({ notFound, redirect });
   const table = createRoutes(routes, { notFound: notFoundView, head: extra.head ?? head });
   const router: Router = createRouter({ routes: table, mode, outlet: '#outlet', error, window: window as unknown as RouterWindow });
-  const metas = (key: string) => [...document.head.querySelectorAll('meta')].filter((m) => m.getAttribute('name') === key || m.getAttribute('property') === key).map((m) => m.getAttribute('content'));
+  const metas = (key: string) =>
+    [...document.head.querySelectorAll('meta')]
+      .filter((m) => m.getAttribute('name') === key || m.getAttribute('property') === key)
+      .map((m) => m.getAttribute('content'));
   const address = () => window.location.pathname + window.location.search + window.location.hash;
   return { window, document, router, metas, address, urlOf: (location: string) => toUrl(location, { mode }) };
 }
@@ -108,7 +112,14 @@ describe('the head the client router keeps', () => {
   const headHtml = () => t.document.head.innerHTML;
 
   it('replaces the shell and default tags with one key, and puts them back on the next state', async () => {
-    t = open('history', '/', { head: { meta: [{ name: 'description', content: 'Every item' }, { property: 'og:site_name', content: 'Items' }] } });
+    t = open('history', '/', {
+      head: {
+        meta: [
+          { name: 'description', content: 'Every item' },
+          { property: 'og:site_name', content: 'Items' },
+        ],
+      },
+    });
     await t.router.start();
     expect(t.metas('description')).toEqual(['Every item']);
     expect(t.metas('og:site_name')).toEqual(['Items']);
@@ -145,7 +156,14 @@ describe('the head the client router keeps', () => {
     const window = new Window({ url: 'https://example.com/x' });
     window.document.head.innerHTML = SHELL_HEAD;
     const table = createRoutes([
-      { path: '/x', head: () => ({ meta: [{ name: 'description', content: hostile }], link: [{ rel: 'alternate', hreflang: 'de', href: hostile }], jsonLd: { name: hostile } }) },
+      {
+        path: '/x',
+        head: () => ({
+          meta: [{ name: 'description', content: hostile }],
+          link: [{ rel: 'alternate', hreflang: 'de', href: hostile }],
+          jsonLd: { name: hostile },
+        }),
+      },
     ]);
     const router = createRouter({ routes: table, mode: 'history', window: window as unknown as RouterWindow });
     await router.start();

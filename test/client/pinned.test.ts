@@ -57,7 +57,13 @@ function app(frame: () => Frame) {
     state: () =>
       frame().evaluate(() => {
         const w = window as unknown as { router: { mode: string; current: { location: string } | null }; marker?: number };
-        return { mode: w.router.mode, location: w.router.current?.location, h1: document.querySelector('h1')?.textContent, marker: w.marker, href: location.href };
+        return {
+          mode: w.router.mode,
+          location: w.router.current?.location,
+          h1: document.querySelector('h1')?.textContent,
+          marker: w.marker,
+          href: location.href,
+        };
       }),
     async follow(text: string) {
       const before = await frame().evaluate(() => location.href);
@@ -79,7 +85,9 @@ describe('a page opened from file://', () => {
     // The links the app wrote with href() name this very file.
     expect(await page.locator('nav a').first().getAttribute('href')).toBe(file() + '#!/books/1');
     // The very navigate that once left for file:///books/1 (a refused pushState, then location.assign).
-    expect(await page.evaluate(() => (window as unknown as { router: { navigate(to: string): Promise<boolean> } }).router.navigate('/books/9'))).toBe(true);
+    expect(
+      await page.evaluate(() => (window as unknown as { router: { navigate(to: string): Promise<boolean> } }).router.navigate('/books/9')),
+    ).toBe(true);
     expect(await t.state()).toMatchObject({ location: '/books/9', h1: 'Book 9', marker: 42, href: file() + '#!/books/9' });
     await t.follow('/books/1');
     expect(await t.state()).toMatchObject({ location: '/books/1', h1: 'Book 1', marker: 42, href: file() + '#!/books/1' });
@@ -130,7 +138,9 @@ describe('a sandboxed srcdoc frame (allow-scripts, no allow-same-origin)', () =>
     // A fragment link resolves against the frame's own URL, not its base URL (the host page's).
     await t.follow('/books/3');
     expect(await t.state()).toMatchObject({ location: '/books/3', h1: 'Book 3', marker: 42, href: 'about:srcdoc#!/books/3' });
-    await (page.frames()[1] as Frame).evaluate(() => (window as unknown as { router: { navigate(to: string): Promise<boolean> } }).router.navigate('/books/2'));
+    await (page.frames()[1] as Frame).evaluate(() =>
+      (window as unknown as { router: { navigate(to: string): Promise<boolean> } }).router.navigate('/books/2'),
+    );
     expect(await t.state()).toMatchObject({ location: '/books/2', marker: 42, href: 'about:srcdoc#!/books/2' });
     // The browser's own back (Playwright's goBack waits for the top page, which does not move).
     await (page.frames()[1] as Frame).evaluate(() => history.back());

@@ -30,7 +30,12 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
   it('pushes one entry per navigation and commits URL, current, title and outlet', async () => {
     await open();
     expect(await t.router.navigate('/books/42?tab=reviews')).toBe(true);
-    expect(t.router.current).toMatchObject({ location: '/books/42?tab=reviews', params: { id: '42' }, query: { tab: 'reviews' }, data: { id: '42' } });
+    expect(t.router.current).toMatchObject({
+      location: '/books/42?tab=reviews',
+      params: { id: '42' },
+      query: { tab: 'reviews' },
+      data: { id: '42' },
+    });
     expect(t.address()).toBe(t.urlOf('/books/42?tab=reviews'));
     expect(t.window.history.length).toBe(2);
     expect(t.document.title).toBe('Book 42');
@@ -247,7 +252,12 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
   });
 
   it('renders the error view when load throws, and the next navigation works', async () => {
-    await open({ error: { title: ({ error }) => `Error: ${(error as Error).message}`, render: ({ location, error }) => `<p>${location}: ${(error as Error).message}</p>` } });
+    await open({
+      error: {
+        title: ({ error }) => `Error: ${(error as Error).message}`,
+        render: ({ location, error }) => `<p>${location}: ${(error as Error).message}</p>`,
+      },
+    });
     const seen: unknown[] = [];
     t.router.subscribe((current) => seen.push(current.error));
     expect(await t.router.navigate('/boom')).toBe(true);
@@ -284,7 +294,14 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
   it('commits an unmatched location as notFound with an empty route when the table has none', async () => {
     await open({ notFound: null });
     expect(await t.router.navigate('/nope?x=1#top')).toBe(true);
-    expect(t.router.current).toMatchObject({ location: '/nope?x=1#top', route: {}, notFound: true, query: { x: '1' }, hash: 'top', path: '/nope' });
+    expect(t.router.current).toMatchObject({
+      location: '/nope?x=1#top',
+      route: {},
+      notFound: true,
+      query: { x: '1' },
+      hash: 'top',
+      path: '/nope',
+    });
     expect(t.outlet()).toBe('<h1>Home</h1>');
   });
 
@@ -306,7 +323,12 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     const load = vi.fn(() => 'data');
     await open({ routes: [{ path: '/l/:a', load }] });
     await t.router.navigate('/l/x%20y?k=v');
-    expect(load).toHaveBeenCalledWith({ params: { a: 'x y' }, query: { k: 'v' }, location: '/l/x%20y?k=v', signal: expect.any(AbortSignal) });
+    expect(load).toHaveBeenCalledWith({
+      params: { a: 'x y' },
+      query: { k: 'v' },
+      location: '/l/x%20y?k=v',
+      signal: expect.any(AbortSignal),
+    });
   });
 
   it('writes hrefs for links in its mode', async () => {

@@ -112,8 +112,11 @@ describe.each([
 /** The head a crawler or preview bot reads: description, og:title, robots, and the JSON-LD's name. */
 const head = () =>
   page.evaluate(() => {
-    const metas = (key: string) => [...document.head.querySelectorAll('meta')].filter((m) => m.name === key || m.getAttribute('property') === key).map((m) => m.content);
-    const ld = [...document.head.querySelectorAll('script[type="application/ld+json"]')].map((s) => (JSON.parse(s.textContent ?? '') as { name: string }).name);
+    const metas = (key: string) =>
+      [...document.head.querySelectorAll('meta')].filter((m) => m.name === key || m.getAttribute('property') === key).map((m) => m.content);
+    const ld = [...document.head.querySelectorAll('script[type="application/ld+json"]')].map(
+      (s) => (JSON.parse(s.textContent ?? '') as { name: string }).name,
+    );
     return { description: metas('description'), ogTitle: metas('og:title'), robots: metas('robots'), jsonLd: ld };
   });
 
@@ -124,7 +127,12 @@ describe.each([
 ])('the head and the outcomes of %s', (_, _base, url) => {
   it('keeps exactly the state’s head tags through navigation, back and forward', async () => {
     await open(url('/books/1'));
-    const book = { description: ['Les Misérables, by Victor Hugo (1862).'], ogTitle: ['Les Misérables'], robots: [], jsonLd: ['Les Misérables'] };
+    const book = {
+      description: ['Les Misérables, by Victor Hugo (1862).'],
+      ogTitle: ['Les Misérables'],
+      robots: [],
+      jsonLd: ['Les Misérables'],
+    };
     const author = { description: ['Books by Victor Hugo in the catalogue.'], ogTitle: ['Victor Hugo'], robots: [], jsonLd: [] };
     expect(await head()).toEqual(book);
     await follow('Victor Hugo');
@@ -138,7 +146,12 @@ describe.each([
     await settled();
     expect(await head()).toEqual(author);
     await follow('Home');
-    expect(await head()).toEqual({ description: ['A catalogue of classic books whose every page has its own URL.'], ogTitle: [], robots: [], jsonLd: [] });
+    expect(await head()).toEqual({
+      description: ['A catalogue of classic books whose every page has its own URL.'],
+      ogTitle: [],
+      robots: [],
+      jsonLd: [],
+    });
   });
 
   it('shows /books/99999 as not found with its URL kept, and moves /book/3 to /books/3 in place', async () => {

@@ -71,23 +71,33 @@ describe("the server-rendered app ('all', /ssr/)", () => {
       await page.addInitScript(() => {
         new MutationObserver((_, observer) => {
           const first = document.querySelector('#app')?.firstElementChild;
-          if (first) ((first as unknown as { fromServer: boolean }).fromServer = true), observer.disconnect();
+          if (first) (((first as unknown as { fromServer: boolean }).fromServer = true), observer.disconnect());
         }).observe(document, { childList: true, subtree: true });
       });
       await page.goto(demo.origin + '/ssr/books/1');
       await page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled');
       expect(await page.locator('main h1').innerText()).toBe('Les Misérables');
-      expect(await page.evaluate(() => (document.querySelector('#app')?.firstElementChild as unknown as { fromServer?: boolean } | null)?.fromServer)).toBe(true);
+      expect(
+        await page.evaluate(
+          () => (document.querySelector('#app')?.firstElementChild as unknown as { fromServer?: boolean } | null)?.fromServer,
+        ),
+      ).toBe(true);
       expect(requests).toEqual([]);
 
       await page.getByRole('link', { name: 'Victor Hugo', exact: true }).first().click();
-      await page.waitForFunction(() => location.pathname === '/ssr/authors/victor-hugo' && document.documentElement.dataset['routerState'] === 'settled');
+      await page.waitForFunction(
+        () => location.pathname === '/ssr/authors/victor-hugo' && document.documentElement.dataset['routerState'] === 'settled',
+      );
       expect(await page.locator('main h1').innerText()).toBe('Victor Hugo');
       expect(requests).toHaveLength(1);
       // The server wrote the book's head; the author's replaces it for good.
       expect(await page.locator('meta[property="og:title"]').getAttribute('content')).toBe('Victor Hugo');
       expect(await page.locator('script[type="application/ld+json"]').count()).toBe(0);
-      expect(await page.evaluate(() => (document.querySelector('#app')?.firstElementChild as unknown as { fromServer?: boolean } | null)?.fromServer)).toBeUndefined();
+      expect(
+        await page.evaluate(
+          () => (document.querySelector('#app')?.firstElementChild as unknown as { fromServer?: boolean } | null)?.fromServer,
+        ),
+      ).toBeUndefined();
     } finally {
       await context.close();
     }

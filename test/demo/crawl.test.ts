@@ -36,7 +36,9 @@ describe('the demo, crawled as the scheme’s crawler does, with Chromium checki
   });
 
   it('gets every snapshot with 200, but for the deliberate 404s and the old URL that redirects, in every app', () => {
-    const notOk = report.states.filter((s) => s.status !== 200).map((s) => `${s.status} ${s.url.slice(demo.origin.length)}${s.redirect ? ` -> ${s.redirect.slice(demo.origin.length)}` : ''}`);
+    const notOk = report.states
+      .filter((s) => s.status !== 200)
+      .map((s) => `${s.status} ${s.url.slice(demo.origin.length)}${s.redirect ? ` -> ${s.redirect.slice(demo.origin.length)}` : ''}`);
     expect(notOk.sort()).toEqual(
       [
         '404 /classic/#!/nowhere',

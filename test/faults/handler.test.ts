@@ -38,7 +38,10 @@ describe('faults in load', () => {
       expect(reply.body).not.toContain('no connection');
       expect(load).toHaveBeenCalledTimes(i);
     }
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'RENDER_FAILED', message: 'rendering /x failed: no connection' }), '/x');
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'RENDER_FAILED', message: 'rendering /x failed: no connection' }),
+      '/x',
+    );
   });
 
   it.each([
@@ -80,7 +83,9 @@ describe('faults in load', () => {
 
   it('renders a state whose load returns 50 MB of data from what render writes, not from the data', async () => {
     const huge = { text: 'x'.repeat(50_000_000), items: Array.from({ length: 1_000_000 }, (_, i) => i) };
-    const { port } = await serve([{ path: '/huge', load: () => huge, render: ({ data }) => `<p>${(data as typeof huge).items.length} items</p>` }]);
+    const { port } = await serve([
+      { path: '/huge', load: () => huge, render: ({ data }) => `<p>${(data as typeof huge).items.length} items</p>` },
+    ]);
     const reply = await request(port, '/?_escaped_fragment_=/huge');
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('<p>1000000 items</p>');

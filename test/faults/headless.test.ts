@@ -11,7 +11,8 @@ import { listen, request, type Running } from '../server/helpers.js';
 // one that is never idle, and one that fetches other origins or files outside its folder (network
 // errors and 404s, nothing read).
 
-const SHELL = '<!DOCTYPE html><html><head><title>Shell</title><script type="module" src="/app.js"></script></head><body><div id="app">Loading</div></body></html>';
+const SHELL =
+  '<!DOCTYPE html><html><head><title>Shell</title><script type="module" src="/app.js"></script></head><body><div id="app">Loading</div></body></html>';
 const APPS: Record<string, string> = {
   // Throws before it draws anything, and before any router could start.
   throws: `throw new Error('boom at start');`,
@@ -69,7 +70,10 @@ describe('a page that throws at start', () => {
     const reply = await request(server.port, '/?_escaped_fragment_=/');
     expect(reply.status).toBe(500);
     expect(reply.body).not.toContain('boom');
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'RENDER_FAILED', message: 'the page of / threw before it settled: Error: boom at start' }), '/');
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'RENDER_FAILED', message: 'the page of / threw before it settled: Error: boom at start' }),
+      '/',
+    );
     // Not cached: the next request renders again, and fails again.
     expect((await request(server.port, '/?_escaped_fragment_=/')).status).toBe(500);
     expect(onError).toHaveBeenCalledTimes(2);
@@ -104,14 +108,28 @@ describe('a page that throws at start', () => {
     const reply = await request(server.port, '/?_escaped_fragment_=/');
     expect(reply.status).toBe(504);
     expect(reply.body).not.toContain('boom');
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'TIMEOUT', message: expect.stringMatching(/did not settle within 300 ms; its console said: Error: boom after start/) }), '/');
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({
+        code: 'TIMEOUT',
+        message: expect.stringMatching(/did not settle within 300 ms; its console said: Error: boom after start/),
+      }),
+      '/',
+    );
     expect(renderer.openPages).toBe(0);
   });
 });
 
 const settings = { origin: 'https://example.com', base: '/', mode: 'history' as const };
 /** A render job for `location`, with no time limit of its own. */
-const job = (location: string) => ({ location, url: 'https://example.com' + location, canonical: 'https://example.com' + location, match: null, notFound: false, settings, signal: new AbortController().signal });
+const job = (location: string) => ({
+  location,
+  url: 'https://example.com' + location,
+  canonical: 'https://example.com' + location,
+  match: null,
+  notFound: false,
+  settings,
+  signal: new AbortController().signal,
+});
 
 describe('a page that never yields (a busy while (true) in its script)', () => {
   it("ends at the renderer's timeoutMs plus a second by default, stopping only its page process, while the server's thread runs on", async () => {
@@ -125,7 +143,11 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
     const started = Date.now();
     const error = await renderer.render(job('/loop')).catch((e: unknown) => e);
     clearInterval(ticker);
-    expect(error).toMatchObject({ name: 'SnapshotError', code: 'TIMEOUT', message: 'the page of /loop did not yield within 1000 ms (a script that never returns?); its process was stopped' });
+    expect(error).toMatchObject({
+      name: 'SnapshotError',
+      code: 'TIMEOUT',
+      message: 'the page of /loop did not yield within 1000 ms (a script that never returns?); its process was stopped',
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(2000);
     // The server's own timers kept running meanwhile (in-process, not one would have fired).
     expect(ticks).toBeGreaterThan(10);
@@ -162,7 +184,11 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
     expect((await renderer.render(job('/fine/1'))).html).toContain('drawn /fine/1');
     const started = Date.now();
     const error = await renderer.render(job('/loop')).catch((e: unknown) => e);
-    expect(error).toMatchObject({ name: 'SnapshotError', code: 'TIMEOUT', message: 'the page of /loop did not yield within 300 ms (a script that never returns?); its process was stopped' });
+    expect(error).toMatchObject({
+      name: 'SnapshotError',
+      code: 'TIMEOUT',
+      message: 'the page of /loop did not yield within 300 ms (a script that never returns?); its process was stopped',
+    });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1300);
     expect((await renderer.render(job('/fine/2'))).html).toContain('drawn /fine/2');
   });
@@ -176,8 +202,12 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
   });
 
   it('refuses to run from the TypeScript sources, where no page process file exists, and a tiny memoryLimitMb', async () => {
-    expect(() => fromSources({ root: path.join(dir, 'loops') })).toThrow(/^headlessRenderer needs the built package: file:.*headless\/child\.js is missing/);
+    expect(() => fromSources({ root: path.join(dir, 'loops') })).toThrow(
+      /^headlessRenderer needs the built package: file:.*headless\/child\.js is missing/,
+    );
     expect(() => fromSources({ root: path.join(dir, 'loops'), isolate: true })).toThrow(/^headlessRenderer needs the built package/);
-    expect(() => headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, memoryLimitMb: 1 })).toThrow('memoryLimitMb must be at least 16, got 1');
+    expect(() => headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, memoryLimitMb: 1 })).toThrow(
+      'memoryLimitMb must be at least 16, got 1',
+    );
   });
 });

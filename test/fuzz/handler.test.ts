@@ -25,7 +25,12 @@ const routes = (base: string) =>
   createRoutes(
     [
       { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
-      { path: '/books/:id', title: ({ params }) => `Book ${params.id}`, load: async ({ params }) => ({ id: params.id }), render: ({ data }) => `<h1>${esc(JSON.stringify(data))}</h1>` },
+      {
+        path: '/books/:id',
+        title: ({ params }) => `Book ${params.id}`,
+        load: async ({ params }) => ({ id: params.id }),
+        render: ({ data }) => `<h1>${esc(JSON.stringify(data))}</h1>`,
+      },
       {
         path: '/q/:term',
         title: ({ params, query }) => `Search: ${params.term} ${JSON.stringify(query)}`,
@@ -33,7 +38,11 @@ const routes = (base: string) =>
           `<p>${esc(params.term)}</p><p>${esc(JSON.stringify(query))}</p><a href="?_escaped_fragment_=${esc(escapeFragment(location))}">again</a>` +
           `<a href="${esc(location)}">clean</a>`,
       },
-      { path: '/files/*path', title: ({ params }) => (params.path as string[]).join(' / '), render: ({ params }) => `<p>${esc(JSON.stringify(params.path))}</p>` },
+      {
+        path: '/files/*path',
+        title: ({ params }) => (params.path as string[]).join(' / '),
+        render: ({ params }) => `<p>${esc(JSON.stringify(params.path))}</p>`,
+      },
     ],
     { base, notFound: { title: 'Not found', render: ({ location }) => `<h1>Nothing at ${esc(location)}</h1>` } },
   );
@@ -43,13 +52,51 @@ function handlerFor(base: string, mode: 'history' | 'hashbang'): SnapshotHandler
   const key = `${base} ${mode}`;
   let handler = handlers.get(key);
   if (!handler) {
-    handler = createSnapshotHandler({ routes: routes(base), origin: ORIGIN, base, mode, shell: SHELL, queue: { maxWaiting: Infinity }, onError: () => {} });
+    handler = createSnapshotHandler({
+      routes: routes(base),
+      origin: ORIGIN,
+      base,
+      mode,
+      shell: SHELL,
+      queue: { maxWaiting: Infinity },
+      onError: () => {},
+    });
     handlers.set(key, handler);
   }
   return handler;
 }
 
-const HOSTILE = ['"><img src=x onerror=alert(1)>', '</title><script>alert(1)</script>', '<!--', ']]>', "'", '\r\n', 'Set-Cookie: x=1', '\0', '%', '%zz', '%C3', '%25', '%2F', '+', '&', '=', '#', '#!', '?', '/', '//evil.test', '\\', '..', ' ', 'é', '😀', '\uD800', 'javascript:alert(1)', '_escaped_fragment_'];
+const HOSTILE = [
+  '"><img src=x onerror=alert(1)>',
+  '</title><script>alert(1)</script>',
+  '<!--',
+  ']]>',
+  "'",
+  '\r\n',
+  'Set-Cookie: x=1',
+  '\0',
+  '%',
+  '%zz',
+  '%C3',
+  '%25',
+  '%2F',
+  '+',
+  '&',
+  '=',
+  '#',
+  '#!',
+  '?',
+  '/',
+  '//evil.test',
+  '\\',
+  '..',
+  ' ',
+  'é',
+  '😀',
+  '\uD800',
+  'javascript:alert(1)',
+  '_escaped_fragment_',
+];
 const hostileText = fc.oneof(
   { weight: 3, arbitrary: fc.string({ unit: fc.constantFrom(...HOSTILE, 'a', '1'), maxLength: 10 }) },
   { weight: 2, arbitrary: fc.string({ unit: fc.nat({ max: 0xffff }).map((c) => String.fromCharCode(c)), maxLength: 30 }) },
@@ -72,13 +119,16 @@ const target = fc.oneof(
   fc
     .tuple(fc.constantFrom('/q/', '/files/', '/books/', '/', '/nope/'), hostileText, hostileText, fc.boolean())
     .map(([path, value, query, encoded]) => {
-      const state = path + (encoded ? encodeURIComponent(wellFormed(value)) : wellFormed(value)) + '?t=' + encodeURIComponent(wellFormed(query));
+      const state =
+        path + (encoded ? encodeURIComponent(wellFormed(value)) : wellFormed(value)) + '?t=' + encodeURIComponent(wellFormed(query));
       return `?_escaped_fragment_=${escapeFragment(state)}`;
     }),
   // The meta-tag form, with a hostile path.
   hostileText.map((s) => `${encodeURIComponent(wellFormed(s))}?_escaped_fragment_=`),
   // The parameter anywhere, any number of times, among other parameters.
-  fc.array(fc.oneof(fc.constant('_escaped_fragment_'), fc.constant('_escaped_fragment_='), hostileText), { maxLength: 4 }).map((params) => `x?${params.join('&')}`),
+  fc
+    .array(fc.oneof(fc.constant('_escaped_fragment_'), fc.constant('_escaped_fragment_='), hostileText), { maxLength: 4 })
+    .map((params) => `x?${params.join('&')}`),
   // Anything at all.
   hostileText,
   bytes.map(asLatin1),
@@ -96,7 +146,17 @@ const request = fc.record({
 // What the shell, the hooks above and the error pages write: any other element or attribute came from the input.
 const ELEMENTS = new Set(['html', 'head', 'body', 'meta', 'title', 'link', 'script', 'nav', 'a', 'main', 'p', 'h1']);
 const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'rel', 'href', 'type', 'src', 'id']);
-const HEADERS = new Set(['content-type', 'cache-control', 'x-content-type-options', 'vary', 'last-modified', 'etag', 'content-length', 'content-encoding', 'retry-after']);
+const HEADERS = new Set([
+  'content-type',
+  'cache-control',
+  'x-content-type-options',
+  'vary',
+  'last-modified',
+  'etag',
+  'content-length',
+  'content-encoding',
+  'retry-after',
+]);
 
 type Node = { nodeName: string; tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; content?: Node };
 
@@ -148,7 +208,9 @@ describe('the snapshot handler under any request', () => {
         const headers = new Headers();
         if (r.acceptEncoding !== undefined) headers.set('accept-encoding', r.acceptEncoding);
         if (r.ifNoneMatch !== undefined) headers.set('if-none-match', r.ifNoneMatch);
-        const response = await handlerFor(r.base, r.mode).fetch(new Request(`http://localhost${r.base}${r.target}`, { method: r.method, headers }));
+        const response = await handlerFor(r.base, r.mode).fetch(
+          new Request(`http://localhost${r.base}${r.target}`, { method: r.method, headers }),
+        );
         if (response === null) return;
         expectSafe({ status: response.status, headers: [...response.headers], body: Buffer.from(await response.arrayBuffer()) }, r.method);
       }),
@@ -161,7 +223,11 @@ describe('the snapshot handler under any request', () => {
       fc.asyncProperty(request, async (r) => {
         let answer: { status: number; headers: [string, string][]; body: Buffer | null } | null = null;
         let passed = false;
-        const req = { url: r.base + r.target, method: r.method, headers: { 'accept-encoding': r.acceptEncoding, 'if-none-match': r.ifNoneMatch } } as unknown as IncomingMessage;
+        const req = {
+          url: r.base + r.target,
+          method: r.method,
+          headers: { 'accept-encoding': r.acceptEncoding, 'if-none-match': r.ifNoneMatch },
+        } as unknown as IncomingMessage;
         const res = {
           writeHead(status: number, headers: Record<string, string>) {
             answer = { status, headers: Object.entries(headers), body: null };

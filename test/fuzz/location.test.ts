@@ -9,7 +9,28 @@ import { fuzz } from './runs.js';
 // as a browser, a crawler or a hand-written link might, under bases that need escaping themselves,
 // and to any string at all given to toLocation.
 
-const HOSTILE = ['"><img src=x onerror=alert(1)>', '\r\n', '\\', '%', '%2F', '%25', '%zz', '+', '&', '=', '#', '?', '/', ' ', '\0', '\u2028', 'é', '😀', '..', '.'];
+const HOSTILE = [
+  '"><img src=x onerror=alert(1)>',
+  '\r\n',
+  '\\',
+  '%',
+  '%2F',
+  '%25',
+  '%zz',
+  '+',
+  '&',
+  '=',
+  '#',
+  '?',
+  '/',
+  ' ',
+  '\0',
+  '\u2028',
+  'é',
+  '😀',
+  '..',
+  '.',
+];
 const part = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 12 }),
   fc.string({ unit: fc.constantFrom(...HOSTILE, 'a', 'Z'), maxLength: 5 }),
@@ -27,9 +48,21 @@ const encoders: Record<string, Encoder> = {
 };
 
 const state = fc.record({
-  segments: fc.array(part.filter((s) => s !== '' && s !== '.' && s !== '..'), { maxLength: 4 }),
-  query: fc.array(fc.tuple(part.filter((k) => k !== '' && k !== '_escaped_fragment_'), part), { maxLength: 3 }),
-  anchor: fc.option(part.filter((a) => a !== ''), { nil: undefined }),
+  segments: fc.array(
+    part.filter((s) => s !== '' && s !== '.' && s !== '..'),
+    { maxLength: 4 },
+  ),
+  query: fc.array(
+    fc.tuple(
+      part.filter((k) => k !== '' && k !== '_escaped_fragment_'),
+      part,
+    ),
+    { maxLength: 3 },
+  ),
+  anchor: fc.option(
+    part.filter((a) => a !== ''),
+    { nil: undefined },
+  ),
   base: fc.constantFrom('/', '/app/', '/a b/', '/日本/', '/%7Eu/'),
   encoder: fc.constantFrom(...Object.keys(encoders)),
   origin: fc.constantFrom('https://example.com', 'http://h:8080', '//cdn.test'),
@@ -60,8 +93,24 @@ describe('toLocation over the three forms', () => {
   });
 
   it('turns any string into null, a CodecError, or a canonical location that survives both modes', () => {
-    const junk = fc.string({ unit: fc.constantFrom(...HOSTILE, '#!', '?_escaped_fragment_=', '&_escaped_fragment_=', '//evil.test', 'https://x.test', '\uD800', 'a', '/'), maxLength: 12 });
-    const anyUrl = fc.tuple(fc.constantFrom('', '/', '/app/', 'https://example.com/app/', '//cdn.test/'), fc.oneof(junk, fc.string({ unit: 'binary', maxLength: 30 })));
+    const junk = fc.string({
+      unit: fc.constantFrom(
+        ...HOSTILE,
+        '#!',
+        '?_escaped_fragment_=',
+        '&_escaped_fragment_=',
+        '//evil.test',
+        'https://x.test',
+        '\uD800',
+        'a',
+        '/',
+      ),
+      maxLength: 12,
+    });
+    const anyUrl = fc.tuple(
+      fc.constantFrom('', '/', '/app/', 'https://example.com/app/', '//cdn.test/'),
+      fc.oneof(junk, fc.string({ unit: 'binary', maxLength: 30 })),
+    );
     fc.assert(
       fc.property(anyUrl, fc.constantFrom('/', '/app/'), ([head, tail], base) => {
         let location: string | null;

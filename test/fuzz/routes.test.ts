@@ -94,7 +94,40 @@ const pattern = patterns(false);
 
 // Param values: everything a URL can carry, escapes-as-text (`%25`, `%41`: decoded twice they change)
 // included. The exact properties leave out what a pattern uses raw between captures.
-const EXACT_UNITS = ['a', 'Z', '0', '9', '_', ' ', '%', '%25', '%2F', '%41', '%C3%A9', '/', '?', '#', '&', '=', '+', ':', '@', ';', ',', '$', '"', '<', '>', '\\', 'é', '日', '😀', '\0', '\r\n', '\u2028'];
+const EXACT_UNITS = [
+  'a',
+  'Z',
+  '0',
+  '9',
+  '_',
+  ' ',
+  '%',
+  '%25',
+  '%2F',
+  '%41',
+  '%C3%A9',
+  '/',
+  '?',
+  '#',
+  '&',
+  '=',
+  '+',
+  ':',
+  '@',
+  ';',
+  ',',
+  '$',
+  '"',
+  '<',
+  '>',
+  '\\',
+  'é',
+  '日',
+  '😀',
+  '\0',
+  '\r\n',
+  '\u2028',
+];
 const ANY_UNITS = [...EXACT_UNITS, '-', '.', '~', '!', '*', "'", '(', ')', 'api', 'x'];
 const valueOf = (units: string[]) => fc.array(fc.constantFrom(...units), { minLength: 1, maxLength: 6 }).map((parts) => parts.join(''));
 
@@ -161,7 +194,9 @@ describe('random route tables', () => {
         sensitive,
         fc.array(
           fc.tuple(
-            fc.nat({ max: patterns.length - 1 }).chain((i) => paramsFor(patterns[i] as Pattern, ANY_UNITS).map((params) => [i, params] as const)),
+            fc
+              .nat({ max: patterns.length - 1 })
+              .chain((i) => paramsFor(patterns[i] as Pattern, ANY_UNITS).map((params) => [i, params] as const)),
             fc.constantFrom('as is', 'upper', 'slash', 'drop', 'extra', 'junk'),
             fc.constantFrom(...patterns.flatMap((p) => p.literals), 'x', '%zz', 'é', '.', '..'),
           ),
@@ -228,11 +263,38 @@ const BOUND_MS = 250;
 // Patterns a person writes, and the shapes path-to-regexp guards with lookaheads and exclusions.
 const KNOWN_PATTERNS = [
   // This project's own tables (test/routes.test.ts, the demo app, the handler and client tests).
-  '/', '/books', '/books/:id', '/books/:id/reviews{/:page}', '/authors/:slug', '/files/*path', '/q/:term', '/café/:x', '/v:major.:minor', '/books/new',
-  '/section1/items/:id', '/users/:user/posts1/:post', '/docs1{/:lang}/*slug', '/shop/:shop/p1.:ext', '/list{/:page}', '/slow/:n', '/l/:a',
+  '/',
+  '/books',
+  '/books/:id',
+  '/books/:id/reviews{/:page}',
+  '/authors/:slug',
+  '/files/*path',
+  '/q/:term',
+  '/café/:x',
+  '/v:major.:minor',
+  '/books/new',
+  '/section1/items/:id',
+  '/users/:user/posts1/:post',
+  '/docs1{/:lang}/*slug',
+  '/shop/:shop/p1.:ext',
+  '/list{/:page}',
+  '/slow/:n',
+  '/l/:a',
   // Shapes with more than one way to split a path.
-  '/:a-:b-:c-:d', '/:a.:b.:c.:d.json', '/x{-:y}{-:z}', '/p:id.:ext', '/*a/x/*b', '/*a/c/*d.json', '/*a/*b/*c/*d.e', '/*a-*b-*c~', '/*a{.:b}.json',
-  '/x{/:a}{/:b}{/:c}/*d.json', '/:a{/:b{/:c{/:d}}}', '/files-*rest', '/*a.x.y/*b.x.y', '/:a@:b;:c,:d=:e',
+  '/:a-:b-:c-:d',
+  '/:a.:b.:c.:d.json',
+  '/x{-:y}{-:z}',
+  '/p:id.:ext',
+  '/*a/x/*b',
+  '/*a/c/*d.json',
+  '/*a/*b/*c/*d.e',
+  '/*a-*b-*c~',
+  '/*a{.:b}.json',
+  '/x{/:a}{/:b}{/:c}/*d.json',
+  '/:a{/:b{/:c{/:d}}}',
+  '/files-*rest',
+  '/*a.x.y/*b.x.y',
+  '/:a@:b;:c,:d=:e',
 ];
 
 /** How many bytes a unit takes in a URL on the wire (non-ASCII percent-encoded). */
@@ -296,27 +358,35 @@ const RECHECK = { attackTimeout: null, incubationTimeout: null, seedingTimeout: 
 const RECHECK_TEST_MS = fuzzing ? 0 : 120_000;
 
 describe('no route regexp backtracks catastrophically', () => {
-  it('recheck finds the regexp of every known pattern linear', async () => {
-    // Case-insensitive regexps differ only in their `i` flag: the same shape, the same backtracking.
-    const results = await Promise.all(
-      KNOWN_PATTERNS.map(async (path) => {
-        const { regexp } = compileRoute({ path }, true);
-        return { path, status: (await check(regexp.source, regexp.flags, RECHECK)).status };
-      }),
-    );
-    expect(results.filter((r) => r.status !== 'safe')).toEqual([]);
-  }, RECHECK_TEST_MS);
+  it(
+    'recheck finds the regexp of every known pattern linear',
+    async () => {
+      // Case-insensitive regexps differ only in their `i` flag: the same shape, the same backtracking.
+      const results = await Promise.all(
+        KNOWN_PATTERNS.map(async (path) => {
+          const { regexp } = compileRoute({ path }, true);
+          return { path, status: (await check(regexp.source, regexp.flags, RECHECK)).status };
+        }),
+      );
+      expect(results.filter((r) => r.status !== 'safe')).toEqual([]);
+    },
+    RECHECK_TEST_MS,
+  );
 
-  it('recheck finds the regexps of random patterns linear', async () => {
-    await fc.assert(
-      fc.asyncProperty(pattern, fc.boolean(), async (p, sens) => {
-        const { regexp } = compileRoute({ path: p.path }, sens);
-        const result = await check(regexp.source, regexp.flags, RECHECK);
-        expect({ path: p.path, status: result.status }).toEqual({ path: p.path, status: 'safe' });
-      }),
-      fuzz(105, 2, 2000),
-    );
-  }, RECHECK_TEST_MS);
+  it(
+    'recheck finds the regexps of random patterns linear',
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(pattern, fc.boolean(), async (p, sens) => {
+          const { regexp } = compileRoute({ path: p.path }, sens);
+          const result = await check(regexp.source, regexp.flags, RECHECK);
+          expect({ path: p.path, status: result.status }).toEqual({ path: p.path, status: 'safe' });
+        }),
+        fuzz(105, 2, 2000),
+      );
+    },
+    RECHECK_TEST_MS,
+  );
 
   it.each(KNOWN_PATTERNS)('matches 64 kB of the text of %s in linear time', (path) => {
     const worst = slowest(path, literalsOf(path), true);

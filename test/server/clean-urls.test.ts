@@ -47,7 +47,13 @@ afterEach(async () => {
 async function serve(options: Partial<SnapshotHandlerOptions> = {}, data?: (id: string) => unknown) {
   const loads: string[] = [];
   const errors: unknown[] = [];
-  const handler = createSnapshotHandler({ routes: table(loads, data), origin: ORIGIN, shell: SHELL, onError: (e) => errors.push(e), ...options });
+  const handler = createSnapshotHandler({
+    routes: table(loads, data),
+    origin: ORIGIN,
+    shell: SHELL,
+    onError: (e) => errors.push(e),
+    ...options,
+  });
   const server = await listen((req, res) => void handler.node(req, res));
   running.push(server);
   return { handler, port: server.port, loads, errors };
@@ -65,7 +71,7 @@ function read(html: string) {
     if (n.tagName === 'title') found.title = text(n);
     if (n.tagName === 'meta' && attr('name') === 'fragment') found.meta++;
     if (n.tagName === 'script' && attr('id') === 'crawlable-router-data') found.data = JSON.parse(text(n));
-    if (attr('id') === 'app') (found.outlet = text(n)), (found.rendered = attr('data-router-rendered') ?? null);
+    if (attr('id') === 'app') ((found.outlet = text(n)), (found.rendered = attr('data-router-rendered') ?? null));
     (n.childNodes ?? []).forEach(walk);
   };
   walk(parse(html) as unknown as Node);
@@ -110,20 +116,26 @@ describe.each(MATRIX)('cleanUrls %s, %s user agent', (cleanUrls, agent, rendered
     const reply = await request(port, '/no/such/page', { headers });
     expect(reply.status).toBe(404);
     expect(reply.headers.vary).toBe(vary);
-    expect(read(reply.body)).toMatchObject(rendered ? { title: 'Not found', meta: 0, outlet: 'Nothing here' } : { title: 'Books', meta: 1 });
+    expect(read(reply.body)).toMatchObject(
+      rendered ? { title: 'Not found', meta: 0, outlet: 'Nothing here' } : { title: 'Books', meta: 1 },
+    );
   });
 
   it(`answers a state whose load throws notFound() ${rendered ? 'rendered, 404' : 'with the shell, 200 (only a render can know)'}`, async () => {
     const { port } = await serve({ cleanUrls });
     const reply = await request(port, '/books/0', { headers });
     expect([reply.status, reply.headers.vary]).toEqual([rendered ? 404 : 200, vary]);
-    expect(read(reply.body)).toMatchObject(rendered ? { title: 'Not found', meta: 0, outlet: 'Nothing here' } : { title: 'Books', meta: 1 });
+    expect(read(reply.body)).toMatchObject(
+      rendered ? { title: 'Not found', meta: 0, outlet: 'Nothing here' } : { title: 'Books', meta: 1 },
+    );
   });
 
   it(`answers a state whose load redirects ${rendered ? 'with the 301 to the clean URL of the target' : 'with the shell'}`, async () => {
     const { port } = await serve({ cleanUrls });
     const reply = await request(port, '/old/7?x=1', { headers });
-    expect([reply.status, reply.headers.location, reply.headers.vary]).toEqual(rendered ? [301, `${ORIGIN}/books/7`, vary] : [200, undefined, vary]);
+    expect([reply.status, reply.headers.location, reply.headers.vary]).toEqual(
+      rendered ? [301, `${ORIGIN}/books/7`, vary] : [200, undefined, vary],
+    );
   });
 
   it('answers a redirect route with its 301 to the clean URL of the target', async () => {
@@ -185,22 +197,25 @@ describe('hostile requests', () => {
     ['an agent that is HTML', '"><script>alert(1)</script> Googlebot'],
     ['no agent', null],
   ];
-  it.each(hostile.flatMap(([name, agent]) => (['bots', 'all', 'shell'] as const).map((mode) => [name, mode, agent] as const)))('answers %s in %s mode with today’s statuses and never echoes it', async (_, cleanUrls, agent) => {
-    const { port } = await serve({ cleanUrls });
-    const headers: Record<string, string> = agent === null ? {} : { 'User-Agent': agent };
-    for (const [target, status] of [
-      ['/books/1', 200],
-      ['/no/page', 404],
-      ['/books/%zz', 200],
-      ['/%2e%2e/%2e%2e/etc/passwd', 404],
-      ['/?_escaped_fragment_=%zz', 400],
-    ] as const) {
-      const reply = await request(port, target, { headers });
-      expect([target, reply.status]).toEqual([target, status]);
-      if (agent) expect(headerText(reply)).not.toContain(agent.slice(0, 40));
-      if (agent) expect(reply.body).not.toContain('<script>alert(1)');
-    }
-  });
+  it.each(hostile.flatMap(([name, agent]) => (['bots', 'all', 'shell'] as const).map((mode) => [name, mode, agent] as const)))(
+    'answers %s in %s mode with today’s statuses and never echoes it',
+    async (_, cleanUrls, agent) => {
+      const { port } = await serve({ cleanUrls });
+      const headers: Record<string, string> = agent === null ? {} : { 'User-Agent': agent };
+      for (const [target, status] of [
+        ['/books/1', 200],
+        ['/no/page', 404],
+        ['/books/%zz', 200],
+        ['/%2e%2e/%2e%2e/etc/passwd', 404],
+        ['/?_escaped_fragment_=%zz', 400],
+      ] as const) {
+        const reply = await request(port, target, { headers });
+        expect([target, reply.status]).toEqual([target, status]);
+        if (agent) expect(headerText(reply)).not.toContain(agent.slice(0, 40));
+        if (agent) expect(reply.body).not.toContain('<script>alert(1)');
+      }
+    },
+  );
 
   it('reads only the first 2048 characters of an agent: a bot name past them is a browser', async () => {
     const { port } = await serve({ cleanUrls: 'bots' });

@@ -27,7 +27,11 @@ function table(base = '/', hooks: { load?: () => unknown } = {}) {
         },
         render: ({ data }) => `<h1>${esc((data as { name: string }).name)}</h1>`,
       },
-      { path: '/q/:term', title: ({ params }) => `Search: ${params.term}`, render: ({ params, query }) => `<p>${esc(params.term)}</p><p>${esc(JSON.stringify(query))}</p>` },
+      {
+        path: '/q/:term',
+        title: ({ params }) => `Search: ${params.term}`,
+        render: ({ params, query }) => `<p>${esc(params.term)}</p><p>${esc(JSON.stringify(query))}</p>`,
+      },
     ],
     { base, notFound: { title: 'Not found', render: () => '<h1>Nothing here</h1>' } },
   );
@@ -68,7 +72,14 @@ describe.each([
   ['history', '/', '/?_escaped_fragment_=/books/42', '/books/42?_escaped_fragment_=', `${ORIGIN}/books/42`, '/books/1'],
   ['hashbang', '/', '/?_escaped_fragment_=/books/42', '/books/42?_escaped_fragment_=', `${ORIGIN}/#!/books/42`, '/#!/books/1'],
   ['history', '/app/', '/app/?_escaped_fragment_=/books/42', '/app/books/42?_escaped_fragment_=', `${ORIGIN}/app/books/42`, '/app/books/1'],
-  ['hashbang', '/app/', '/app/?_escaped_fragment_=/books/42', '/app/books/42?_escaped_fragment_=', `${ORIGIN}/app/#!/books/42`, '/app/#!/books/1'],
+  [
+    'hashbang',
+    '/app/',
+    '/app/?_escaped_fragment_=/books/42',
+    '/app/books/42?_escaped_fragment_=',
+    `${ORIGIN}/app/#!/books/42`,
+    '/app/#!/books/1',
+  ],
 ] as const)('%s mode, base %s', (mode, base, ugly, metaForm, canonical, prettyLink) => {
   it.each([
     ['the #! flavour', ugly],
@@ -165,7 +176,10 @@ describe('statuses', () => {
   it('answers 503 with Retry-After when the render queue is full', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
-    const { port } = await serve({ routes: table('/', { load: () => gate }), queue: { concurrency: 1, maxWaiting: 0, retryAfterSeconds: 7 } });
+    const { port } = await serve({
+      routes: table('/', { load: () => gate }),
+      queue: { concurrency: 1, maxWaiting: 0, retryAfterSeconds: 7 },
+    });
     const first = request(port, '/?_escaped_fragment_=/books/1');
     await vi.waitFor(async () => {
       const busy = await request(port, '/?_escaped_fragment_=/books/2');
@@ -182,14 +196,19 @@ describe('statuses', () => {
   it('answers 504 when load passes timeoutMs, and aborts its signal', async () => {
     const signals: AbortSignal[] = [];
     const onError = vi.fn();
-    const routes = createRoutes([{ path: '/slow', load: ({ signal }) => (signals.push(signal), new Promise(() => {})), render: () => 'never' }]);
+    const routes = createRoutes([
+      { path: '/slow', load: ({ signal }) => (signals.push(signal), new Promise(() => {})), render: () => 'never' },
+    ]);
     const { port } = await serve({ routes, timeoutMs: 40, onError });
     const reply = await request(port, '/?_escaped_fragment_=/slow');
     expect(reply.status).toBe(504);
     expect(reply.body).toContain('took too long to render');
     expect(reply.headers['cache-control']).toBe('no-store');
     expect(signals[0]?.aborted).toBe(true);
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'TIMEOUT', message: 'rendering /slow took longer than 40 ms' }), '/slow');
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'TIMEOUT', message: 'rendering /slow took longer than 40 ms' }),
+      '/slow',
+    );
   });
 
   it("answers 504 when the renderer's own shorter limit fires, and quotes neither limit in the page", async () => {
@@ -205,8 +224,23 @@ describe('statuses', () => {
 
   it.each<[string, Omit<RouteDefinition<'/x'>, 'path'>]>([
     ['load', { load: () => Promise.reject(new Error('db password is hunter2')), render: () => '' }],
-    ['render', { render: (): string => { throw new Error('db password is hunter2'); } }],
-    ['title', { title: (): string => { throw new TypeError('db password is hunter2'); }, render: () => '' }],
+    [
+      'render',
+      {
+        render: (): string => {
+          throw new Error('db password is hunter2');
+        },
+      },
+    ],
+    [
+      'title',
+      {
+        title: (): string => {
+          throw new TypeError('db password is hunter2');
+        },
+        render: () => '',
+      },
+    ],
   ])('answers 500 with a plain page and no stack when %s throws', async (_, route) => {
     const onError = vi.fn();
     const { port } = await serve({ routes: createRoutes([{ path: '/x', ...route }]), onError });
@@ -214,7 +248,10 @@ describe('statuses', () => {
     expect(reply.status).toBe(500);
     expect(reply.body).toContain('could not be rendered');
     expect(reply.body).not.toMatch(/hunter2|\bat\s+\S+:\d+|TypeError|Error:/);
-    expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'RENDER_FAILED', message: expect.stringContaining('hunter2') }), '/x');
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'RENDER_FAILED', message: expect.stringContaining('hunter2') }),
+      '/x',
+    );
     // A failure is not cached: the next request renders again.
     expect((await request(port, '/?_escaped_fragment_=/x')).status).toBe(500);
     expect(onError).toHaveBeenCalledTimes(2);
@@ -254,7 +291,12 @@ describe('hostile states', () => {
   it.each(hostile)('never writes %s raw into the body or a header', async (_, text, raw) => {
     const { port } = await serve({ mode: 'hashbang' });
     const param = `/?_escaped_fragment_=/q/${escapeFragment(encodeURIComponent(text))}`;
-    const targets = [param, `/?_escaped_fragment_=/q/${escapeFragment(text)}`, `/?_escaped_fragment_=/q/x?t=${escapeFragment(encodeURIComponent(text))}`, `/?_escaped_fragment_=${escapeFragment(text)}`];
+    const targets = [
+      param,
+      `/?_escaped_fragment_=/q/${escapeFragment(text)}`,
+      `/?_escaped_fragment_=/q/x?t=${escapeFragment(encodeURIComponent(text))}`,
+      `/?_escaped_fragment_=${escapeFragment(text)}`,
+    ];
     for (const target of targets) {
       const reply = await request(port, target);
       expect([200, 404]).toContain(reply.status);
@@ -269,7 +311,9 @@ describe('hostile states', () => {
 
   it('never takes the canonical origin from the Host header', async () => {
     const { port } = await serve();
-    const reply = await request(port, '/?_escaped_fragment_=/books/1', { headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' } });
+    const reply = await request(port, '/?_escaped_fragment_=/books/1', {
+      headers: { host: 'evil.example', 'x-forwarded-host': 'evil.example', forwarded: 'host=evil.example' },
+    });
     expect(read(reply.body).canonical).toEqual([`${ORIGIN}/books/1`]);
     expect(reply.body).not.toContain('evil.example');
   });
@@ -293,7 +337,9 @@ describe('cache', () => {
     });
     const server = await listen((req, res) => (arrived++, void handler.node(req, res)));
     running.push(server);
-    const replies = await Promise.all(Array.from({ length: 50 }, (_, i) => request(server.port, i % 2 ? '/?_escaped_fragment_=/books/7' : '/books/7?_escaped_fragment_=')));
+    const replies = await Promise.all(
+      Array.from({ length: 50 }, (_, i) => request(server.port, i % 2 ? '/?_escaped_fragment_=/books/7' : '/books/7?_escaped_fragment_=')),
+    );
     expect(replies.map((r) => r.status)).toEqual(Array(50).fill(200));
     expect(new Set(replies.map((r) => r.body)).size).toBe(1);
     expect(load).toHaveBeenCalledTimes(1);
@@ -302,7 +348,12 @@ describe('cache', () => {
   it('keys the cache by canonical state: percent-encoding variants render once', async () => {
     const load = vi.fn();
     const { port } = await serve({ routes: table('/', { load }) });
-    for (const target of ['/?_escaped_fragment_=/books/caf%C3%A9', '/?_escaped_fragment_=/books/caf%25C3%25A9', '/books/caf%C3%A9?_escaped_fragment_=', '/?_escaped_fragment_=/books/caf%25c3%25a9%23reviews']) {
+    for (const target of [
+      '/?_escaped_fragment_=/books/caf%C3%A9',
+      '/?_escaped_fragment_=/books/caf%25C3%25A9',
+      '/books/caf%C3%A9?_escaped_fragment_=',
+      '/?_escaped_fragment_=/books/caf%25c3%25a9%23reviews',
+    ]) {
       expect((await request(port, target)).status).toBe(200);
     }
     expect(load).toHaveBeenCalledTimes(1);
@@ -310,10 +361,18 @@ describe('cache', () => {
 
   it('holds its bounds under 10,000 distinct states', async () => {
     const store = memoryStore({ maxEntries: 200, maxBytes: 100_000 });
-    const handler = createSnapshotHandler({ routes: table(), origin: ORIGIN, shell: SHELL, cache: { store }, queue: { maxWaiting: Infinity } });
+    const handler = createSnapshotHandler({
+      routes: table(),
+      origin: ORIGIN,
+      shell: SHELL,
+      cache: { store },
+      queue: { maxWaiting: Infinity },
+    });
     let peak = { size: 0, bytes: 0 };
     for (let batch = 0; batch < 100; batch++) {
-      const replies = await Promise.all(Array.from({ length: 100 }, (_, i) => handler.fetch(new Request(`http://localhost/?_escaped_fragment_=/books/${batch * 100 + i}`))));
+      const replies = await Promise.all(
+        Array.from({ length: 100 }, (_, i) => handler.fetch(new Request(`http://localhost/?_escaped_fragment_=/books/${batch * 100 + i}`))),
+      );
       expect(replies.every((r) => r?.status === 200)).toBe(true);
       peak = { size: Math.max(peak.size, store.size), bytes: Math.max(peak.bytes, store.bytes) };
     }
@@ -324,7 +383,10 @@ describe('cache', () => {
 
   it('renders again after the TTL and after invalidate', async () => {
     let edition = 1;
-    const routes = createRoutes([{ path: '/news', render: () => `<p>edition ${edition}</p>` }, { path: '/other', render: () => `<p>other ${edition}</p>` }]);
+    const routes = createRoutes([
+      { path: '/news', render: () => `<p>edition ${edition}</p>` },
+      { path: '/other', render: () => `<p>other ${edition}</p>` },
+    ]);
     const handler = createSnapshotHandler({ routes, origin: ORIGIN, cache: { ttlMs: 60 } });
     const outlet = async (location: string) => /edition \d|other \d/.exec((await handler.render(location)).html)?.[0];
     expect(await outlet('/news')).toBe('edition 1');
@@ -353,8 +415,23 @@ describe('render(location)', () => {
   });
 
   it('rejects with the SnapshotError of a failed render', async () => {
-    const handler = createSnapshotHandler({ routes: createRoutes([{ path: '/x', render: (): string => { throw new Error('boom'); } }]), origin: ORIGIN, onError: () => {} });
-    await expect(handler.render('/x')).rejects.toMatchObject({ name: 'SnapshotError', code: 'RENDER_FAILED', message: 'rendering /x failed: boom' });
+    const handler = createSnapshotHandler({
+      routes: createRoutes([
+        {
+          path: '/x',
+          render: (): string => {
+            throw new Error('boom');
+          },
+        },
+      ]),
+      origin: ORIGIN,
+      onError: () => {},
+    });
+    await expect(handler.render('/x')).rejects.toMatchObject({
+      name: 'SnapshotError',
+      code: 'RENDER_FAILED',
+      message: 'rendering /x failed: boom',
+    });
   });
 });
 
@@ -367,7 +444,9 @@ describe('options', () => {
     [{ origin: ORIGIN, outlet: '#missing' }, /no element matches the outlet selector "#missing"/],
     [{ origin: ORIGIN, queue: { concurrency: 0 } }, /queue.concurrency must be an integer/],
   ])('refuses %o', (options, message) => {
-    expect(() => createSnapshotHandler({ routes: table(), ...(options as Partial<SnapshotHandlerOptions>) } as SnapshotHandlerOptions)).toThrow(message);
+    expect(() =>
+      createSnapshotHandler({ routes: table(), ...(options as Partial<SnapshotHandlerOptions>) } as SnapshotHandlerOptions),
+    ).toThrow(message);
   });
 
   it('refuses a missing route table', () => {
@@ -460,7 +539,10 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     await abandon(port, '/slow/shared?_escaped_fragment_=', 30, 'GET');
     expect((await staying).status).toBe(200);
     expect(ended.get('shared')).toBe('done');
-    await Promise.all([abandon(port, '/slow/alone?_escaped_fragment_=', 30, 'GET'), abandon(port, '/slow/alone?_escaped_fragment_=', 60, 'GET')]);
+    await Promise.all([
+      abandon(port, '/slow/alone?_escaped_fragment_=', 30, 'GET'),
+      abandon(port, '/slow/alone?_escaped_fragment_=', 60, 'GET'),
+    ]);
     await vi.waitFor(() => expect(ended.get('alone')).toBe('ABANDONED'));
   });
 
@@ -479,7 +561,10 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     const ended = new Map<string, string>();
     const renders: string[] = [];
     const routes = slowTable(1, ended, ['page']);
-    const { port } = await serve({ routes, renderer: { render: async (job) => (renders.push(job.location), { html: `<link rel="canonical" href="${job.canonical}">` }) } });
+    const { port } = await serve({
+      routes,
+      renderer: { render: async (job) => (renders.push(job.location), { html: `<link rel="canonical" href="${job.canonical}">` }) },
+    });
     for (const query of ['page=2&utm=a', 'utm=b&page=2', 'page=2', 'page=2&_=123']) {
       const reply = await request(port, `/slow/1?${query}&_escaped_fragment_=`);
       expect(reply.status).toBe(200);
@@ -505,7 +590,10 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('3');
     expect(refused.headers['cache-control']).toBe('no-store');
-    expect(seen).toEqual([{ address: '127.0.0.1', waiting: 0 }, { address: '127.0.0.1', waiting: 1 }]);
+    expect(seen).toEqual([
+      { address: '127.0.0.1', waiting: 0 },
+      { address: '127.0.0.1', waiting: 1 },
+    ]);
     release();
     expect((await first).status).toBe(200);
     expect((await request(port, '/?_escaped_fragment_=/books/2')).status).toBe(200);

@@ -12,7 +12,8 @@ import { listen, request, type Running } from './helpers.js';
 
 // The headless renderer starts its page processes from dist/ (npm test builds first): the handler and
 // prerender come from the built package too, so every error is of one SnapshotError class.
-const { createSnapshotHandler, headlessRenderer, prerender } = (await import('crawlable-router/server')) as typeof import('../../src/server/index.js');
+const { createSnapshotHandler, headlessRenderer, prerender } =
+  (await import('crawlable-router/server')) as typeof import('../../src/server/index.js');
 
 // The shared outcome cases (test/outcome-cases.mjs) on the server: the hooks renderer runs the
 // route table's hooks, the headless renderer runs a real app built on the client router (the UMD
@@ -62,7 +63,10 @@ const renderers: HeadlessRenderer[] = [];
 
 beforeAll(() => {
   dir = mkdtempSync(path.join(tmpdir(), 'outcomes-'));
-  writeFileSync(path.join(dir, 'index.html'), SHELL.replace('<SCRIPTS>', '<script src="/router.js"></script><script type="module" src="/app.js"></script>'));
+  writeFileSync(
+    path.join(dir, 'index.html'),
+    SHELL.replace('<SCRIPTS>', '<script src="/router.js"></script><script type="module" src="/app.js"></script>'),
+  );
   copyFileSync(path.resolve('dist/crawlable-router.umd.min.js'), path.join(dir, 'router.js'));
   copyFileSync(path.resolve('test/outcome-cases.mjs'), path.join(dir, 'cases.mjs'));
   writeFileSync(path.join(dir, 'app.js'), APP);
@@ -91,7 +95,13 @@ describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (na
   let renderer: SnapshotRenderer | undefined;
   beforeAll(async () => {
     renderer = renderersByName[name]?.();
-    handler = createSnapshotHandler({ routes: table, origin: ORIGIN, shell: SHELL.replace('<SCRIPTS>', ''), ...(renderer && { renderer }), onError: () => {} });
+    handler = createSnapshotHandler({
+      routes: table,
+      origin: ORIGIN,
+      shell: SHELL.replace('<SCRIPTS>', ''),
+      ...(renderer && { renderer }),
+      onError: () => {},
+    });
     server = await listen(handler.node);
     servers.push(server);
   });
@@ -140,7 +150,13 @@ describe.each(Object.keys(renderersByName))('prerender with the %s renderer', (n
   it('writes only the 200 states and reports 404s and 500s as failed, redirects as skipped, never ok', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'outcomes-out-'));
     const ids = ['7', 'missing', 'moved', 'elsewhere', 'boom'];
-    const listed = routes.map((r) => (r.path === '/items/:id' ? { ...r, entries: () => ids.map((id) => ({ id })) } : r.path === '/old/:id' ? { ...r, entries: () => [{ id: '5' }] } : r));
+    const listed = routes.map((r) =>
+      r.path === '/items/:id'
+        ? { ...r, entries: () => ids.map((id) => ({ id })) }
+        : r.path === '/old/:id'
+          ? { ...r, entries: () => [{ id: '5' }] }
+          : r,
+    );
     const lines: string[] = [];
     const renderer = renderersByName[name]?.();
     const report = await prerender({
@@ -169,7 +185,11 @@ describe.each(Object.keys(renderersByName))('prerender with the %s renderer', (n
 
 describe('redirect routes at clean URLs', () => {
   it('answer 301 with the clean URL of the target, before any render', async () => {
-    const handler = createSnapshotHandler({ routes: table, origin: ORIGIN, renderer: { render: () => Promise.reject(new Error('no render')) } });
+    const handler = createSnapshotHandler({
+      routes: table,
+      origin: ORIGIN,
+      renderer: { render: () => Promise.reject(new Error('no render')) },
+    });
     const server = await listen(handler.node);
     servers.push(server);
     const reply = await request(server.port, '/old/5?x=1');

@@ -12,13 +12,21 @@ describe('checkOrigin', () => {
     expect(checkOrigin(origin)).toBe(expected);
   });
 
-  it.each([undefined, '', 'example.com', 'ftp://example.com', 'https://example.com/app', 'https://u:p@example.com', 'https://example.com/?x', 'https://example.com/#x', 'https://exa\r\nmple.com', 42])(
-    'refuses %j with BAD_OPTION',
-    (origin) => {
-      expect(() => checkOrigin(origin)).toThrow(SnapshotError);
-      expect(() => checkOrigin(origin)).toThrow(/origin must be an http\(s\) origin/);
-    },
-  );
+  it.each([
+    undefined,
+    '',
+    'example.com',
+    'ftp://example.com',
+    'https://example.com/app',
+    'https://u:p@example.com',
+    'https://example.com/?x',
+    'https://example.com/#x',
+    'https://exa\r\nmple.com',
+    42,
+  ])('refuses %j with BAD_OPTION', (origin) => {
+    expect(() => checkOrigin(origin)).toThrow(SnapshotError);
+    expect(() => checkOrigin(origin)).toThrow(/origin must be an http\(s\) origin/);
+  });
 });
 
 describe('checkMode and checkBase', () => {

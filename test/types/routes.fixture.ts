@@ -32,9 +32,12 @@ export const wrongParam = route({
   render: ({ params }) => params.id,
 });
 
-export const table = createRoutes([book, { path: '/old/:id', redirect: '/books/:id' }, { path: '/legacy', redirect: ({ query }) => `/books/${String(query['id'])}` }], {
-  head: ({ location }) => ({ link: [{ rel: 'alternate', hreflang: 'x-default', href: location }] }),
-});
+export const table = createRoutes(
+  [book, { path: '/old/:id', redirect: '/books/:id' }, { path: '/legacy', redirect: ({ query }) => `/books/${String(query['id'])}` }],
+  {
+    head: ({ location }) => ({ link: [{ rel: 'alternate', hreflang: 'x-default', href: location }] }),
+  },
+);
 
 // @ts-expect-error: a redirect function gives a location
 createRoutes([{ path: '/bad', redirect: () => 42 }]);

@@ -20,7 +20,11 @@ describe('cleanUrlOf', () => {
 
 const SHELL = '<!DOCTYPE html><html><head><title>App</title></head><body><div id="app"></div></body></html>';
 const RENDERED = '<!DOCTYPE html><html><head><title>Book</title><meta name="description" content="A book"></head><body>Book</body></html>';
-const shell = (status = 200): AgentAnswer => ({ status, body: SHELL.replace('<title>', '<meta name="fragment" content="!"><title>'), vary: 'User-Agent, Accept-Encoding' });
+const shell = (status = 200): AgentAnswer => ({
+  status,
+  body: SHELL.replace('<title>', '<meta name="fragment" content="!"><title>'),
+  vary: 'User-Agent, Accept-Encoding',
+});
 const page = (status = 200, body = RENDERED, vary: string | null = 'User-Agent'): AgentAnswer => ({ status, body, vary });
 
 describe('crawlAsAgents', () => {
@@ -32,7 +36,13 @@ describe('crawlAsAgents', () => {
     ['a bot page with no title', page(200, '<meta name="description" content="x">'), shell(), 200, ['EMPTY_FOR_BOTS']],
     ['the empty shell for the bot too', shell(), shell(), 200, ['EMPTY_FOR_BOTS']],
     ['a bot 404 for a state crawled 200', page(404), shell(404), 200, ['STATUS_DIFFERS']],
-    ['a rendered browser page with another status than the bot', page(200), page(404, RENDERED.replace('Book<', 'Gone<')), 200, ['STATUS_DIFFERS']],
+    [
+      'a rendered browser page with another status than the bot',
+      page(200),
+      page(404, RENDERED.replace('Book<', 'Gone<')),
+      200,
+      ['STATUS_DIFFERS'],
+    ],
     ['a shell 200 where the bot gets 404 (only a render knows)', page(404), shell(200), 404, []],
     ['answers that differ without Vary on the browser answer', page(), { ...shell(), vary: 'Accept-Encoding' }, 200, ['MISSING_VARY']],
   ] as const)('reports %s', async (_, bot, browser, status, codes) => {
@@ -57,15 +67,27 @@ afterEach(async () => {
 async function site(cleanUrls: CleanUrls, strip = false) {
   const routes = createRoutes(
     [
-      { path: '/', title: 'Home', head: () => ({ meta: [{ name: 'description', content: 'The home page' }] }), render: () => '<a href="/books/1">one</a>' },
-      { path: '/books/:id', title: ({ params }) => `Book ${params.id}`, head: () => ({ meta: [{ name: 'description', content: 'A book' }] }), render: () => 'A book' },
+      {
+        path: '/',
+        title: 'Home',
+        head: () => ({ meta: [{ name: 'description', content: 'The home page' }] }),
+        render: () => '<a href="/books/1">one</a>',
+      },
+      {
+        path: '/books/:id',
+        title: ({ params }) => `Book ${params.id}`,
+        head: () => ({ meta: [{ name: 'description', content: 'A book' }] }),
+        render: () => 'A book',
+      },
     ],
     { notFound: { title: 'Not found', render: () => 'Nothing' } },
   );
   const handler = createSnapshotHandler({ routes, origin: 'http://127.0.0.1', cleanUrls, shell: SHELL });
   const server = await listen(async (req, res) => {
     const writeHead = res.writeHead.bind(res);
-    if (strip) res.writeHead = ((status: number, headers: Record<string, string>) => writeHead(status, Object.fromEntries(Object.entries(headers).filter(([n]) => !/^vary$/i.test(n))))) as typeof res.writeHead;
+    if (strip)
+      res.writeHead = ((status: number, headers: Record<string, string>) =>
+        writeHead(status, Object.fromEntries(Object.entries(headers).filter(([n]) => !/^vary$/i.test(n))))) as typeof res.writeHead;
     await handler.node(req, res);
   });
   running.push(server);
@@ -82,7 +104,12 @@ describe('verify as the bots', () => {
     ]);
     // The scheme's crawl says it is a browser, so it still meets the shell and its meta tag.
     expect(report.states.map((s) => s.kind)).toEqual(['meta', 'meta']);
-    expect(report.states[1]?.clean).toEqual({ url: `${origin}/books/1`, bot: { status: 200, title: 'Book 1', description: 'A book' }, browser: { status: 200, shell: true }, differ: true });
+    expect(report.states[1]?.clean).toEqual({
+      url: `${origin}/books/1`,
+      bot: { status: 200, title: 'Book 1', description: 'A book' },
+      browser: { status: 200, shell: true },
+      differ: true,
+    });
   });
 
   it("finds nothing wrong in 'all' mode, where every agent gets the same page", async () => {

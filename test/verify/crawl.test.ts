@@ -23,7 +23,21 @@ describe('verify', () => {
 
   it('crawls the start page, its #! links, plain links and the sitemap, and nothing else', () => {
     expect(report.states.map((s) => s.url.slice(origin.length)).sort()).toEqual(
-      ['/', '/#!/a', '/#!/b', '/#!/boom', '/#!/missing', '/#!/u', '/#!/v', '/#!/old', '/#!/away', '/gone.html', '/meta404.html', '/meta500.html', '/plain.html'].sort(),
+      [
+        '/',
+        '/#!/a',
+        '/#!/b',
+        '/#!/boom',
+        '/#!/missing',
+        '/#!/u',
+        '/#!/v',
+        '/#!/old',
+        '/#!/away',
+        '/gone.html',
+        '/meta404.html',
+        '/meta500.html',
+        '/plain.html',
+      ].sort(),
     );
   });
 
@@ -70,7 +84,9 @@ describe('verify', () => {
 
   it('reports a page larger than maxBytes instead of reading it all', async () => {
     const small = await verify(`${origin}/`, { maxBytes: 150, agents: false });
-    const failed = small.states.filter((s) => s.problems.some((p) => p.code === 'FETCH_FAILED' && p.message.endsWith('sends more than 150 bytes')));
+    const failed = small.states.filter((s) =>
+      s.problems.some((p) => p.code === 'FETCH_FAILED' && p.message.endsWith('sends more than 150 bytes')),
+    );
     expect(failed.length).toBeGreaterThan(0);
     expect(small.states.every((s) => s.bytes <= 150)).toBe(true);
   });
@@ -106,7 +122,9 @@ describe('verify leaving the origin (security, second round)', () => {
       if (url.pathname === '/sitemap.xml' || url.pathname.startsWith('/map-')) {
         return res.writeHead(200, { 'content-type': 'application/xml' }).end(`<urlset><url><loc>${siteOrigin}/here</loc></url></urlset>`);
       }
-      res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>t</title><a href="/away">away</a> <a href="/hop">hop</a>');
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>t</title><a href="/away">away</a> <a href="/hop">hop</a>');
     });
     siteOrigin = await listenOn(site);
   });
@@ -123,7 +141,11 @@ describe('verify leaving the origin (security, second round)', () => {
     expect(report.states.find((s) => s.url === `${siteOrigin}/away`)?.problems).toEqual([
       { code: 'OFF_ORIGIN_REDIRECT', message: `${siteOrigin}/away redirects (302) off the site, to ${elsewhereOrigin}/latest/meta-data/` },
     ]);
-    expect(report.states.find((s) => s.url === `${siteOrigin}/hop`)).toMatchObject({ status: 301, redirect: `${siteOrigin}/here`, problems: [] });
+    expect(report.states.find((s) => s.url === `${siteOrigin}/hop`)).toMatchObject({
+      status: 301,
+      redirect: `${siteOrigin}/here`,
+      problems: [],
+    });
     expect(report.states.find((s) => s.url === `${siteOrigin}/here`)).toMatchObject({ status: 200 });
   });
 
@@ -132,12 +154,21 @@ describe('verify leaving the origin (security, second round)', () => {
     robots = `Sitemap: ${siteOrigin}/away`;
     const report = await verify(`${siteOrigin}/`);
     expect(reached).toEqual([]);
-    expect(report.sitemap?.problems).toEqual([{ code: 'OFF_ORIGIN', message: `${siteOrigin}/away leads off the site to ${elsewhereOrigin}/latest/meta-data/; verify stays on ${siteOrigin}` }]);
+    expect(report.sitemap?.problems).toEqual([
+      {
+        code: 'OFF_ORIGIN',
+        message: `${siteOrigin}/away leads off the site to ${elsewhereOrigin}/latest/meta-data/; verify stays on ${siteOrigin}`,
+      },
+    ]);
   });
 
   it('reads sitemaps only on the origin, at most ten of them', async () => {
     reached = [];
-    robots = [`Sitemap: ${elsewhereOrigin}/sitemap.xml`, 'Sitemap: http://169.254.169.254/latest/meta-data/', ...Array.from({ length: 12 }, (_, i) => `Sitemap: ${siteOrigin}/map-${i}.xml`)].join('\n');
+    robots = [
+      `Sitemap: ${elsewhereOrigin}/sitemap.xml`,
+      'Sitemap: http://169.254.169.254/latest/meta-data/',
+      ...Array.from({ length: 12 }, (_, i) => `Sitemap: ${siteOrigin}/map-${i}.xml`),
+    ].join('\n');
     const report = await verify(`${siteOrigin}/`);
     expect(reached).toEqual([]);
     expect(report.sitemap?.url.split(' ')).toHaveLength(10);

@@ -22,23 +22,30 @@ describe('readPage', () => {
   });
 
   it('survives hostile markup', () => {
-    expect(readPage('<a href="x"><img src=x onerror=alert(1)></a></script><title>t</title>\u0000<a href=\'#!/"><\'>').links).toEqual(['x', '#!/"><']);
+    expect(readPage('<a href="x"><img src=x onerror=alert(1)></a></script><title>t</title>\u0000<a href=\'#!/"><\'>').links).toEqual([
+      'x',
+      '#!/"><',
+    ]);
   });
 });
 
 describe('readSitemap', () => {
   it('reads every <loc>, decoding XML entities', () => {
-    const xml = '<?xml version="1.0"?><urlset><url><loc> https://e.com/#!/a?x=1&amp;y=2 </loc></url><url><loc>https://e.com/&#233;&#x41;</loc></url></urlset>';
+    const xml =
+      '<?xml version="1.0"?><urlset><url><loc> https://e.com/#!/a?x=1&amp;y=2 </loc></url><url><loc>https://e.com/&#233;&#x41;</loc></url></urlset>';
     expect(readSitemap(xml)).toEqual({ locs: ['https://e.com/#!/a?x=1&y=2', 'https://e.com/éA'], error: null });
   });
 
   it('reads <loc> with a namespace prefix, and sitemap index entries', () => {
-    const xml = '<s:sitemapindex xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:sitemap><s:loc>https://e.com/a.xml</s:loc></s:sitemap></s:sitemapindex>';
+    const xml =
+      '<s:sitemapindex xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:sitemap><s:loc>https://e.com/a.xml</s:loc></s:sitemap></s:sitemapindex>';
     expect(readSitemap(xml).locs).toEqual(['https://e.com/a.xml']);
   });
 
   it('keeps the entries before a well-formedness fault, names the fault, and expands no DTD entity', () => {
-    const facts = readSitemap('<!DOCTYPE u [<!ENTITY a "aaaaaaaaaa">]><urlset><url><loc>https://e.com/1</loc></url><url><loc>&a;</loc></url><url><loc>x</urlset>');
+    const facts = readSitemap(
+      '<!DOCTYPE u [<!ENTITY a "aaaaaaaaaa">]><urlset><url><loc>https://e.com/1</loc></url><url><loc>&a;</loc></url><url><loc>x</urlset>',
+    );
     expect(facts.locs[0]).toBe('https://e.com/1');
     expect(facts.locs.join('')).not.toContain('aaaaaaaaaa');
     expect(facts.error).toEqual(expect.any(String));
@@ -75,9 +82,10 @@ describe('verify against input built to stall it (security, second round)', () =
   });
 
   it('reads Sitemap lines in any case, with comments and CRLF', () => {
-    expect(robotsSitemaps('User-agent: *\r\nSITEMAP: https://e.com/a.xml # main\r\n# Sitemap: https://e.com/no.xml\nsitemap :https://e.com/b.xml\nDisallow: /x')).toEqual([
-      'https://e.com/a.xml',
-      'https://e.com/b.xml',
-    ]);
+    expect(
+      robotsSitemaps(
+        'User-agent: *\r\nSITEMAP: https://e.com/a.xml # main\r\n# Sitemap: https://e.com/no.xml\nsitemap :https://e.com/b.xml\nDisallow: /x',
+      ),
+    ).toEqual(['https://e.com/a.xml', 'https://e.com/b.xml']);
   });
 });

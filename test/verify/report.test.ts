@@ -6,9 +6,22 @@ const report: VerifyReport = {
   start: 'https://e.test/',
   browser: true,
   problems: 2,
-  sitemap: { url: 'https://e.test/sitemap.xml', entries: 3, problems: [{ code: 'UGLY_SITEMAP', message: 'the sitemap points at an ugly URL' }] },
+  sitemap: {
+    url: 'https://e.test/sitemap.xml',
+    entries: 3,
+    problems: [{ code: 'UGLY_SITEMAP', message: 'the sitemap points at an ugly URL' }],
+  },
   states: [
-    { url: 'https://e.test/', fetched: 'https://e.test/?_escaped_fragment_=', kind: 'meta', status: 200, bytes: 1234, title: 'Home', text: 'match', problems: [] },
+    {
+      url: 'https://e.test/',
+      fetched: 'https://e.test/?_escaped_fragment_=',
+      kind: 'meta',
+      status: 200,
+      bytes: 1234,
+      title: 'Home',
+      text: 'match',
+      problems: [],
+    },
     {
       url: 'https://e.test/#!/x',
       fetched: 'https://e.test/?_escaped_fragment_=/x',

@@ -113,7 +113,10 @@ function checkShard(shard: PrerenderOptions['shard']): { current: number; total:
   if (shard === undefined) return { current: 1, total: 1 };
   const { current, total } = shard;
   if (!Number.isInteger(total) || total < 1 || !Number.isInteger(current) || current < 1 || current > total) {
-    throw new SnapshotError('BAD_OPTION', `shard must be { current, total } with 1 <= current <= total, whole numbers; got ${JSON.stringify(shard)}`);
+    throw new SnapshotError(
+      'BAD_OPTION',
+      `shard must be { current, total } with 1 <= current <= total, whole numbers; got ${JSON.stringify(shard)}`,
+    );
   }
   return shard;
 }
@@ -132,7 +135,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   if (typeof options.outDir !== 'string' || options.outDir === '') throw new SnapshotError('BAD_OPTION', 'outDir must name a folder');
   const outDir = path.resolve(options.outDir);
   const concurrency = options.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1) throw new SnapshotError('BAD_OPTION', `concurrency must be an integer of at least 1, got ${String(concurrency)}`);
+  if (!Number.isInteger(concurrency) || concurrency < 1)
+    throw new SnapshotError('BAD_OPTION', `concurrency must be an integer of at least 1, got ${String(concurrency)}`);
   const shard = checkShard(options.shard);
   if (options.sitemapOnly) return sitemapOnly(options, outDir, started);
   const handler = createSnapshotHandler({
@@ -213,7 +217,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     sitemaps,
     durationMs: Math.round(performance.now() - started),
   };
-  const slice = shard.total > 1 ? ` (shard ${shard.current}/${shard.total}; no sitemap: write it with sitemapOnly once the shards are together)` : '';
+  const slice =
+    shard.total > 1 ? ` (shard ${shard.current}/${shard.total}; no sitemap: write it with sitemapOnly once the shards are together)` : '';
   progress.end(
     `prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` +
       (redirects.length ? `; ${count(redirects.length, 'redirect')} skipped` : '') +
@@ -246,7 +251,18 @@ async function sitemapOnly(options: PrerenderOptions, outDir: string, started: n
     if (await isFile(file)) listed.push(state);
   }
   const sitemaps = await writeSitemap(options, outDir, listed);
-  const report = { total: seen.size, written: 0, failed: 0, failures: [], redirects: [], files: [], sitemaps, durationMs: Math.round(performance.now() - started) };
-  createProgress(options.progress, 0).end(`wrote the sitemap of ${listed.length} of ${count(seen.size, 'state')} (those with a snapshot in ${outDir})`);
+  const report = {
+    total: seen.size,
+    written: 0,
+    failed: 0,
+    failures: [],
+    redirects: [],
+    files: [],
+    sitemaps,
+    durationMs: Math.round(performance.now() - started),
+  };
+  createProgress(options.progress, 0).end(
+    `wrote the sitemap of ${listed.length} of ${count(seen.size, 'state')} (those with a snapshot in ${outDir})`,
+  );
   return report;
 }

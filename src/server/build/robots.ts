@@ -28,7 +28,8 @@ function pattern(text: string): string {
 }
 
 function line(field: string, value: string): string {
-  if (/[\r\n\0]/.test(value)) throw new SnapshotError('BAD_OPTION', `a robots.txt ${field} cannot hold a line break or NUL: ${JSON.stringify(value)}`);
+  if (/[\r\n\0]/.test(value))
+    throw new SnapshotError('BAD_OPTION', `a robots.txt ${field} cannot hold a line break or NUL: ${JSON.stringify(value)}`);
   return `${field}: ${value}\n`;
 }
 

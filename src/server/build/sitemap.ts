@@ -42,11 +42,15 @@ export function escapeXml(text: string): string {
 }
 
 /** Writes sitemap files for locations: one urlset, or numbered urlsets under an index past the limits. */
-export async function sitemap(locations: Iterable<AppLocation> | AsyncIterable<AppLocation>, options: SitemapOptions): Promise<SitemapFile[]> {
+export async function sitemap(
+  locations: Iterable<AppLocation> | AsyncIterable<AppLocation>,
+  options: SitemapOptions,
+): Promise<SitemapFile[]> {
   const origin = checkOrigin(options.origin);
   const settings = { origin, base: normalizeBase(options.base), mode: checkMode(options.mode) };
   const maxUrls = options.maxUrls ?? 50_000;
-  if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > 50_000) throw new SnapshotError('BAD_OPTION', `maxUrls must be an integer from 1 to 50000, got ${String(maxUrls)}`);
+  if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > 50_000)
+    throw new SnapshotError('BAD_OPTION', `maxUrls must be an integer from 1 to 50000, got ${String(maxUrls)}`);
   const baseUrl = options.baseUrl ?? origin + '/';
   const lastmod = options.lastmod ? `<lastmod>${options.lastmod.toISOString()}</lastmod>` : '';
   const open = `${HEAD}<urlset xmlns="${NS}">\n`;

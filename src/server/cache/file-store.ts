@@ -100,7 +100,13 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
     await fsp.rm(file, { force: true });
     for (let folder = path.dirname(file); folder.startsWith(root + path.sep); folder = path.dirname(folder)) {
       // rmdir removes only an empty folder: the first that is not empty ends the climb.
-      if (!(await fsp.rmdir(folder).then(() => true, () => false))) break;
+      if (
+        !(await fsp.rmdir(folder).then(
+          () => true,
+          () => false,
+        ))
+      )
+        break;
     }
   }
 

@@ -82,7 +82,8 @@ export function decodeSnapshot(value: unknown): StoredSnapshot | undefined {
     const { bytes, ...rest } = fields as Record<string, unknown>;
     const { status, etag, renderedAt } = rest;
     const body = value.subarray(end + 1);
-    if (bytes !== body.length || typeof etag !== 'string' || typeof renderedAt !== 'number' || !Number.isFinite(renderedAt)) return undefined;
+    if (bytes !== body.length || typeof etag !== 'string' || typeof renderedAt !== 'number' || !Number.isFinite(renderedAt))
+      return undefined;
     if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) return undefined;
     return { ...rest, status, etag, renderedAt, html: UTF8.decode(body) };
   } catch {
@@ -104,7 +105,8 @@ function globEscape(text: string): string {
 /** A snapshot store in Redis shared by a fleet: TTL'd entries, a render lock per state, invalidation seen by every process. */
 export function redisStore(options: RedisStoreOptions): RedisStore {
   const { client } = options;
-  if (!client || typeof client.sendCommand !== 'function') throw new SnapshotError('BAD_OPTION', 'client must be a node-redis client (createClient() of the redis package)');
+  if (!client || typeof client.sendCommand !== 'function')
+    throw new SnapshotError('BAD_OPTION', 'client must be a node-redis client (createClient() of the redis package)');
   const prefix = options.prefix ?? 'crawlable-router:';
   if (typeof prefix !== 'string') throw new SnapshotError('BAD_OPTION', 'prefix must be a string');
   const maxBytes = option(options.maxBytes, 2 * 2 ** 20, 'maxBytes');
@@ -124,7 +126,8 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
 
   async function command(args: ReadonlyArray<string | Buffer>, mapping?: typeof AS_BUFFER): Promise<unknown> {
     if (!client.isReady) throw new Error(`Redis is not connected${lastFault instanceof Error ? `: ${lastFault.message}` : ''}`);
-    if (Date.now() < restUntil) throw new Error(`Redis did not answer within ${commandTimeoutMs} ms; it is tried again after ${retryMs} ms`);
+    if (Date.now() < restUntil)
+      throw new Error(`Redis did not answer within ${commandTimeoutMs} ms; it is tried again after ${retryMs} ms`);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {

@@ -16,7 +16,10 @@ function inside(root: string, real: string): boolean {
 }
 
 function refuse(relative: string, real: string): never {
-  throw new SnapshotError('UNSAFE_PATH', `${JSON.stringify(relative)} leads out of the folder through a symlink (to ${JSON.stringify(real)})`);
+  throw new SnapshotError(
+    'UNSAFE_PATH',
+    `${JSON.stringify(relative)} leads out of the folder through a symlink (to ${JSON.stringify(real)})`,
+  );
 }
 
 /** The real path of `relative`'s parent under `root` (made when `create`), or null when it does not exist; throws UNSAFE_PATH when it leaves `root`. */
@@ -35,9 +38,10 @@ async function realParent(root: string, relative: string, create: boolean): Prom
   let parent = realRoot;
   for (const name of folders) {
     const next = path.join(parent, name);
-    if (create) await fsp.mkdir(next).catch((error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EEXIST') throw error;
-    });
+    if (create)
+      await fsp.mkdir(next).catch((error: NodeJS.ErrnoException) => {
+        if (error.code !== 'EEXIST') throw error;
+      });
     try {
       parent = await fsp.realpath(next);
     } catch (error) {

@@ -28,7 +28,8 @@ export function snapshotPath(location: AppLocation): string {
   const segments = (q < 0 ? state : state.slice(0, q)).split('/').slice(1);
   if (segments[segments.length - 1] === '') segments.pop();
   const folders = segments.map((segment) => {
-    if (segment === '' || segment === '.' || segment === '..' || /[\\\0]/.test(segment) || path.isAbsolute(segment)) unsafe(location, `segment ${JSON.stringify(segment)}`);
+    if (segment === '' || segment === '.' || segment === '..' || /[\\\0]/.test(segment) || path.isAbsolute(segment))
+      unsafe(location, `segment ${JSON.stringify(segment)}`);
     if (Buffer.byteLength(segment) > NAME_MAX) unsafe(location, `a segment is longer than ${NAME_MAX} bytes`);
     return LOOKS_LIKE_FILE.test(segment) ? 'index%2E' + segment.slice(6) : segment;
   });

@@ -80,7 +80,11 @@ const interceptor = {
       const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
       const answer = await ask(id, { url: request.url, method: request.method, headers: [...request.headers], body });
       if (!answer) return window.Response.error();
-      return new window.Response(NO_BODY.has(answer.status) ? null : answer.body, { status: answer.status, statusText: answer.statusText, headers: answer.headers });
+      return new window.Response(NO_BODY.has(answer.status) ? null : answer.body, {
+        status: answer.status,
+        statusText: answer.statusText,
+        headers: answer.headers,
+      });
     } catch {
       return window.Response.error();
     }
@@ -96,7 +100,15 @@ const interceptor = {
     }
     const headers = new window.Headers(answer?.headers ?? []);
     if (!answer) return { status: 0, statusText: '', ok: false, url: request.url, redirected: false, headers, body: null };
-    return { status: answer.status, statusText: answer.statusText, ok: answer.status === 200, url: request.url, redirected: false, headers, body: Buffer.from(answer.body) };
+    return {
+      status: answer.status,
+      statusText: answer.statusText,
+      ok: answer.status === 200,
+      url: request.url,
+      redirected: false,
+      headers,
+      body: Buffer.from(answer.body),
+    };
   },
 };
 
@@ -109,7 +121,8 @@ async function start(): Promise<Browser> {
   const iframe = happy.HTMLIFrameElement.prototype as unknown as Record<symbol, unknown>;
   const element = Object.getPrototypeOf(iframe) as Record<symbol, (...args: unknown[]) => unknown>;
   for (const hook of [symbols.connectedToDocument, symbols.onSetAttribute, symbols.onRemoveAttribute]) {
-    if (typeof iframe[hook] !== 'function' || typeof element[hook] !== 'function') throw new Error('this happy-dom cannot be kept from loading iframes');
+    if (typeof iframe[hook] !== 'function' || typeof element[hook] !== 'function')
+      throw new Error('this happy-dom cannot be kept from loading iframes');
     iframe[hook] = function (this: unknown, ...args: unknown[]) {
       return element[hook]!.apply(this, args);
     };
@@ -134,7 +147,8 @@ async function start(): Promise<Browser> {
   // A first page warms happy-dom up (its parser, its script runner), so that the first real page's
   // timeoutMs is spent on that page; it makes no request.
   const warm = browser.newPage();
-  warm.content = '<!DOCTYPE html><html><head><title>warm</title><script>document.title = String(1 + 1);</script></head><body><p>warm</p></body></html>';
+  warm.content =
+    '<!DOCTYPE html><html><head><title>warm</title><script>document.title = String(1 + 1);</script></head><body><p>warm</p></body></html>';
   await warm.waitUntilComplete();
   await warm.close();
   return browser;
@@ -153,7 +167,12 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
         if (reason instanceof SnapshotError) return reject(reason);
         // What the page logged is the likeliest reason it never settled.
         const logged = page.virtualConsolePrinter.readAsString().trim().slice(-500);
-        reject(new SnapshotError('TIMEOUT', `the page of ${job.location} did not settle within ${timeoutMs} ms` + (logged ? `; its console said: ${logged}` : '')));
+        reject(
+          new SnapshotError(
+            'TIMEOUT',
+            `the page of ${job.location} did not settle within ${timeoutMs} ms` + (logged ? `; its console said: ${logged}` : ''),
+          ),
+        );
       };
       timer = setTimeout(() => fail(null), timeoutMs);
       onAbort = () => reject(new SnapshotError('TIMEOUT', `the render of ${job.location} was aborted`));
@@ -198,7 +217,12 @@ function serve(browser: Browser): void {
           (result) => send({ type: 'done', id, result }),
           (error: unknown) => {
             const { code, message: text } = error as { code?: unknown; message?: unknown };
-            send({ type: 'failed', id, code: typeof code === 'string' ? code : 'RENDER_FAILED', message: typeof text === 'string' ? text : String(error) });
+            send({
+              type: 'failed',
+              id,
+              code: typeof code === 'string' ? code : 'RENDER_FAILED',
+              message: typeof text === 'string' ? text : String(error),
+            });
           },
         )
         .finally(() => aborts.delete(id));
@@ -216,6 +240,10 @@ start().then(serve, (error: unknown) => {
   // The server names the last line of stderr in the failure of the jobs it had for this process.
   const { code, message } = error as { code?: unknown; message?: unknown };
   const missing = code === 'ERR_MODULE_NOT_FOUND' && String(message).includes("'happy-dom");
-  process.stderr.write(missing ? 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom\n' : `the page process could not start: ${String(message ?? error)}\n`);
+  process.stderr.write(
+    missing
+      ? 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom\n'
+      : `the page process could not start: ${String(message ?? error)}\n`,
+  );
   process.exit(70);
 });

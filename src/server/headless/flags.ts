@@ -48,4 +48,3 @@ export function pageProcessFlags(entry: string, memoryLimitMb?: number): string[
     ...(memoryLimitMb ? [`--max-old-space-size=${memoryLimitMb}`] : []),
   ];
 }
-

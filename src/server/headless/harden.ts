@@ -29,6 +29,6 @@ export function harden(): void {
   for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', '_kill', 'mainModule']) {
     if (!Reflect.deleteProperty(doors, name)) Object.defineProperty(doors, name, { value: undefined });
   }
-  for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response']) Reflect.deleteProperty(globalThis, name);
+  for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response'])
+    Reflect.deleteProperty(globalThis, name);
 }
-

@@ -40,19 +40,32 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   try {
     folder = openAppFolder(options.root);
   } catch (error) {
-    throw new SnapshotError('BAD_OPTION', `root must be the app's folder; ${JSON.stringify(options.root)} is not a readable directory`, { cause: error });
+    throw new SnapshotError('BAD_OPTION', `root must be the app's folder; ${JSON.stringify(options.root)} is not a readable directory`, {
+      cause: error,
+    });
   }
   const index = options.index ?? 'index.html';
   const timeoutMs = options.timeoutMs ?? 10_000;
   if (!(timeoutMs > 0)) throw new SnapshotError('BAD_OPTION', `timeoutMs must be above 0, got ${String(timeoutMs)}`);
   const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
   const maxPages = options.maxPages ?? 4;
-  if (!Number.isInteger(maxPages) || maxPages < 1) throw new SnapshotError('BAD_OPTION', `maxPages must be an integer of at least 1, got ${String(maxPages)}`);
+  if (!Number.isInteger(maxPages) || maxPages < 1)
+    throw new SnapshotError('BAD_OPTION', `maxPages must be an integer of at least 1, got ${String(maxPages)}`);
   const pageErrors = options.pageErrors ?? 'fail';
-  if (pageErrors !== 'fail' && pageErrors !== 'ignore') throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
+  if (pageErrors !== 'fail' && pageErrors !== 'ignore')
+    throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
   const indexPath = '/' + index.split('/').map(encodeURIComponent).join('/');
-  if (!folder.findSync('/', indexPath)) throw new SnapshotError('BAD_OPTION', `index ${JSON.stringify(index)} is not a file in ${JSON.stringify(options.root)}`);
+  if (!folder.findSync('/', indexPath))
+    throw new SnapshotError('BAD_OPTION', `index ${JSON.stringify(index)} is not a file in ${JSON.stringify(options.root)}`);
   const { memoryLimitMb } = options;
-  if (memoryLimitMb !== undefined && !(memoryLimitMb >= 16)) throw new SnapshotError('BAD_OPTION', `memoryLimitMb must be at least 16, got ${String(memoryLimitMb)}`);
-  return pagePool({ gate: { folder, indexPath, upstream }, timeoutMs, pageErrors, maxPages, isolate: options.isolate === true, memoryLimitMb });
+  if (memoryLimitMb !== undefined && !(memoryLimitMb >= 16))
+    throw new SnapshotError('BAD_OPTION', `memoryLimitMb must be at least 16, got ${String(memoryLimitMb)}`);
+  return pagePool({
+    gate: { folder, indexPath, upstream },
+    timeoutMs,
+    pageErrors,
+    maxPages,
+    isolate: options.isolate === true,
+    memoryLimitMb,
+  });
 }

@@ -96,7 +96,13 @@ export function serializePage(window: BrowserWindow, job: RenderJob): string {
     if (meta.getAttribute('name')?.trim().toLowerCase() === 'fragment') meta.remove();
   }
   for (const link of [...document.querySelectorAll('link[rel]')]) {
-    if ((link.getAttribute('rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/).includes('canonical')) link.remove();
+    if (
+      (link.getAttribute('rel') ?? '')
+        .toLowerCase()
+        .split(/[\t\n\f\r ]+/)
+        .includes('canonical')
+    )
+      link.remove();
   }
   if (!job.notFound && document.head) {
     const link = document.createElement('link');

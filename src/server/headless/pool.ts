@@ -63,7 +63,10 @@ interface Child {
 export function pagePool(options: PoolOptions): HeadlessRenderer {
   const file = new URL('./child.js', import.meta.url);
   if (file.protocol !== 'file:' || !existsSync(fileURLToPath(file))) {
-    throw new SnapshotError('BAD_OPTION', `headlessRenderer needs the built package: ${file.href} is missing (it cannot run from the TypeScript sources)`);
+    throw new SnapshotError(
+      'BAD_OPTION',
+      `headlessRenderer needs the built package: ${file.href} is missing (it cannot run from the TypeScript sources)`,
+    );
   }
   const entry = fileURLToPath(file);
   const { gate, timeoutMs, pageErrors, maxPages, isolate, memoryLimitMb } = options;
@@ -96,10 +99,23 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'], serialization: 'advanced', env: {} });
     let onReady!: () => void;
     let onFail!: (error: Error) => void;
-    const child: Child = { process: proc, jobs: new Map(), stderr: '', dead: false, ready: new Promise((resolve, reject) => ((onReady = resolve), (onFail = reject))) };
+    const child: Child = {
+      process: proc,
+      jobs: new Map(),
+      stderr: '',
+      dead: false,
+      ready: new Promise((resolve, reject) => ((onReady = resolve), (onFail = reject))),
+    };
     child.ready.catch(() => {});
     children.add(child);
-    const why = () => (/heap out of memory/i.test(child.stderr) ? 'JavaScript heap out of memory' : child.stderr.trim().split('\n').filter((l) => !/ExperimentalWarning|--trace-warnings/.test(l)).slice(-1)[0] ?? 'no reason given');
+    const why = () =>
+      /heap out of memory/i.test(child.stderr)
+        ? 'JavaScript heap out of memory'
+        : (child.stderr
+            .trim()
+            .split('\n')
+            .filter((l) => !/ExperimentalWarning|--trace-warnings/.test(l))
+            .slice(-1)[0] ?? 'no reason given');
     const ended = (reason: string) => {
       onFail(new SnapshotError('RENDER_FAILED', `the page process could not start: ${reason}`));
       kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} failed: ${reason}`));
@@ -186,7 +202,9 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
           answer = null;
         }
         const body = answer && answer.body.length <= MAX_FRAME ? answer.body : new Uint8Array(0);
-        const head = Buffer.from(JSON.stringify(answer && { status: answer.status, statusText: answer.statusText, headers: answer.headers }));
+        const head = Buffer.from(
+          JSON.stringify(answer && { status: answer.status, statusText: answer.statusText, headers: answer.headers }),
+        );
         const frame = (bytes: Uint8Array) => {
           const size = Buffer.alloc(4);
           size.writeUInt32BE(bytes.length, 0);
@@ -204,7 +222,15 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
       const running: Running = { job, resolve, reject, ends: new AbortController(), settled: false, sent: false };
       child.jobs.set(id, running);
       holdOpen(child);
-      const stopped = () => kill(child, (r) => (r === running ? new SnapshotError('TIMEOUT', `the page of ${location} did not yield within ${timeoutMs} ms (a script that never returns?); its process was stopped`) : new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} was stopped: another page on it stopped answering`)));
+      const stopped = () =>
+        kill(child, (r) =>
+          r === running
+            ? new SnapshotError(
+                'TIMEOUT',
+                `the page of ${location} did not yield within ${timeoutMs} ms (a script that never returns?); its process was stopped`,
+              )
+            : new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} was stopped: another page on it stopped answering`),
+        );
       const onAbort = () => {
         const reason = job.signal.reason as unknown;
         finish(running, reason instanceof Error ? reason : new SnapshotError('TIMEOUT', `the render of ${location} was aborted`));

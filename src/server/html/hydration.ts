@@ -86,8 +86,12 @@ export function checkNonce(nonce: string | undefined): string | undefined {
 export function dataScript(payload: HydrationPayload, route: AnyRoute, nonce?: string): string {
   const why = payload.data === undefined ? null : notJson(payload.data);
   if (why) {
-    const name = 'path' in route && typeof route.path === 'string' ? describe(route as Parameters<typeof describe>[0]) : 'the notFound route';
-    throw new SnapshotError('DATA_NOT_JSON', `the data ${name} loaded for ${payload.location} cannot be sent to the client as JSON: ${why}`);
+    const name =
+      'path' in route && typeof route.path === 'string' ? describe(route as Parameters<typeof describe>[0]) : 'the notFound route';
+    throw new SnapshotError(
+      'DATA_NOT_JSON',
+      `the data ${name} loaded for ${payload.location} cannot be sent to the client as JSON: ${why}`,
+    );
   }
   const attributes = nonce === undefined ? '' : ` nonce="${escapeHtml(nonce)}"`;
   return `<script type="application/json" id="${DATA_SCRIPT_ID}"${attributes}>${jsonLdText(payload)}</script>`;

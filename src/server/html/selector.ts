@@ -38,7 +38,10 @@ export function compileSelector(selector: string): Test {
     PART.lastIndex = at;
     const m = PART.exec(text);
     if (!m) {
-      throw new SnapshotError('BAD_OPTION', `outlet selector ${JSON.stringify(selector)} is not a compound selector (tag, #id, .class, [attr], [attr=value]): cannot read it at index ${at}`);
+      throw new SnapshotError(
+        'BAD_OPTION',
+        `outlet selector ${JSON.stringify(selector)} is not a compound selector (tag, #id, .class, [attr], [attr=value]): cannot read it at index ${at}`,
+      );
     }
     at = PART.lastIndex;
     const [, id, cls, name, dq, sq, bare] = m;

@@ -44,7 +44,19 @@ export const DEFAULT_SHELL =
 
 const META_FRAGMENT = '<meta name="fragment" content="!">';
 // Elements whose content is not markup (or is inert): the outlet cannot be one of them.
-const NOT_OUTLETS = new Set(['script', 'style', 'textarea', 'title', 'xmp', 'iframe', 'noembed', 'noframes', 'noscript', 'plaintext', 'template']);
+const NOT_OUTLETS = new Set([
+  'script',
+  'style',
+  'textarea',
+  'title',
+  'xmp',
+  'iframe',
+  'noembed',
+  'noframes',
+  'noscript',
+  'plaintext',
+  'template',
+]);
 
 function attr(element: Element, name: string): string | undefined {
   return element.attrs.find((a) => a.name === name)?.value;
@@ -112,7 +124,14 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
     else if (tag === 'body' && !body) body = element;
     else if (tag === 'title' && !title) title = element;
     else if (tag === 'meta' && attr(element, 'name')?.trim().toLowerCase() === 'fragment') metas.push(element);
-    else if (tag === 'link' && (attr(element, 'rel') ?? '').toLowerCase().split(/[\t\n\f\r ]+/).includes('canonical')) canonicals.push(element);
+    else if (
+      tag === 'link' &&
+      (attr(element, 'rel') ?? '')
+        .toLowerCase()
+        .split(/[\t\n\f\r ]+/)
+        .includes('canonical')
+    )
+      canonicals.push(element);
     else {
       const key = headKey(tag, (name) => attr(element, name));
       if (key) keyed.push([element, key]);
@@ -125,11 +144,16 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   const found = outlet as Element | null;
   if (!found) throw new SnapshotError('BAD_SHELL', `no element matches the outlet selector ${JSON.stringify(options.outlet)} in the shell`);
   const bodyEl = body as Element | null;
-  if (!bodyEl || !isInside(found, bodyEl)) throw new SnapshotError('BAD_SHELL', `the outlet <${found.tagName}> must be inside <body> ${where}`);
-  if (NOT_OUTLETS.has(found.tagName)) throw new SnapshotError('BAD_SHELL', `<${found.tagName}> cannot be an outlet: its content is not markup (${where})`);
+  if (!bodyEl || !isInside(found, bodyEl))
+    throw new SnapshotError('BAD_SHELL', `the outlet <${found.tagName}> must be inside <body> ${where}`);
+  if (NOT_OUTLETS.has(found.tagName))
+    throw new SnapshotError('BAD_SHELL', `<${found.tagName}> cannot be an outlet: its content is not markup (${where})`);
   const outletLoc = found.sourceCodeLocation;
   if (!outletLoc?.startTag || !outletLoc.endTag) {
-    throw new SnapshotError('BAD_SHELL', `the outlet <${found.tagName}> has no end tag ${where}: a snapshot needs both ends of its content`);
+    throw new SnapshotError(
+      'BAD_SHELL',
+      `the outlet <${found.tagName}> has no end tag ${where}: a snapshot needs both ends of its content`,
+    );
   }
   const inner = { start: outletLoc.startTag.endOffset, end: outletLoc.endTag.startOffset };
 
@@ -137,11 +161,21 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   // else after <html> or the doctype; the parser puts what is inserted there into the head.
   const headEl = head as Element | null;
   const headLoc = headEl?.sourceCodeLocation;
-  const lastChild = headEl?.childNodes.map((n) => n.sourceCodeLocation).filter((l) => l).pop();
+  const lastChild = headEl?.childNodes
+    .map((n) => n.sourceCodeLocation)
+    .filter((l) => l)
+    .pop();
   const headPoint =
-    headLoc?.endTag?.startOffset ?? lastChild?.endOffset ?? headLoc?.startTag?.endOffset ?? (htmlEl as Element | null)?.sourceCodeLocation?.startTag?.endOffset ?? doctypeEnd;
+    headLoc?.endTag?.startOffset ??
+    lastChild?.endOffset ??
+    headLoc?.startTag?.endOffset ??
+    (htmlEl as Element | null)?.sourceCodeLocation?.startTag?.endOffset ??
+    doctypeEnd;
 
-  const range = (element: Element) => ({ start: element.sourceCodeLocation?.startOffset ?? 0, end: element.sourceCodeLocation?.endOffset ?? 0 });
+  const range = (element: Element) => ({
+    start: element.sourceCodeLocation?.startOffset ?? 0,
+    end: element.sourceCodeLocation?.endOffset ?? 0,
+  });
   const outside = (edit: { start: number; end: number }) => edit.end <= inner.start || edit.start >= inner.end;
   const located = (list: Element[]) => list.filter((e) => e.sourceCodeLocation);
 
@@ -158,7 +192,9 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   // canonical link but ours, and the slots.
   // A head tag with a key is a slot of its own (its links already rewritten): left out of a
   // snapshot whose state sets a tag with that key (src/head.ts), kept otherwise.
-  const slots = keyed.filter(([element]) => element.sourceCodeLocation && headEl && isInside(element, headEl)).map(([element, key]) => ({ ...range(element), key }));
+  const slots = keyed
+    .filter(([element]) => element.sourceCodeLocation && headEl && isInside(element, headEl))
+    .map(([element, key]) => ({ ...range(element), key }));
   const within = (edit: Edit, r: { start: number; end: number }) => edit.start >= r.start && edit.end <= r.end;
   const edits: TemplateEdit[] = links.filter((e) => outside(e) && !slots.some((r) => within(e, r)));
   for (const r of slots) {

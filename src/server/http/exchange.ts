@@ -26,7 +26,13 @@ export interface Answer {
 /** The Ask for a web Request. */
 export function askOf(request: Request): Ask {
   const url = new URL(request.url);
-  return { method: request.method, target: url.pathname + url.search, header: (name) => request.headers.get(name), signal: request.signal, address: null };
+  return {
+    method: request.method,
+    target: url.pathname + url.search,
+    header: (name) => request.headers.get(name),
+    signal: request.signal,
+    address: null,
+  };
 }
 
 /** The web Response for an Answer. */

@@ -111,7 +111,8 @@ async function prepare(page: Page, compress: boolean, zip: boolean): Promise<Pre
 /** The answer for `page`: 304 when the validators match, no body for HEAD, gzip when accepted. */
 export async function respond(request: Ask, page: Page, options: RespondOptions): Promise<Answer> {
   // Whether to gzip depends on the body's size in bytes; its length in UTF-16 units bounds that from below.
-  const zip = options.compress && acceptsGzip(request) && (page.body.length >= GZIP_MIN || encoder.encode(page.body).byteLength >= GZIP_MIN);
+  const zip =
+    options.compress && acceptsGzip(request) && (page.body.length >= GZIP_MIN || encoder.encode(page.body).byteLength >= GZIP_MIN);
   const memo = options.memo;
   let slot = memo ? preparedFor.get(memo) : undefined;
   if (memo && !slot) preparedFor.set(memo, (slot = []));
@@ -123,7 +124,8 @@ export async function respond(request: Ask, page: Page, options: RespondOptions)
   const { headers, body } = await prepared;
   if (page.status === 200 && isNotModified(request, page.etag, page.lastModified)) {
     const kept: Record<string, string> = {};
-    for (const name of ['Cache-Control', 'ETag', 'Last-Modified', 'Vary']) if (headers[name] !== undefined) kept[name] = headers[name] as string;
+    for (const name of ['Cache-Control', 'ETag', 'Last-Modified', 'Vary'])
+      if (headers[name] !== undefined) kept[name] = headers[name] as string;
     return { status: 304, headers: kept, body: null };
   }
   return { status: page.status, headers, body: request.method === 'HEAD' ? null : body };

@@ -57,7 +57,10 @@ export interface SnapshotRenderer {
  * shell, with the table's head defaults. A `load` that throws `notFound()` gives the table's
  * notFound view with 404; `redirect()` gives the redirect; anything else rejects (a 500).
  */
-export function hooksRenderer(shell: ShellTemplate, table: Pick<RouteTable, 'head' | 'notFound'> = { head: undefined, notFound: undefined }): SnapshotRenderer {
+export function hooksRenderer(
+  shell: ShellTemplate,
+  table: Pick<RouteTable, 'head' | 'notFound'> = { head: undefined, notFound: undefined },
+): SnapshotRenderer {
   return {
     async render(job) {
       const found = job.match;
@@ -72,12 +75,17 @@ export function hooksRenderer(shell: ShellTemplate, table: Pick<RouteTable, 'hea
           const outcome = outcomeOf(thrown);
           if (!outcome) throw thrown;
           if (outcome.kind === 'redirect') return { html: '', status: outcome.status, redirect: outcome.to };
-          (view = table.notFound), (status = 404);
+          ((view = table.notFound), (status = 404));
         }
       }
       signal.throwIfAborted();
       const context = { params: found?.params ?? (Object.create(null) as Params), query: found?.query ?? {}, location, data };
-      const tags = stateHead(table, view ?? {}, context, status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : undefined);
+      const tags = stateHead(
+        table,
+        view ?? {},
+        context,
+        status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : undefined,
+      );
       const title = typeof view?.title === 'function' ? view.title(context) : view?.title;
       const outlet = view?.render ? rewriteLinks(String(await view.render(context)), { ...job.settings, page: job.url }) : undefined;
       // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.

@@ -37,8 +37,18 @@ const routes = (base = '/') =>
         },
         render: ({ params }) => `<h1>${esc(params.id)}</h1>`,
       },
-      { path: '/broken', render: (): string => { throw new Error('no data'); } },
-      { path: '/long/:x', entries: async function* () { yield { x: 'y'.repeat(300) }; } },
+      {
+        path: '/broken',
+        render: (): string => {
+          throw new Error('no data');
+        },
+      },
+      {
+        path: '/long/:x',
+        entries: async function* () {
+          yield { x: 'y'.repeat(300) };
+        },
+      },
       { path: '/users/:id' },
     ],
     { base },
@@ -78,16 +88,38 @@ describe('prerender', () => {
   });
 
   it('never writes outside outDir, whatever locations a table yields', async () => {
-    const table = createRoutes([{ path: '/', render: () => 'x' }, { path: '/*path', render: () => 'x' }]);
+    const table = createRoutes([
+      { path: '/', render: () => 'x' },
+      { path: '/*path', render: () => 'x' },
+    ]);
     const hostile = {
       ...table,
       async *locations() {
-        yield* ['/../../etc/passwd', '/a/%2e%2e/%2E%2E/%2e%2e/b', '/..%2F..%2Fc', '/a\0b', '/d\\..\\..\\e', '/?../../f', '/C:/g', '/' + 'n'.repeat(10_000)];
+        yield* [
+          '/../../etc/passwd',
+          '/a/%2e%2e/%2E%2E/%2e%2e/b',
+          '/..%2F..%2Fc',
+          '/a\0b',
+          '/d\\..\\..\\e',
+          '/?../../f',
+          '/C:/g',
+          '/' + 'n'.repeat(10_000),
+        ];
       },
     };
     const report = await prerender({ routes: hostile, outDir: path.join(dir, 'out'), origin: 'https://example.com', sitemap: false });
-    expect(report.files).toEqual(['etc/passwd/index.html', 'b/index.html', '..%2F..%2Fc/index.html', 'd%5C..%5C..%5Ce/index.html', 'index...%2F..%2Ff.html', 'C:/g/index.html']);
-    expect(report.failures.map((f) => f.error)).toEqual([expect.stringContaining('holds NUL'), expect.stringContaining('longer than 255 bytes')]);
+    expect(report.files).toEqual([
+      'etc/passwd/index.html',
+      'b/index.html',
+      '..%2F..%2Fc/index.html',
+      'd%5C..%5C..%5Ce/index.html',
+      'index...%2F..%2Ff.html',
+      'C:/g/index.html',
+    ]);
+    expect(report.failures.map((f) => f.error)).toEqual([
+      expect.stringContaining('holds NUL'),
+      expect.stringContaining('longer than 255 bytes'),
+    ]);
     expect(readdirSync(dir)).toEqual(['out']);
     expect(files(path.join(dir, 'out')).sort()).toEqual([...report.files].sort());
   });
@@ -96,7 +128,13 @@ describe('prerender', () => {
     const table = createRoutes([
       { path: '/', render: () => 'home' },
       { path: '/books/:slug', render: () => 'book', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: 'b' }] },
-      { path: '/tags/:tag', render: () => 'tag', entries: () => { throw new Error('tags table is gone'); } },
+      {
+        path: '/tags/:tag',
+        render: () => 'tag',
+        entries: () => {
+          throw new Error('tags table is gone');
+        },
+      },
     ]);
     const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com' });
     expect(report).toMatchObject({ total: 5, written: 3, failed: 2, files: ['index.html', 'books/a/index.html', 'books/b/index.html'] });
@@ -113,10 +151,15 @@ describe('prerender', () => {
     try {
       mkdirSync(path.join(dir, 'out'));
       symlinkSync(outside, path.join(dir, 'out', 'books'));
-      const table = createRoutes([{ path: '/', render: () => 'home' }, { path: '/books/:id', render: () => 'book', entries: () => [{ id: '1' }] }]);
+      const table = createRoutes([
+        { path: '/', render: () => 'home' },
+        { path: '/books/:id', render: () => 'book', entries: () => [{ id: '1' }] },
+      ]);
       const report = await prerender({ routes: table, outDir: path.join(dir, 'out'), origin: 'https://example.com' });
       expect(report).toMatchObject({ written: 1, failed: 1, files: ['index.html'] });
-      expect(report.failures).toEqual([{ location: '/books/1', error: expect.stringContaining('leads out of the folder through a symlink') }]);
+      expect(report.failures).toEqual([
+        { location: '/books/1', error: expect.stringContaining('leads out of the folder through a symlink') },
+      ]);
       expect(readdirSync(outside)).toEqual([]);
     } finally {
       rmSync(outside, { recursive: true, force: true });
@@ -125,7 +168,14 @@ describe('prerender', () => {
 
   it('shows progress as plain lines when the stream is not a terminal', async () => {
     const lines: string[] = [];
-    await prerender({ routes: createRoutes([{ path: '/a' }, { path: '/b' }]), outDir: dir, origin: 'https://example.com', concurrency: 1, progress: { write: (t: string) => lines.push(t) }, sitemap: false });
+    await prerender({
+      routes: createRoutes([{ path: '/a' }, { path: '/b' }]),
+      outDir: dir,
+      origin: 'https://example.com',
+      concurrency: 1,
+      progress: { write: (t: string) => lines.push(t) },
+      sitemap: false,
+    });
     expect(lines.join('')).toMatch(/^\[1\/2\] ok \/a\n\[2\/2\] ok \/b\nprerendered 2 of 2 states in \d+ ms\n$/);
     expect(existsSync(path.join(dir, 'sitemap.xml'))).toBe(false);
   });
@@ -144,34 +194,54 @@ describe('prerender', () => {
 
 describe('prerender across machines (shard)', () => {
   /** Every file under `root`, with its bytes. */
-  const tree = (root: string) => Object.fromEntries(files(root).sort().map((file) => [file, readFileSync(path.join(root, file)).toString('base64')]));
+  const tree = (root: string) =>
+    Object.fromEntries(
+      files(root)
+        .sort()
+        .map((file) => [file, readFileSync(path.join(root, file)).toString('base64')]),
+    );
   const many = () =>
     createRoutes([
       { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
-      { path: '/items/:id', title: ({ params }) => `Item ${params.id}`, entries: () => Array.from({ length: 60 }, (_, i) => ({ id: i % 7 ? String(i) : `é ${i}"` })), render: ({ params }) => `<p>${esc(params.id)}</p>` },
-      { path: '/broken/:id', entries: () => [{ id: '1' }, { id: '2' }], render: (): string => { throw new Error('no'); } },
+      {
+        path: '/items/:id',
+        title: ({ params }) => `Item ${params.id}`,
+        entries: () => Array.from({ length: 60 }, (_, i) => ({ id: i % 7 ? String(i) : `é ${i}"` })),
+        render: ({ params }) => `<p>${esc(params.id)}</p>`,
+      },
+      {
+        path: '/broken/:id',
+        entries: () => [{ id: '1' }, { id: '2' }],
+        render: (): string => {
+          throw new Error('no');
+        },
+      },
     ]);
 
-  it.each(['history', 'hashbang'] as const)('writes, across 3 shards and the sitemap step, the very files of one unsharded run (%s)', async (mode) => {
-    const base = { origin: 'https://example.com', mode, concurrency: 3 };
-    await prerender({ ...base, routes: many(), outDir: path.join(dir, 'whole') });
-    const reports = [];
-    for (let current = 1; current <= 3; current++) {
-      reports.push(await prerender({ ...base, routes: many(), outDir: path.join(dir, `part-${current}`), shard: { current, total: 3 } }));
-      expect(existsSync(path.join(dir, `part-${current}`, 'sitemap.xml'))).toBe(false);
-    }
-    // Disjoint slices that cover every state, none of them empty.
-    expect(reports.map((r) => r.total).reduce((a, b) => a + b)).toBe(63);
-    expect(reports.every((r) => r.written > 10)).toBe(true);
-    const written = reports.flatMap((r) => r.files);
-    expect(new Set(written).size).toBe(written.length);
-    // CI gathers the shards' folders into one, then writes the sitemap.
-    mkdirSync(path.join(dir, 'merged'));
-    for (let current = 1; current <= 3; current++) cpSync(path.join(dir, `part-${current}`), path.join(dir, 'merged'), { recursive: true });
-    const step = await prerender({ ...base, routes: many(), outDir: path.join(dir, 'merged'), sitemapOnly: true });
-    expect(step).toMatchObject({ total: 63, written: 0, sitemaps: ['sitemap.xml'] });
-    expect(tree(path.join(dir, 'merged'))).toEqual(tree(path.join(dir, 'whole')));
-  });
+  it.each(['history', 'hashbang'] as const)(
+    'writes, across 3 shards and the sitemap step, the very files of one unsharded run (%s)',
+    async (mode) => {
+      const base = { origin: 'https://example.com', mode, concurrency: 3 };
+      await prerender({ ...base, routes: many(), outDir: path.join(dir, 'whole') });
+      const reports = [];
+      for (let current = 1; current <= 3; current++) {
+        reports.push(await prerender({ ...base, routes: many(), outDir: path.join(dir, `part-${current}`), shard: { current, total: 3 } }));
+        expect(existsSync(path.join(dir, `part-${current}`, 'sitemap.xml'))).toBe(false);
+      }
+      // Disjoint slices that cover every state, none of them empty.
+      expect(reports.map((r) => r.total).reduce((a, b) => a + b)).toBe(63);
+      expect(reports.every((r) => r.written > 10)).toBe(true);
+      const written = reports.flatMap((r) => r.files);
+      expect(new Set(written).size).toBe(written.length);
+      // CI gathers the shards' folders into one, then writes the sitemap.
+      mkdirSync(path.join(dir, 'merged'));
+      for (let current = 1; current <= 3; current++)
+        cpSync(path.join(dir, `part-${current}`), path.join(dir, 'merged'), { recursive: true });
+      const step = await prerender({ ...base, routes: many(), outDir: path.join(dir, 'merged'), sitemapOnly: true });
+      expect(step).toMatchObject({ total: 63, written: 0, sitemaps: ['sitemap.xml'] });
+      expect(tree(path.join(dir, 'merged'))).toEqual(tree(path.join(dir, 'whole')));
+    },
+  );
 
   it('puts each location in one slice, whatever else is rendered, spread evenly', () => {
     fc.assert(

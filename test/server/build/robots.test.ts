@@ -13,7 +13,11 @@ describe('robotsTxt', () => {
     ['/q/café', '/', ['/*_escaped_fragment_=/q/caf%25C3%25A9', '/q/caf%C3%A9']],
     ['/a b&c+d', '/', ['/*_escaped_fragment_=/a%2520b%26c%2Bd', '/a%20b&c+d']],
     ['/x*y$', '/', ['/*_escaped_fragment_=/x%2Ay%24', '/x%2Ay%24']],
-    ['/x\r\nSitemap: https://evil.example/', '/', ['/*_escaped_fragment_=/x%250D%250ASitemap:%2520https:/evil.example/', '/x%0D%0ASitemap:%20https:/evil.example/']],
+    [
+      '/x\r\nSitemap: https://evil.example/',
+      '/',
+      ['/*_escaped_fragment_=/x%250D%250ASitemap:%2520https:/evil.example/', '/x%0D%0ASitemap:%20https:/evil.example/'],
+    ],
   ])('disallows the states under %s (base %s) in their ugly and clean forms', (prefix, base, rules) => {
     expect(robotsTxt({ base, disallow: [prefix] })).toBe(`User-agent: *\n${rules.map((r) => `Disallow: ${r}\n`).join('')}`);
   });

@@ -7,11 +7,42 @@ const locs = (xml: string) => parseXml(xml).children.map((url) => url.children.f
 
 describe('sitemap', () => {
   it.each([
-    ['hashbang', '/', ['https://example.com/', 'https://example.com/#!/books/42', "https://example.com/#!/q/C++?a=1&b='x'", 'https://example.com/#!key1=value1&key2=value2']],
-    ['history', '/', ['https://example.com/', 'https://example.com/books/42', "https://example.com/q/C++?a=1&b='x'", 'https://example.com/?key1=value1&key2=value2']],
-    ['hashbang', '/app/', ['https://example.com/app/', 'https://example.com/app/#!/books/42', "https://example.com/app/#!/q/C++?a=1&b='x'", 'https://example.com/app/#!key1=value1&key2=value2']],
+    [
+      'hashbang',
+      '/',
+      [
+        'https://example.com/',
+        'https://example.com/#!/books/42',
+        "https://example.com/#!/q/C++?a=1&b='x'",
+        'https://example.com/#!key1=value1&key2=value2',
+      ],
+    ],
+    [
+      'history',
+      '/',
+      [
+        'https://example.com/',
+        'https://example.com/books/42',
+        "https://example.com/q/C++?a=1&b='x'",
+        'https://example.com/?key1=value1&key2=value2',
+      ],
+    ],
+    [
+      'hashbang',
+      '/app/',
+      [
+        'https://example.com/app/',
+        'https://example.com/app/#!/books/42',
+        "https://example.com/app/#!/q/C++?a=1&b='x'",
+        'https://example.com/app/#!key1=value1&key2=value2',
+      ],
+    ],
   ] as const)('lists %s URLs (base %s), XML-escaped', async (mode, base, urls) => {
-    const [file, ...rest] = await sitemap(['/', '/books/42', "/q/C++?a=1&b='x'", '/?key1=value1&key2=value2'], { origin: 'https://example.com', base, mode });
+    const [file, ...rest] = await sitemap(['/', '/books/42', "/q/C++?a=1&b='x'", '/?key1=value1&key2=value2'], {
+      origin: 'https://example.com',
+      base,
+      mode,
+    });
     expect(rest).toEqual([]);
     expect(file?.name).toBe('sitemap.xml');
     const root = parseXml(file?.xml ?? '');
@@ -22,8 +53,15 @@ describe('sitemap', () => {
   });
 
   it('escapes hostile states and lists each URL once, anchors dropped', async () => {
-    const [file] = await sitemap(['/q/"><img onerror=x>', '/q/</loc>&', '/books/1#a', '/books/1#b', '/books/1'], { origin: 'https://example.com', mode: 'history' });
-    expect(locs(file?.xml ?? '')).toEqual(['https://example.com/q/%22%3E%3Cimg%20onerror=x%3E', 'https://example.com/q/%3C/loc%3E&', 'https://example.com/books/1']);
+    const [file] = await sitemap(['/q/"><img onerror=x>', '/q/</loc>&', '/books/1#a', '/books/1#b', '/books/1'], {
+      origin: 'https://example.com',
+      mode: 'history',
+    });
+    expect(locs(file?.xml ?? '')).toEqual([
+      'https://example.com/q/%22%3E%3Cimg%20onerror=x%3E',
+      'https://example.com/q/%3C/loc%3E&',
+      'https://example.com/books/1',
+    ]);
     expect(file?.xml).not.toContain('<img');
   });
 
@@ -49,13 +87,20 @@ describe('sitemap', () => {
     expect(files.map((f) => f.name)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml']);
     const index = parseXml(files[0]?.xml ?? '');
     expect(index.name).toBe('sitemapindex');
-    expect(index.children.map((s) => s.children[0]?.text)).toEqual(['https://cdn.example.com/maps/sitemap-1.xml', 'https://cdn.example.com/maps/sitemap-2.xml']);
+    expect(index.children.map((s) => s.children[0]?.text)).toEqual([
+      'https://cdn.example.com/maps/sitemap-1.xml',
+      'https://cdn.example.com/maps/sitemap-2.xml',
+    ]);
     expect(parseXml(files[1]?.xml ?? '').children).toHaveLength(50_000);
     expect(locs(files[2]?.xml ?? '')).toEqual(['https://example.com/items/50000']);
   });
 
   it('splits at a smaller maxUrls, and writes an empty urlset for no locations', async () => {
-    expect((await sitemap(['/a', '/b', '/c'], { origin: 'https://example.com', maxUrls: 2 })).map((f) => f.name)).toEqual(['sitemap.xml', 'sitemap-1.xml', 'sitemap-2.xml']);
+    expect((await sitemap(['/a', '/b', '/c'], { origin: 'https://example.com', maxUrls: 2 })).map((f) => f.name)).toEqual([
+      'sitemap.xml',
+      'sitemap-1.xml',
+      'sitemap-2.xml',
+    ]);
     const [empty] = await sitemap([], { origin: 'https://example.com' });
     expect(parseXml(empty?.xml ?? '').children).toEqual([]);
   });

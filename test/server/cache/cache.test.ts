@@ -1,6 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import { createSnapshotCache, memoryStore, type SnapshotLock, type SnapshotStore, type StoredSnapshot } from '../../../src/server/cache/cache.js';
+import {
+  createSnapshotCache,
+  memoryStore,
+  type SnapshotLock,
+  type SnapshotStore,
+  type StoredSnapshot,
+} from '../../../src/server/cache/cache.js';
 
 const snap = (html: string, renderedAt = 0): StoredSnapshot => ({ status: 200, html, etag: `"${html.length}"`, renderedAt });
 
@@ -45,18 +51,23 @@ describe('memoryStore', () => {
 
   it('holds its bounds under 10,000 distinct states of any size', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 50 }), fc.integer({ min: 100, max: 5000 }), fc.array(fc.nat(300), { minLength: 10_000, maxLength: 10_000 }), (maxEntries, maxBytes, sizes) => {
-        const store = memoryStore({ maxEntries, maxBytes });
-        let worst = { size: 0, bytes: 0 };
-        sizes.forEach((size, i) => {
-          store.set(`/s/${i}`, snap('x'.repeat(size)), 1);
-          worst = { size: Math.max(worst.size, store.size), bytes: Math.max(worst.bytes, store.bytes) };
-        });
-        expect(worst.size).toBeLessThanOrEqual(maxEntries);
-        expect(worst.bytes).toBeLessThanOrEqual(maxBytes);
-        const held = [...store.keys()].reduce((sum, key) => sum + key.length + (store.get(key)?.html.length ?? 0), 0);
-        expect(held).toBe(store.bytes);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 50 }),
+        fc.integer({ min: 100, max: 5000 }),
+        fc.array(fc.nat(300), { minLength: 10_000, maxLength: 10_000 }),
+        (maxEntries, maxBytes, sizes) => {
+          const store = memoryStore({ maxEntries, maxBytes });
+          let worst = { size: 0, bytes: 0 };
+          sizes.forEach((size, i) => {
+            store.set(`/s/${i}`, snap('x'.repeat(size)), 1);
+            worst = { size: Math.max(worst.size, store.size), bytes: Math.max(worst.bytes, store.bytes) };
+          });
+          expect(worst.size).toBeLessThanOrEqual(maxEntries);
+          expect(worst.bytes).toBeLessThanOrEqual(maxBytes);
+          const held = [...store.keys()].reduce((sum, key) => sum + key.length + (store.get(key)?.html.length ?? 0), 0);
+          expect(held).toBe(store.bytes);
+        },
+      ),
       { seed: 10, numRuns: 5 },
     );
   });
@@ -247,7 +258,10 @@ describe('createSnapshotCache over a store with locks (a fleet)', () => {
     await store.lock?.('/a', 10_000);
     const [cache] = fleet(store, 1, { waitMs: 200 });
     const started = Date.now();
-    await expect(cache!.get('/a', async () => snap('never'))).rejects.toMatchObject({ code: 'TIMEOUT', message: 'rendering /a in another process took longer than 200 ms' });
+    await expect(cache!.get('/a', async () => snap('never'))).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: 'rendering /a in another process took longer than 200 ms',
+    });
     expect(Date.now() - started).toBeLessThan(1500);
   });
 

@@ -1,4 +1,15 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -142,7 +153,11 @@ describe('fileStore under a flood of distinct states with ttlMs: Infinity (secur
 
   it('keeps at most maxEntries snapshots, the oldest removed first with the folders they leave empty', async () => {
     const routes = createRoutes([{ path: '/*path', render: ({ params }) => `<p>${(params.path as string[]).length}</p>` }]);
-    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir, { maxEntries: 10 }), ttlMs: Infinity } });
+    const handler = createSnapshotHandler({
+      routes,
+      origin: 'https://example.com',
+      cache: { store: fileStore(dir, { maxEntries: 10 }), ttlMs: Infinity },
+    });
     for (let i = 0; i < 120; i++) await handler.render(`/a${i}/b/c/d`);
     expect(count()).toEqual({ files: 10, folders: 40 });
     expect(existsSync(path.join(dir, 'a119/b/c/d/index.html'))).toBe(true);
@@ -166,7 +181,11 @@ describe('fileStore under a flood of distinct states with ttlMs: Infinity (secur
     const routes = createRoutes([{ path: '/books/:id', render: () => 'b', entries: () => [{ id: '1' }, { id: '2' }] }]);
     const listed = new Set<string>();
     for await (const location of routes.locations()) listed.add(location);
-    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir, { keep: (l) => listed.has(l) }), ttlMs: Infinity } });
+    const handler = createSnapshotHandler({
+      routes,
+      origin: 'https://example.com',
+      cache: { store: fileStore(dir, { keep: (l) => listed.has(l) }), ttlMs: Infinity },
+    });
     for (const id of ['1', '2', '3', 'invented']) await handler.render(`/books/${id}`);
     expect(readdirSync(path.join(dir, 'books')).sort()).toEqual(['1', '2']);
   });

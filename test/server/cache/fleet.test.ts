@@ -48,7 +48,12 @@ async function startMember(config: object): Promise<Member> {
       child.on('message', onMessage);
       child.send({ id, ...message });
     });
-  const member = { port, child, counts: () => ask<Counts>({ op: 'counts' }), invalidate: (target: object) => ask<void>({ op: 'invalidate', ...target }) };
+  const member = {
+    port,
+    child,
+    counts: () => ask<Counts>({ op: 'counts' }),
+    invalidate: (target: object) => ask<void>({ op: 'invalidate', ...target }),
+  };
   members.push(member);
   return member;
 }
@@ -60,7 +65,8 @@ async function startFleet(size: number, options: object = {}) {
 }
 
 const ugly = (location: string) => `/?_escaped_fragment_=${location}`;
-const loadsOf = async (fleet: Member[], location: string) => (await Promise.all(fleet.map((m) => m.counts()))).map((c) => c.loads[location] ?? 0);
+const loadsOf = async (fleet: Member[], location: string) =>
+  (await Promise.all(fleet.map((m) => m.counts()))).map((c) => c.loads[location] ?? 0);
 const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
 
 /** Asks until `check` holds, 50 ms apart, for at most `ms`. */
@@ -160,7 +166,8 @@ describe('a fleet sharing one Redis', { timeout: 60_000 }, () => {
     } finally {
       redis!.resume();
     }
-    for (const { errors } of await Promise.all(fleet.map((m) => m.counts()))) expect(errors).toEqual([expect.stringMatching(/did not answer/)]);
+    for (const { errors } of await Promise.all(fleet.map((m) => m.counts())))
+      expect(errors).toEqual([expect.stringMatching(/did not answer/)]);
     let n = 0;
     await eventually(async () => {
       const location = `/items/slow-${++n}`;

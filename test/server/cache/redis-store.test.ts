@@ -34,9 +34,16 @@ async function store(options: Partial<RedisStoreOptions> = {}) {
   return { store: redisStore({ client, prefix, ...options }), client, prefix };
 }
 
-const snap = (html: string, extra: Partial<StoredSnapshot> = {}): StoredSnapshot => ({ status: 200, html, etag: '"e"', renderedAt: Date.now() - 0.5, ...extra });
+const snap = (html: string, extra: Partial<StoredSnapshot> = {}): StoredSnapshot => ({
+  status: 200,
+  html,
+  etag: '"e"',
+  renderedAt: Date.now() - 0.5,
+  ...extra,
+});
 // Every code point 0-255, CR LF, NUL, astral characters, and our own framing inside the body.
-const HOSTILE = Array.from({ length: 256 }, (_, i) => String.fromCharCode(i)).join('') + '\r\n\0😀 crawlable-router/1\n{"bytes":1}\n"><img onerror=x>';
+const HOSTILE =
+  Array.from({ length: 256 }, (_, i) => String.fromCharCode(i)).join('') + '\r\n\0😀 crawlable-router/1\n{"bytes":1}\n"><img onerror=x>';
 
 describe('redisStore values', () => {
   it('gives back status, ETag, time, extra fields and every byte of the HTML', async () => {
@@ -83,7 +90,11 @@ describe('redisStore values', () => {
     ['a header that is not JSON', () => 'crawlable-router/1\n{nope\n<p>'],
     ['a status that is no status', () => 'crawlable-router/1\n{"status":"200","etag":"\\"e\\"","renderedAt":1,"bytes":0}\n'],
     ['no time', () => 'crawlable-router/1\n{"status":200,"etag":"\\"e\\"","bytes":0}\n'],
-    ['invalid UTF-8 in the HTML', () => Buffer.concat([Buffer.from('crawlable-router/1\n{"status":200,"etag":"e","renderedAt":1,"bytes":2}\n'), Buffer.from([0xc3, 0x28])])],
+    [
+      'invalid UTF-8 in the HTML',
+      () =>
+        Buffer.concat([Buffer.from('crawlable-router/1\n{"status":200,"etag":"e","renderedAt":1,"bytes":2}\n'), Buffer.from([0xc3, 0x28])]),
+    ],
   ])('reads %s at its key as a miss', async (_, corrupt) => {
     const { store: s, client, prefix } = await store();
     await client.set(`${prefix}snapshot:/x`, corrupt(encodeSnapshot(snap('<p>hello</p>'))));
@@ -223,6 +234,8 @@ describe('redisStore faults', () => {
 
   it('refuses options that cannot work', () => {
     expect(() => redisStore({ client: {} as never })).toThrow(/client must be a node-redis client/);
-    expect(() => redisStore({ client: { isReady: true, sendCommand: async () => null, on: () => {} }, maxBytes: 0 })).toThrow(/maxBytes must be a number above 0/);
+    expect(() => redisStore({ client: { isReady: true, sendCommand: async () => null, on: () => {} }, maxBytes: 0 })).toThrow(
+      /maxBytes must be a number above 0/,
+    );
   });
 });

@@ -37,7 +37,10 @@ describe('snapshotPath', () => {
   });
 
   it('gives every location a path inside the folder, and reads it back (round trip)', () => {
-    const segment = fc.oneof(fc.constantFrom('..', '.', '', 'index.html', 'index.a.html', '%2e%2E', '%2F', '%00', 'C:', '\\'), fc.string({ unit: 'binary', maxLength: 12 }));
+    const segment = fc.oneof(
+      fc.constantFrom('..', '.', '', 'index.html', 'index.a.html', '%2e%2E', '%2F', '%00', 'C:', '\\'),
+      fc.string({ unit: 'binary', maxLength: 12 }),
+    );
     fc.assert(
       fc.property(fc.array(segment, { maxLength: 5 }), fc.option(fc.string({ unit: 'binary', maxLength: 20 })), (segments, query) => {
         const location = '/' + segments.join('/') + (query === null ? '' : '?' + query);

@@ -38,13 +38,36 @@ afterAll(async () => {
 });
 
 const settings = { origin: 'https://example.com', base: '/', mode: 'history' as const };
-const job = { location: '/books/1', url: 'https://example.com/books/1', canonical: 'https://example.com/books/1', match: null, notFound: false, settings, signal: new AbortController().signal } satisfies RenderJob;
-const ask = (url: string, method = 'GET', headers: Array<[string, string]> = []): GateRequest => ({ url, method, headers, body: method === 'POST' ? new Uint8Array([1, 2]) : null });
-const text = (answer: Awaited<ReturnType<typeof answerAsync>>) => (answer ? `${answer.status} ${Buffer.from(answer.body).toString()}` : 'network error');
+const job = {
+  location: '/books/1',
+  url: 'https://example.com/books/1',
+  canonical: 'https://example.com/books/1',
+  match: null,
+  notFound: false,
+  settings,
+  signal: new AbortController().signal,
+} satisfies RenderJob;
+const ask = (url: string, method = 'GET', headers: Array<[string, string]> = []): GateRequest => ({
+  url,
+  method,
+  headers,
+  body: method === 'POST' ? new Uint8Array([1, 2]) : null,
+});
+const text = (answer: Awaited<ReturnType<typeof answerAsync>>) =>
+  answer ? `${answer.status} ${Buffer.from(answer.body).toString()}` : 'network error';
 
 describe('the headless gate', () => {
   it('answers a page process asking for another origin, or for a URL that does not parse, with a network error and fetches nothing', async () => {
-    for (const url of ['https://evil.example/x', 'http://example.com/x', 'https://example.com:8443/x', `${upstream.base}/x`, 'http://127.0.0.1:1/x', 'not a url', 'file:///etc/passwd', 'ws://example.com/x']) {
+    for (const url of [
+      'https://evil.example/x',
+      'http://example.com/x',
+      'https://example.com:8443/x',
+      `${upstream.base}/x`,
+      'http://127.0.0.1:1/x',
+      'not a url',
+      'file:///etc/passwd',
+      'ws://example.com/x',
+    ]) {
       expect(text(await answerAsync(gate, job, ask(url), job.signal))).toBe('network error');
       expect(answerSync(gate, job, ask(url))).toBeNull();
     }
@@ -53,7 +76,19 @@ describe('the headless gate', () => {
 
   it('sends every other same-origin request to the upstream and nowhere else, whatever its path, without the page host header or the upstream cookies', async () => {
     for (const pathname of ['/api/x?q=1', '//evil.example/x', '/@evil.example/x', '/..%2F..%2Fsecret.txt', '/%2e%2e/secret.txt']) {
-      expect(text(await answerAsync(gate, job, ask('https://example.com' + pathname, 'GET', [['host', 'evil.example'], ['x-app', '1']]), job.signal))).toBe('200 from upstream');
+      expect(
+        text(
+          await answerAsync(
+            gate,
+            job,
+            ask('https://example.com' + pathname, 'GET', [
+              ['host', 'evil.example'],
+              ['x-app', '1'],
+            ]),
+            job.signal,
+          ),
+        ),
+      ).toBe('200 from upstream');
     }
     expect(seen.map((s) => s.host)).toEqual(Array(5).fill(`127.0.0.1:${upstream.port}`));
     expect(seen[0]).toEqual({ url: '/api/x?q=1', host: `127.0.0.1:${upstream.port}`, method: 'GET' });
@@ -62,7 +97,9 @@ describe('the headless gate', () => {
   });
 
   it('serves the shell at the job URL only, the folder files to GET only, and never a file outside the folder', async () => {
-    expect(text(await answerAsync(gate, job, ask('https://example.com/books/1#top'), job.signal))).toBe('200 <!DOCTYPE html><title>Shell</title>');
+    expect(text(await answerAsync(gate, job, ask('https://example.com/books/1#top'), job.signal))).toBe(
+      '200 <!DOCTYPE html><title>Shell</title>',
+    );
     expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json'), job.signal))).toBe('200 {"1":"Dune"}');
     expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json', 'POST'), job.signal))).toBe('200 from upstream');
     expect(seen).toEqual([{ url: '/data/books.json', host: `127.0.0.1:${upstream.port}`, method: 'POST' }]);

@@ -9,7 +9,8 @@ import { listen, request, type Running } from '../helpers.js';
 
 // The renderer starts its page processes from dist/server/headless/child.js: its tests use the
 // built package (npm test builds first), the handler too, so that errors are of one SnapshotError.
-const { createSnapshotHandler, headlessRenderer } = (await import('crawlable-router/server')) as typeof import('../../../src/server/index.js');
+const { createSnapshotHandler, headlessRenderer } =
+  (await import('crawlable-router/server')) as typeof import('../../../src/server/index.js');
 
 // Apps whose content exists only once their own client script has run. None of them uses the
 // client router: the ones with a settled signal set data-router-state and dispatch the event
@@ -91,7 +92,11 @@ beforeAll(async () => {
   symlinkSync(path.join(dir, 'outside'), path.join(dir, 'probe', 'escape'));
   upstream = await listen((req, res) => {
     if (req.url === '/api/ping') pings++;
-    if (req.url === '/api/slow') return void setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'slow data' })), 300);
+    if (req.url === '/api/slow')
+      return void setTimeout(
+        () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'slow data' })),
+        300,
+      );
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: `upstream ${req.url}` }));
   });
 });
@@ -108,9 +113,22 @@ afterAll(async () => {
 const routes = (base = '/') => createRoutes([{ path: '/' }, { path: '/books/:id' }], { base });
 
 function setup(app: string, options: { mode?: 'history' | 'hashbang'; timeoutMs?: number; maxPages?: number; base?: string } = {}) {
-  const renderer = headlessRenderer({ root: path.join(dir, app), timeoutMs: options.timeoutMs ?? 5000, maxPages: options.maxPages ?? 2, upstream: upstream.base });
+  const renderer = headlessRenderer({
+    root: path.join(dir, app),
+    timeoutMs: options.timeoutMs ?? 5000,
+    maxPages: options.maxPages ?? 2,
+    upstream: upstream.base,
+  });
   renderers.push(renderer);
-  const handler = createSnapshotHandler({ routes: routes(options.base), origin: 'https://example.com', mode: options.mode ?? 'history', renderer, cache: false, timeoutMs: 10_000, onError: () => {} });
+  const handler = createSnapshotHandler({
+    routes: routes(options.base),
+    origin: 'https://example.com',
+    mode: options.mode ?? 'history',
+    renderer,
+    cache: false,
+    timeoutMs: 10_000,
+    onError: () => {},
+  });
   return { renderer, handler };
 }
 
@@ -141,7 +159,14 @@ describe('headlessRenderer', () => {
   ] as const)('snapshots a page built only by client script, %s', async (_, app, mode, canonical, link) => {
     const { handler, renderer } = setup(app, { mode });
     const snap = await handler.render('/books/42');
-    expect(read(snap.html)).toEqual({ doctype: true, title: 'Book 42', canonical: [canonical], meta: 0, app: 'Ulyssesnext', links: [link] });
+    expect(read(snap.html)).toEqual({
+      doctype: true,
+      title: 'Book 42',
+      canonical: [canonical],
+      meta: 0,
+      app: 'Ulyssesnext',
+      links: [link],
+    });
     expect(snap.html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(snap.status).toBe(200);
     expect(renderer.openPages).toBe(0);
@@ -159,7 +184,10 @@ describe('headlessRenderer', () => {
     // crosses from the page process to the server, then to the upstream).
     const { handler, renderer } = setup('never', { timeoutMs: 1500 });
     pings = 0;
-    await expect(handler.render('/books/1')).rejects.toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('the page of /books/1 did not settle within 1500 ms') });
+    await expect(handler.render('/books/1')).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringContaining('the page of /books/1 did not settle within 1500 ms'),
+    });
     expect(renderer.openPages).toBe(0);
     expect(pings).toBeGreaterThan(0);
     // Pings the page sent before it closed may still be on their way (each crosses from the page
@@ -201,10 +229,19 @@ describe('headlessRenderer', () => {
     // once with what it threw (never a hang to timeoutMs); with pageErrors: 'ignore' the page is
     // snapshotted as it stands.
     const failing = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000 });
-    const ignoring = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000, pageErrors: 'ignore' });
+    const ignoring = headlessRenderer({
+      root: path.join(dir, 'classic'),
+      upstream: 'http://127.0.0.1:1',
+      timeoutMs: 3000,
+      pageErrors: 'ignore',
+    });
     renderers.push(failing, ignoring);
-    const handler = (renderer: HeadlessRenderer) => createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
-    await expect(handler(failing).render('/')).rejects.toMatchObject({ code: 'RENDER_FAILED', message: expect.stringMatching(/^the page of \/ threw before it settled: SyntaxError: /) });
+    const handler = (renderer: HeadlessRenderer) =>
+      createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
+    await expect(handler(failing).render('/')).rejects.toMatchObject({
+      code: 'RENDER_FAILED',
+      message: expect.stringMatching(/^the page of \/ threw before it settled: SyntaxError: /),
+    });
     const snap = await handler(ignoring).render('/');
     expect(snap.status).toBe(200);
     expect(read(snap.html).app).toBe('');

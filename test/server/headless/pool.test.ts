@@ -14,8 +14,11 @@ import { listen, request, type Running } from '../helpers.js';
 // process that cannot reach the server's process, its files or the network, and every network API
 // a page has is a network error outside the app's origin and its upstream. Each test is an attack,
 // in both isolation settings. The renderer starts its page processes from the built package.
-const { createSnapshotHandler, headlessRenderer } = (await import('crawlable-router/server')) as typeof import('../../../src/server/index.js');
-const { pageProcessFlags } = (await import(new URL('../../../dist/server/headless/flags.js', import.meta.url).href)) as typeof import('../../../src/server/headless/flags.js');
+const { createSnapshotHandler, headlessRenderer } =
+  (await import('crawlable-router/server')) as typeof import('../../../src/server/index.js');
+const { pageProcessFlags } = (await import(
+  new URL('../../../dist/server/headless/flags.js', import.meta.url).href
+)) as typeof import('../../../src/server/headless/flags.js');
 
 const SHELL = (extra = '') =>
   `<!DOCTYPE html><html><head><meta charset="utf-8"><title>Shell</title><meta name="fragment" content="!"><script type="module" src="/app.js"></script>${extra}</head><body><div id="app"></div></body></html>`;
@@ -148,7 +151,14 @@ const routes = createRoutes([{ path: '/' }, { path: '/*rest' }]);
 async function serve(app: string, isolate: boolean) {
   const renderer = headlessRenderer({ root: path.join(dir, app), isolate, timeoutMs: 5000, upstream: upstream.base });
   renderers.push(renderer);
-  const handler = createSnapshotHandler({ routes, origin: 'https://example.com', mode: 'hashbang', renderer, cache: false, onError: () => {} });
+  const handler = createSnapshotHandler({
+    routes,
+    origin: 'https://example.com',
+    mode: 'hashbang',
+    renderer,
+    cache: false,
+    onError: () => {},
+  });
   const server = await listen((req, res) => void handler.node(req, res));
   servers.push(server);
   return server;
@@ -229,7 +239,12 @@ describe.each([
       'window.open': 'refused',
     };
     expect(outcomes).toEqual({
-      ...Object.fromEntries(Object.entries(expected).flatMap(([name, outcome]) => [[`http ${name}`, outcome], [`https ${name}`, outcome]])),
+      ...Object.fromEntries(
+        Object.entries(expected).flatMap(([name, outcome]) => [
+          [`http ${name}`, outcome],
+          [`https ${name}`, outcome],
+        ]),
+      ),
       'upstream fetch': 'upstream /api/ok',
     });
   });
@@ -240,7 +255,11 @@ describe('a script that climbs out of happy-dom into its page process', () => {
     const secret = path.join(dir, 'secret.txt');
     writeFileSync(secret, 'TOP SECRET');
     const escapee = fileURLToPath(new URL('./escapee.mjs', import.meta.url));
-    const child = spawn(process.execPath, [...pageProcessFlags(escapee), escapee, JSON.stringify({ secret, marker, port, parent: process.pid })], { stdio: ['ignore', 'pipe', 'pipe'], env: {} });
+    const child = spawn(
+      process.execPath,
+      [...pageProcessFlags(escapee), escapee, JSON.stringify({ secret, marker, port, parent: process.pid })],
+      { stdio: ['ignore', 'pipe', 'pipe'], env: {} },
+    );
     let output = '';
     child.stdout.setEncoding('utf8').on('data', (text: string) => (output += text));
     const code = await new Promise((resolve) => child.on('exit', resolve));
@@ -255,7 +274,7 @@ describe('a script that climbs out of happy-dom into its page process', () => {
       'start a worker': 'refused: ERR_ACCESS_DENIED',
       'connect over TCP': 'refused: EACCES',
       'http request': 'refused: EACCES',
-      'listen': 'refused: EACCES',
+      listen: 'refused: EACCES',
       'send a datagram': 'refused: EACCES',
       'global fetch': 'absent',
       'process.getBuiltinModule': 'absent',

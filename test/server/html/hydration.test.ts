@@ -22,7 +22,13 @@ function scriptText(html: string): string {
 
 describe('the data script', () => {
   it('round-trips </script>, U+2028, U+2029, quotes and <!-- exactly through an HTML parser and JSON.parse', () => {
-    const data = { title: '</script><script>alert(1)</script>', line: 'a\u2028b\u2029c', quote: 'say "hi" & \'bye\'', comment: '<!-- x -->', nested: ['</SCRIPT >', { '"key"': 1 }] };
+    const data = {
+      title: '</script><script>alert(1)</script>',
+      line: 'a\u2028b\u2029c',
+      quote: 'say "hi" & \'bye\'',
+      comment: '<!-- x -->',
+      nested: ['</SCRIPT >', { '"key"': 1 }],
+    };
     const html = dataScript({ location: '/books/1', status: 200, data }, ROUTE);
     expect(html).not.toMatch(/<\/script>.*<\/script>/s);
     expect(html).not.toContain('\u2028');
@@ -72,7 +78,12 @@ describe('notJson', () => {
     expect(notJson(value)).toBe(why);
   });
 
-  it.each([[{ a: 1, b: 'x', c: [true, null, { d: -1.5 }], e: undefined }], [Object.assign(Object.create(null) as object, { a: 1 })], ['text'], [null]])('accepts %o', (value) => {
+  it.each([
+    [{ a: 1, b: 'x', c: [true, null, { d: -1.5 }], e: undefined }],
+    [Object.assign(Object.create(null) as object, { a: 1 })],
+    ['text'],
+    [null],
+  ])('accepts %o', (value) => {
     expect(notJson(value)).toBeNull();
   });
 
@@ -86,7 +97,9 @@ describe("data JSON cannot carry, in 'all' mode", () => {
   it('is a 500 for that state, with onError told the route and the path, and nothing cached', async () => {
     const errors: unknown[] = [];
     let loads = 0;
-    const routes = createRoutes([{ path: '/books/:id', name: 'book', load: () => (loads++, { published: new Date(0) }), render: () => 'book' }]);
+    const routes = createRoutes([
+      { path: '/books/:id', name: 'book', load: () => (loads++, { published: new Date(0) }), render: () => 'book' },
+    ]);
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cleanUrls: 'all', onError: (e) => errors.push(e) });
     for (let i = 0; i < 2; i++) {
       const reply = await handler.fetch(new Request('http://x/books/1'));
@@ -97,7 +110,8 @@ describe("data JSON cannot carry, in 'all' mode", () => {
     expect(errors[0]).toBeInstanceOf(SnapshotError);
     expect(errors[0]).toMatchObject({
       code: 'DATA_NOT_JSON',
-      message: 'the data route "book" (/books/:id) loaded for /books/1 cannot be sent to the client as JSON: data.published is a Date, which JSON does not give back',
+      message:
+        'the data route "book" (/books/:id) loaded for /books/1 cannot be sent to the client as JSON: data.published is a Date, which JSON does not give back',
     });
   });
 

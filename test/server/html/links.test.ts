@@ -2,7 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { applyEdits, prettyHref, rewriteLinks } from '../../../src/server/html/links.js';
 
-const ctx = (mode: 'history' | 'hashbang', base = '/') => ({ origin: 'https://example.com', base, mode, page: `https://example.com${base}` });
+const ctx = (mode: 'history' | 'hashbang', base = '/') => ({
+  origin: 'https://example.com',
+  base,
+  mode,
+  page: `https://example.com${base}`,
+});
 
 describe('prettyHref', () => {
   it.each([
@@ -70,13 +75,20 @@ describe('prettyHref against links that leave the origin (security, second round
     const base = fc.constantFrom('/', '/app/', '/a/b/');
     const fragment = fc.constantFrom('', '/pwn', '/a?b=1', 'k=v');
     fc.assert(
-      fc.property(fc.array(piece, { maxLength: 8 }), fc.constantFrom('evil.example', '127.0.0.1', ''), fragment, base, fc.boolean(), (pieces, host, state, b, hashbang) => {
-        const href = '/' + pieces.join('') + '/' + host + '/x?_escaped_fragment_=' + state;
-        const out = prettyHref(href, ctx(hashbang ? 'hashbang' : 'history', b));
-        if (out === null) return;
-        expect(out).not.toMatch(/^[\t\n\f\r ]*[\\/]{2}/);
-        if (opens(href, b).origin === 'https://example.com') expect(opens(out, b).origin).toBe('https://example.com');
-      }),
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.constantFrom('evil.example', '127.0.0.1', ''),
+        fragment,
+        base,
+        fc.boolean(),
+        (pieces, host, state, b, hashbang) => {
+          const href = '/' + pieces.join('') + '/' + host + '/x?_escaped_fragment_=' + state;
+          const out = prettyHref(href, ctx(hashbang ? 'hashbang' : 'history', b));
+          if (out === null) return;
+          expect(out).not.toMatch(/^[\t\n\f\r ]*[\\/]{2}/);
+          if (opens(href, b).origin === 'https://example.com') expect(opens(out, b).origin).toBe('https://example.com');
+        },
+      ),
       { seed: 1313, numRuns: 3000 },
     );
   });
@@ -88,10 +100,16 @@ describe('rewriteLinks', () => {
     ["<a class=x HREF='/?_escaped_fragment_=/b/1' id=y>x</a>", '<a class=x href="/#!/b/1" id=y>x</a>'],
     ['<a href=/?_escaped_fragment_=/b/1>x</a>', '<a href="/#!/b/1">x</a>'],
     ['<a href="/?a=1&amp;_escaped_fragment_=/b">x</a>', '<a href="/#!/b">x</a>'],
-    ['<area href="/?_escaped_fragment_=/m"><link rel=next href="/?_escaped_fragment_=/p/2">', '<area href="/#!/m"><link rel=next href="/#!/p/2">'],
+    [
+      '<area href="/?_escaped_fragment_=/m"><link rel=next href="/?_escaped_fragment_=/p/2">',
+      '<area href="/#!/m"><link rel=next href="/#!/p/2">',
+    ],
     ['<template><a href="/?_escaped_fragment_=/t">t</a></template>', '<template><a href="/#!/t">t</a></template>'],
     ['<p>_escaped_fragment_ in text</p><a href="/x">x</a>', '<p>_escaped_fragment_ in text</p><a href="/x">x</a>'],
-    ['<!-- <a href="/?_escaped_fragment_=/c"> --><script>"<a href=/?_escaped_fragment_=/s>"</script>', '<!-- <a href="/?_escaped_fragment_=/c"> --><script>"<a href=/?_escaped_fragment_=/s>"</script>'],
+    [
+      '<!-- <a href="/?_escaped_fragment_=/c"> --><script>"<a href=/?_escaped_fragment_=/s>"</script>',
+      '<!-- <a href="/?_escaped_fragment_=/c"> --><script>"<a href=/?_escaped_fragment_=/s>"</script>',
+    ],
     ['<img src="/?_escaped_fragment_=/i">', '<img src="/?_escaped_fragment_=/i">'],
     ['<a href="/?_escaped_fragment_=/%22%3E%3Cimg%20onerror%3Dx%3E">h</a>', '<a href="/#!/%22%3E%3Cimg%20onerror=x%3E">h</a>'],
     ['<a href="/?_escaped_fragment_=/q?a=1%26b=%27">q</a>', '<a href="/#!/q?a=1&amp;b=&#39;">q</a>'],
@@ -107,6 +125,12 @@ describe('rewriteLinks', () => {
 
 describe('applyEdits', () => {
   it('applies edits given in any order', () => {
-    expect(applyEdits('abcdef', [{ start: 4, end: 5, text: 'E' }, { start: 0, end: 1, text: 'A' }, { start: 2, end: 2, text: '+' }])).toBe('Ab+cdEf');
+    expect(
+      applyEdits('abcdef', [
+        { start: 4, end: 5, text: 'E' },
+        { start: 0, end: 1, text: 'A' },
+        { start: 2, end: 2, text: '+' },
+      ]),
+    ).toBe('Ab+cdEf');
   });
 });

@@ -32,13 +32,16 @@ describe('compileSelector', () => {
     expect(compileSelector(selector)(element)).toBe(expected);
   });
 
-  it.each(['', 'div > p', 'div p', '#', '.', '#a:hover', '[x=', 'a,b', '#app"><img onerror=x>', '[x="a"b]'])('refuses %j with BAD_OPTION', (selector) => {
-    expect(() => compileSelector(selector)).toThrow(SnapshotError);
-    try {
-      compileSelector(selector);
-    } catch (error) {
-      expect((error as SnapshotError).code).toBe('BAD_OPTION');
-      expect((error as SnapshotError).message).toContain(JSON.stringify(selector));
-    }
-  });
+  it.each(['', 'div > p', 'div p', '#', '.', '#a:hover', '[x=', 'a,b', '#app"><img onerror=x>', '[x="a"b]'])(
+    'refuses %j with BAD_OPTION',
+    (selector) => {
+      expect(() => compileSelector(selector)).toThrow(SnapshotError);
+      try {
+        compileSelector(selector);
+      } catch (error) {
+        expect((error as SnapshotError).code).toBe('BAD_OPTION');
+        expect((error as SnapshotError).message).toContain(JSON.stringify(selector));
+      }
+    },
+  );
 });

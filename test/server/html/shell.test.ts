@@ -31,17 +31,25 @@ function read(html: string) {
   const title = all.find((e) => e.tagName === 'title');
   return {
     title: title ? (title.childNodes as { value: string }[]).map((n) => n.value).join('') : null,
-    head: all.filter((e) => e.parentNode === head).map((e) => e.tagName + (e.attrs.length ? `[${e.attrs.map((a) => `${a.name}=${a.value}`).join(' ')}]` : '')),
+    head: all
+      .filter((e) => e.parentNode === head)
+      .map((e) => e.tagName + (e.attrs.length ? `[${e.attrs.map((a) => `${a.name}=${a.value}`).join(' ')}]` : '')),
   };
 }
 
 describe('parseShell', () => {
   const shells = [
-    ['a full shell', '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Books</title></head><body><nav>nav</nav><div id="app"><p>Loading</p></div><script src="/app.js"></script></body></html>'],
+    [
+      'a full shell',
+      '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Books</title></head><body><nav>nav</nav><div id="app"><p>Loading</p></div><script src="/app.js"></script></body></html>',
+    ],
     ['a shell with no head tags', '<!doctype html><title>Books</title><div id=app><p>Loading</p></div>'],
     ['a shell with an empty implied head', '<!doctype html><div id=app><p>Loading</p></div>'],
     ['a shell with no doctype and no html tag', '<div id="app"><p>Loading</p></div>'],
-    ['a shell in upper case', '<!DOCTYPE HTML><HTML><HEAD><TITLE>Books</TITLE></HEAD><BODY><DIV ID="app"><P>Loading</P></DIV></BODY></HTML>'],
+    [
+      'a shell in upper case',
+      '<!DOCTYPE HTML><HTML><HEAD><TITLE>Books</TITLE></HEAD><BODY><DIV ID="app"><P>Loading</P></DIV></BODY></HTML>',
+    ],
   ] as const;
 
   it.each(shells)('puts the meta fragment tag into the head of %s, once', (_, html) => {
@@ -51,7 +59,11 @@ describe('parseShell', () => {
   });
 
   it.each(shells)('fills title, head and outlet of %s', (_, html) => {
-    const snap = shellOf(html).snapshot({ title: 'A & "B" </title><img onerror=x>', head: '<link rel="canonical" href="https://example.com/#!/x">', outlet: '<h1>Book</h1>' });
+    const snap = shellOf(html).snapshot({
+      title: 'A & "B" </title><img onerror=x>',
+      head: '<link rel="canonical" href="https://example.com/#!/x">',
+      outlet: '<h1>Book</h1>',
+    });
     const back = read(snap);
     expect(back.title).toBe('A & "B" </title><img onerror=x>');
     expect(back.head).toContain('link[rel=canonical href=https://example.com/#!/x]');
@@ -70,7 +82,9 @@ describe('parseShell', () => {
   it('adds no <title> to a shell without one unless the state has a title', () => {
     const html = '<!doctype html><html><head></head><body><div id=app></div></body></html>';
     expect(shellOf(html).snapshot({})).toBe('<!doctype html><html><head></head><body><div id=app></div></body></html>');
-    expect(shellOf(html).snapshot({ title: 'T' })).toBe('<!doctype html><html><head><title>T</title></head><body><div id=app></div></body></html>');
+    expect(shellOf(html).snapshot({ title: 'T' })).toBe(
+      '<!doctype html><html><head><title>T</title></head><body><div id=app></div></body></html>',
+    );
   });
 
   it('keeps one meta fragment tag in the page when the shell has several, and none in snapshots', () => {
@@ -92,7 +106,8 @@ describe('parseShell', () => {
   });
 
   it('rewrites ugly links in the shell to pretty ones, in the page and in snapshots', () => {
-    const html = '<html><head></head><body><nav><a href="/?_escaped_fragment_=/books/1">b</a></nav><main><a href="?_escaped_fragment_=/x">x</a></main></body></html>';
+    const html =
+      '<html><head></head><body><nav><a href="/?_escaped_fragment_=/books/1">b</a></nav><main><a href="?_escaped_fragment_=/x">x</a></main></body></html>';
     const shell = shellOf(html, 'main');
     expect(shell.page).toContain('<a href="/#!/books/1">b</a>');
     expect(shell.page).toContain('<a href="/#!/x">x</a>');
@@ -102,7 +117,8 @@ describe('parseShell', () => {
   });
 
   it('finds the outlet by a compound selector and ignores look-alikes in comments and scripts', () => {
-    const html = '<html><body><!-- <main id="app"></main> --><script>"<main class=o></main>"</script><section class="x o">old</section></body></html>';
+    const html =
+      '<html><body><!-- <main id="app"></main> --><script>"<main class=o></main>"</script><section class="x o">old</section></body></html>';
     expect(shellOf(html, 'section.o').snapshot({ outlet: 'new' })).toBe(html.replace('old', 'new'));
   });
 
@@ -142,7 +158,9 @@ describe('parseShell', () => {
     const html =
       '<html><head><meta name="description" content="shell"><link rel="alternate" hreflang="de" href="/?_escaped_fragment_=/de"><link rel="alternate" hreflang="fr" href="/?_escaped_fragment_=/fr"><script type="application/ld+json">{}</script></head><body><div id="app"></div></body></html>';
     const shell = shellOf(html);
-    const tags = mergeHead([{ meta: [{ name: 'description', content: 'state' }], link: [{ rel: 'alternate', hreflang: 'de', href: '/de' }] }]);
+    const tags = mergeHead([
+      { meta: [{ name: 'description', content: 'state' }], link: [{ rel: 'alternate', hreflang: 'de', href: '/de' }] },
+    ]);
     const snap = shell.snapshot({ tags });
     expect(count(snap, 'name="description"')).toBe(1);
     expect(snap).toContain('<meta name="description" content="state">');

@@ -7,7 +7,10 @@ import { createSnapshotHandler } from '../../../src/server/handler.js';
 import { toNodeHandler, toAsk } from '../../../src/server/http/node.js';
 import { listen, request, type Running } from '../helpers.js';
 
-const routes = createRoutes([{ path: '/books/:id', title: ({ params }) => `Book ${params.id}`, render: ({ params }) => `<h1>${params.id}</h1>`.repeat(200) }], { base: '/app/' });
+const routes = createRoutes(
+  [{ path: '/books/:id', title: ({ params }) => `Book ${params.id}`, render: ({ params }) => `<h1>${params.id}</h1>`.repeat(200) }],
+  { base: '/app/' },
+);
 const handler = createSnapshotHandler({ routes, origin: 'https://example.com', onError: () => {} });
 
 let running: Running[] = [];
@@ -76,7 +79,10 @@ describe.each([
 
   it('passes on what is not its business', async () => {
     const port = await startServer();
-    for (const [method, target] of [['GET', '/elsewhere?_escaped_fragment_=/x'], ['POST', '/app/?_escaped_fragment_=/books/7']] as const) {
+    for (const [method, target] of [
+      ['GET', '/elsewhere?_escaped_fragment_=/x'],
+      ['POST', '/app/?_escaped_fragment_=/books/7'],
+    ] as const) {
       const reply = await request(port, target, { method });
       expect({ status: reply.status, body: reply.body }).toEqual(passed);
     }
@@ -108,7 +114,11 @@ describe('the node adapter', () => {
     ['the absolute form a proxy receives', { url: 'http://evil.example/app/?_escaped_fragment_=/b' }, '/app/?_escaped_fragment_=/b'],
     ['a path that reads as an authority', { url: '//evil.example/x' }, '//evil.example/x'],
   ])('reads only the path and query from %s, never the host', (_, req, target) => {
-    const ask = toAsk({ method: 'get', headers: { host: 'evil.example', 'accept-encoding': ['gzip', 'br'] }, ...req } as unknown as IncomingMessage);
+    const ask = toAsk({
+      method: 'get',
+      headers: { host: 'evil.example', 'accept-encoding': ['gzip', 'br'] },
+      ...req,
+    } as unknown as IncomingMessage);
     expect(ask?.target).toBe(target);
     expect(ask?.method).toBe('GET');
     expect(ask?.header('accept-encoding')).toBe('gzip, br');

@@ -86,7 +86,12 @@ describe('respond', () => {
   it('answers 304 with the validators and no body', async () => {
     const res = await respond(req({ 'if-none-match': page.etag }), page, { compress: true });
     expect(res.status).toBe(304);
-    expect(Object.fromEntries(res.headers)).toEqual({ 'cache-control': 'public, max-age=60', etag: page.etag, 'last-modified': 'Tue, 02 Jan 2024 03:04:05 GMT', vary: 'Accept-Encoding' });
+    expect(Object.fromEntries(res.headers)).toEqual({
+      'cache-control': 'public, max-age=60',
+      etag: page.etag,
+      'last-modified': 'Tue, 02 Jan 2024 03:04:05 GMT',
+      vary: 'Accept-Encoding',
+    });
     expect(await res.text()).toBe('');
   });
 

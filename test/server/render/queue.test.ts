@@ -44,7 +44,10 @@ describe('createQueue', () => {
     const second = queue.run(async () => 'second');
     const third = queue.run(async () => 'third');
     await expect(third).rejects.toThrow(SnapshotError);
-    await expect(third).rejects.toMatchObject({ code: 'BUSY', message: '1 snapshots are rendering and 1 are waiting: the render queue is full' });
+    await expect(third).rejects.toMatchObject({
+      code: 'BUSY',
+      message: '1 snapshots are rendering and 1 are waiting: the render queue is full',
+    });
     gate.resolve();
     await first;
     expect(await second).toBe('second');

@@ -5,26 +5,51 @@ import { hooksRenderer, type RenderJob } from '../../../src/server/render/render
 import { parseShell } from '../../../src/server/html/shell.js';
 
 const settings = { origin: 'https://example.com', base: '/', mode: 'hashbang' as const };
-const shell = parseShell('<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app">shell</div></body></html>', { outlet: '#app', links: { ...settings, page: 'https://example.com/' } });
+const shell = parseShell('<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app">shell</div></body></html>', {
+  outlet: '#app',
+  links: { ...settings, page: 'https://example.com/' },
+});
 const routes = createRoutes(
   [
     { path: '/plain' },
     { path: '/titled', title: 'A "title" <b>', render: () => '<a href="?_escaped_fragment_=/plain">p</a>' },
-    { path: '/data/:id', load: async ({ params, signal }) => ({ id: params.id, aborted: signal.aborted }), title: ({ data }) => `Data ${(data as { id: string }).id}`, render: ({ data }) => `<pre>${JSON.stringify(data)}</pre>` },
+    {
+      path: '/data/:id',
+      load: async ({ params, signal }) => ({ id: params.id, aborted: signal.aborted }),
+      title: ({ data }) => `Data ${(data as { id: string }).id}`,
+      render: ({ data }) => `<pre>${JSON.stringify(data)}</pre>`,
+    },
   ],
   { notFound: { title: 'Missing', render: () => '<h1>404</h1>' } },
 );
 
 function job(location: string): RenderJob {
   const match = routes.resolve(location);
-  return { location, url: `https://example.com/#!${location}`, canonical: `https://example.com/#!${location}`, match, notFound: !match || match.notFound, settings, signal: new AbortController().signal };
+  return {
+    location,
+    url: `https://example.com/#!${location}`,
+    canonical: `https://example.com/#!${location}`,
+    match,
+    notFound: !match || match.notFound,
+    settings,
+    signal: new AbortController().signal,
+  };
 }
 
 describe('hooksRenderer', () => {
   it.each([
-    ['/plain', '<!DOCTYPE html><html><head><title>Shell</title><link rel="canonical" href="https://example.com/#!/plain"></head><body><div id="app">shell</div></body></html>'],
-    ['/titled', '<!DOCTYPE html><html><head><title>A &quot;title&quot; &lt;b&gt;</title><link rel="canonical" href="https://example.com/#!/titled"></head><body><div id="app"><a href="/#!/plain">p</a></div></body></html>'],
-    ['/data/7', '<!DOCTYPE html><html><head><title>Data 7</title><link rel="canonical" href="https://example.com/#!/data/7"></head><body><div id="app"><pre>{"id":"7","aborted":false}</pre></div></body></html>'],
+    [
+      '/plain',
+      '<!DOCTYPE html><html><head><title>Shell</title><link rel="canonical" href="https://example.com/#!/plain"></head><body><div id="app">shell</div></body></html>',
+    ],
+    [
+      '/titled',
+      '<!DOCTYPE html><html><head><title>A &quot;title&quot; &lt;b&gt;</title><link rel="canonical" href="https://example.com/#!/titled"></head><body><div id="app"><a href="/#!/plain">p</a></div></body></html>',
+    ],
+    [
+      '/data/7',
+      '<!DOCTYPE html><html><head><title>Data 7</title><link rel="canonical" href="https://example.com/#!/data/7"></head><body><div id="app"><pre>{"id":"7","aborted":false}</pre></div></body></html>',
+    ],
     ['/nope', '<!DOCTYPE html><html><head><title>Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>'],
   ])('renders %s with its hooks into the shell', async (location, html) => {
     expect((await hooksRenderer(shell, routes).render(job(location))).html).toBe(html);
@@ -34,19 +59,42 @@ describe('hooksRenderer', () => {
     const controller = new AbortController();
     const slow = createRoutes([{ path: '/x', load: async () => controller.abort(new Error('timed out')), render: () => 'never' }]);
     const match = slow.resolve('/x');
-    await expect(hooksRenderer(shell).render({ ...job('/x'), match, notFound: false, signal: controller.signal })).rejects.toThrow('timed out');
+    await expect(hooksRenderer(shell).render({ ...job('/x'), match, notFound: false, signal: controller.signal })).rejects.toThrow(
+      'timed out',
+    );
   });
 
   it('renders the bare shell with no canonical link when nothing matches and there is no notFound route', async () => {
     const bare = { ...job('/nope'), match: null, notFound: true };
-    expect((await hooksRenderer(shell).render(bare)).html).toBe('<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app">shell</div></body></html>');
+    expect((await hooksRenderer(shell).render(bare)).html).toBe(
+      '<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app">shell</div></body></html>',
+    );
   });
 
-  it('writes the head: defaults, the route\'s tags over them, escaped, JSON-LD that no data can close', async () => {
+  it("writes the head: defaults, the route's tags over them, escaped, JSON-LD that no data can close", async () => {
     const hostile = '"><img src=x onerror=alert(1)></script><!--\u2028\u2029';
     const table = createRoutes(
-      [{ path: '/h/:id', head: ({ params }) => ({ meta: [{ name: 'description', content: hostile }, { property: 'og:title', content: String(params.id) }], link: [{ rel: 'alternate', hreflang: 'de', href: hostile }], jsonLd: { name: hostile, '@type': 'Book' } }) }],
-      { head: { meta: [{ name: 'description', content: 'default' }, { name: 'twitter:card', content: 'summary' }] } },
+      [
+        {
+          path: '/h/:id',
+          head: ({ params }) => ({
+            meta: [
+              { name: 'description', content: hostile },
+              { property: 'og:title', content: String(params.id) },
+            ],
+            link: [{ rel: 'alternate', hreflang: 'de', href: hostile }],
+            jsonLd: { name: hostile, '@type': 'Book' },
+          }),
+        },
+      ],
+      {
+        head: {
+          meta: [
+            { name: 'description', content: 'default' },
+            { name: 'twitter:card', content: 'summary' },
+          ],
+        },
+      },
     );
     const headShell = parseShell(
       '<!DOCTYPE html><html><head><title>Shell</title><meta name="Description" content="shell"><meta name="viewport" content="w"><link rel="alternate" hreflang="DE" href="/de"></head><body><div id="app"></div></body></html>',
@@ -75,7 +123,14 @@ describe('hooksRenderer', () => {
       { notFound: { title: 'Missing', render: () => '<h1>404</h1>' } },
     );
     const gone = await hooksRenderer(shell, table).render({ ...job('/gone'), match: table.resolve('/gone') });
-    expect(gone).toEqual({ status: 404, html: '<!DOCTYPE html><html><head><title>Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>' });
-    expect(await hooksRenderer(shell, table).render({ ...job('/moved'), match: table.resolve('/moved') })).toEqual({ status: 308, html: '', redirect: '/plain' });
+    expect(gone).toEqual({
+      status: 404,
+      html: '<!DOCTYPE html><html><head><title>Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>',
+    });
+    expect(await hooksRenderer(shell, table).render({ ...job('/moved'), match: table.resolve('/moved') })).toEqual({
+      status: 308,
+      html: '',
+      redirect: '/plain',
+    });
   });
 });
