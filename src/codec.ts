@@ -25,7 +25,8 @@ export class CodecError extends Error {
   }
 }
 
-const PARAM = '_escaped_fragment_';
+/** The query parameter that carries an escaped fragment: the scheme's one name for it. */
+export const PARAM = '_escaped_fragment_';
 // What the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26 %2B
 // %7F-FF); every byte of a non-ASCII character is %80-FF.
 const UNSAFE = /* @__PURE__ */ escapeTable(/[!"$'-*,-~]/);
@@ -111,6 +112,16 @@ function uglyParts(url: string): [query: number, at: number] | [reason: string, 
   const amp = url.indexOf('&', at);
   if (amp >= 0 && amp < end) return [`${PARAM} is not the last parameter`, at];
   return end < url.length ? [`fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, end] : [query, at];
+}
+
+/**
+ * True when `url`'s query has an `_escaped_fragment_` parameter: an ugly URL, or (the parameter not
+ * the single, last one, or a fragment after it) one malformed for the scheme, never a clean URL.
+ * The one test of the parameter's presence, for the codec, locations, the server and `verify`.
+ */
+export function hasEscapedFragment(url: string): boolean {
+  const [query, end] = queryOf(url);
+  return paramAt(url, query, end) >= 0;
 }
 
 /** True when `url` has a `#!` fragment and no `_escaped_fragment_` parameter of its own. */

@@ -3,7 +3,7 @@
 // in-page anchor. Locations are kept in one canonical spelling (below) so that a state reached
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
-import { readUglyUrl } from './codec.js';
+import { hasEscapedFragment, readUglyUrl } from './codec.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
 export type AppLocation = string;
@@ -118,14 +118,6 @@ function relative(path: string, base: string): string | null {
 export interface ToLocationOptions {
   /** The app's base path; URLs outside it are not the app's. Default `'/'`. */
   base?: string;
-}
-
-/**
- * True when the URL has an `_escaped_fragment_` parameter: an ugly URL, or (the parameter not the
- * single, last one, or a fragment after it) one malformed for the scheme, never a clean URL. Internal.
- */
-export function hasEscapedFragment(url: string): boolean {
-  return /[?&]_escaped_fragment_(?:[=&]|$)/.test(url.split('#', 1)[0] as string);
 }
 
 // scheme://authority or //authority at the start of a URL.

@@ -2,7 +2,8 @@
 // They differ only in the URL form (clean or `#!`, docs/scheme.md "Words"); the
 // navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
-import { hasEscapedFragment, normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { hasEscapedFragment } from '../codec.js';
+import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { RouterWindow } from './types.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */

@@ -5,7 +5,7 @@
 // `<meta name="fragment" content="!">`; anything else is not its business (null).
 // The scheme's rules it follows: docs/scheme.md.
 
-import { CodecError, readUglyUrl } from '../codec.js';
+import { CodecError, hasEscapedFragment, readUglyUrl } from '../codec.js';
 import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { AnyRoute, RouteDefinition, RouteTable } from '../routes.js';
 import {
@@ -132,7 +132,6 @@ export interface SnapshotHandler {
   invalidate(target: InvalidateTarget): Promise<void>;
 }
 
-const UGLY_PARAM = /[?&]_escaped_fragment_(?:[=&]|$)/;
 const CLEAN_URLS: readonly CleanUrls[] = ['bots', 'all', 'shell'];
 const LOCK_MARGIN_MS = 1000;
 const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, ABANDONED: 503, LIMITED: 429, TIMEOUT: 504 };
@@ -315,8 +314,6 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
 
   async function answer(request: Ask): Promise<Answer | null> {
     if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-    const q = request.target.indexOf('?');
-    const search = q < 0 ? '' : request.target.slice(q);
     let location: AppLocation | null;
     try {
       location = toLocation(request.target, { base: settings.base });
@@ -329,7 +326,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       );
     }
     if (location === null) return null;
-    const clean = !UGLY_PARAM.test(search);
+    const clean = !hasEscapedFragment(request.target);
     const varies = clean ? vary : undefined;
     if (clean && !(cleanUrls === 'all' || (cleanUrls === 'bots' && isBot(request.header('user-agent'))))) {
       if (!serveShell) return null;

@@ -2,7 +2,7 @@
 // pretty URL in hashbang mode, the clean URL in history mode, always on the configured origin,
 // never on the request's Host header (docs/scheme.md, last section).
 
-import { toUglyUrl } from '../codec.js';
+import { PARAM, toUglyUrl } from '../codec.js';
 import { normalizeBase, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import { SnapshotError } from './errors.js';
 
@@ -82,5 +82,5 @@ export function redirectUrl(target: AppLocation, settings: UrlSettings, form: 'c
   const state = stripAnchor(target);
   if (form === 'ugly') return toUglyUrl(toUrl(state, { ...settings, mode: 'hashbang' }));
   const clean = toUrl(state, { ...settings, mode: 'history' });
-  return form === 'clean' ? clean : clean + (clean.includes('?') ? '&' : '?') + '_escaped_fragment_=';
+  return form === 'clean' ? clean : clean + (clean.includes('?') ? '&' : '?') + PARAM + '=';
 }

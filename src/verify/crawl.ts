@@ -3,7 +3,7 @@
 // #! links are fetched as their ugly URLs, pages with the meta tag are fetched again with an empty
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
-import { CodecError, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
+import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
 import { BROWSER_AGENT, cleanUrlOf, crawlAsAgents, type CleanUrlReport } from './agents.js';
 import type { Problem } from './problems.js';
 import { readPage, readSitemap, robotsSitemaps } from './page.js';
@@ -155,7 +155,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       return;
     }
     if (url.origin !== origin || !/^https?:$/.test(url.protocol)) return;
-    if (isUglyUrl(url.href.split('#')[0] as string) || url.searchParams.has('_escaped_fragment_')) {
+    if (hasEscapedFragment(url.href)) {
       problems.push({
         code: where.startsWith('the sitemap') ? 'UGLY_SITEMAP' : 'UGLY_LINK',
         message: `${where} points at the ugly URL ${url.href}; crawlers do not follow those`,

@@ -3,7 +3,7 @@
 // URL of the same state. Links are found by parse5, never by a regex over markup.
 
 import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
-import { toPrettyUrl } from '../../codec.js';
+import { hasEscapedFragment, PARAM, toPrettyUrl } from '../../codec.js';
 import { toLocation, toUrl } from '../../location.js';
 import { escapeHtml } from './escape.js';
 import type { UrlSettings } from '../urls.js';
@@ -24,7 +24,6 @@ export interface Edit {
   text: string;
 }
 
-const UGLY = /[?&]_escaped_fragment_(?:[=&#]|$)/;
 // What a browser reads as `//host` when an href starts with it: two slashes, either way round.
 const NETWORK_PATH = /^[\\/]{2}/;
 
@@ -36,7 +35,7 @@ const LINK_ELEMENTS = new Set(['a', 'area', 'link']);
 
 /** True when the text may hold an ugly link: the cheap test that spares most snapshots a parse. */
 export function mayHoldUglyLinks(text: string): boolean {
-  return text.includes('_escaped_fragment_');
+  return text.includes(PARAM);
 }
 
 /**
@@ -46,7 +45,7 @@ export function mayHoldUglyLinks(text: string): boolean {
  */
 export function prettyHref(href: string, context: LinkContext): string | null {
   const value = href.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
-  if (!UGLY.test(value)) return null;
+  if (!hasEscapedFragment(value)) return null;
   const absolute = /^(?:[A-Za-z][A-Za-z0-9+.-]*:|\/\/)/.test(value);
   let url: URL;
   try {
