@@ -62,7 +62,21 @@ const handler = createSnapshotHandler({
   // Store faults come with no location (a timeout of Redis, say): counted, as they cost a render.
   onError: (_, location) => void (location === null && storeFaults++),
 });
-const server = createServer((req, res) => void handler.node(req, res));
+// The Retry-After of the 503s this server sent: what a shed client was told (counted here, where no
+// race with the load can hide it).
+const retryAfters = {};
+const server = createServer((req, res) => {
+  // The node adapter writes its headers with writeHead, which getHeader cannot read back after.
+  const writeHead = res.writeHead;
+  res.writeHead = function (status, headers, ...rest) {
+    if (status === 503) {
+      const value = String(Object.entries(headers ?? {}).find(([name]) => name.toLowerCase() === 'retry-after')?.[1]);
+      retryAfters[value] = (retryAfters[value] ?? 0) + 1;
+    }
+    return writeHead.call(this, status, headers, ...rest);
+  };
+  void handler.node(req, res);
+});
 server.listen(0, '127.0.0.1', () => process.send({ port: server.address().port }));
 process.on('message', (message) => {
   if (message === 'rss') {
@@ -70,4 +84,5 @@ process.on('message', (message) => {
     process.send({ rss: process.memoryUsage().rss });
   }
   if (message === 'renders') process.send({ renders: { ...renders }, storeFaults });
+  if (message === 'shed') process.send({ shed: { ...retryAfters } });
 });
