@@ -63,6 +63,19 @@ export function headKey(tag: string, attr: (name: string) => string | null | und
   return tag === 'script' && read('type') === LD_TYPE ? 'json-ld' : null;
 }
 
+// HTML's ASCII whitespace, which separates the tokens of a `rel`.
+const TOKENS = /[\t\n\f\r ]+/;
+
+/** True for the scheme's `<meta name="fragment">`, its name compared as HTML compares it. Internal. */
+export function isFragmentMeta(tag: string | undefined, attr: (name: string) => string | null | undefined): boolean {
+  return tag === 'meta' && attr('name')?.trim().toLowerCase() === 'fragment';
+}
+
+/** True for a `<link>` whose `rel` holds the token `canonical`. Internal. */
+export function isCanonicalLink(tag: string | undefined, attr: (name: string) => string | null | undefined): boolean {
+  return tag === 'link' && (attr('rel') ?? '').toLowerCase().split(TOKENS).includes('canonical');
+}
+
 /**
  * Merges head layers (defaults first, the state last) into one list of tags: one tag per key, a
  * later layer's tag replacing an earlier one in place. Internal to the package.

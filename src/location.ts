@@ -120,6 +120,12 @@ export interface ToLocationOptions {
   base?: string;
 }
 
+/** The text before its first `#`: a location without its in-page anchor, a URL without its fragment. */
+export function stripAnchor<T extends string>(text: T): T {
+  const hash = text.indexOf('#');
+  return (hash < 0 ? text : text.slice(0, hash)) as T;
+}
+
 // scheme://authority or //authority at the start of a URL.
 const ORIGIN = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;
 

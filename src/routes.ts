@@ -3,7 +3,7 @@
 
 import { compile, parse, pathToRegexp, PathError, type Token } from 'path-to-regexp';
 import type { Head } from './head.js';
-import { canonicalPathText, normalizeBase, normalizeLocation, type AppLocation } from './location.js';
+import { canonicalPathText, normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from './location.js';
 import { redirect, type RedirectOutcome } from './outcome.js';
 import type { Params, ParamsOf } from './params.js';
 import { percentDecode } from './percent.js';
@@ -434,7 +434,7 @@ export function createRoutes<const P extends readonly string[]>(
         return buildLocation(id, m.params, m.query);
       } catch {
         // Params its own pattern cannot write back (a value holding a separator): the location as it came.
-        return m.location.split('#', 1)[0] as AppLocation;
+        return stripAnchor(m.location);
       }
     },
   };
@@ -452,8 +452,9 @@ function redirectLoad(r: RouteDefinition<string, unknown>, source: Compiled, sen
       `the redirect of ${describe(r)} to ${JSON.stringify(to)} needs params its path does not capture: ${missing.join(', ')}`,
     );
   return ({ params, location }) => {
-    const q = location.split('#', 1)[0]?.indexOf('?') ?? -1;
-    throw redirect(target.build(params) + (q < 0 ? '' : (location.split('#', 1)[0] as string).slice(q)), 301);
+    const state = stripAnchor(location);
+    const q = state.indexOf('?');
+    throw redirect(target.build(params) + (q < 0 ? '' : state.slice(q)), 301);
   };
 }
 

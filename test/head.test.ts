@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headKey, jsonLdText, mergeHead } from '../src/head.js';
+import { headKey, isCanonicalLink, isFragmentMeta, jsonLdText, mergeHead } from '../src/head.js';
 import { fuzz } from './fuzz/runs.js';
 
 const attrs = (map: Record<string, string>) => (name: string) => map[name];
@@ -91,5 +91,26 @@ describe('jsonLdText', () => {
       }),
       fuzz(1101, 50),
     );
+  });
+});
+
+describe('the scheme meta tag and the canonical link, recognised as HTML reads them', () => {
+  const attrs = (values: Record<string, string>) => (name: string) => values[name];
+  it.each([
+    ['meta', { name: 'fragment', content: '!' }, true],
+    ['meta', { name: ' Fragment ', content: '!' }, true],
+    ['meta', { name: 'description', content: '!' }, false],
+    ['link', { name: 'fragment' }, false],
+  ])('isFragmentMeta(<%s %j>) is %s', (tag, values, expected) => {
+    expect(isFragmentMeta(tag, attrs(values))).toBe(expected);
+  });
+
+  it.each([
+    ['link', { rel: 'canonical', href: '/' }, true],
+    ['link', { rel: 'Alternate\tCANONICAL', href: '/' }, true],
+    ['link', { rel: 'canonicalish', href: '/' }, false],
+    ['meta', { rel: 'canonical' }, false],
+  ])('isCanonicalLink(<%s %j>) is %s', (tag, values, expected) => {
+    expect(isCanonicalLink(tag, attrs(values))).toBe(expected);
   });
 });

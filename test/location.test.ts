@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodecError, toUglyUrl } from '../src/codec.js';
-import { toLocation, toUrl } from '../src/location.js';
+import { stripAnchor, toLocation, toUrl } from '../src/location.js';
 
 describe('toLocation', () => {
   it.each([
@@ -198,5 +198,16 @@ describe('one state, three forms, for all states', () => {
       }),
       { numRuns: 1500, seed: 6 },
     );
+  });
+});
+
+describe('stripAnchor', () => {
+  it.each([
+    ['/a?b=c#d#e', '/a?b=c'],
+    ['/a?b=c', '/a?b=c'],
+    ['https://example.com/app/#!/books/1', 'https://example.com/app/'],
+    ['#only', ''],
+  ])('gives the text of %s before its first #: %s', (text, expected) => {
+    expect(stripAnchor(text)).toBe(expected);
   });
 });

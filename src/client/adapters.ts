@@ -3,7 +3,7 @@
 // navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
 import { hasEscapedFragment } from '../codec.js';
-import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { normalizeLocation, stripAnchor, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { RouterWindow } from './types.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */
@@ -21,7 +21,6 @@ export interface Adapter {
 }
 
 /** The page part of a URL or location: everything before its first `#`. */
-export const pathOf = (text: string) => text.split('#', 1)[0] as string;
 
 /** The location any form of `href` names; null outside `base` or for a malformed `_escaped_fragment_`, no state of ours. */
 export function safeRead(href: string, base: string): AppLocation | null {
@@ -44,7 +43,7 @@ export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
     url: (loc) => page + toUrl(loc, { base, mode }).slice(page ? base.length : 0),
     read(href, shown) {
       if (page) {
-        if (pathOf(href) !== page) return null;
+        if (stripAnchor(href) !== page) return null;
         href = base + href.slice(page.length);
       }
       const hash = href.indexOf('#');
@@ -52,7 +51,7 @@ export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
       // of its own (docs/scheme.md, "Reading the text after `#!`").
       const loc =
         hashbang && shown && hash >= 0 && href.charCodeAt(hash + 1) !== 33
-          ? normalizeLocation(pathOf(shown) + href.slice(hash))
+          ? normalizeLocation(stripAnchor(shown) + href.slice(hash))
           : safeRead(href, base);
       // A URL that reads is ugly when it has the parameter (else toLocation throws), and pretty when
       // it has `#!`: hashbang's form is pretty, history's neither.
@@ -126,7 +125,7 @@ export function windowNav(win: RouterWindow, base: string): Nav {
         } catch {
           // Refused at run time (Safari past 100 calls in 30 s, a path this page may not take): the
           // `#!` form of the same state on this very page, never a load of another document.
-          url = pathOf(href()) + '#!' + loc;
+          url = stripAnchor(href()) + '#!' + loc;
         }
       }
       // Without the API a `#!` URL on the same page changes only the fragment: no reload.

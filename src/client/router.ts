@@ -2,12 +2,13 @@
 // pipeline (match → guards → load → commit → scroll → subscribers). URL forms are the adapters'
 // business; this file never asks which adapter it has.
 
-import { normalizeBase, normalizeLocation, type AppLocation } from '../location.js';
+import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
+import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
 import { stateHead } from '../head.js';
 import type { RouteMatch } from '../routes.js';
 import type { HydrationPayload } from '../hydration.js';
-import { createAdapter, pathOf, windowNav, type Entry } from './adapters.js';
+import { createAdapter, windowNav, type Entry } from './adapters.js';
 import { createHead } from './head.js';
 import { historyNav } from './history.js';
 import { readHydration, renderedLocation } from './hydrate.js';
@@ -39,7 +40,7 @@ export function createRouter(options: RouterOptions): Router {
   const api = nav.api;
   const mode = options.mode === 'hashbang' || (options.mode !== 'history' && api < 2) ? 'hashbang' : 'history';
   // Where only the fragment may change (api 1), the state lives in this page's fragment.
-  const adapter = createAdapter(mode, base, mode === 'hashbang' && api === 1 ? pathOf(nav.href()) : '');
+  const adapter = createAdapter(mode, base, mode === 'hashbang' && api === 1 ? stripAnchor(nav.href()) : '');
   const scroll = createScroll(win, options.scroll !== false && !!win);
   const guards = new Set<Guard>();
   const subscribers = new Set<Listener>();
@@ -73,14 +74,12 @@ export function createRouter(options: RouterOptions): Router {
     pending = null;
     waiters.splice(0).forEach((f) => f());
     if (started && doc) {
-      const data = doc.documentElement.dataset;
-      data['routerState'] = 'settled';
-      data['routerStatus'] = String(status);
-      if (moved === undefined) delete data['routerRedirect'];
-      else data['routerRedirect'] = moved;
-      win.dispatchEvent(
-        new win.CustomEvent('crawlable-router:settled', { detail: { location: current && current.location, status, redirect: moved } }),
-      );
+      const root = doc.documentElement;
+      root.setAttribute(STATE_ATTRIBUTE, 'settled');
+      root.setAttribute(STATUS_ATTRIBUTE, String(status));
+      if (moved === undefined) root.removeAttribute(REDIRECT_ATTRIBUTE);
+      else root.setAttribute(REDIRECT_ATTRIBUTE, moved);
+      win.dispatchEvent(new win.CustomEvent(SETTLED_EVENT, { detail: { location: current && current.location, status, redirect: moved } }));
     }
   }
 
@@ -116,7 +115,7 @@ export function createRouter(options: RouterOptions): Router {
     const context = { params: m.params, query: m.query, location: m.location, data, error };
     // Only the first commit may find the server's view of its location in the outlet (and its head).
     const rendered = drawn !== null;
-    const keep = rendered && drawn === pathOf(m.location);
+    const keep = rendered && drawn === stripAnchor(m.location);
     drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
@@ -146,7 +145,7 @@ export function createRouter(options: RouterOptions): Router {
     controller?.abort();
     const { signal } = (controller = new AbortController());
     pending = { loc, key: e.key };
-    if (started && doc) doc.documentElement.dataset['routerState'] = 'busy';
+    if (started && doc) doc.documentElement.setAttribute(STATE_ATTRIBUTE, 'busy');
     const from = current;
     const fromEntry = entry;
     // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
@@ -155,12 +154,12 @@ export function createRouter(options: RouterOptions): Router {
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
-    const seeded = seed !== null && seed.location === pathOf(loc) ? seed : null;
+    const seeded = seed !== null && seed.location === stripAnchor(loc) ? seed : null;
     seed = null;
     try {
       let m = routes.resolve(loc, fallback) as RouteMatch;
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
-      if (from && from.error === undefined && from.location !== loc && pathOf(from.location) === pathOf(loc)) {
+      if (from && from.error === undefined && from.location !== loc && stripAnchor(from.location) === stripAnchor(loc)) {
         commit(m, e, kind, from.data, null);
         return true;
       }
@@ -228,7 +227,7 @@ export function createRouter(options: RouterOptions): Router {
     // A traversal between `#!` URLs fires popstate, then hashchange for the same URL.
     if (event.type === 'hashchange' && href === lastHref) return;
     // A plain `#anchor` belongs to the state shown only while the page part of the URL is unchanged.
-    void arrive(href, pathOf(href) === pathOf(lastHref) && current ? current.location : null);
+    void arrive(href, stripAnchor(href) === stripAnchor(lastHref) && current ? current.location : null);
   }
 
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
@@ -281,7 +280,7 @@ export function createRouter(options: RouterOptions): Router {
       listening?.abort();
       controller?.abort(); // whatever is in flight resolves false and never commits
       scroll.stop();
-      if (started && doc) delete doc.documentElement.dataset['routerState'];
+      if (started && doc) doc.documentElement.removeAttribute(STATE_ATTRIBUTE);
       started = false;
       guards.clear();
       subscribers.clear();

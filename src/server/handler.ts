@@ -6,7 +6,7 @@
 // The scheme's rules it follows: docs/scheme.md.
 
 import { CodecError, hasEscapedFragment, readUglyUrl } from '../codec.js';
-import { normalizeLocation, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { normalizeLocation, stripAnchor, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { AnyRoute, RouteDefinition, RouteTable } from '../routes.js';
 import {
   createSnapshotCache,
@@ -27,7 +27,7 @@ import { createFlights, isAbandoned } from './render/flights.js';
 import { createQueue, type QueueOptions } from './render/queue.js';
 import { hooksRenderer, type SnapshotRenderer } from './render/render.js';
 import { DEFAULT_SHELL, parseShell } from './html/shell.js';
-import { checkBase, checkMode, checkOrigin, publicUrl, redirectUrl, stripAnchor, type UrlSettings } from './urls.js';
+import { checkBase, checkMode, checkOrigin, publicUrl, redirectUrl, type UrlSettings } from './urls.js';
 import { outcomeOf } from '../outcome.js';
 
 /** Options of the snapshot cache. */

@@ -3,7 +3,7 @@
 // never on the request's Host header (docs/scheme.md, last section).
 
 import { PARAM, toUglyUrl } from '../codec.js';
-import { normalizeBase, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { normalizeBase, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import { SnapshotError } from './errors.js';
 
 /** Checks an `origin` option (`https://example.com`, a port allowed, no path) and returns it serialised. */
@@ -65,12 +65,6 @@ export function publicUrl(location: AppLocation, settings: UrlSettings): string 
   const state = stripAnchor(location);
   if (settings.mode === 'hashbang' && state === '/') return settings.origin + settings.base;
   return toUrl(state, settings);
-}
-
-/** The location without its in-page anchor: the key of a state's snapshot. */
-export function stripAnchor(location: AppLocation): AppLocation {
-  const hash = location.indexOf('#');
-  return hash < 0 ? location : location.slice(0, hash);
 }
 
 /**

@@ -1,6 +1,7 @@
 // The no-cloaking check's browser: Debian's Chromium driven by playwright-core (an optional peer
 // dependency, imported only here), never a browser that a tool downloads for itself.
 
+import { STATE_ATTRIBUTE } from '../settled.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { TextReader } from './crawl.js';
 
@@ -65,9 +66,9 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
         if (javaScript) {
           // A page with the router says when it is done (see the client's settled signal); one
           // without it is done when its network has been quiet for a moment.
-          const routed = await page.evaluate(() => document.documentElement.dataset['routerState'] !== undefined);
+          const routed = await page.evaluate((name) => document.documentElement.hasAttribute(name), STATE_ATTRIBUTE);
           if (routed)
-            await page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled', undefined, {
+            await page.waitForFunction((name) => document.documentElement.getAttribute(name) === 'settled', STATE_ATTRIBUTE, {
               timeout: timeoutMs,
             });
           else await page.waitForLoadState('networkidle', { timeout: timeoutMs });

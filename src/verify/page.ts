@@ -2,6 +2,7 @@
 // `<meta name="fragment">` tags, from a real HTML parse (parse5), never regexes over markup; a
 // sitemap's `<loc>` entries from a real XML parse (saxes); robots.txt line by line.
 
+import { isCanonicalLink, isFragmentMeta } from '../head.js';
 import { parse } from 'parse5';
 import { SaxesParser } from 'saxes';
 
@@ -41,12 +42,12 @@ export function readPage(html: string): PageFacts {
   const visit = (node: Node, inHead: boolean): void => {
     const tag = node.tagName;
     if ((tag === 'a' || tag === 'area') && attr(node, 'href') !== undefined) facts.links.push(attr(node, 'href') as string);
-    if (tag === 'link' && (attr(node, 'rel') ?? '').toLowerCase().split(/\s+/).includes('canonical'))
-      facts.canonicals.push(attr(node, 'href') ?? '');
+    const read = (name: string) => attr(node, name);
+    if (isCanonicalLink(tag, read)) facts.canonicals.push(attr(node, 'href') ?? '');
     if (tag === 'title' && !facts.title) facts.title = text(node).trim();
-    const meta = tag === 'meta' ? (attr(node, 'name') ?? '').trim().toLowerCase() : '';
-    if (meta === 'fragment') facts.fragmentMetas.push({ content: attr(node, 'content') ?? '', inHead });
-    if (meta === 'description' && !facts.description) facts.description = (attr(node, 'content') ?? '').trim();
+    if (isFragmentMeta(tag, read)) facts.fragmentMetas.push({ content: attr(node, 'content') ?? '', inHead });
+    if (tag === 'meta' && (attr(node, 'name') ?? '').trim().toLowerCase() === 'description' && !facts.description)
+      facts.description = (attr(node, 'content') ?? '').trim();
     for (const child of node.childNodes ?? []) visit(child, inHead || tag === 'head');
     if (node.content) visit(node.content, inHead);
   };

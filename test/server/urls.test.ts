@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SnapshotError } from '../../src/server/errors.js';
-import { checkBase, checkMode, checkOrigin, publicUrl, stripAnchor } from '../../src/server/urls.js';
+import { checkBase, checkMode, checkOrigin, publicUrl } from '../../src/server/urls.js';
 
 describe('checkOrigin', () => {
   it.each([
@@ -56,10 +56,5 @@ describe('publicUrl', () => {
   ])('writes %s (base %s) as %s / %s', (location, base, hashbang, history) => {
     expect(publicUrl(location, settings('hashbang', base))).toBe(hashbang);
     expect(publicUrl(location, settings('history', base))).toBe(history);
-  });
-
-  it('strips only the anchor', () => {
-    expect(stripAnchor('/a?b=c#d#e')).toBe('/a?b=c');
-    expect(stripAnchor('/a?b=c')).toBe('/a?b=c');
   });
 });

@@ -8,6 +8,7 @@
 // else: stable across runs, orders and machines) and writes no sitemap; once their folders are
 // gathered into one, `sitemapOnly` writes the sitemap the unsharded run would have written.
 
+import { stripAnchor } from '../../location.js';
 import { mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppLocation, UrlMode } from '../../location.js';
@@ -19,7 +20,6 @@ import { resolveInside, snapshotPath } from '../files/paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from '../render/render.js';
 import { sitemap } from './sitemap.js';
-import { stripAnchor } from '../urls.js';
 
 /** Options of `prerender`. */
 export interface PrerenderOptions {

@@ -4,9 +4,8 @@
 // one on its clean form (which the meta-tag form `/path?_escaped_fragment_=` starts with).
 
 import { escapeFragment } from '../../codec.js';
-import { normalizeBase, normalizeLocation, toUrl, type AppLocation } from '../../location.js';
+import { normalizeBase, normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../location.js';
 import { SnapshotError } from '../errors.js';
-import { stripAnchor } from '../urls.js';
 
 /** Options of `robotsTxt`. */
 export interface RobotsTxtOptions {

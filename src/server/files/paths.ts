@@ -5,9 +5,8 @@
 // the folder is refused (SECURITY.md: a decoded state never names a file outside `outDir`).
 
 import path from 'node:path';
-import { normalizeLocation, type AppLocation } from '../../location.js';
+import { normalizeLocation, stripAnchor, type AppLocation } from '../../location.js';
 import { SnapshotError } from '../errors.js';
-import { stripAnchor } from '../urls.js';
 
 // File names are limited to 255 bytes on common file systems.
 const NAME_MAX = 255;

@@ -3,6 +3,7 @@
 // the shell at the state's own URL, the app's files under `base` on the app's origin, and, when
 // configured, the same origin's other paths from `upstream`. Everything else is a network error.
 
+import { stripAnchor } from '../../location.js';
 import { contentType, type AppFolder } from './app-files.js';
 import type { RenderJob } from '../render/render.js';
 
@@ -29,11 +30,6 @@ export interface Gate {
 const HTML_TYPE = 'text/html; charset=utf-8';
 const HOP = /^(content-encoding|content-length|set-cookie|transfer-encoding|connection)$/i;
 
-function stripHash(url: string): string {
-  const hash = url.indexOf('#');
-  return hash < 0 ? url : url.slice(0, hash);
-}
-
 /** The request's URL if it is on the job's origin; null for any other origin or a URL that does not parse. */
 function onOrigin(job: RenderJob, request: GateRequest): URL | null {
   let url: URL;
@@ -52,7 +48,7 @@ const notFound = (): GateAnswer => ({ status: 404, statusText: 'Not Found', head
 export async function answerAsync(gate: Gate, job: RenderJob, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
   const url = onOrigin(job, request);
   if (!url) return null;
-  if (stripHash(job.url) === stripHash(url.href)) {
+  if (stripAnchor(job.url) === stripAnchor(url.href)) {
     // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback).
     const shell = await gate.folder.find('/', gate.indexPath);
     return shell ? ok(await gate.folder.read(shell), HTML_TYPE) : notFound();

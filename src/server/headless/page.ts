@@ -4,6 +4,8 @@
 // event; "settled" means done; no attribute means the page's own idle (happy-dom's
 // waitUntilComplete: scripts, fetches and timers all finished).
 
+import { isCanonicalLink, isFragmentMeta } from '../../head.js';
+import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../settled.js';
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { escapeHtml } from '../html/escape.js';
 import { prettyHref } from '../html/links.js';
@@ -20,9 +22,6 @@ export interface PageSignals {
   /** The first error the page's scripts threw and did not catch, if any. */
   error: unknown;
 }
-
-/** The settled event's name, shared with the client router. */
-export const SETTLED_EVENT = 'crawlable-router:settled';
 
 /** Listens to a window before its content loads (happy-dom's beforeContentCallback). */
 export function watchWindow(window: BrowserWindow): PageSignals {
@@ -54,7 +53,7 @@ export function watchWindow(window: BrowserWindow): PageSignals {
 }
 
 function routerState(window: BrowserWindow): string | null {
-  return window.document.documentElement?.getAttribute('data-router-state') ?? null;
+  return window.document.documentElement?.getAttribute(STATE_ATTRIBUTE) ?? null;
 }
 
 /** Waits until the page's app is done, by the router's signal or the page's own idle. */
@@ -79,9 +78,9 @@ const STATUSES = new Set([200, 301, 302, 303, 307, 308, 404, 500]);
  */
 export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderResult, 'html'> {
   const root = window.document.documentElement;
-  const status = Number(root?.getAttribute('data-router-status'));
+  const status = Number(root?.getAttribute(STATUS_ATTRIBUTE));
   if (!STATUSES.has(status)) return { status: job.notFound ? 404 : 200 };
-  const target = root?.getAttribute('data-router-redirect');
+  const target = root?.getAttribute(REDIRECT_ATTRIBUTE);
   if (status >= 300 && status < 400) return target ? { status, redirect: target } : { status: 500 };
   return { status };
 }
@@ -92,17 +91,9 @@ export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderR
  */
 export function serializePage(window: BrowserWindow, job: RenderJob): string {
   const document = window.document;
-  for (const meta of [...document.querySelectorAll('meta[name]')]) {
-    if (meta.getAttribute('name')?.trim().toLowerCase() === 'fragment') meta.remove();
-  }
-  for (const link of [...document.querySelectorAll('link[rel]')]) {
-    if (
-      (link.getAttribute('rel') ?? '')
-        .toLowerCase()
-        .split(/[\t\n\f\r ]+/)
-        .includes('canonical')
-    )
-      link.remove();
+  for (const element of [...document.querySelectorAll('meta[name], link[rel]')]) {
+    const read = (name: string) => element.getAttribute(name);
+    if (isFragmentMeta(element.localName, read) || isCanonicalLink(element.localName, read)) element.remove();
   }
   if (!job.notFound && document.head) {
     const link = document.createElement('link');

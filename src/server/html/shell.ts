@@ -5,7 +5,7 @@
 // (docs/scheme.md, "Pages without a fragment: the meta tag").
 
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import { headKey, type HeadTag } from '../../head.js';
+import { headKey, isCanonicalLink, isFragmentMeta, type HeadTag } from '../../head.js';
 import { SnapshotError } from '../errors.js';
 import { RENDERED_ATTRIBUTE } from '../../hydration.js';
 import { headHtml } from './head.js';
@@ -123,15 +123,8 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
     else if (tag === 'head' && !head) head = element;
     else if (tag === 'body' && !body) body = element;
     else if (tag === 'title' && !title) title = element;
-    else if (tag === 'meta' && attr(element, 'name')?.trim().toLowerCase() === 'fragment') metas.push(element);
-    else if (
-      tag === 'link' &&
-      (attr(element, 'rel') ?? '')
-        .toLowerCase()
-        .split(/[\t\n\f\r ]+/)
-        .includes('canonical')
-    )
-      canonicals.push(element);
+    else if (isFragmentMeta(tag, (name) => attr(element, name))) metas.push(element);
+    else if (isCanonicalLink(tag, (name) => attr(element, name))) canonicals.push(element);
     else {
       const key = headKey(tag, (name) => attr(element, name));
       if (key) keyed.push([element, key]);

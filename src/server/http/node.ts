@@ -3,6 +3,7 @@
 // listener and as Express 5 / Connect middleware. Only the path and query are read from the
 // request target: nothing downstream may read the Host header.
 
+import { stripAnchor } from '../../location.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Answer, Ask } from './exchange.js';
 
@@ -24,7 +25,7 @@ export function toAsk(req: IncomingMessage): Ask | null {
   return {
     method: (req.method ?? 'GET').toUpperCase(),
     // The path and query only: a fragment never reaches a server, and `#` here is not one.
-    target: target.split('#', 1)[0] as string,
+    target: stripAnchor(target),
     header(name) {
       const value = headers[name];
       return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
