@@ -28,6 +28,20 @@ const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
     Promise.resolve(value).then(resolve, reject);
   });
 
+/** What a commit shows, and the outcome a server would answer the state with. */
+interface Shown {
+  /** The view rendered (a route, the notFound route, the error view); null for a change of anchor alone. */
+  view: ErrorView | null;
+  /** 200, 404 or 500. */
+  status: number;
+  /** The status of the redirect that led here, if one did. */
+  via?: number | undefined;
+  /** True when `load` failed: `current.error` is `error`. */
+  failed?: boolean;
+  /** What `load` threw. */
+  error?: unknown;
+}
+
 /** Creates a router over the route table; nothing happens until `start()`. */
 export function createRouter(options: RouterOptions): Router {
   const { routes, links = true, error: errorView, history: instance } = options;
@@ -96,17 +110,12 @@ export function createRouter(options: RouterOptions): Router {
    * Commits a navigation; `view` renders into the outlet, sets the title and the head tags (null
    * for a change of anchor alone); `code` is the state's status, `via` the status of a redirect that led here.
    */
-  function commit(
-    m: RouteMatch,
-    e: Entry,
-    kind: Kind,
-    data: unknown,
-    view: ErrorView | null,
-    failed?: boolean,
-    error?: unknown,
-    code = 200,
-    via?: number,
-  ) {
+  /**
+   * Commits a navigation: the entry, `current`, and what it shows (`view` null for a change of
+   * anchor alone), with the outcome a server would answer: `status`, or `via` the redirect that led here.
+   */
+  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, shown: Shown) {
+    const { view, failed, error, status: code, via } = shown;
     if (entry) scroll.save(entry.key);
     if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
@@ -160,7 +169,7 @@ export function createRouter(options: RouterOptions): Router {
       let m = routes.resolve(loc, fallback) as RouteMatch;
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
       if (from && from.error === undefined && from.location !== loc && stripAnchor(from.location) === stripAnchor(loc)) {
-        commit(m, e, kind, from.data, null);
+        commit(m, e, kind, from.data, { view: null, status: 200 });
         return true;
       }
       for (const guard of [...guards]) {
@@ -198,7 +207,8 @@ export function createRouter(options: RouterOptions): Router {
       if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
       // notFound(): the table's notFound view at this URL, as if nothing had matched.
       if (outcome) ((m = { ...m, route: fallback, notFound: true }), (failed = false), (error = undefined));
-      commit(m, e, kind, data, failed ? (errorView ?? {}) : m.route, failed, error, failed ? 500 : m.notFound ? 404 : 200, via);
+      const view = failed ? (errorView ?? {}) : m.route;
+      commit(m, e, kind, data, { view, failed, error, status: failed ? 500 : m.notFound ? 404 : 200, via });
       return true;
     } finally {
       if (!signal.aborted) idle();
