@@ -1,5 +1,5 @@
 // `verify`: crawls a site as the AJAX crawling scheme's crawler does and reports what it would miss.
-// Spec: shared/spec/agreement-and-pushstate.txt ("Role of the search engine crawler") and the FAQ:
+// The crawler's side of docs/scheme.md:
 // #! links are fetched as their ugly URLs, pages with the meta tag are fetched again with an empty
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
