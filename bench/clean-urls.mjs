@@ -3,13 +3,12 @@
 // byte of a server-rendered ('all') page whose state is not cached, and a person's first
 // navigation in Chromium on that page (hydrated: no load, no re-render) against the shell of the
 // pushState app (load, then render).
-import { fork } from 'node:child_process';
 import { get } from 'node:http';
-import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { startDemo } from '../demo/server.mjs';
 import { CHROMIUM_FLAGS } from '../dist/verify/browser.js';
 import { median } from './lib/measure.mjs';
+import { compareThroughput, startServers } from './lib/throughput.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BOT = 'Mozilla/5.0 (compatible; Twitterbot/1.0)';
@@ -26,46 +25,25 @@ function timeToFirstByte(url) {
   });
 }
 
-async function requestsPerSecond(url, seconds) {
-  const result = await autocannon({ url, connections: 50, duration: seconds, pipelining: 1, headers: { 'user-agent': BOT } });
-  return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
-}
-
 /** Every clean-URL figure: `{ served, bare, bytes, ttfbAll, ttfbHooks, firstHydrated, firstShell, dataRequests }`. */
 export async function runCleanUrls({ quick = false } = {}) {
   const n = quick ? 15 : 40;
   const out = {};
 
   // 1. A bot at a clean URL, from the cache, against bare node:http with the same bytes.
-  const child = fork(new URL('./lib/serve-snapshot.mjs', import.meta.url), {
-    stdio: ['ignore', 'pipe', 'inherit', 'ipc'],
-    env: { ...process.env, BOT_AGENT: BOT },
-  });
+  const servers = await startServers(new URL('./lib/serve-snapshot.mjs', import.meta.url), { env: { ...process.env, BOT_AGENT: BOT } });
   try {
-    const ports = await new Promise((resolve, reject) => {
-      child.stdout.once('data', (line) => resolve(JSON.parse(String(line))));
-      child.once('exit', (code) => reject(new Error(`the snapshot server exited with ${code}`)));
-    });
-    const seconds = quick ? 2 : 5;
-    const served = `http://127.0.0.1:${ports.served}/books/1`;
-    const bare = `http://127.0.0.1:${ports.botBare}/books/1`;
-    await requestsPerSecond(served, 1);
-    await requestsPerSecond(bare, 1);
-    const rounds = { served: [], bare: [] };
-    for (let i = 0; i < 3; i++) {
-      rounds.served.push(await requestsPerSecond(served, seconds));
-      rounds.bare.push(await requestsPerSecond(bare, seconds));
-    }
-    const pick = (list) => ({
-      rps: median(list.map((r) => r.rps)),
-      non2xx: list.reduce((k, r) => k + r.non2xx, 0),
-      errors: list.reduce((k, r) => k + r.errors, 0),
-    });
-    out.served = pick(rounds.served);
-    out.bare = pick(rounds.bare);
-    out.bytes = ports.botBytes;
+    const url = (port) => `http://127.0.0.1:${port}/books/1`;
+    Object.assign(
+      out,
+      await compareThroughput(
+        { served: url(servers.ports.served), bare: url(servers.ports.botBare) },
+        { quick, headers: { 'user-agent': BOT } },
+      ),
+    );
+    out.bytes = servers.ports.botBytes;
   } finally {
-    child.kill();
+    servers.stop();
   }
 
   // 2. Time to first byte of an uncached state: 'all' (/ssr/, data script included) and a bot on 'bots' (/).

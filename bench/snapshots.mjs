@@ -2,13 +2,12 @@
 // (headlessRenderer), and headless Chromium the prerender/Rendertron way (a new page per snapshot)
 // and reusing one page; plus cached snapshots served against a bare node:http server sending the
 // same bytes (autocannon, 50 connections), and memory over many happy-dom snapshots.
-import { fork } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import autocannon from 'autocannon';
 import { chromium } from 'playwright-core';
 import { startDemo } from '../demo/server.mjs';
 import { CHROMIUM_FLAGS } from '../dist/verify/browser.js';
 import { median } from './lib/measure.mjs';
+import { compareThroughput, startServers } from './lib/throughput.mjs';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const mib = (bytes) => bytes / 2 ** 20;
@@ -54,11 +53,6 @@ async function chromiumSnapshot(page, url) {
   await page.goto(url, { waitUntil: 'load' });
   await page.waitForFunction(() => document.documentElement.dataset.routerState === 'settled');
   return page.content();
-}
-
-async function requestsPerSecond(url, seconds) {
-  const result = await autocannon({ url, connections: 50, duration: seconds, pipelining: 1 });
-  return { rps: result.requests.average, non2xx: result.non2xx, errors: result.errors };
 }
 
 /** Every snapshot figure: `{ hooks, chromiumNew, chromiumReuse, happy, spaChromiumNew, spaChromiumReuse, served, bare, rss }`. */
@@ -115,33 +109,13 @@ export async function runSnapshots({ quick = false } = {}) {
     out.rss = { count, warm, start, before, after, heap: mib(process.memoryUsage().heapUsed), gc: typeof globalThis.gc === 'function' };
 
     // Throughput: the handler and a bare server in a child process, the load from this one.
-    const child = fork(new URL('./lib/serve-snapshot.mjs', import.meta.url), { stdio: ['ignore', 'pipe', 'inherit', 'ipc'] });
+    const servers = await startServers(new URL('./lib/serve-snapshot.mjs', import.meta.url));
     try {
-      const ports = await new Promise((resolve, reject) => {
-        child.stdout.once('data', (line) => resolve(JSON.parse(String(line))));
-        child.once('exit', (code) => reject(new Error(`the snapshot server exited with ${code}`)));
-      });
-      const seconds = quick ? 2 : 5;
-      const served = `http://127.0.0.1:${ports.served}/books/1?_escaped_fragment_=`;
-      const bare = `http://127.0.0.1:${ports.bare}/books/1?_escaped_fragment_=`;
-      await requestsPerSecond(served, 1);
-      await requestsPerSecond(bare, 1);
-      // Alternating rounds, medians: the two servers see the same machine load.
-      const rounds = { served: [], bare: [] };
-      for (let i = 0; i < 3; i++) {
-        rounds.served.push(await requestsPerSecond(served, seconds));
-        rounds.bare.push(await requestsPerSecond(bare, seconds));
-      }
-      const pick = (list) => ({
-        rps: median(list.map((r) => r.rps)),
-        non2xx: list.reduce((n, r) => n + r.non2xx, 0),
-        errors: list.reduce((n, r) => n + r.errors, 0),
-      });
-      out.served = pick(rounds.served);
-      out.bare = pick(rounds.bare);
-      out.bytes = ports.bytes;
+      const url = (port) => `http://127.0.0.1:${port}/books/1?_escaped_fragment_=`;
+      Object.assign(out, await compareThroughput({ served: url(servers.ports.served), bare: url(servers.ports.bare) }, { quick }));
+      out.bytes = servers.ports.bytes;
     } finally {
-      child.kill();
+      servers.stop();
     }
   } finally {
     await demo.close();
