@@ -131,6 +131,12 @@ function readText(file: string, what: string): string {
   }
 }
 
+/** A file system error of the output folder as a SetupError (exit 3); anything else as it is. */
+function writeFailure(error: unknown, out: string | undefined): unknown {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return code && typeof syscall === 'string' ? new SetupError(`cannot write ${out}: ${(error as Error).message}`) : error;
+}
+
 /** The arguments prerender and sitemap share, checked, and the routes module loaded. */
 async function prerenderSetup(values: { routes?: string; out?: string; origin?: string; mode?: string; base?: string }, io: CliIo) {
   for (const name of ['routes', 'out', 'origin'] as const) if (!values[name]) throw new UsageError(`--${name} is required`);
@@ -207,9 +213,7 @@ async function runPrerender(args: string[], io: CliIo): Promise<number> {
     return report.failed > 0 ? EXIT.FAILURES : EXIT.OK;
   } catch (error) {
     if (error instanceof SnapshotError && (error.code === 'BAD_OPTION' || error.code === 'BAD_SHELL')) throw new SetupError(error.message);
-    if ((error as NodeJS.ErrnoException).code && typeof (error as NodeJS.ErrnoException).syscall === 'string')
-      throw new SetupError(`cannot write ${values.out}: ${(error as Error).message}`);
-    throw error;
+    throw writeFailure(error, values.out);
   } finally {
     await renderer?.close();
   }
@@ -264,9 +268,7 @@ async function runSitemap(args: string[], io: CliIo): Promise<number> {
     });
     return EXIT.OK;
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code && typeof (error as NodeJS.ErrnoException).syscall === 'string')
-      throw new SetupError(`cannot write ${values.out}: ${(error as Error).message}`);
-    throw error;
+    throw writeFailure(error, values.out);
   }
 }
 
