@@ -113,11 +113,16 @@ describe('canonical spelling of escape runs', () => {
   it('canonicalises a 16 kB path of escapes in linear time, whichever escapes it holds', () => {
     for (const run of ['%25', '%2f', '%41%2f', '%c3%a9', '%7E']) {
       const path = '/' + run.repeat(Math.floor(16_384 / run.length));
-      const started = process.cpuUsage();
-      for (let i = 0; i < 20; i++) toLocation(path + i);
-      const used = process.cpuUsage(started);
+      // The best of five batches of 20, so a busy machine's preemptions and GC pauses do not decide it.
+      let best = Infinity;
+      for (let batch = 0; batch < 5; batch++) {
+        const started = process.cpuUsage();
+        for (let i = 0; i < 20; i++) toLocation(path + batch + '-' + i);
+        const used = process.cpuUsage(started);
+        best = Math.min(best, (used.user + used.system) / 1000 / 20);
+      }
       // Measured here: 0.1 to 0.5 ms each; 3.7 ms and more when each escape cost a call of its own.
-      expect((used.user + used.system) / 1000 / 20, run).toBeLessThan(1.5);
+      expect(best, run).toBeLessThan(2);
     }
   });
 });
