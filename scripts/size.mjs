@@ -1,6 +1,7 @@
 // Min+gzip sizes of the built files, as an app's bundler would see them: each case bundles a small
 // entry that imports from dist/ (tree-shaken, path-to-regexp inside), minifies with terser and
-// gzips at level 9. Used by test/size.test.ts (budgets) and printed by `node scripts/size.mjs`.
+// gzips at level 9, with `process.env.NODE_ENV` set to "production" as every app bundler (Vite,
+// webpack, esbuild) sets it for a production build. Used by test/size.test.ts (budgets) and printed by `node scripts/size.mjs`.
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
@@ -24,12 +25,18 @@ const virtual = (code) => ({
   load: (id) => (id === 'entry' ? code : null),
 });
 
+// What an app's production build does to `process.env.NODE_ENV` (see src/dev.ts).
+const production = {
+  name: 'node-env-production',
+  transform: (code) => (code.includes('process.env.NODE_ENV') ? code.replaceAll('process.env.NODE_ENV', '"production"') : null),
+};
+
 /** Bytes of `code` bundled, minified and gzipped. */
 export async function bundleSize(code, { external = [] } = {}) {
   const bundle = await rollup({
     input: 'entry',
     external,
-    plugins: [virtual(code), nodeResolve({ browser: true }), commonjs()],
+    plugins: [virtual(code), production, nodeResolve({ browser: true }), commonjs()],
     onwarn: () => {},
   });
   const { output } = await bundle.generate({ format: 'es' });
