@@ -1,0 +1,50 @@
+// What the commands share: where they read and write, the exit codes, the two errors that pick an
+// exit code, and the check of a whole-number argument.
+
+import type { ProgressStream } from '../server/index.js';
+import type { TextReader } from '../verify/crawl.js';
+
+/** Where the command reads and writes. */
+export interface CliIo {
+  /** Results (the `--json` report). */
+  stdout: ProgressStream;
+  /** Progress, errors and help. */
+  stderr: ProgressStream;
+  /** The folder relative paths start from. */
+  cwd: string;
+  /** Starts the browser for `verify --browser`. Default Debian's Chromium through playwright-core. */
+  browser?: () => Promise<TextReader>;
+}
+
+/** Exit codes: what happened. */
+export const EXIT = {
+  /** Everything was done. */
+  OK: 0,
+  /** The command ran, but some states failed. */
+  FAILURES: 1,
+  /** Bad arguments: nothing was done. */
+  USAGE: 2,
+  /** The command could not start: a module, file or folder it needs is unusable. */
+  SETUP: 3,
+  /** An unexpected error (a bug): the message says where. */
+  ERROR: 4,
+} as const;
+
+/** Bad arguments: exit 2, with a pointer to the command's help. */
+export class UsageError extends Error {}
+/** Something the command needs is unusable: exit 3. */
+export class SetupError extends Error {}
+
+/** One command of the table. */
+export interface Command {
+  summary: string;
+  usage: string;
+  run(args: string[], io: CliIo): Promise<number>;
+}
+
+/** A whole-number argument above 0, or `fallback` when it was not given. */
+export function integer(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a whole number above 0, got ${JSON.stringify(value)}`);
+  return Number(value);
+}

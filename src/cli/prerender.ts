@@ -1,0 +1,231 @@
+// The `prerender` and `sitemap` commands: every state of a route table written to files, and the
+// sitemap of a folder gathered from sharded runs.
+
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { createRoutes, type AnyRoute, type NotFoundDefinition, type RouteDefinition, type RouteTable, type UrlMode } from '../index.js';
+import { headlessRenderer, prerender, SnapshotError } from '../server/index.js';
+import { checkOrigin } from '../server/urls.js';
+import { EXIT, integer, SetupError, UsageError, type CliIo } from './common.js';
+
+export const PRERENDER_USAGE = `Usage: crawlable-router prerender --routes FILE --out DIR --origin URL [options]
+
+Renders every location of the route table to DIR (one index.html per state) and writes
+DIR/sitemap.xml.
+
+Required:
+  --routes FILE        a JavaScript module (.js, .mjs, .cjs) whose default or \`routes\` export is a
+                       route table (createRoutes) or an array of routes; it may also export
+                       \`shell\` (the app's HTML) and \`notFound\`
+  --out DIR            the folder to write (created if missing)
+  --origin URL         the site's origin for canonical links and the sitemap: https://example.com
+
+Options:
+  --mode MODE          history (clean URLs) or hashbang (#! URLs)          [default: history]
+  --base PATH          the app's base path; must be the table's        [default: the table's]
+  --concurrency N      states rendered at once                                  [default: 4]
+  --timeout MS         longest render of one state                          [default: 10000]
+  --shell FILE         the app's HTML shell              [default: the module's \`shell\` export]
+  --outlet SELECTOR    the shell element the state is rendered into          [default: #app]
+  --headless DIR       render the real app from DIR in happy-dom instead of the render hooks
+  --isolate            with --headless, each page on a worker thread ended at --timeout, so a
+                       script that never yields fails its state instead of stalling the run
+  --no-sitemap         do not write sitemap.xml
+  --shard K/N          render only slice K of N (a hash of each location picks its slice; no
+                       sitemap): N jobs render a site together, then gather their folders into
+                       one and run 'crawlable-router sitemap' there
+  --json               print the report as JSON on stdout
+  -h, --help           show this help
+
+A state whose load throws notFound() (404) or fails (500, or the app's error view when headless)
+is FAILED; one that redirects is SKIPPED (no file, not in the sitemap; the report lists it).
+
+Exit codes: 0 all states written or skipped as redirects, 1 some states failed, 2 bad arguments,
+3 could not start (routes module, shell, app folder or output folder unusable), 4 unexpected error.`;
+
+function parseShard(value: string | undefined): { current: number; total: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^([1-9]\d{0,5})\/([1-9]\d{0,5})$/.exec(value);
+  if (!match || Number(match[1]) > Number(match[2]))
+    throw new UsageError(`--shard must be K/N with 1 <= K <= N, such as 2/4; got ${JSON.stringify(value)}`);
+  return { current: Number(match[1]), total: Number(match[2]) };
+}
+
+function isTable(value: unknown): value is RouteTable<AnyRoute> {
+  const table = value as Partial<RouteTable<AnyRoute>> | null;
+  return typeof table?.resolve === 'function' && typeof table.locations === 'function' && typeof table.base === 'string';
+}
+
+async function loadRoutes(file: string, base: string | undefined): Promise<{ routes: RouteTable<AnyRoute>; shell?: string }> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    throw new SetupError(`cannot load the routes module ${file}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const exported = module['default'] ?? module['routes'];
+  const shell = typeof module['shell'] === 'string' ? module['shell'] : undefined;
+  if (isTable(exported)) return { routes: exported, ...(shell !== undefined && { shell }) };
+  if (Array.isArray(exported)) {
+    try {
+      const routes = createRoutes(exported as RouteDefinition[], { base, notFound: module['notFound'] as NotFoundDefinition | undefined });
+      return { routes: routes as RouteTable<AnyRoute>, ...(shell !== undefined && { shell }) };
+    } catch (error) {
+      throw new SetupError(`the routes in ${file} are not a valid table: ${(error as Error).message}`);
+    }
+  }
+  throw new SetupError(`${file} exports no route table: export default createRoutes([...]), or an array of routes`);
+}
+
+function readText(file: string, what: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new SetupError(`cannot read the ${what} ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+/** A file system error of the output folder as a SetupError (exit 3); anything else as it is. */
+function writeFailure(error: unknown, out: string | undefined): unknown {
+  const { code, syscall } = error as NodeJS.ErrnoException;
+  return code && typeof syscall === 'string' ? new SetupError(`cannot write ${out}: ${(error as Error).message}`) : error;
+}
+
+/** The arguments prerender and sitemap share, checked, and the routes module loaded. */
+async function prerenderSetup(values: { routes?: string; out?: string; origin?: string; mode?: string; base?: string }, io: CliIo) {
+  for (const name of ['routes', 'out', 'origin'] as const) if (!values[name]) throw new UsageError(`--${name} is required`);
+  const mode = values.mode ?? 'history';
+  if (mode !== 'history' && mode !== 'hashbang') throw new UsageError(`--mode must be history or hashbang, got ${JSON.stringify(mode)}`);
+  try {
+    checkOrigin(values.origin, '--origin');
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+  return { mode: mode as UrlMode, ...(await loadRoutes(path.resolve(io.cwd, values.routes as string), values.base)) };
+}
+
+/** `crawlable-router prerender`. */
+export async function runPrerender(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      routes: { type: 'string' },
+      out: { type: 'string' },
+      origin: { type: 'string' },
+      mode: { type: 'string' },
+      base: { type: 'string' },
+      concurrency: { type: 'string' },
+      timeout: { type: 'string' },
+      shell: { type: 'string' },
+      outlet: { type: 'string' },
+      headless: { type: 'string' },
+      isolate: { type: 'boolean' },
+      'no-sitemap': { type: 'boolean' },
+      shard: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(PRERENDER_USAGE + '\n');
+    return EXIT.OK;
+  }
+  const shard = parseShard(values.shard);
+  const concurrency = integer(values.concurrency, 'concurrency', 4);
+  const timeoutMs = integer(values.timeout, 'timeout', 10_000);
+  const resolve = (file: string) => path.resolve(io.cwd, file);
+  const { mode, ...loaded } = await prerenderSetup(values, io);
+  const shell = values.shell !== undefined ? readText(resolve(values.shell), 'shell') : loaded.shell;
+  if (values.isolate && values.headless === undefined) throw new UsageError('--isolate needs --headless');
+  let renderer;
+  try {
+    renderer =
+      values.headless === undefined
+        ? undefined
+        : headlessRenderer({ root: resolve(values.headless), timeoutMs, isolate: Boolean(values.isolate) });
+  } catch (error) {
+    throw new SetupError((error as Error).message);
+  }
+  try {
+    const report = await prerender({
+      routes: loaded.routes,
+      outDir: resolve(values.out as string),
+      origin: values.origin as string,
+      mode,
+      ...(values.base !== undefined && { base: values.base }),
+      ...(renderer && { renderer }),
+      ...(shell !== undefined && { shell }),
+      ...(values.outlet !== undefined && { outlet: values.outlet }),
+      timeoutMs,
+      concurrency,
+      sitemap: !values['no-sitemap'],
+      ...(shard && { shard }),
+      progress: io.stderr,
+    });
+    if (values.json) io.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    return report.failed > 0 ? EXIT.FAILURES : EXIT.OK;
+  } catch (error) {
+    if (error instanceof SnapshotError && (error.code === 'BAD_OPTION' || error.code === 'BAD_SHELL')) throw new SetupError(error.message);
+    throw writeFailure(error, values.out);
+  } finally {
+    await renderer?.close();
+  }
+}
+
+export const SITEMAP_USAGE = `Usage: crawlable-router sitemap --routes FILE --out DIR --origin URL [options]
+
+Writes DIR/sitemap.xml listing, in the route table's order, every state whose snapshot is in DIR:
+the step after 'prerender --shard K/N' jobs whose folders were gathered into DIR. The files are
+those one unsharded prerender would have written.
+
+Required:
+  --routes FILE        the routes module given to prerender
+  --out DIR            the folder holding every shard's snapshots
+  --origin URL         the site's origin: https://example.com
+
+Options:
+  --mode MODE          history (clean URLs) or hashbang (#! URLs)          [default: history]
+  --base PATH          the app's base path; must be the table's        [default: the table's]
+  -h, --help           show this help
+
+Exit codes: 0 written, 2 bad arguments, 3 could not start, 4 unexpected error.`;
+
+/** `crawlable-router sitemap`. */
+export async function runSitemap(args: string[], io: CliIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      routes: { type: 'string' },
+      out: { type: 'string' },
+      origin: { type: 'string' },
+      mode: { type: 'string' },
+      base: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(SITEMAP_USAGE + '\n');
+    return EXIT.OK;
+  }
+  const { routes, mode } = await prerenderSetup(values, io);
+  try {
+    await prerender({
+      routes,
+      outDir: path.resolve(io.cwd, values.out as string),
+      origin: values.origin as string,
+      mode,
+      ...(values.base !== undefined && { base: values.base }),
+      sitemapOnly: true,
+      progress: io.stderr,
+    });
+    return EXIT.OK;
+  } catch (error) {
+    throw writeFailure(error, values.out);
+  }
+}

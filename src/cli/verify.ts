@@ -1,0 +1,75 @@
+// The `verify` command: crawl a site as the scheme's crawler does and report what it would miss.
+
+import { parseArgs } from 'node:util';
+import { chromiumTextReader } from '../verify/browser.js';
+import { verify, type TextReader } from '../verify/crawl.js';
+import { formatReport } from '../verify/report.js';
+import { EXIT, integer, SetupError, UsageError, type CliIo } from './common.js';
+
+export const VERIFY_USAGE = `Usage: crawlable-router verify URL [options]
+
+Crawls the site at URL as the AJAX crawling scheme's crawler does: #! links are fetched as their
+ugly URLs, pages with <meta name="fragment" content="!"> again with ?_escaped_fragment_=, the
+sitemaps robots.txt names (or /sitemap.xml) are read, and _escaped_fragment_ links are never
+followed. Reports each state's status and snapshot size, and every problem: a meta-tag page whose
+snapshot is not 200, an ugly URL in a canonical link, sitemap or hyperlink, a missing canonical
+link, a malformed meta tag, and (with --browser) a state whose visible text in Chromium differs
+from its snapshot's.
+
+Options:
+  --browser            compare each state's text in Chromium with its snapshot (no cloaking);
+                       needs playwright-core and Chromium (CHROMIUM_PATH, default /usr/bin/chromium)
+  --json               print the report as JSON on stdout
+  --max N              crawl at most N states                                  [default: 500]
+  --concurrency N      fetches at once                                           [default: 4]
+  -h, --help           show this help
+
+Exit codes: 0 no problems, 1 problems found, 2 bad arguments, 3 the browser could not start,
+4 unexpected error.`;
+
+/** `crawlable-router verify`. */
+export async function runVerify(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: {
+      browser: { type: 'boolean' },
+      json: { type: 'boolean' },
+      max: { type: 'string' },
+      concurrency: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (values.help) {
+    io.stdout.write(VERIFY_USAGE + '\n');
+    return EXIT.OK;
+  }
+  const url = positionals[0];
+  if (positionals.length !== 1 || !url || !/^https?:\/\/[^/]/.test(url)) throw new UsageError('give one http(s) URL to start from');
+  const maxStates = integer(values.max, 'max', 500);
+  const concurrency = integer(values.concurrency, 'concurrency', 4);
+  let browser: TextReader | undefined;
+  try {
+    browser = values.browser ? await (io.browser ?? chromiumTextReader)() : undefined;
+  } catch (error) {
+    throw new SetupError(`cannot start Chromium: ${(error as Error).message.split('\n')[0]}`);
+  }
+  try {
+    const report = await verify(url, {
+      maxStates,
+      concurrency,
+      ...(browser && { browser }),
+      // A bar redrawn in place is for a person at a terminal; a log file gets no `\r` lines.
+      ...(io.stderr.isTTY && {
+        onProgress: (done: number, known: number, current: string) =>
+          io.stderr.write(`\r\x1b[2K[${done}/${known}] ${current.slice(0, 100)}`),
+      }),
+    });
+    if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
+    io.stdout.write((values.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
+    return report.problems > 0 ? EXIT.FAILURES : EXIT.OK;
+  } finally {
+    await browser?.close();
+  }
+}
