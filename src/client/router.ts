@@ -2,6 +2,7 @@
 // pipeline (match → guards → load → commit → scroll → subscribers). URL forms are the adapters'
 // business; this file never asks which adapter it has.
 
+import { DEV } from '../dev.js';
 import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
@@ -47,7 +48,7 @@ export function createRouter(options: RouterOptions): Router {
   const { routes, links = true, error: errorView, history: instance } = options;
   // With a `history` instance the window is only the document's (links, scroll, title), and optional.
   const win = (options.window ?? (instance ? undefined : (globalThis as { window?: RouterWindow }).window)) as RouterWindow;
-  if (!win && !instance) throw new TypeError('createRouter: no window; pass { window }');
+  if (!win && !instance) throw new TypeError(DEV ? 'createRouter: no window; pass { window }' : '');
   const base = normalizeBase(options.base ?? routes.base);
   const doc = win?.document;
   const nav = instance ? historyNav(instance) : windowNav(win, base);
@@ -159,7 +160,8 @@ export function createRouter(options: RouterOptions): Router {
     const fromEntry = entry;
     // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
     const follow = (to: AppLocation, code: number) => {
-      if (depth >= MAX_REDIRECTS) throw new Error(`navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}`);
+      if (depth >= MAX_REDIRECTS)
+        throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : '');
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
