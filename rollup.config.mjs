@@ -17,6 +17,14 @@ const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'Cra
 const external = (id) => /^(path-to-regexp|parse5|saxes|isbot|happy-dom|playwright-core|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
+// The UMD files are built as an app's bundler would build them (src/dev.ts): the min file for
+// production, so the minifier drops the long error texts, and the plain file for development, so it
+// keeps them even on a page with no `process` at all.
+const nodeEnv = (env) => ({
+  name: `node-env-${env}`,
+  transform: (code) =>
+    code.includes('process') ? code.replaceAll('process.env.NODE_ENV', JSON.stringify(env)).replaceAll('typeof process', '"object"') : null,
+});
 
 export default [
   {
@@ -34,12 +42,12 @@ export default [
     plugins: [dts({ tsconfig: './tsconfig.build.json' })],
     output: [{ file: `dist/${name}.d.ts` }, { file: `dist/${name}.d.cts` }],
   })),
-  {
+  ...['development', 'production'].map((env) => ({
     input: umd.input,
-    plugins: [nodeResolve(), commonjs(), ts()],
-    output: [
-      { file: `${umd.file}.js`, format: 'umd', name: umd.name },
-      { file: `${umd.file}.min.js`, format: 'umd', name: umd.name, plugins: [terser()] },
-    ],
-  },
+    plugins: [nodeResolve(), commonjs(), ts(), nodeEnv(env)],
+    output:
+      env === 'production'
+        ? { file: `${umd.file}.min.js`, format: 'umd', name: umd.name, plugins: [terser()] }
+        : { file: `${umd.file}.js`, format: 'umd', name: umd.name },
+  })),
 ];

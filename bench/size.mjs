@@ -13,18 +13,22 @@ export const peers = {
   navigo: `export { default } from 'navigo';`,
 };
 
-/** Our figures: the budgets of the performance issue, in bytes of min+gzip. */
+/**
+ * Our figures, in bytes of min+gzip. `budget` is issue 17's goal where it has one (6,144 B for a real
+ * app and for the UMD bundle); the codec alone and createRouter alone have none and hold the
+ * budgets of test/size.test.ts, so that they do not grow.
+ */
 export const ours = {
   'codec alone': {
     code: `export { toUglyUrl, toPrettyUrl, isPrettyUrl, isUglyUrl, escapeFragment, unescapeFragment, CodecError } from 'crawlable-router';`,
-    budget: 1024,
+    budget: 1615,
   },
   'core (codec, URL forms, route table)': { code: `export * from 'crawlable-router';`, budget: null },
-  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, budget: 4.5 * 1024 },
+  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, budget: 5710 },
   // The router does not bundle the table it is given; a real app imports both (path-to-regexp inside).
   'an app importing createRouter and createRoutes': {
     code: `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,
-    budget: null,
+    budget: 6 * 1024,
   },
   // An app that hands the router a `history` instance bundles that package too; one that does not, none of it.
   'an app passing createRouter a memory history': {
@@ -41,7 +45,7 @@ export const ours = {
 export async function runSize() {
   const out = {};
   for (const [name, { code, budget }] of Object.entries(ours)) out[`crawlable-router: ${name}`] = { ...(await bundleSize(code)), budget };
-  out['crawlable-router: UMD bundle (min file)'] = { ...(await fileSize('dist/crawlable-router.umd.min.js')), budget: 5 * 1024 };
+  out['crawlable-router: UMD bundle (min file)'] = { ...(await fileSize('dist/crawlable-router.umd.min.js')), budget: 6 * 1024 };
   for (const [name, code] of Object.entries(peers)) {
     out[name] = { ...(await bundleSize(code, { external: ['react', 'react-dom', 'react/jsx-runtime'] })), budget: null };
   }

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 // The browser bundle, loaded the way a page loads it: a classic <script> in a real (happy-dom) document.
 const bundles = ['dist/crawlable-router.umd.js', 'dist/crawlable-router.umd.min.js'];
 
+// The plain file is the development build (long error texts), the min file the production one.
 describe.each(bundles)('%s', (file) => {
   let window: Window;
   afterEach(async () => {
@@ -60,5 +61,24 @@ describe.each(bundles)('%s', (file) => {
       'settled',
     ]);
     page.router.destroy();
+  });
+
+  it('keeps the long error texts in the development file and drops them from the min file', async () => {
+    window = new Window({
+      url: 'https://example.com/',
+      settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
+    });
+    const script = window.document.createElement('script');
+    script.textContent = readFileSync(file, 'utf8');
+    window.document.head.appendChild(script);
+    const api = (window as unknown as { CrawlableRouter: typeof import('../src/umd.js') }).CrawlableRouter;
+    const router = api.createRouter({ routes: api.createRoutes([{ path: '/a' }, { path: '/b' }]), links: false, scroll: false });
+    router.beforeEach((to) => (to.location === '/a' ? '/b' : '/a'));
+    const error = await router.navigate('/a').then(
+      () => null,
+      (x: Error) => x,
+    );
+    expect(error?.message).toBe(file.endsWith('.min.js') ? '' : 'navigation redirected more than 10 times, last to "/b"');
+    router.destroy();
   });
 });

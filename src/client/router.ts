@@ -2,6 +2,7 @@
 // pipeline (match → guards → load → commit → scroll → subscribers). URL forms are the adapters'
 // business; this file never asks which adapter it has.
 
+import { DEV } from '../dev.js';
 import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
@@ -28,26 +29,20 @@ const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
     Promise.resolve(value).then(resolve, reject);
   });
 
-/** What a commit shows, and the outcome a server would answer the state with. */
-interface Shown {
-  /** The view rendered (a route, the notFound route, the error view); null for a change of anchor alone. */
-  view: ErrorView | null;
-  /** 200, 404 or 500. */
-  status: number;
-  /** The status of the redirect that led here, if one did. */
-  via?: number | undefined;
-  /** True when `load` failed: `current.error` is `error`. */
-  failed?: boolean;
-  /** What `load` threw. */
-  error?: unknown;
-}
+/** What a match gives `load` and the views: its params, query and location. */
+const contextOf = (m: RouteMatch) => ({ params: m.params, query: m.query, location: m.location });
+
+/** `add` for a set of callbacks, returning its undo (`beforeEach`, `subscribe`). */
+const adder =
+  <T>(set: Set<T>) =>
+  (f: T) => (set.add(f), () => void set.delete(f));
 
 /** Creates a router over the route table; nothing happens until `start()`. */
 export function createRouter(options: RouterOptions): Router {
   const { routes, links = true, error: errorView, history: instance } = options;
   // With a `history` instance the window is only the document's (links, scroll, title), and optional.
   const win = (options.window ?? (instance ? undefined : (globalThis as { window?: RouterWindow }).window)) as RouterWindow;
-  if (!win && !instance) throw new TypeError('createRouter: no window; pass { window }');
+  if (!win && !instance) throw new TypeError(DEV ? 'createRouter: no window; pass { window }' : '');
   const base = normalizeBase(options.base ?? routes.base);
   const doc = win?.document;
   const nav = instance ? historyNav(instance) : windowNav(win, base);
@@ -107,28 +102,33 @@ export function createRouter(options: RouterOptions): Router {
   }
 
   /**
-   * Commits a navigation; `view` renders into the outlet, sets the title and the head tags (null
-   * for a change of anchor alone); `code` is the state's status, `via` the status of a redirect that led here.
-   */
-  /**
    * Commits a navigation: the entry, `current`, and what it shows (`view` null for a change of
-   * anchor alone), with the outcome a server would answer: `status`, or `via` the redirect that led here.
+   * anchor alone), with the outcome a server would answer: 500 when `load` `failed` (throwing
+   * `error`), 404 for no match, else 200, or `via` the status of the redirect that led here.
    */
-  function commit(m: RouteMatch, e: Entry, kind: Kind, data: unknown, shown: Shown) {
-    const { view, failed, error, status: code, via } = shown;
+  function commit(
+    m: RouteMatch,
+    e: Entry,
+    kind: Kind,
+    data: unknown,
+    view: ErrorView | null,
+    via?: number,
+    failed?: boolean,
+    error?: unknown,
+  ) {
     if (entry) scroll.save(entry.key);
     if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
-    const context = { params: m.params, query: m.query, location: m.location, data, error };
+    const context = { ...contextOf(m), data, error };
     // Only the first commit may find the server's view of its location in the outlet (and its head).
     const rendered = drawn !== null;
     const keep = rendered && drawn === stripAnchor(m.location);
     drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
-      status = via ?? code;
+      status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
       if (outlet && view.render && !keep) outlet.innerHTML = view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
@@ -159,7 +159,8 @@ export function createRouter(options: RouterOptions): Router {
     const fromEntry = entry;
     // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
     const follow = (to: AppLocation, code: number) => {
-      if (depth >= MAX_REDIRECTS) throw new Error(`navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}`);
+      if (depth >= MAX_REDIRECTS)
+        throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : '');
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
@@ -169,7 +170,7 @@ export function createRouter(options: RouterOptions): Router {
       let m = routes.resolve(loc, fallback) as RouteMatch;
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
       if (from && from.error === undefined && from.location !== loc && stripAnchor(from.location) === stripAnchor(loc)) {
-        commit(m, e, kind, from.data, { view: null, status: 200 });
+        commit(m, e, kind, from.data, null);
         return true;
       }
       for (const guard of [...guards]) {
@@ -197,7 +198,7 @@ export function createRouter(options: RouterOptions): Router {
       else if (seeded) data = seeded.data;
       else if (load) {
         try {
-          data = await until(load({ params: m.params, query: m.query, location: m.location, signal }), signal);
+          data = await until(load({ ...contextOf(m), signal }), signal);
         } catch (x) {
           ((error = x), (failed = true));
         }
@@ -207,8 +208,7 @@ export function createRouter(options: RouterOptions): Router {
       if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
       // notFound(): the table's notFound view at this URL, as if nothing had matched.
       if (outcome) ((m = { ...m, route: fallback, notFound: true }), (failed = false), (error = undefined));
-      const view = failed ? (errorView ?? {}) : m.route;
-      commit(m, e, kind, data, { view, failed, error, status: failed ? 500 : m.notFound ? 404 : 200, via });
+      commit(m, e, kind, data, failed ? (errorView ?? {}) : m.route, via, failed, error);
       return true;
     } finally {
       if (!signal.aborted) idle();
@@ -277,14 +277,8 @@ export function createRouter(options: RouterOptions): Router {
     forward: () => nav.go(1),
     go: nav.go,
     href: (to) => adapter.url(normalizeLocation(to)),
-    beforeEach(guard) {
-      guards.add(guard);
-      return () => void guards.delete(guard);
-    },
-    subscribe(listener) {
-      subscribers.add(listener);
-      return () => void subscribers.delete(listener);
-    },
+    beforeEach: adder(guards),
+    subscribe: adder(subscribers),
     settled: () => (pending ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     destroy() {
       listening?.abort();
