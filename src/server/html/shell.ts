@@ -69,7 +69,7 @@ function isInside(element: Element, ancestor: Element): boolean {
   return false;
 }
 
-/** A slot in the template; `titleElement` is a whole `<title>` for shells that have none; `keyed` a shell head tag a state's tag may replace. */
+/** A slot in the template; `titleElement` is a whole `<title>` for shells that have none; `keyed` a shell head tag a state's tag may replace; `text` the shell's own text for the slot. */
 interface SlotRef {
   slot: Slot | 'titleElement' | 'keyed';
   key?: string;
@@ -97,6 +97,163 @@ function cut(text: string, edits: readonly TemplateEdit[]): Piece[] {
   return pieces.filter((piece) => piece !== '');
 }
 
+interface Range {
+  start: number;
+  end: number;
+}
+
+/** What one walk of the parsed shell finds: the elements a template is cut around, and its link edits. */
+interface Scan {
+  html: Element | null;
+  head: Element | null;
+  body: Element | null;
+  title: Element | null;
+  outlet: Element | null;
+  doctypeEnd: number;
+  metas: Element[];
+  canonicals: Element[];
+  keyed: [Element, string][];
+  links: Edit[];
+}
+
+function scan(document: DefaultTreeAdapterMap['document'], isOutlet: (element: Element) => boolean, links: LinkContext): Scan {
+  const found: Scan = {
+    html: null,
+    head: null,
+    body: null,
+    title: null,
+    outlet: null,
+    doctypeEnd: 0,
+    metas: [],
+    canonicals: [],
+    keyed: [],
+    links: [],
+  };
+  for (const node of document.childNodes) if (node.nodeName === '#documentType') found.doctypeEnd = node.sourceCodeLocation?.endOffset ?? 0;
+  walkElements(document, (element) => {
+    const tag = element.tagName;
+    const read = (name: string) => attr(element, name);
+    if (tag === 'html' || tag === 'head' || tag === 'body' || tag === 'title') found[tag] ??= element;
+    else if (isFragmentMeta(tag, read)) found.metas.push(element);
+    else if (isCanonicalLink(tag, read)) found.canonicals.push(element);
+    else {
+      const key = headKey(tag, read);
+      if (key) found.keyed.push([element, key]);
+    }
+    if (!found.outlet && isOutlet(element)) found.outlet = element;
+    const edit = hrefEdit(element, links);
+    if (edit) found.links.push(edit);
+  });
+  return found;
+}
+
+/** The range of the outlet's content; throws BAD_SHELL unless the outlet is a markup element inside `<body>` with both tags. */
+function outletContent(found: Scan, selector: string): Range {
+  const where = `in the shell for outlet ${JSON.stringify(selector)}`;
+  const { outlet, body } = found;
+  if (!outlet) throw new SnapshotError('BAD_SHELL', `no element matches the outlet selector ${JSON.stringify(selector)} in the shell`);
+  if (!body || !isInside(outlet, body))
+    throw new SnapshotError('BAD_SHELL', `the outlet <${outlet.tagName}> must be inside <body> ${where}`);
+  if (NOT_OUTLETS.has(outlet.tagName))
+    throw new SnapshotError('BAD_SHELL', `<${outlet.tagName}> cannot be an outlet: its content is not markup (${where})`);
+  const location = outlet.sourceCodeLocation;
+  if (!location?.startTag || !location.endTag)
+    throw new SnapshotError(
+      'BAD_SHELL',
+      `the outlet <${outlet.tagName}> has no end tag ${where}: a snapshot needs both ends of its content`,
+    );
+  return { start: location.startTag.endOffset, end: location.endTag.startOffset };
+}
+
+/**
+ * Where head additions go: before `</head>`, else after the head's last located child or its start
+ * tag, else after `<html>` or the doctype; the parser puts what is inserted there into the head.
+ */
+function headInsertPoint(found: Scan): number {
+  const location = found.head?.sourceCodeLocation;
+  const lastChild = found.head?.childNodes
+    .map((n) => n.sourceCodeLocation)
+    .filter((l) => l)
+    .pop();
+  return (
+    location?.endTag?.startOffset ??
+    lastChild?.endOffset ??
+    location?.startTag?.endOffset ??
+    found.html?.sourceCodeLocation?.startTag?.endOffset ??
+    found.doctypeEnd
+  );
+}
+
+const range = (element: Element): Range => ({
+  start: element.sourceCodeLocation?.startOffset ?? 0,
+  end: element.sourceCodeLocation?.endOffset ?? 0,
+});
+const within = (edit: Range, r: Range) => edit.start >= r.start && edit.end <= r.end;
+/** Link edits inside `r`, moved to offsets from its start. */
+const editsWithin = (links: readonly Edit[], r: Range) =>
+  links.filter((e) => within(e, r)).map((e) => ({ ...e, start: e.start - r.start, end: e.end - r.start }));
+
+/**
+ * The browser page: the link edits, and the meta fragment tag once, in the head (the scheme's third
+ * restriction): the shell's first one there is kept, any other removed.
+ */
+function browserPage(text: string, found: Scan, metas: readonly Element[], headPoint: number): string {
+  const head = found.head;
+  const kept = head ? metas.find((meta) => isInside(meta, head)) : undefined;
+  const edits: Edit[] = [...found.links];
+  if (!kept) edits.push({ start: headPoint, end: headPoint, text: META_FRAGMENT });
+  for (const meta of metas) if (meta !== kept) edits.push({ ...range(meta), text: '' });
+  return applyEdits(text, edits);
+}
+
+/**
+ * The snapshot template's edits: no meta fragment tag (a snapshot is already the escaped form), no
+ * canonical link but ours, and the slots. A head tag with a key is a slot of its own (its links
+ * already rewritten), left out of a snapshot whose state sets a tag with that key (src/head.ts).
+ */
+function templateEdits(text: string, found: Scan, metas: readonly Element[], inner: Range, headPoint: number): TemplateEdit[] {
+  const head = found.head;
+  const outside = (edit: Range) => edit.end <= inner.start || edit.start >= inner.end;
+  const slots = found.keyed
+    .filter(([element]) => element.sourceCodeLocation && head && isInside(element, head))
+    .map(([element, key]) => ({ ...range(element), key }));
+  const edits: TemplateEdit[] = found.links.filter((e) => outside(e) && !slots.some((r) => within(e, r)));
+  for (const r of slots)
+    edits.push({ ...r, text: { slot: 'keyed', key: r.key, text: applyEdits(text.slice(r.start, r.end), editsWithin(found.links, r)) } });
+  const canonicals = found.canonicals.filter((e) => e.sourceCodeLocation);
+  for (const element of [...metas, ...canonicals]) if (outside(range(element))) edits.push({ ...range(element), text: '' });
+  const title = found.title?.sourceCodeLocation;
+  if (title?.startTag && title.endTag && outside({ start: title.startOffset, end: title.endOffset })) {
+    const own = text.slice(title.startTag.endOffset, title.endTag.startOffset);
+    edits.push({ start: title.startTag.endOffset, end: title.endTag.startOffset, text: { slot: 'title', text: own } });
+  } else {
+    edits.push({ start: headPoint, end: headPoint, text: { slot: 'titleElement' } });
+  }
+  edits.push({ start: headPoint, end: headPoint, text: { slot: 'head' } });
+  const outlet = applyEdits(text.slice(inner.start, inner.end), editsWithin(found.links, inner));
+  edits.push({ ...inner, text: { slot: 'outlet', text: outlet } });
+  // Just before the `>` of the outlet's start tag: an attribute there is the outlet's own.
+  edits.push({ start: inner.start - 1, end: inner.start - 1, text: { slot: 'mark' } });
+  return edits;
+}
+
+/** Writes a state into the template's pieces. */
+function fill(pieces: readonly Piece[], parts: ShellParts): string {
+  const tags = parts.tags ?? [];
+  const keys = new Set(tags.map((t) => t.key));
+  let out = '';
+  for (const piece of pieces) {
+    if (typeof piece === 'string') out += piece;
+    else if (piece.slot === 'keyed') out += keys.has(piece.key as string) ? '' : piece.text;
+    else if (piece.slot === 'title') out += parts.title === undefined ? piece.text : escapeHtml(parts.title);
+    else if (piece.slot === 'titleElement') out += parts.title === undefined ? '' : `<title>${escapeHtml(parts.title)}</title>`;
+    else if (piece.slot === 'head') out += (parts.head ?? '') + headHtml(tags);
+    else if (piece.slot === 'mark') out += parts.mark === undefined ? '' : ` ${RENDERED_ATTRIBUTE}="${escapeHtml(parts.mark)}"`;
+    else out += parts.outlet ?? piece.text;
+  }
+  return out;
+}
+
 /**
  * Parses a shell once. `outlet` is a compound selector for the element whose content a snapshot
  * replaces; it must be a normal element inside `<body>` with an end tag. Throws `SnapshotError`
@@ -105,129 +262,10 @@ function cut(text: string, edits: readonly TemplateEdit[]): Piece[] {
 export function parseShell(html: string, options: { outlet: string; links: LinkContext }): ShellTemplate {
   if (typeof html !== 'string') throw new SnapshotError('BAD_OPTION', `shell must be a string of HTML, got ${typeof html}`);
   const isOutlet = compileSelector(options.outlet);
-  const document = parse(html, { sourceCodeLocationInfo: true });
-  let htmlEl: Element | null = null;
-  let head: Element | null = null;
-  let body: Element | null = null;
-  let title: Element | null = null;
-  let outlet: Element | null = null;
-  let doctypeEnd = 0;
-  const metas: Element[] = [];
-  const canonicals: Element[] = [];
-  const keyed: [Element, string][] = [];
-  const links: Edit[] = [];
-  for (const node of document.childNodes) if (node.nodeName === '#documentType') doctypeEnd = node.sourceCodeLocation?.endOffset ?? 0;
-  walkElements(document, (element) => {
-    const tag = element.tagName;
-    if (tag === 'html' && !htmlEl) htmlEl = element;
-    else if (tag === 'head' && !head) head = element;
-    else if (tag === 'body' && !body) body = element;
-    else if (tag === 'title' && !title) title = element;
-    else if (isFragmentMeta(tag, (name) => attr(element, name))) metas.push(element);
-    else if (isCanonicalLink(tag, (name) => attr(element, name))) canonicals.push(element);
-    else {
-      const key = headKey(tag, (name) => attr(element, name));
-      if (key) keyed.push([element, key]);
-    }
-    if (!outlet && isOutlet(element)) outlet = element;
-    const edit = hrefEdit(element, options.links);
-    if (edit) links.push(edit);
-  });
-  const where = `in the shell for outlet ${JSON.stringify(options.outlet)}`;
-  const found = outlet as Element | null;
-  if (!found) throw new SnapshotError('BAD_SHELL', `no element matches the outlet selector ${JSON.stringify(options.outlet)} in the shell`);
-  const bodyEl = body as Element | null;
-  if (!bodyEl || !isInside(found, bodyEl))
-    throw new SnapshotError('BAD_SHELL', `the outlet <${found.tagName}> must be inside <body> ${where}`);
-  if (NOT_OUTLETS.has(found.tagName))
-    throw new SnapshotError('BAD_SHELL', `<${found.tagName}> cannot be an outlet: its content is not markup (${where})`);
-  const outletLoc = found.sourceCodeLocation;
-  if (!outletLoc?.startTag || !outletLoc.endTag) {
-    throw new SnapshotError(
-      'BAD_SHELL',
-      `the outlet <${found.tagName}> has no end tag ${where}: a snapshot needs both ends of its content`,
-    );
-  }
-  const inner = { start: outletLoc.startTag.endOffset, end: outletLoc.endTag.startOffset };
-
-  // Where head additions go: before </head>, else after the head's last located child or start tag,
-  // else after <html> or the doctype; the parser puts what is inserted there into the head.
-  const headEl = head as Element | null;
-  const headLoc = headEl?.sourceCodeLocation;
-  const lastChild = headEl?.childNodes
-    .map((n) => n.sourceCodeLocation)
-    .filter((l) => l)
-    .pop();
-  const headPoint =
-    headLoc?.endTag?.startOffset ??
-    lastChild?.endOffset ??
-    headLoc?.startTag?.endOffset ??
-    (htmlEl as Element | null)?.sourceCodeLocation?.startTag?.endOffset ??
-    doctypeEnd;
-
-  const range = (element: Element) => ({
-    start: element.sourceCodeLocation?.startOffset ?? 0,
-    end: element.sourceCodeLocation?.endOffset ?? 0,
-  });
-  const outside = (edit: { start: number; end: number }) => edit.end <= inner.start || edit.start >= inner.end;
-  const located = (list: Element[]) => list.filter((e) => e.sourceCodeLocation);
-
-  // The browser page: static link edits, and the meta fragment tag once, in the head (the spec's
-  // third restriction): the shell's first one there is kept, any other removed.
-  const metaList = located(metas);
-  const kept = headEl ? metaList.find((meta) => isInside(meta, headEl)) : undefined;
-  const pageEdits: Edit[] = [...links];
-  if (!kept) pageEdits.push({ start: headPoint, end: headPoint, text: META_FRAGMENT });
-  for (const meta of metaList) if (meta !== kept) pageEdits.push({ ...range(meta), text: '' });
-  const page = applyEdits(html, pageEdits);
-
-  // The snapshot template: no meta fragment tag (the snapshot is already the escaped form), no
-  // canonical link but ours, and the slots.
-  // A head tag with a key is a slot of its own (its links already rewritten): left out of a
-  // snapshot whose state sets a tag with that key (src/head.ts), kept otherwise.
-  const slots = keyed
-    .filter(([element]) => element.sourceCodeLocation && headEl && isInside(element, headEl))
-    .map(([element, key]) => ({ ...range(element), key }));
-  const within = (edit: Edit, r: { start: number; end: number }) => edit.start >= r.start && edit.end <= r.end;
-  const edits: TemplateEdit[] = links.filter((e) => outside(e) && !slots.some((r) => within(e, r)));
-  for (const r of slots) {
-    const inner = links.filter((e) => within(e, r)).map((e) => ({ ...e, start: e.start - r.start, end: e.end - r.start }));
-    edits.push({ start: r.start, end: r.end, text: { slot: 'keyed', key: r.key, text: applyEdits(html.slice(r.start, r.end), inner) } });
-  }
-  for (const element of [...metaList, ...located(canonicals)]) if (outside(range(element))) edits.push({ ...range(element), text: '' });
-  const titleEl = title as Element | null;
-  const titleLoc = titleEl?.sourceCodeLocation;
-  let titleText = '';
-  if (titleLoc?.startTag && titleLoc.endTag && outside({ start: titleLoc.startOffset, end: titleLoc.endOffset })) {
-    titleText = html.slice(titleLoc.startTag.endOffset, titleLoc.endTag.startOffset);
-    edits.push({ start: titleLoc.startTag.endOffset, end: titleLoc.endTag.startOffset, text: { slot: 'title' } });
-  } else {
-    edits.push({ start: headPoint, end: headPoint, text: { slot: 'titleElement' } });
-  }
-  edits.push({ start: headPoint, end: headPoint, text: { slot: 'head' } });
-  edits.push({ start: inner.start, end: inner.end, text: { slot: 'outlet' } });
-  // Just before the `>` of the outlet's start tag: an attribute there is the outlet's own.
-  edits.push({ start: inner.start - 1, end: inner.start - 1, text: { slot: 'mark' } });
-  const pieces = cut(html, edits);
-  const innerLinks = links.filter((e) => !outside(e)).map((e) => ({ ...e, start: e.start - inner.start, end: e.end - inner.start }));
-  const outletText = applyEdits(html.slice(inner.start, inner.end), innerLinks);
-
-  return {
-    page,
-    snapshot(parts) {
-      const tags = parts.tags ?? [];
-      const keys = new Set(tags.map((t) => t.key));
-      let out = '';
-      for (const piece of pieces) {
-        if (typeof piece === 'string') out += piece;
-        else if (piece.slot === 'keyed') out += keys.has(piece.key as string) ? '' : piece.text;
-        else if (piece.slot === 'title') out += parts.title === undefined ? titleText : escapeHtml(parts.title);
-        else if (piece.slot === 'titleElement') out += parts.title === undefined ? '' : `<title>${escapeHtml(parts.title)}</title>`;
-        else if (piece.slot === 'head') out += (parts.head ?? '') + headHtml(tags);
-        else if (piece.slot === 'mark') out += parts.mark === undefined ? '' : ` ${RENDERED_ATTRIBUTE}="${escapeHtml(parts.mark)}"`;
-        else out += parts.outlet ?? outletText;
-      }
-      return out;
-    },
-  };
+  const found = scan(parse(html, { sourceCodeLocationInfo: true }), isOutlet, options.links);
+  const inner = outletContent(found, options.outlet);
+  const headPoint = headInsertPoint(found);
+  const metas = found.metas.filter((e) => e.sourceCodeLocation);
+  const pieces = cut(html, templateEdits(html, found, metas, inner, headPoint));
+  return { page: browserPage(html, found, metas, headPoint), snapshot: (parts) => fill(pieces, parts) };
 }
