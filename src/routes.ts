@@ -3,11 +3,12 @@
 // exactly once and leniently.
 
 import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from './location.js';
-import { redirect, type RedirectOutcome } from './outcome.js';
+import { redirect } from './outcome.js';
 import type { Params } from './params.js';
 import { compileRoute, type Compiled } from './pattern.js';
 import { percentDecode } from './percent.js';
 import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
+import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
 import { createIndex } from './route-index.js';
 import type { AnyRoute, Entries, LoadContext, RouteDefinition, RouteMatch, RoutesOptions, RouteTable, TypedRoute } from './route-types.js';
@@ -66,7 +67,10 @@ export function createRoutes<const P extends readonly string[]>(
   list.forEach((r, i) => {
     if (r.name === undefined) return;
     if (byName.has(r.name))
-      throw new RouteError('DUPLICATE_NAME', `two routes are named "${r.name}": ${list[byName.get(r.name) as number]?.path} and ${r.path}`);
+      throw new RouteError(
+        'DUPLICATE_NAME',
+        DEV ? `two routes are named "${r.name}": ${list[byName.get(r.name) as number]?.path} and ${r.path}` : '',
+      );
     byName.set(r.name, i);
   });
   const candidates = createIndex(
@@ -125,7 +129,7 @@ export function createRoutes<const P extends readonly string[]>(
     const path = (compiled[id] as Compiled).build(params);
     const search = query
       ? stringifyQuery(query, (key) => {
-          throw new RouteError('BAD_PARAM', `query key ${JSON.stringify(key)} has a lone surrogate`);
+          throw new RouteError('BAD_PARAM', DEV ? `query key ${JSON.stringify(key)} has a lone surrogate` : '');
         })
       : '';
     return search ? `${path}?${search}` : path;
@@ -149,7 +153,7 @@ export function createRoutes<const P extends readonly string[]>(
     },
     href(...[name, params, query]: [string, Params?, QueryInput?]) {
       const id = byName.get(name);
-      if (id === undefined) throw new RouteError('UNKNOWN_ROUTE', `no route is named ${JSON.stringify(name)}`);
+      if (id === undefined) throw new RouteError('UNKNOWN_ROUTE', DEV ? `no route is named ${JSON.stringify(name)}` : '');
       return buildLocation(id, params, query);
     },
     async *locations(options) {
@@ -197,21 +201,20 @@ export function createRoutes<const P extends readonly string[]>(
 /** The `load` of a redirect route: a pattern filled with the matched params (query kept), or the function's target; 301. */
 function redirectLoad(r: RouteDefinition<string, unknown>, source: Compiled, sensitive: boolean): (context: LoadContext) => never {
   const to = r.redirect as string | ((context: LoadContext) => AppLocation);
-  if (typeof to === 'function') return (context) => throwing(redirect(to(context), 301));
+  if (typeof to === 'function')
+    return (context) => {
+      throw redirect(to(context), 301);
+    };
   const target = compileRoute({ path: to }, sensitive);
   const missing = target.names.filter((n) => !source.names.includes(n));
   if (missing.length)
     throw new RouteError(
       'BAD_REDIRECT',
-      `the redirect of ${describe(r)} to ${JSON.stringify(to)} needs params its path does not capture: ${missing.join(', ')}`,
+      DEV ? `the redirect of ${describe(r)} to ${JSON.stringify(to)} needs params its path does not capture: ${missing.join(', ')}` : '',
     );
   return ({ params, location }) => {
     const state = stripAnchor(location);
     const q = state.indexOf('?');
     throw redirect(target.build(params) + (q < 0 ? '' : state.slice(q)), 301);
   };
-}
-
-function throwing(outcome: RedirectOutcome): never {
-  throw outcome;
 }
