@@ -9,7 +9,7 @@ import { match as ptrMatch } from 'path-to-regexp';
 import { addRoute, createRouter as createRou3, findRoute } from 'rou3';
 import UniversalRouter from 'universal-router/sync';
 import { createRoutes } from '../dist/index.js';
-import { nsPerCall } from './lib/measure.mjs';
+import { median, nsPerCall } from './lib/measure.mjs';
 
 const require = createRequire(import.meta.url);
 const page = require('page');
@@ -122,19 +122,30 @@ const routers = {
   },
 };
 
-/** ns per match for every router at every size: `{ [router]: { [size]: ns } }`. */
-export function runMatch({ sizes = [10, 100, 1000], quick = false } = {}) {
-  const results = {};
+/**
+ * ns per match for every router at every size: `{ [router]: { [size]: ns } }`. Every (router, size)
+ * pair is built and warmed first, then timed once per round, the rounds interleaving all pairs so
+ * that neither JIT order nor a burst of load on a shared machine falls on one router; the median
+ * round of at least five is reported.
+ */
+export function runMatch({ sizes = [10, 100, 1000], quick = false, rounds = quick ? 5 : 9 } = {}) {
+  const cases = [];
   for (const [name, build] of Object.entries(routers)) {
-    results[name] = {};
     for (const n of sizes) {
       const match = build(table(n));
       const list = paths(n);
       const slow = name === 'navigo' || name === 'page.js' || name === 'universal-router';
       const iterations = quick ? (slow && n >= 100 ? 300 : 5000) : slow && n >= 1000 ? 2000 : 20_000;
-      results[name][n] = nsPerCall((i) => match(list[i % list.length]), { iterations, rounds: quick ? 3 : 9 });
+      const fn = (i) => match(list[i % list.length]);
+      nsPerCall(fn, { iterations, rounds: 1 });
+      cases.push({ name, n, fn, iterations, times: [] });
     }
   }
+  for (let r = 0; r < Math.max(5, rounds); r++) {
+    for (const c of cases) c.times.push(nsPerCall(c.fn, { iterations: c.iterations, rounds: 1, warmup: 0 }));
+  }
+  const results = {};
+  for (const c of cases) (results[c.name] ??= {})[c.n] = median(c.times);
   return results;
 }
 

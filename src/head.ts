@@ -82,29 +82,22 @@ export function isCanonicalLink(tag: string | undefined, attr: (name: string) =>
  */
 export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag[] {
   const tags = new Map<string, HeadTag>();
-  const put = (tag: HeadTag['tag'], pairs: [string, unknown][], json?: unknown) => {
-    const attrs = pairs.filter((a) => a[1] != null).map(([n, v]): [string, string] => [n, String(v)]);
+  // The attributes named, in that order, from a tag's fields; an absent field writes no attribute.
+  const put = (tag: HeadTag['tag'], fields: object, names: readonly string[], json?: unknown) => {
+    const attrs: [string, string][] = [];
+    for (const name of names) {
+      const value = (fields as Record<string, unknown>)[name];
+      if (value != null) attrs.push([name, String(value)]);
+    }
     // A tag with no key (a meta with neither name nor property) is always kept.
     const key = headKey(tag, (name) => attrs.find((a) => a[0] === name)?.[1]) ?? tag + tags.size;
     tags.set(key, { key, tag, attrs, json });
   };
   for (const layer of layers) {
     if (!layer) continue;
-    layer.meta?.forEach((m) =>
-      put('meta', [
-        ['name', m.name],
-        ['property', m.property],
-        ['content', m.content],
-      ]),
-    );
-    layer.link?.forEach((l) =>
-      put('link', [
-        ['rel', l.rel],
-        ['href', l.href],
-        ['hreflang', l.hreflang],
-      ]),
-    );
-    if (layer.jsonLd !== undefined) put('script', [['type', LD_TYPE]], layer.jsonLd);
+    layer.meta?.forEach((m) => put('meta', m, ['name', 'property', 'content']));
+    layer.link?.forEach((l) => put('link', l, ['rel', 'href', 'hreflang']));
+    if (layer.jsonLd !== undefined) put('script', { type: LD_TYPE }, ['type'], layer.jsonLd);
   }
   return [...tags.values()];
 }

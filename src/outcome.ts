@@ -3,6 +3,7 @@
 // the hooks renderer and (through the client router) the headless renderer all read them the same
 // way, so a missing item is a 404 and a moved one a redirect in every renderer, never a 200 page.
 
+import { DEV } from './dev.js';
 import { normalizeLocation, type AppLocation } from './location.js';
 
 /** The statuses a redirect may carry. */
@@ -44,7 +45,7 @@ export function notFound(): NotFoundOutcome {
  */
 export function redirect(to: AppLocation, status: RedirectStatus = 302): RedirectOutcome {
   if (![301, 302, 303, 307, 308].includes(status))
-    throw new TypeError(`redirect: ${String(status)} is not a redirect status (301, 302, 303, 307 or 308)`);
+    throw new TypeError(DEV ? `redirect: ${String(status)} is not a redirect status (301, 302, 303, 307 or 308)` : '');
   return { [BRAND]: true, kind: 'redirect', status, to: normalizeLocation(String(to)) } as RedirectOutcome;
 }
 

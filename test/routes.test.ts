@@ -150,6 +150,29 @@ describe('href', () => {
     expect(call).toThrow(expect.objectContaining({ code, message, name: 'RouteError' }));
   });
 
+  it('names every required param that is missing, in pattern order, and never one inside an optional group', () => {
+    const t = createRoutes([{ path: '/a/:x/*rest{/:opt}/:y', name: 'deep' }]);
+    const missing = (params: Params): [string, string] | null => {
+      try {
+        t.href('deep', params);
+      } catch (error) {
+        if (error instanceof RouteError) return [error.code, error.message];
+        throw error;
+      }
+      return null;
+    };
+    expect(missing({})).toEqual(['MISSING_PARAM', 'missing param x, rest, y for route "deep" (/a/:x/*rest{/:opt}/:y)']);
+    // A null value is as absent as an undefined one.
+    expect(missing({ x: '1', rest: ['r'], y: null as unknown as string })).toEqual([
+      'MISSING_PARAM',
+      'missing param y for route "deep" (/a/:x/*rest{/:opt}/:y)',
+    ]);
+    expect(missing({ x: '1', rest: ['r'], y: '2' })).toBeNull();
+    expect(t.href('deep', { x: '1', rest: ['r', 's'], opt: 'o', y: '2' })).toBe('/a/1/r/s/o/2');
+    // A value of the wrong type is a bad param, not a missing one.
+    expect(missing({ x: '1', rest: 'r', y: '2' })?.[0]).toBe('BAD_PARAM');
+  });
+
   it('writes a . inside a segment but refuses a param that makes a . or .. segment, in any place', () => {
     const dots = createRoutes([
       { path: '/:a~:b/', name: 'pair' },

@@ -1,0 +1,96 @@
+// One route pattern compiled: path-to-regexp v8 gives the tokens and the regexp; `build` is the
+// inverse of matching, writing a path from params and refusing params that would make a path its
+// own pattern cannot match (an empty segment, a `.` or `..` segment, a value holding a separator).
+
+import { compile, parse, pathToRegexp, PathError, type Keys, type Token, type TokenData } from 'path-to-regexp';
+import { canonicalPathText } from './location.js';
+import type { Params } from './params.js';
+import { encodeComponent } from './query.js';
+import { DEV } from './dev.js';
+import { describe, RouteError } from './route-error.js';
+
+/** A route as far as its pattern goes. */
+type Pattern = { path: string; name?: string | undefined };
+
+/** A compiled pattern: its regexp, which captures are wildcards, their names, and the inverse. */
+export interface Compiled {
+  regexp: RegExp;
+  wildcards: boolean[];
+  names: string[];
+  build: (params: Params) => string;
+}
+
+/** The params a pattern cannot be written without: those outside every optional group `{…}`. */
+function requiredNames(tokens: readonly Token[]): string[] {
+  return tokens.flatMap((token) => (token.type === 'param' || token.type === 'wildcard' ? [token.name] : []));
+}
+
+/** A `.` or `..` segment, which every URL parser removes. */
+const DOT_SEGMENT = /(?:^|\/)(\.\.?)(?=\/|$)/;
+
+/** Whether a param value writes an empty segment: `''`, or `''` inside a wildcard but at its end. */
+function writesEmptySegment(value: Params[string]): boolean {
+  if (value === '') return true;
+  return Array.isArray(value) && value.some((part, i) => part === '' && (i === 0 || i < value.length - 1));
+}
+
+/** Compiles one route's pattern. Internal to the package; the fuzz tests check every regexp it makes. */
+export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { tokens: Token[] } {
+  if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
+    throw new RouteError('BAD_PATTERN', DEV ? `a route path must be a string starting with "/", got ${JSON.stringify(route.path)}` : '');
+  }
+  let data: TokenData, regexp: RegExp, keys: Keys;
+  try {
+    // Literal text is written in canonical location spelling (`/café` is `/caf%C3%A9`), as paths are.
+    data = parse(route.path, { encodePath: canonicalPathText });
+    ({ regexp, keys } = pathToRegexp(data, { sensitive }));
+  } catch (error) {
+    if (!(error instanceof PathError)) throw error;
+    throw new RouteError('BAD_PATTERN', DEV ? `bad pattern ${JSON.stringify(route.path)}: ${error.message.split('; visit')[0]}` : '');
+  }
+  const names = keys.map((k) => k.name);
+  const required = requiredNames(data.tokens);
+  // A param value as it goes into a path: every character but the unreserved and `!'()*` escaped.
+  const encode = (value: string): string =>
+    encodeComponent(value, (index) => {
+      throw new RouteError('BAD_PARAM', DEV ? `a param of ${describe(route)} has a lone surrogate at index ${index}` : '');
+    });
+  const toPath = compile(data, { encode });
+
+  const build = (params: Params): string => {
+    // An empty param makes `//`, which a location collapses; a wildcard may end with one
+    // (`['a', '']` is `a/`, as match reads a trailing slash).
+    if (names.some((name) => writesEmptySegment(params[name])))
+      throw new RouteError('BAD_PARAM', DEV ? `a param of ${describe(route)} cannot be "": it is not a path segment` : '');
+    const missing = required.filter((name) => params[name] == null);
+    if (missing.length) throw new RouteError('MISSING_PARAM', DEV ? `missing param ${missing.join(', ')} for ${describe(route)}` : '');
+    let path: string;
+    try {
+      path = toPath(params as Partial<Record<string, string | string[]>>);
+    } catch (error) {
+      // What is left: a value of the wrong type (a string for a wildcard, an empty array).
+      if (error instanceof RouteError) throw error;
+      throw new RouteError('BAD_PARAM', DEV ? `${(error as Error).message} for ${describe(route)}` : '');
+    }
+    // Whichever params wrote it (`/:a` with `..`, `/.:b` with `.`); a `.` inside a segment is text.
+    const dots = DOT_SEGMENT.exec(path);
+    if (dots)
+      throw new RouteError(
+        'BAD_PARAM',
+        DEV
+          ? `the params of ${describe(route)} make ${JSON.stringify(path)}: a ${JSON.stringify(dots[1])} segment is not a path segment, URLs remove it`
+          : '',
+      );
+    // `/:a.:b` never matches a `b` holding a `.`, and `.` `-` `~` cannot be escaped (a location
+    // decodes them): a location its own route cannot match would be a link to nowhere.
+    if (!regexp.test(path))
+      throw new RouteError(
+        'BAD_PARAM',
+        DEV
+          ? `the params of ${describe(route)} make ${JSON.stringify(path)}, which it does not match: a value holds the text that separates two params`
+          : '',
+      );
+    return path;
+  };
+  return { regexp, tokens: data.tokens, wildcards: keys.map((k) => k.type === 'wildcard'), names, build };
+}
