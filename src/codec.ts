@@ -75,12 +75,16 @@ export function unescapeFragment(text: string): string {
   return code(strictDecode, text, text, 0);
 }
 
-/** Where `url`'s query starts (its `?`, or -1) and ends (its `#`, or its length). */
-function queryOf(url: string): [query: number, end: number] {
+/** Where `url`'s query ends: its `#`, or its length. */
+function endOf(url: string): number {
   const hash = url.indexOf('#');
-  const end = hash < 0 ? url.length : hash;
+  return hash < 0 ? url.length : hash;
+}
+
+/** Where `url`'s query starts, its `?` before `end`, or -1. */
+function queryAt(url: string, end: number): number {
   const query = url.indexOf('?');
-  return [query < end ? query : -1, end];
+  return query < end ? query : -1;
 }
 
 const AMPERSAND = 38; // '&'
@@ -104,14 +108,24 @@ function paramAt(url: string, query: number, end: number): number {
   return -1;
 }
 
-/** An ugly URL's `?` and where its one, last parameter starts; or why it is not ugly, and where. */
-function uglyParts(url: string): [query: number, at: number] | [reason: string, index: number] {
-  const [query, end] = queryOf(url);
-  const at = paramAt(url, query, end);
-  if (at < 0) return [`no ${PARAM} parameter`, -1];
+/**
+ * Where an ugly URL's one, last parameter starts; or, when `url` is not ugly, why: -1 it has no
+ * `_escaped_fragment_` parameter, -2 the parameter is not the last, -3 a fragment follows it.
+ */
+function uglyAt(url: string): number {
+  const end = endOf(url);
+  const at = paramAt(url, queryAt(url, end), end);
+  if (at < 0) return -1;
   const amp = url.indexOf('&', at);
-  if (amp >= 0 && amp < end) return [`${PARAM} is not the last parameter`, at];
-  return end < url.length ? [`fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, end] : [query, at];
+  return amp >= 0 && amp < end ? -2 : end < url.length ? -3 : at;
+}
+
+/** The error for a URL that is not ugly, `reason` as `uglyAt` gave it. */
+function notUgly(url: string, reason: number): CodecError {
+  const end = endOf(url);
+  if (reason === -1) return fail('NOT_UGLY', `no ${PARAM} parameter`, url);
+  if (reason === -2) return fail('NOT_UGLY', `${PARAM} is not the last parameter`, url, paramAt(url, queryAt(url, end), end));
+  return fail('NOT_UGLY', `fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, url, end);
 }
 
 /**
@@ -120,19 +134,19 @@ function uglyParts(url: string): [query: number, at: number] | [reason: string, 
  * The one test of the parameter's presence, for the codec, locations, the server and `verify`.
  */
 export function hasEscapedFragment(url: string): boolean {
-  const [query, end] = queryOf(url);
-  return paramAt(url, query, end) >= 0;
+  const end = endOf(url);
+  return paramAt(url, queryAt(url, end), end) >= 0;
 }
 
 /** True when `url` has a `#!` fragment and no `_escaped_fragment_` parameter of its own. */
 export function isPrettyUrl(url: string): boolean {
-  const [query, end] = queryOf(url);
-  return url.charCodeAt(end + 1) === 33 && paramAt(url, query, end) < 0;
+  const end = endOf(url);
+  return url.charCodeAt(end + 1) === 33 && paramAt(url, queryAt(url, end), end) < 0;
 }
 
 /** True when `url`'s query ends in its one `_escaped_fragment_` parameter and it has no fragment. */
 export function isUglyUrl(url: string): boolean {
-  return typeof uglyParts(url)[0] === 'number';
+  return uglyAt(url) >= 0;
 }
 
 /**
@@ -140,9 +154,10 @@ export function isUglyUrl(url: string): boolean {
  * parameter, escaped. A URL with no fragment maps to its meta-tag form (`?_escaped_fragment_=`).
  */
 export function toUglyUrl(url: string): string {
-  const [query, end] = queryOf(url);
+  const end = endOf(url);
   if (end < url.length && url.charCodeAt(end + 1) !== 33)
     throw fail('NOT_PRETTY', `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
+  const query = queryAt(url, end);
   const at = paramAt(url, query, end);
   if (at >= 0) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, at);
   const value = end < url.length ? code(encode, url.slice(end + 2), url, end + 2) : '';
@@ -159,13 +174,18 @@ export interface UglyState {
 
 /** Reads an ugly URL strictly; internal to the package (`toLocation` and the server build on it). */
 export function readUglyUrl(url: string): UglyState {
-  const [query, last] = uglyParts(url);
-  if (typeof query === 'string') throw fail('NOT_UGLY', query, url, last);
+  const last = uglyAt(url);
+  if (last < 0) throw notUgly(url, last);
+  // An ugly URL has no fragment: its query starts at its first `?`.
+  const query = url.indexOf('?');
   const start = last + PARAM.length + 1;
   // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
   let i = query + 1;
-  while (i < last - 1 && url.charCodeAt(i) === 38) i++;
-  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment: code(strictDecode, url.slice(start), url, start) };
+  while (i < last - 1 && url.charCodeAt(i) === AMPERSAND) i++;
+  return {
+    page: url.slice(0, i < last - 1 ? last - 1 : query),
+    fragment: start < url.length ? code(strictDecode, url.slice(start), url, start) : '',
+  };
 }
 
 /**
