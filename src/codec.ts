@@ -2,6 +2,7 @@
 // The rules: docs/scheme.md, "Pretty to ugly" and "Ugly to pretty". Every string operation here works on the URL
 // as given: nothing is parsed by WHATWG URL, so host case, ports, `%7e` and `./` survive untouched.
 
+import { DEV } from './dev.js';
 import { escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';
 
 /** What a `CodecError` is about. */
@@ -33,12 +34,17 @@ const UNSAFE = /* @__PURE__ */ escapeTable(/[!"$'-*,-~]/);
 
 /**
  * The error for `what` is wrong at `index` of `input` (-1: the whole input), with the input quoted
- * around it: when it is longer than 100 characters, the 100 from 50 before the fault.
+ * around it: when it is longer than 100 characters, the 100 from 50 before the fault. The text is
+ * for development only (`what` is written `DEV && …`): a production build keeps code, input, index.
  */
-function fail(code: CodecErrorCode, what: string, input: string, index = -1): CodecError {
-  const from = Math.max(0, Math.min(index - 50, input.length - 100));
-  const cut = (from ? '…' : '') + JSON.stringify(input.slice(from, from + 100)) + (from + 100 < input.length ? '…' : '');
-  return new CodecError(code, `${what}${index < 0 ? '' : ' at index ' + index} in ${cut}`, input, index);
+function fail(code: CodecErrorCode, what: string | false, input: string, index: number): CodecError {
+  let message = '';
+  if (DEV) {
+    const from = Math.max(0, Math.min(index - 50, input.length - 100));
+    const cut = (from ? '…' : '') + JSON.stringify(input.slice(from, from + 100)) + (from + 100 < input.length ? '…' : '');
+    message = `${what}${index < 0 ? '' : ' at index ' + index} in ${cut}`;
+  }
+  return new CodecError(code, message, input, index);
 }
 
 // percentEncode's hook for a lone surrogate: hands the fault to `code`, which knows the whole input.
@@ -62,7 +68,7 @@ function code(run: (text: string) => string | PercentFault, text: string, input:
   }
   if (typeof out === 'string') return out;
   // MALFORMED_ESCAPE is "malformed escape", INVALID_UTF8 "invalid utf8", LONE_SURROGATE "lone surrogate".
-  throw fail(out.kind, out.kind.toLowerCase().replace('_', ' ') + ' ' + JSON.stringify(out.text), input, offset + out.index);
+  throw fail(out.kind, DEV && out.kind.toLowerCase().replace('_', ' ') + ' ' + JSON.stringify(out.text), input, offset + out.index);
 }
 
 /** Escapes a fragment for the query string: UTF-8, then exactly `%00-20 %23 %25-26 %2B %7F-FF`. */
@@ -123,9 +129,11 @@ function uglyAt(url: string): number {
 /** The error for a URL that is not ugly, `reason` as `uglyAt` gave it. */
 function notUgly(url: string, reason: number): CodecError {
   const end = endOf(url);
-  if (reason === -1) return fail('NOT_UGLY', `no ${PARAM} parameter`, url);
-  if (reason === -2) return fail('NOT_UGLY', `${PARAM} is not the last parameter`, url, paramAt(url, queryAt(url, end), end));
-  return fail('NOT_UGLY', `fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, url, end);
+  return reason === -1
+    ? fail('NOT_UGLY', DEV && `no ${PARAM} parameter`, url, -1)
+    : reason === -2
+      ? fail('NOT_UGLY', DEV && `${PARAM} is not the last parameter`, url, paramAt(url, queryAt(url, end), end))
+      : fail('NOT_UGLY', DEV && `fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, url, end);
 }
 
 /**
@@ -156,10 +164,10 @@ export function isUglyUrl(url: string): boolean {
 export function toUglyUrl(url: string): string {
   const end = endOf(url);
   if (end < url.length && url.charCodeAt(end + 1) !== 33)
-    throw fail('NOT_PRETTY', `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
+    throw fail('NOT_PRETTY', DEV && `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
   const query = queryAt(url, end);
   const at = paramAt(url, query, end);
-  if (at >= 0) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, at);
+  if (at >= 0) throw fail('NOT_PRETTY', DEV && `${PARAM} is already a parameter`, url, at);
   const value = end < url.length ? code(encode, url.slice(end + 2), url, end + 2) : '';
   return url.slice(0, end) + (query < 0 ? '?' : query === end - 1 ? '' : '&') + PARAM + '=' + value;
 }
