@@ -108,9 +108,7 @@ function decode(text: string, strict: boolean): string | PercentFault {
     let k = 1;
     for (let byte; k < n && (byte = escaped(text, i + 3 * k)) < 256 && (byte & 0xc0) === 0x80; k++) point = (point << 6) | (byte & 0x3f);
     if (n > 0 && k === n && point >= (n === 3 ? 0x800 : n === 4 ? 0x10000 : 0) && point <= 0x10ffff && (point < 0xd800 || point > 0xdfff)) {
-      out +=
-        text.slice(start, i) +
-        (point < 0x10000 ? String.fromCharCode(point) : String.fromCharCode(0xd7c0 + (point >> 10), 0xdc00 | (point & 0x3ff)));
+      out += text.slice(start, i) + String.fromCodePoint(point);
       i = text.indexOf('%', (start = i + 3 * n));
     } else if (strict) {
       // A malformed escape, or the escapes of a character the lead announced (as far as they are escapes).
