@@ -28,6 +28,9 @@ export class CodecError extends Error {
 
 /** The query parameter that carries an escaped fragment: the scheme's one name for it. */
 export const PARAM = '_escaped_fragment_';
+const PARAM_IS = PARAM + '=';
+const NEW_PARAM = '?' + PARAM_IS;
+const AND_PARAM = '&' + PARAM_IS;
 // What the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26 %2B
 // %7F-FF); every byte of a non-ASCII character is %80-FF.
 const UNSAFE = /* @__PURE__ */ escapeTable(/[!"$'-*,-~]/);
@@ -56,19 +59,29 @@ const raise = (fault: PercentFault): never => {
 const encode = (text: string) => percentEncode(text, UNSAFE, raise);
 
 /**
- * Escapes or unescapes (`run`) `text`, a part of `input` that starts at `offset`; a fault is a
+ * Escapes or unescapes (`run`) `text` from `from`, a part of `input` that starts at `offset`; a fault is a
  * CodecError. `run` is passed in so that an app which only reads URLs bundles no encoder.
  */
-function code(run: (text: string) => string | PercentFault, text: string, input: string, offset: number): string {
+function code(run: (text: string, from: number) => string | PercentFault, text: string, input: string, offset: number, from = 0): string {
   let out: string | PercentFault;
   try {
-    out = run(text);
+    out = run(text, from);
   } catch (fault) {
     out = fault as PercentFault;
   }
   if (typeof out === 'string') return out;
+  throw faultError(out, input, offset);
+}
+
+/** The CodecError for `fault`, found in the text at `offset` of `input`. */
+function faultError(fault: PercentFault, input: string, offset: number): CodecError {
   // MALFORMED_ESCAPE is "malformed escape", INVALID_UTF8 "invalid utf8", LONE_SURROGATE "lone surrogate".
-  throw fail(out.kind, DEV && out.kind.toLowerCase().replace('_', ' ') + ' ' + JSON.stringify(out.text), input, offset + out.index);
+  return fail(
+    fault.kind,
+    DEV && fault.kind.toLowerCase().replace('_', ' ') + ' ' + JSON.stringify(fault.text),
+    input,
+    offset + fault.index,
+  );
 }
 
 /** Escapes a fragment for the query string: UTF-8, then exactly `%00-20 %23 %25-26 %2B %7F-FF`. */
@@ -168,8 +181,16 @@ export function toUglyUrl(url: string): string {
   const query = queryAt(url, end);
   const at = paramAt(url, query, end);
   if (at >= 0) throw fail('NOT_PRETTY', DEV && `${PARAM} is already a parameter`, url, at);
-  const value = end < url.length ? code(encode, url.slice(end + 2), url, end + 2) : '';
-  return url.slice(0, end) + (query < 0 ? '?' : query === end - 1 ? '' : '&') + PARAM + '=' + value;
+  let value = '';
+  // The fragment is escaped where it is in `url`: no slice to read through, and when nothing in it
+  // needs escaping, one slice out.
+  if (end < url.length)
+    try {
+      value = percentEncode(url, UNSAFE, raise, end + 2);
+    } catch (fault) {
+      throw faultError(fault as PercentFault, url, 0);
+    }
+  return url.slice(0, end) + (query < 0 ? NEW_PARAM : query === end - 1 ? PARAM_IS : AND_PARAM) + value;
 }
 
 /** The decoded state of an ugly URL and the URL without its `_escaped_fragment_` parameter. */
@@ -192,7 +213,7 @@ export function readUglyUrl(url: string): UglyState {
   while (i < last - 1 && url.charCodeAt(i) === AMPERSAND) i++;
   return {
     page: url.slice(0, i < last - 1 ? last - 1 : query),
-    fragment: start < url.length ? code(strictDecode, url.slice(start), url, start) : '',
+    fragment: start < url.length ? code(strictDecode, url, url, 0, start) : '',
   };
 }
 

@@ -41,14 +41,14 @@ export function escapeTable(keep: RegExp): EscapeTable {
 let BYTES: string[] | undefined;
 
 /**
- * UTF-8 percent-encodes `text` in one pass: each ASCII character as `table` says, every other
+ * UTF-8 percent-encodes `text` from `from` in one pass: each ASCII character as `table` says, every other
  * character as the escapes of its UTF-8 bytes. A lone surrogate is handed to `onLoneSurrogate`,
  * which throws or returns the text to write in its place.
  */
-export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate: (fault: PercentFault) => string): string {
+export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate: (fault: PercentFault) => string, from = 0): string {
   let out = '';
-  let start = 0;
-  for (let i = 0; i < text.length; i++) {
+  let start = from;
+  for (let i = from; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < 128 && table[code] === undefined) continue;
     out += text.slice(start, i);
@@ -72,7 +72,7 @@ export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate:
       start = ++i + 1;
     } else out += onLoneSurrogate(surrogateFault(text, i));
   }
-  return start === 0 ? text : out + text.slice(start);
+  return out + (start ? text.slice(start) : text);
 }
 
 /** The value of a hex digit's character code, or 256 when it is none. */
@@ -91,16 +91,16 @@ function escaped(text: string, i: number): number {
 const wellFormed = (text: string): boolean => (text as { isWellFormed?: () => boolean }).isWellFormed?.() ?? !LONE.test(text);
 
 /**
- * Decodes every `%XX` in `text` as UTF-8, one pass with no call into the engine: a character is 1
+ * Decodes every `%XX` in `text` from `from` as UTF-8, one pass with no call into the engine: a character is 1
  * to 4 escapes as RFC 3629 §4 (and so decodeURIComponent) allows them, with no overlong form, no
  * surrogate and nothing past U+10FFFF. Strictly, the first escape that starts no character is the
  * fault, and so is a lone surrogate in the raw text (unless an escape before it is one); leniently,
  * such an escape stays exactly as it came and the text is never at fault.
  */
-function decode(text: string, strict: boolean): string | PercentFault {
+function decode(text: string, strict: boolean, from = 0): string | PercentFault {
   let out = '';
-  let start = 0;
-  for (let i = text.indexOf('%'); i >= 0; ) {
+  let start = from;
+  for (let i = text.indexOf('%', from); i >= 0; ) {
     const lead = escaped(text, i);
     // How many escapes the lead starts: 0 for none (a continuation byte, C0, C1, F5-FF).
     const n = lead < 0x80 ? 1 : lead < 0xc2 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : lead < 0xf5 ? 4 : 0;
@@ -115,20 +115,23 @@ function decode(text: string, strict: boolean): string | PercentFault {
       const announced = i + 3 * (lead < 0xc0 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4);
       let end = i + 3;
       while (end < announced && escaped(text, end) < 256) end += 3;
-      const lone = text.search(LONE);
+      const lone = loneSurrogate(text, from);
       return lone >= 0 && lone < i
         ? surrogateFault(text, lone)
         : { kind: lead > 255 ? 'MALFORMED_ESCAPE' : 'INVALID_UTF8', index: i, text: text.slice(i, end) };
     } else i = text.indexOf('%', i + 1);
   }
-  return strict && !wellFormed(text) ? surrogateFault(text, text.search(LONE)) : start === 0 ? text : out + text.slice(start);
+  return strict && !wellFormed(from ? text.slice(from) : text)
+    ? surrogateFault(text, loneSurrogate(text, from))
+    : out + (start ? text.slice(start) : text);
 }
 
 /**
- * Decodes every `%XX` in `text` as UTF-8, strictly: returns the text, or the first malformed
- * escape, invalid UTF-8 sequence or lone surrogate as a `PercentFault`.
+ * Decodes every `%XX` in `text` from `from` as UTF-8, strictly: returns that part decoded, or the
+ * first malformed escape, invalid UTF-8 sequence or lone surrogate in it as a `PercentFault` (its
+ * index in the whole text).
  */
-export const strictDecode = (text: string): string | PercentFault => decode(text, true);
+export const strictDecode = (text: string, from = 0): string | PercentFault => decode(text, true, from);
 
 /**
  * Decodes every `%XX` in `text[from..to)` as UTF-8, leniently: `+` is always a plus, and whatever

@@ -328,3 +328,12 @@ describe('errors in a production build', () => {
     }
   });
 });
+
+describe('faults are the fragment’s own', () => {
+  it('reads past a lone surrogate in the page and reports one in the fragment at its index in the URL', () => {
+    expect(toPrettyUrl('/\uD800?_escaped_fragment_=a%20')).toBe('/\uD800#!a ');
+    expect(() => toPrettyUrl('/\uD800?_escaped_fragment_=a\uDC00')).toThrow(expect.objectContaining({ code: 'LONE_SURROGATE', index: 23 }));
+    expect(() => toUglyUrl('/\uD800#!a\uDC00b')).toThrow(expect.objectContaining({ code: 'LONE_SURROGATE', index: 5 }));
+    expect(toUglyUrl('/\uD800#!a%C3%A9')).toBe('/\uD800?_escaped_fragment_=a%25C3%25A9');
+  });
+});
