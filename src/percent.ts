@@ -28,22 +28,17 @@ function surrogateFault(text: string, index: number): PercentFault {
 /** For each ASCII code, the escape to write for it, or undefined to keep it as it is. */
 export type EscapeTable = readonly (string | undefined)[];
 
-/** The escape of each byte: `%00` to `%FF`. */
-const escapeOf = (byte: number): string => (byte < 16 ? '%0' : '%') + byte.toString(16).toUpperCase();
-
 /** An escape table that keeps exactly the ASCII characters `keep` matches (a one-character RegExp). */
 export function escapeTable(keep: RegExp): EscapeTable {
-  return Array.from({ length: 128 }, (_, code) => (keep.test(String.fromCharCode(code)) ? undefined : escapeOf(code)));
+  return Array.from({ length: 128 }, (_, code) =>
+    keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase(),
+  );
 }
 
-// The escapes of UTF-8's lead and continuation bytes (0x80-0xFF), built on first use: only an app
-// that encodes pays for them.
-let BYTES: string[] | undefined;
-
 /**
- * UTF-8 percent-encodes `text` from `from` in one pass: each ASCII character as `table` says, every other
- * character as the escapes of its UTF-8 bytes. A lone surrogate is handed to `onLoneSurrogate`,
- * which throws or returns the text to write in its place.
+ * UTF-8 percent-encodes `text` from `from` in one pass: each ASCII character as `table` says, every
+ * other character as the escapes of its UTF-8 bytes (a run of them natively). A lone surrogate is
+ * handed to `onLoneSurrogate`, which throws or returns the text to write in its place.
  */
 export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate: (fault: PercentFault) => string, from = 0): string {
   let out = '';
@@ -52,25 +47,21 @@ export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate:
     const code = text.charCodeAt(i);
     if (code < 128 && table[code] === undefined) continue;
     out += text.slice(start, i);
-    start = i + 1;
-    if (code < 128) {
-      out += table[code];
-      continue;
+    if (code < 128) out += table[code];
+    else {
+      // encodeURIComponent refuses exactly a lone surrogate: the run is written up to it, and the
+      // surrogate as `onLoneSurrogate` says.
+      let end = i + 1;
+      while (text.charCodeAt(end) > 127) end++;
+      try {
+        out += encodeURIComponent(text.slice(i, end));
+      } catch {
+        end = loneSurrogate(text, i);
+        out += encodeURIComponent(text.slice(i, end)) + onLoneSurrogate(surrogateFault(text, end++));
+      }
+      i = end - 1;
     }
-    const bytes = (BYTES ??= Array.from({ length: 256 }, (_, byte) => escapeOf(byte)));
-    const low = text.charCodeAt(i + 1);
-    if (code < 0x800) out += bytes[0xc0 | (code >> 6)]! + bytes[0x80 | (code & 63)]!;
-    else if (code < 0xd800 || code > 0xdfff)
-      out += bytes[0xe0 | (code >> 12)]! + bytes[0x80 | ((code >> 6) & 63)]! + bytes[0x80 | (code & 63)]!;
-    else if (code < 0xdc00 && low >= 0xdc00 && low <= 0xdfff) {
-      const point = 0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00);
-      out +=
-        bytes[0xf0 | (point >> 18)]! +
-        bytes[0x80 | ((point >> 12) & 63)]! +
-        bytes[0x80 | ((point >> 6) & 63)]! +
-        bytes[0x80 | (point & 63)]!;
-      start = ++i + 1;
-    } else out += onLoneSurrogate(surrogateFault(text, i));
+    start = i + 1;
   }
   return out + (start ? text.slice(start) : text);
 }
