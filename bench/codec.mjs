@@ -2,7 +2,7 @@
 // write by hand, on WHATWG `URL` + `URLSearchParams` (as prerender-node's does). The naive mapper is
 // also checked for correctness on the same URLs, so its speed is not mistaken for doing the job.
 import { toPrettyUrl, toUglyUrl } from '../dist/index.js';
-import { nsPerCall } from './lib/measure.mjs';
+import { median, nsPerCall } from './lib/measure.mjs';
 
 /** The baseline: what a hand-written mapper on the platform's URL classes looks like. */
 export function naiveToUgly(pretty) {
@@ -46,13 +46,23 @@ export function naiveFaults() {
   });
 }
 
-/** ns per round trip, ours and the naive mapper's. */
+/**
+ * ns per round trip, ours and the naive mapper's: their rounds alternate (ours, naive, ours, …) and
+ * each figure is the median of its rounds, so a busy shared machine slows both alike.
+ */
 export function runCodec({ quick = false } = {}) {
   const iterations = quick ? 5000 : 50_000;
-  const ours = nsPerCall((i) => toPrettyUrl(toUglyUrl(corpus[i % corpus.length])), { iterations });
-  const naive = nsPerCall((i) => naiveToPretty(naiveToUgly(corpus[i % corpus.length])), { iterations });
-  return { ours, naive };
+  const rounds = quick ? 5 : 9;
+  const ours = [];
+  const naive = [];
+  for (let r = 0; r < rounds; r++) {
+    ours.push(nsPerCall((i) => toPrettyUrl(toUglyUrl(corpus[i % corpus.length])), { iterations, rounds: 1, warmup: r ? 0 : iterations }));
+    naive.push(nsPerCall((i) => naivePrettyUgly(corpus[i % corpus.length]), { iterations, rounds: 1, warmup: r ? 0 : iterations }));
+  }
+  return { ours: median(ours), naive: median(naive) };
 }
+
+const naivePrettyUgly = (url) => naiveToPretty(naiveToUgly(url));
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   console.log(runCodec({ quick: process.argv.includes('--quick') }));

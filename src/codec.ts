@@ -2,6 +2,7 @@
 // The rules: docs/scheme.md, "Pretty to ugly" and "Ugly to pretty". Every string operation here works on the URL
 // as given: nothing is parsed by WHATWG URL, so host case, ports, `%7e` and `./` survive untouched.
 
+import { DEV } from './dev.js';
 import { escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';
 
 /** What a `CodecError` is about. */
@@ -27,18 +28,26 @@ export class CodecError extends Error {
 
 /** The query parameter that carries an escaped fragment: the scheme's one name for it. */
 export const PARAM = '_escaped_fragment_';
+const PARAM_IS = PARAM + '=';
+const NEW_PARAM = '?' + PARAM_IS;
+const AND_PARAM = '&' + PARAM_IS;
 // What the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26 %2B
 // %7F-FF); every byte of a non-ASCII character is %80-FF.
 const UNSAFE = /* @__PURE__ */ escapeTable(/[!"$'-*,-~]/);
 
 /**
  * The error for `what` is wrong at `index` of `input` (-1: the whole input), with the input quoted
- * around it: when it is longer than 100 characters, the 100 from 50 before the fault.
+ * around it: when it is longer than 100 characters, the 100 from 50 before the fault. The text is
+ * for development only (`what` is written `DEV && …`): a production build keeps code, input, index.
  */
-function fail(code: CodecErrorCode, what: string, input: string, index = -1): CodecError {
-  const from = Math.max(0, Math.min(index - 50, input.length - 100));
-  const cut = (from ? '…' : '') + JSON.stringify(input.slice(from, from + 100)) + (from + 100 < input.length ? '…' : '');
-  return new CodecError(code, `${what}${index < 0 ? '' : ' at index ' + index} in ${cut}`, input, index);
+function fail(code: CodecErrorCode, what: string | false, input: string, index: number): CodecError {
+  let message = '';
+  if (DEV) {
+    const from = Math.max(0, Math.min(index - 50, input.length - 100));
+    const cut = (from ? '…' : '') + JSON.stringify(input.slice(from, from + 100)) + (from + 100 < input.length ? '…' : '');
+    message = `${what}${index < 0 ? '' : ' at index ' + index} in ${cut}`;
+  }
+  return new CodecError(code, message, input, index);
 }
 
 // percentEncode's hook for a lone surrogate: hands the fault to `code`, which knows the whole input.
@@ -50,19 +59,29 @@ const raise = (fault: PercentFault): never => {
 const encode = (text: string) => percentEncode(text, UNSAFE, raise);
 
 /**
- * Escapes or unescapes (`run`) `text`, a part of `input` that starts at `offset`; a fault is a
+ * Escapes or unescapes (`run`) `text` from `from`, a part of `input` that starts at `offset`; a fault is a
  * CodecError. `run` is passed in so that an app which only reads URLs bundles no encoder.
  */
-function code(run: (text: string) => string | PercentFault, text: string, input: string, offset: number): string {
+function code(run: (text: string, from: number) => string | PercentFault, text: string, input: string, offset: number, from = 0): string {
   let out: string | PercentFault;
   try {
-    out = run(text);
+    out = run(text, from);
   } catch (fault) {
     out = fault as PercentFault;
   }
   if (typeof out === 'string') return out;
+  throw faultError(out, input, offset);
+}
+
+/** The CodecError for `fault`, found in the text at `offset` of `input`. */
+function faultError(fault: PercentFault, input: string, offset: number): CodecError {
   // MALFORMED_ESCAPE is "malformed escape", INVALID_UTF8 "invalid utf8", LONE_SURROGATE "lone surrogate".
-  throw fail(out.kind, out.kind.toLowerCase().replace('_', ' ') + ' ' + JSON.stringify(out.text), input, offset + out.index);
+  return fail(
+    fault.kind,
+    DEV && fault.kind.toLowerCase().replace('_', ' ') + ' ' + JSON.stringify(fault.text),
+    input,
+    offset + fault.index,
+  );
 }
 
 /** Escapes a fragment for the query string: UTF-8, then exactly `%00-20 %23 %25-26 %2B %7F-FF`. */
@@ -75,12 +94,16 @@ export function unescapeFragment(text: string): string {
   return code(strictDecode, text, text, 0);
 }
 
-/** Where `url`'s query starts (its `?`, or -1) and ends (its `#`, or its length). */
-function queryOf(url: string): [query: number, end: number] {
+/** Where `url`'s query ends: its `#`, or its length. */
+function endOf(url: string): number {
   const hash = url.indexOf('#');
-  const end = hash < 0 ? url.length : hash;
+  return hash < 0 ? url.length : hash;
+}
+
+/** Where `url`'s query starts, its `?` before `end`, or -1. */
+function queryAt(url: string, end: number): number {
   const query = url.indexOf('?');
-  return [query < end ? query : -1, end];
+  return query < end ? query : -1;
 }
 
 const AMPERSAND = 38; // '&'
@@ -104,14 +127,26 @@ function paramAt(url: string, query: number, end: number): number {
   return -1;
 }
 
-/** An ugly URL's `?` and where its one, last parameter starts; or why it is not ugly, and where. */
-function uglyParts(url: string): [query: number, at: number] | [reason: string, index: number] {
-  const [query, end] = queryOf(url);
-  const at = paramAt(url, query, end);
-  if (at < 0) return [`no ${PARAM} parameter`, -1];
+/**
+ * Where an ugly URL's one, last parameter starts; or, when `url` is not ugly, why: -1 it has no
+ * `_escaped_fragment_` parameter, -2 the parameter is not the last, -3 a fragment follows it.
+ */
+function uglyAt(url: string): number {
+  const end = endOf(url);
+  const at = paramAt(url, queryAt(url, end), end);
+  if (at < 0) return -1;
   const amp = url.indexOf('&', at);
-  if (amp >= 0 && amp < end) return [`${PARAM} is not the last parameter`, at];
-  return end < url.length ? [`fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, end] : [query, at];
+  return amp >= 0 && amp < end ? -2 : end < url.length ? -3 : at;
+}
+
+/** The error for a URL that is not ugly, `reason` as `uglyAt` gave it. */
+function notUgly(url: string, reason: number): CodecError {
+  const end = endOf(url);
+  return reason === -1
+    ? fail('NOT_UGLY', DEV && `no ${PARAM} parameter`, url, -1)
+    : reason === -2
+      ? fail('NOT_UGLY', DEV && `${PARAM} is not the last parameter`, url, paramAt(url, queryAt(url, end), end))
+      : fail('NOT_UGLY', DEV && `fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, url, end);
 }
 
 /**
@@ -120,19 +155,19 @@ function uglyParts(url: string): [query: number, at: number] | [reason: string, 
  * The one test of the parameter's presence, for the codec, locations, the server and `verify`.
  */
 export function hasEscapedFragment(url: string): boolean {
-  const [query, end] = queryOf(url);
-  return paramAt(url, query, end) >= 0;
+  const end = endOf(url);
+  return paramAt(url, queryAt(url, end), end) >= 0;
 }
 
 /** True when `url` has a `#!` fragment and no `_escaped_fragment_` parameter of its own. */
 export function isPrettyUrl(url: string): boolean {
-  const [query, end] = queryOf(url);
-  return url.charCodeAt(end + 1) === 33 && paramAt(url, query, end) < 0;
+  const end = endOf(url);
+  return url.charCodeAt(end + 1) === 33 && paramAt(url, queryAt(url, end), end) < 0;
 }
 
 /** True when `url`'s query ends in its one `_escaped_fragment_` parameter and it has no fragment. */
 export function isUglyUrl(url: string): boolean {
-  return typeof uglyParts(url)[0] === 'number';
+  return uglyAt(url) >= 0;
 }
 
 /**
@@ -140,13 +175,22 @@ export function isUglyUrl(url: string): boolean {
  * parameter, escaped. A URL with no fragment maps to its meta-tag form (`?_escaped_fragment_=`).
  */
 export function toUglyUrl(url: string): string {
-  const [query, end] = queryOf(url);
+  const end = endOf(url);
   if (end < url.length && url.charCodeAt(end + 1) !== 33)
-    throw fail('NOT_PRETTY', `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
+    throw fail('NOT_PRETTY', DEV && `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
+  const query = queryAt(url, end);
   const at = paramAt(url, query, end);
-  if (at >= 0) throw fail('NOT_PRETTY', `${PARAM} is already a parameter`, url, at);
-  const value = end < url.length ? code(encode, url.slice(end + 2), url, end + 2) : '';
-  return url.slice(0, end) + (query < 0 ? '?' : query === end - 1 ? '' : '&') + PARAM + '=' + value;
+  if (at >= 0) throw fail('NOT_PRETTY', DEV && `${PARAM} is already a parameter`, url, at);
+  let value = '';
+  // The fragment is escaped where it is in `url`: no slice to read through, and when nothing in it
+  // needs escaping, one slice out.
+  if (end < url.length)
+    try {
+      value = percentEncode(url, UNSAFE, raise, end + 2);
+    } catch (fault) {
+      throw faultError(fault as PercentFault, url, 0);
+    }
+  return url.slice(0, end) + (query < 0 ? NEW_PARAM : query === end - 1 ? PARAM_IS : AND_PARAM) + value;
 }
 
 /** The decoded state of an ugly URL and the URL without its `_escaped_fragment_` parameter. */
@@ -159,13 +203,18 @@ export interface UglyState {
 
 /** Reads an ugly URL strictly; internal to the package (`toLocation` and the server build on it). */
 export function readUglyUrl(url: string): UglyState {
-  const [query, last] = uglyParts(url);
-  if (typeof query === 'string') throw fail('NOT_UGLY', query, url, last);
+  const last = uglyAt(url);
+  if (last < 0) throw notUgly(url, last);
+  // An ugly URL has no fragment: its query starts at its first `?`.
+  const query = url.indexOf('?');
   const start = last + PARAM.length + 1;
   // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
   let i = query + 1;
-  while (i < last - 1 && url.charCodeAt(i) === 38) i++;
-  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment: code(strictDecode, url.slice(start), url, start) };
+  while (i < last - 1 && url.charCodeAt(i) === AMPERSAND) i++;
+  return {
+    page: url.slice(0, i < last - 1 ? last - 1 : query),
+    fragment: start < url.length ? code(strictDecode, url, url, 0, start) : '',
+  };
 }
 
 /**

@@ -12,16 +12,15 @@ export type AppLocation = string;
 export type UrlMode = 'history' | 'hashbang';
 
 // What a path (and a query or anchor, which may also hold `?`) may hold raw: RFC 3986 pchar and `/`.
-// A text that is all of these (no `%`) is canonical as it is.
 const PCHAR = "\\w\\-.~!$&'()*+,;=:@/";
-const PATH_CLEAN = RegExp(`^[${PCHAR}]*$`);
 // A path already canonical: `/`-rooted segments of these, with no `//` and no segment starting with a dot.
 const PATH_DONE = RegExp(`^(?:/(?![./])[${PCHAR.slice(0, -1)}]*)+$`);
-const QUERY_CLEAN = RegExp(`^[${PCHAR}?]*$`);
 // What `canonical` rewrites, a run at a time: a run of escapes, a lone `%`, and a run of
-// characters not allowed raw. Runs, not characters: 16 kB of `%25` is one call, not 5,461.
-const PATH_FIX = RegExp(`(?:%[\\dA-Fa-f]{2})+|%|[^${PCHAR}%]+`, 'g');
-const QUERY_FIX = RegExp(`(?:%[\\dA-Fa-f]{2})+|%|[^${PCHAR}?%]+`, 'g');
+// characters not allowed raw (`raw` more besides pchar). Runs, not characters: 16 kB of `%25` is
+// one call, not 5,461. A text with none of these (all pchar, no `%`) is canonical as it is.
+const fixes = (raw: string) => RegExp(`(?:%[\\dA-Fa-f]{2})+|%|[^${PCHAR}${raw}%]+`, 'g');
+const PATH_FIX = fixes('');
+const QUERY_FIX = fixes('?');
 
 // Escapes of unreserved characters (letters, digits, `-._~`), which canonical spelling decodes.
 const UNRESERVED = /(?:%(?:2[DE]|3\d|4[1-9A-F]|5[\dAF]|6[1-9A-F]|7[\dAE]))+/g;
@@ -64,13 +63,9 @@ function canonicalPath(path: string): string {
 }
 
 /** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
-export function canonicalPathText(text: string): string {
-  return PATH_CLEAN.test(text) ? text : canonical(text, PATH_FIX);
-}
+export const canonicalPathText = (text: string): string => canonical(text, PATH_FIX);
 
-function canonicalQuery(query: string): string {
-  return QUERY_CLEAN.test(query) ? query : canonical(query, QUERY_FIX);
-}
+const canonicalQuery = (query: string): string => canonical(query, QUERY_FIX);
 
 /** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
 export function normalizeLocation(text: string): AppLocation {

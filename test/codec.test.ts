@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CodecError, escapeFragment, isPrettyUrl, isUglyUrl, toPrettyUrl, toUglyUrl, unescapeFragment } from '../src/codec.js';
 
 // Every pretty/ugly pair the scheme's published texts give as examples (the agreement, the
@@ -296,5 +296,44 @@ describe('round trips for all inputs', () => {
       ),
       { numRuns: 2000, seed: 11 },
     );
+  });
+});
+
+describe('errors in a production build', () => {
+  it('keep their code, input and index and drop the long text', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    vi.resetModules();
+    try {
+      const prod = await import('../src/codec.js');
+      const cases: [() => unknown, string, string, number][] = [
+        [() => prod.unescapeFragment('ab%zz'), 'MALFORMED_ESCAPE', 'ab%zz', 2],
+        [() => prod.toPrettyUrl('/a?_escaped_fragment_=%C3%28'), 'INVALID_UTF8', '/a?_escaped_fragment_=%C3%28', 22],
+        [() => prod.toPrettyUrl('/a?_escaped_fragment_=x&b'), 'NOT_UGLY', '/a?_escaped_fragment_=x&b', 3],
+        [() => prod.toUglyUrl('/a#b'), 'NOT_PRETTY', '/a#b', 2],
+      ];
+      for (const [run, code, input, index] of cases) {
+        const error = (() => {
+          try {
+            run();
+          } catch (e) {
+            return e;
+          }
+        })();
+        expect(error).toBeInstanceOf(prod.CodecError);
+        expect(error).toMatchObject({ name: 'CodecError', code, input, index, message: '' });
+      }
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+});
+
+describe('faults are the fragment’s own', () => {
+  it('reads past a lone surrogate in the page and reports one in the fragment at its index in the URL', () => {
+    expect(toPrettyUrl('/\uD800?_escaped_fragment_=a%20')).toBe('/\uD800#!a ');
+    expect(() => toPrettyUrl('/\uD800?_escaped_fragment_=a\uDC00')).toThrow(expect.objectContaining({ code: 'LONE_SURROGATE', index: 23 }));
+    expect(() => toUglyUrl('/\uD800#!a\uDC00b')).toThrow(expect.objectContaining({ code: 'LONE_SURROGATE', index: 5 }));
+    expect(toUglyUrl('/\uD800#!a%C3%A9')).toBe('/\uD800?_escaped_fragment_=a%25C3%25A9');
   });
 });
