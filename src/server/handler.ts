@@ -13,6 +13,7 @@ import { outcomeOf } from '../outcome.js';
 import { createSnapshotCache, memoryStore, type StoredSnapshot } from './cache/cache.js';
 import { SnapshotError } from './errors.js';
 import { errorPage } from './html/escape.js';
+import { memoize } from './memo.js';
 import { checkNonce } from './html/hydration.js';
 import { DEFAULT_SHELL, parseShell } from './html/shell.js';
 import { defaultIsBot } from './http/bots.js';
@@ -29,6 +30,13 @@ import { checkBase, checkMode, checkOrigin, publicUrl, redirectUrl, type UrlSett
 export type { CacheOptions, CleanUrls, Snapshot, SnapshotClient, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
 
 const CLEAN_URLS: readonly CleanUrls[] = ['bots', 'all', 'shell'];
+
+/** What a request target means to the handler. */
+interface Target {
+  location: AppLocation | null;
+  clean: boolean;
+  key?: AppLocation;
+}
 const LOCK_MARGIN_MS = 1000;
 
 /** The redirect of a redirect route's match (its load throws it at once), or null. */
@@ -152,23 +160,30 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
   }
 
+  // What a target means: its location (null: not inside base), whether it is a clean URL, and its
+  // state (worked out on first need). Parsing and matching cost more than a cached answer's rest.
+  const targetOf = memoize(
+    (target: string): Target => ({ location: toLocation(target, { base: settings.base }), clean: !hasEscapedFragment(target) }),
+    { max: 1000, maxKeyLength: 512 },
+  );
+
   function answer(request: Ask): Answer | Promise<Answer | null> | null {
     if (request.method !== 'GET' && request.method !== 'HEAD') return null;
-    let location: AppLocation | null;
+    let target: Target;
     try {
-      location = toLocation(request.target, { base: settings.base });
+      target = targetOf(request.target);
     } catch (error) {
       if (!(error instanceof CodecError)) throw error;
       const body = errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message}`);
       return respond(request, { status: 400, body, cacheControl: 'no-store' }, { compress });
     }
+    const { location, clean } = target;
     if (location === null) return null;
-    const clean = !hasEscapedFragment(request.target);
     if (clean && !(cleanUrls === 'all' || (cleanUrls === 'bots' && isBot(request.header('user-agent'))))) {
       return serveShell ? shellFor(request, location) : null;
     }
     // The state: the path and the query keys its route says make a distinct state.
-    const key = routes.stateOf(location);
+    const key = (target.key ??= routes.stateOf(location));
     const stored = snapshots.cached(key);
     return stored ? fromSnapshot(request, stored, clean) : afterWait(request, key, clean);
   }

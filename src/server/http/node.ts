@@ -10,6 +10,28 @@ import type { Answer, Ask } from './exchange.js';
 /** A node:http handler that is also Express/Connect middleware. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void>;
 
+// One class rather than an object of closures: a request's Ask is made cheaply, and what the
+// answer may not need (the client's address, the signal) is read only when asked for.
+class NodeAsk implements Ask {
+  #gone: AbortSignal | undefined;
+  constructor(
+    readonly method: string,
+    readonly target: string,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse | undefined,
+  ) {}
+  header(name: string): string | null {
+    const value = this.req.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+  get address(): string | null {
+    return this.req.socket?.remoteAddress ?? null;
+  }
+  get signal(): AbortSignal | undefined {
+    return this.res && (this.#gone ??= clientGone(this.res));
+  }
+}
+
 /**
  * The Ask for a Node request, or null when its target is not a path (CONNECT, `*`). With `res`, its
  * `signal` (the client has gone) is made on first read: a request answered at once (a cache hit)
@@ -25,21 +47,8 @@ export function toAsk(req: IncomingMessage, res?: ServerResponse): Ask | null {
     target = absolute[1] || '/';
   }
   if (!target.startsWith('/')) target = '/' + target;
-  const headers = req.headers;
-  let gone: AbortSignal | undefined;
-  return {
-    method: (req.method ?? 'GET').toUpperCase(),
-    // The path and query only: a fragment never reaches a server, and `#` here is not one.
-    target: stripAnchor(target),
-    header(name) {
-      const value = headers[name];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-    address: req.socket?.remoteAddress ?? null,
-    get signal() {
-      return res && (gone ??= clientGone(res));
-    },
-  };
+  // The path and query only: a fragment never reaches a server, and `#` here is not one.
+  return new NodeAsk((req.method ?? 'GET').toUpperCase(), stripAnchor(target), req, res);
 }
 
 /** Writes an answer to a Node response: status, headers and body in one write (Content-Length, never chunked). */

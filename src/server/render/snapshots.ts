@@ -121,7 +121,7 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
     async forRequest(request, key) {
       const address = request.address ?? null;
       const count = waiting.get(address) ?? 0;
-      if (limitClient && !(await limitClient({ address, header: request.header, location: key, waiting: count }))) {
+      if (limitClient && !(await limitClient({ address, header: (name) => request.header(name), location: key, waiting: count }))) {
         throw new SnapshotError('LIMITED', `the client at ${address ?? 'an unknown address'} may not ask for more snapshots now`);
       }
       waiting.set(address, (waiting.get(address) ?? 0) + 1);
