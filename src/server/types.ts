@@ -47,8 +47,8 @@ export interface SnapshotHandlerOptions {
   /** Answer clean URLs inside `base` with the shell where they get it; `false` leaves those to the next handler. Default `true`. */
   serveShell?: boolean;
   /**
-   * A per-client limit, asked before each snapshot request waits for its state: return false to
-   * refuse it with 429 and `Retry-After`. Default: none (every client may wait).
+   * A per-client limit, asked before each snapshot request waits for its state (not for one the
+   * cache answers at once): return false to refuse it with 429 and `Retry-After`. Default: none.
    */
   limitClient?: (client: SnapshotClient) => boolean | Promise<boolean>;
   /**
