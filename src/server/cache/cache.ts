@@ -75,6 +75,9 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+// Stores whose `get` answers at once (no promise): the cache can serve their hits without waiting.
+const immediate = new WeakSet<SnapshotStore>();
+
 /** A least-recently-used store in memory, bounded by entries and bytes. */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxEntries = positive(options.maxEntries, 1000, 'maxEntries');
@@ -88,7 +91,7 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     entries.delete(key);
     bytes -= entry.bytes;
   };
-  return {
+  const store: MemoryStore = {
     get size() {
       return entries.size;
     },
@@ -118,6 +121,8 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       return [...entries.keys()];
     },
   };
+  immediate.add(store);
+  return store;
 }
 
 /** What `invalidate` forgets: one state, or every state a predicate accepts. */
@@ -146,6 +151,8 @@ export type Produce = (started: () => void) => Promise<StoredSnapshot>;
 export interface SnapshotCache {
   /** The fresh snapshot of `key`, from the store or from `produce` (shared by concurrent callers). */
   get(key: AppLocation, produce: Produce): Promise<StoredSnapshot>;
+  /** The fresh snapshot of `key` when the store answers at once (`memoryStore`) and has it; else undefined (ask `get`). */
+  peek(key: AppLocation): StoredSnapshot | undefined;
   /** Forgets states; a render in flight for one of them is not kept when it lands. */
   invalidate(target: InvalidateTarget): Promise<void>;
 }
@@ -233,6 +240,11 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
   }
 
   return {
+    peek(key) {
+      if (!store || !immediate.has(store)) return undefined;
+      const found = store.get(key) as StoredSnapshot | undefined;
+      return found && found.renderedAt + ttlMs > now() ? found : undefined;
+    },
     get(key, produce) {
       const running = inflight.get(key);
       if (running) return running.promise;

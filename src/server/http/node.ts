@@ -10,8 +10,34 @@ import type { Answer, Ask } from './exchange.js';
 /** A node:http handler that is also Express/Connect middleware. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void>;
 
-/** The Ask for a Node request, or null when its target is not a path (CONNECT, `*`). */
-export function toAsk(req: IncomingMessage): Ask | null {
+// One class rather than an object of closures: a request's Ask is made cheaply, and what the
+// answer may not need (the client's address, the signal) is read only when asked for.
+class NodeAsk implements Ask {
+  #gone: AbortSignal | undefined;
+  constructor(
+    readonly method: string,
+    readonly target: string,
+    private readonly req: IncomingMessage,
+    private readonly res: ServerResponse | undefined,
+  ) {}
+  header(name: string): string | null {
+    const value = this.req.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  }
+  get address(): string | null {
+    return this.req.socket?.remoteAddress ?? null;
+  }
+  get signal(): AbortSignal | undefined {
+    return this.res && (this.#gone ??= clientGone(this.res));
+  }
+}
+
+/**
+ * The Ask for a Node request, or null when its target is not a path (CONNECT, `*`). With `res`, its
+ * `signal` (the client has gone) is made on first read: a request answered at once (a cache hit)
+ * never pays for one.
+ */
+export function toAsk(req: IncomingMessage, res?: ServerResponse): Ask | null {
   // Express and Connect rewrite `url` under a mount path; `originalUrl` is what the client asked for.
   let target = (req as IncomingMessage & { originalUrl?: string }).originalUrl ?? req.url ?? '';
   if (!target.startsWith('/')) {
@@ -21,48 +47,40 @@ export function toAsk(req: IncomingMessage): Ask | null {
     target = absolute[1] || '/';
   }
   if (!target.startsWith('/')) target = '/' + target;
-  const headers = req.headers;
-  return {
-    method: (req.method ?? 'GET').toUpperCase(),
-    // The path and query only: a fragment never reaches a server, and `#` here is not one.
-    target: stripAnchor(target),
-    header(name) {
-      const value = headers[name];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    },
-  };
+  // The path and query only: a fragment never reaches a server, and `#` here is not one.
+  return new NodeAsk((req.method ?? 'GET').toUpperCase(), stripAnchor(target), req, res);
 }
 
-/** Writes an answer to a Node response. */
+/** Writes an answer to a Node response: status, headers and body in one write (Content-Length, never chunked). */
 export function sendAnswer(answer: Answer, res: ServerResponse): void {
   res.writeHead(answer.status, answer.headers);
   res.end(answer.body ?? undefined);
 }
 
+const GONE = 'the client closed its connection before the answer';
+
 /** A signal that aborts when the client goes before its answer is written (the response closes unfinished). */
 export function clientGone(res: ServerResponse): AbortSignal {
+  // A response-like object without events, as some frameworks and tests pass, is never "gone".
+  if (typeof res.once !== 'function') return new AbortController().signal;
+  // Asked late (after a wait): the client may have gone already.
+  if ((res.destroyed || res.socket?.destroyed) && !res.writableFinished) return AbortSignal.abort(new Error(GONE));
   const controller = new AbortController();
   // `close` on the response, not the request: a request's `close` only says its body was read.
-  // (A response-like object without events, as some frameworks and tests pass, is never "gone".)
-  if (typeof res.once !== 'function') return controller.signal;
   res.once('close', () => {
-    if (!res.writableFinished) controller.abort(new Error('the client closed its connection before the answer'));
+    if (!res.writableFinished) controller.abort(new Error(GONE));
   });
-  if (res.socket?.destroyed) controller.abort(new Error('the client closed its connection before the answer'));
   return controller.signal;
 }
 
-/** Adapts the snapshot core to `(req, res, next)`. */
-export function toNodeHandler(answer: (ask: Ask) => Promise<Answer | null>): NodeHandler {
+/** Adapts the snapshot core to `(req, res, next)`; an answer given at once is written at once. */
+export function toNodeHandler(answer: (ask: Ask) => Answer | null | Promise<Answer | null>): NodeHandler {
   return async (req, res, next) => {
     let result: Answer | null;
-    const ask = toAsk(req);
+    const ask = toAsk(req, res);
     try {
-      if (ask) {
-        ask.signal = clientGone(res);
-        ask.address = req.socket?.remoteAddress ?? null;
-      }
-      result = ask ? await answer(ask) : null;
+      const given = ask ? answer(ask) : null;
+      result = given instanceof Promise ? await given : given;
     } catch (error) {
       if (next) return next(error);
       res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
@@ -71,7 +89,7 @@ export function toNodeHandler(answer: (ask: Ask) => Promise<Answer | null>): Nod
     }
     if (result) return sendAnswer(result, res);
     // Nobody is left to answer: a client that has gone is neither answered nor passed on.
-    if (ask?.signal?.aborted) return;
+    if (ask && (res.destroyed || res.socket?.destroyed) && !res.writableFinished) return;
     if (next) return next();
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not Found\n');

@@ -85,10 +85,11 @@ interface Prepared {
   body: Uint8Array;
 }
 
-// Per memo object: the plain answer and the gzipped one, each prepared once, not once per request.
-const preparedFor = new WeakMap<object, [plain?: Promise<Prepared>, zipped?: Promise<Prepared>]>();
+// Per memo object: the plain answer and the gzipped one, each prepared once, not once per request
+// (the gzipped one is a promise until gzip is done).
+const preparedFor = new WeakMap<object, [plain?: Prepared, zipped?: Prepared | Promise<Prepared>]>();
 
-async function prepare(page: Page, compress: boolean, zip: boolean): Promise<Prepared> {
+function headersOf(page: Page, compress: boolean, zip: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     'Content-Type': 'text/html; charset=utf-8',
     'Cache-Control': page.cacheControl,
@@ -99,29 +100,26 @@ async function prepare(page: Page, compress: boolean, zip: boolean): Promise<Pre
   if (vary.length) headers['Vary'] = vary.join(', ');
   if (page.lastModified !== undefined) headers['Last-Modified'] = new Date(page.lastModified).toUTCString();
   if (page.etag !== undefined) headers['ETag'] = zip ? gzipTag(page.etag) : page.etag;
-  let body = encoder.encode(page.body);
-  if (zip) {
-    body = new Uint8Array(await gzip(body));
-    headers['Content-Encoding'] = 'gzip';
-  }
+  return headers;
+}
+
+function finish(headers: Record<string, string>, body: Uint8Array): Prepared {
   headers['Content-Length'] = String(body.byteLength);
   return { headers: Object.freeze(headers), body };
 }
 
-/** The answer for `page`: 304 when the validators match, no body for HEAD, gzip when accepted. */
-export async function respond(request: Ask, page: Page, options: RespondOptions): Promise<Answer> {
-  // Whether to gzip depends on the body's size in bytes; its length in UTF-16 units bounds that from below.
-  const zip =
-    options.compress && acceptsGzip(request) && (page.body.length >= GZIP_MIN || encoder.encode(page.body).byteLength >= GZIP_MIN);
-  const memo = options.memo;
-  let slot = memo ? preparedFor.get(memo) : undefined;
-  if (memo && !slot) preparedFor.set(memo, (slot = []));
-  let prepared = slot?.[zip ? 1 : 0];
-  if (!prepared) {
-    prepared = prepare(page, options.compress, zip);
-    if (slot) slot[zip ? 1 : 0] = prepared;
-  }
-  const { headers, body } = await prepared;
+function preparePlain(page: Page, compress: boolean): Prepared {
+  return finish(headersOf(page, compress, false), encoder.encode(page.body));
+}
+
+async function prepareZipped(page: Page, compress: boolean): Promise<Prepared> {
+  const headers = headersOf(page, compress, true);
+  const body = new Uint8Array(await gzip(encoder.encode(page.body)));
+  headers['Content-Encoding'] = 'gzip';
+  return finish(headers, body);
+}
+
+function answerWith(request: Ask, page: Page, { headers, body }: Prepared): Answer {
   if (page.status === 200 && isNotModified(request, page.etag, page.lastModified)) {
     const kept: Record<string, string> = {};
     for (const name of ['Cache-Control', 'ETag', 'Last-Modified', 'Vary'])
@@ -129,4 +127,30 @@ export async function respond(request: Ask, page: Page, options: RespondOptions)
     return { status: 304, headers: kept, body: null };
   }
   return { status: page.status, headers, body: request.method === 'HEAD' ? null : body };
+}
+
+/**
+ * The answer for `page`: 304 when the validators match, no body for HEAD, gzip when accepted. It
+ * is given at once (no promise) unless a gzipped body must be made first.
+ */
+export function respond(request: Ask, page: Page, options: RespondOptions): Answer | Promise<Answer> {
+  // Whether to gzip depends on the body's size in bytes; its length in UTF-16 units bounds that from below.
+  const zip =
+    options.compress && acceptsGzip(request) && (page.body.length >= GZIP_MIN || encoder.encode(page.body).byteLength >= GZIP_MIN);
+  const memo = options.memo;
+  let slot = memo ? preparedFor.get(memo) : undefined;
+  if (memo && !slot) preparedFor.set(memo, (slot = []));
+  if (!zip) {
+    const plain = slot?.[0] ?? preparePlain(page, options.compress);
+    if (slot) slot[0] = plain;
+    return answerWith(request, page, plain);
+  }
+  const zipped = slot?.[1] ?? prepareZipped(page, options.compress);
+  if (!(zipped instanceof Promise)) return answerWith(request, page, zipped);
+  if (slot) {
+    slot[1] = zipped;
+    // Once made, later requests get it at once.
+    zipped.then((made) => slot[1] === zipped && (slot[1] = made)).catch(() => {});
+  }
+  return zipped.then((made) => answerWith(request, page, made));
 }

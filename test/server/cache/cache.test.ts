@@ -81,6 +81,23 @@ describe('createSnapshotCache', () => {
     return { cache, onError, tick: (ms: number) => (now += ms), at: () => now };
   };
 
+  it('peeks at a fresh snapshot of a memory store without waiting, and at nothing stale or behind a promise', async () => {
+    const { cache, tick } = make(memoryStore(), 1000);
+    expect(cache.peek('/a')).toBeUndefined();
+    const stored = await cache.get('/a', async () => snap('a'));
+    expect(cache.peek('/a')).toBe(stored);
+    tick(1000);
+    expect(cache.peek('/a')).toBeUndefined();
+    // A store that answers with promises is only read through get (its reads are shared there).
+    const kept = new Map<string, StoredSnapshot>();
+    const get = vi.fn(async (key: string) => kept.get(key));
+    const slow = make({ get, set: async (k, v) => void kept.set(k, v), delete: async (k) => void kept.delete(k), keys: () => kept.keys() });
+    await slow.cache.get('/a', async () => snap('a'));
+    get.mockClear();
+    expect(slow.cache.peek('/a')).toBeUndefined();
+    expect(get).not.toHaveBeenCalled();
+  });
+
   it('renders once for concurrent requests of one state (single flight)', async () => {
     const { cache } = make();
     let release!: () => void;

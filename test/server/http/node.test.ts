@@ -1,5 +1,5 @@
 import express from 'express';
-import type { IncomingMessage } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
@@ -130,5 +130,78 @@ describe('the node adapter', () => {
     ['the authority form', { method: 'CONNECT', url: 'example.com:443' }],
   ])('reads nothing from %s', (_, req) => {
     expect(toAsk({ headers: {}, ...req } as unknown as IncomingMessage)).toBeNull();
+  });
+});
+
+describe('the node adapter on the cached path', () => {
+  afterEach(() => void vi.unstubAllGlobals());
+
+  it('writes a cached snapshot at once, in the listener call itself, with its length and no chunking', async () => {
+    await handler.render('/books/3');
+    const req = { method: 'GET', url: '/app/?_escaped_fragment_=/books/3', headers: {}, socket: {} } as unknown as IncomingMessage;
+    const writeHead = vi.fn();
+    const end = vi.fn();
+    const res = { writeHead, end, once: vi.fn() } as unknown as ServerResponse;
+    const done = handler.node(req, res);
+    // Nothing awaited yet: the answer is already written.
+    expect(writeHead).toHaveBeenCalledWith(200, expect.objectContaining({ 'Content-Length': expect.any(String) }));
+    expect(writeHead.mock.calls[0]?.[1]).not.toHaveProperty('Transfer-Encoding');
+    expect(end).toHaveBeenCalledTimes(1);
+    expect(Buffer.from(end.mock.calls[0]?.[0] as Uint8Array).toString()).toContain('<title>Book 3</title>');
+    // No listener was put on the response: its client's going is of no interest to a hit.
+    expect(res.once).not.toHaveBeenCalled();
+    await done;
+  });
+
+  it('makes no AbortController for a cache hit, and one signal for a request that waits for a render', async () => {
+    let made = 0;
+    vi.stubGlobal(
+      'AbortController',
+      class extends AbortController {
+        constructor() {
+          super();
+          made++;
+        }
+      },
+    );
+    const port = await start((req, res) => void handler.node(req, res));
+    expect((await request(port, '/app/?_escaped_fragment_=/books/11')).status).toBe(200);
+    expect(made).toBeGreaterThan(0);
+    made = 0;
+    for (const target of ['/app/?_escaped_fragment_=/books/11', '/app/books/11?_escaped_fragment_=']) {
+      expect((await request(port, target)).status).toBe(200);
+      expect((await request(port, target, { method: 'HEAD' })).status).toBe(200);
+    }
+    expect(made).toBe(0);
+  });
+
+  it('treats a client gone before its wait began as gone: nothing rendered, nothing answered, no next()', async () => {
+    let asked!: () => void;
+    const limited = new Promise<void>((resolve) => (asked = resolve));
+    let closed!: () => void;
+    const gone = new Promise<void>((resolve) => (closed = resolve));
+    const render = vi.fn(async () => ({ html: '<p>late</p>' }));
+    const slow = createSnapshotHandler({
+      routes,
+      origin: 'https://example.com',
+      renderer: { render },
+      onError: () => {},
+      // The signal is read after this answers: by then the client has gone.
+      limitClient: async () => (asked(), await gone, true),
+    });
+    const next = vi.fn();
+    let finished!: Promise<void>;
+    const port = await start((req, res) => {
+      res.once('close', () => setTimeout(closed, 10));
+      finished = slow.node(req, res, next);
+    });
+    const client = http.get({ host: '127.0.0.1', port, path: '/app/?_escaped_fragment_=/books/5' });
+    client.on('error', () => {});
+    await limited;
+    client.destroy();
+    await vi.waitFor(() => expect(finished).toBeDefined());
+    await finished;
+    expect(render).not.toHaveBeenCalled();
+    expect(next).not.toHaveBeenCalled();
   });
 });

@@ -106,6 +106,19 @@ describe('respond', () => {
     expect(await res.text()).toBe('');
   });
 
+  it('answers at once (no promise) but while a gzipped body is first made, and then at once from the memo', async () => {
+    const memo = {};
+    const plain = answer(req(), page, { compress: true, memo });
+    expect(plain).not.toBeInstanceOf(Promise);
+    expect(answer(req({ 'if-none-match': page.etag }), page, { compress: true, memo })).toMatchObject({ status: 304 });
+    const first = answer(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo });
+    expect(first).toBeInstanceOf(Promise);
+    const zipped = await first;
+    const again = answer(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo });
+    expect(again).not.toBeInstanceOf(Promise);
+    expect(again).toMatchObject({ status: 200, body: zipped.body });
+  });
+
   it('gives every body its own strong ETag', () => {
     expect(etagOf('a')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(etagOf('a')).not.toBe(etagOf('b'));

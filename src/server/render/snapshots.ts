@@ -1,0 +1,137 @@
+// Where a request's snapshot comes from: the cache at once when it holds the state (no waiter, no
+// signal: a hit costs a lookup), else a render shared by every request waiting for the state, run
+// in the bounded queue under the time limit. A request whose client goes stops waiting; the render
+// is aborted when the last one has gone (flights.ts). `limitClient` is asked before a request waits.
+
+import { normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../location.js';
+import type { RouteTable } from '../../routes.js';
+import type { SnapshotCache, StoredSnapshot } from '../cache/cache.js';
+import { SnapshotError } from '../errors.js';
+import { etagOf } from '../http/respond.js';
+import type { Ask } from '../http/exchange.js';
+import { publicUrl, type UrlSettings } from '../urls.js';
+import type { SnapshotClient } from '../types.js';
+import { createFlights, isAbandoned } from './flights.js';
+import type { RenderQueue } from './queue.js';
+import type { RenderJob, SnapshotRenderer } from './render.js';
+
+/** What a snapshot source needs. */
+export interface SourceOptions {
+  routes: RouteTable;
+  settings: UrlSettings;
+  renderer: SnapshotRenderer;
+  cache: SnapshotCache;
+  queue: RenderQueue;
+  timeoutMs: number;
+  hydrate: RenderJob['hydrate'];
+  limitClient: ((client: SnapshotClient) => boolean | Promise<boolean>) | undefined;
+}
+
+/** The snapshots of states. */
+export interface SnapshotSource {
+  /** The cached snapshot of a state when it is at hand (memory), without waiting; else undefined. */
+  cached(key: AppLocation): StoredSnapshot | undefined;
+  /** The snapshot of a state for a request: refused (LIMITED) when `limitClient` says so, its wait counted per address, left when its client goes. */
+  forRequest(request: Ask, key: AppLocation): Promise<StoredSnapshot>;
+  /** The snapshot of a state, through the cache and the queue. */
+  get(key: AppLocation): Promise<StoredSnapshot>;
+}
+
+/** Runs `task` with a signal that aborts at `ms` (TIMEOUT) or when `outer` aborts (its reason); either rejects at once. */
+function withTimeout<T>(ms: number, location: AppLocation, outer: AbortSignal, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let stop = () => {};
+  const limit = new Promise<never>((_, reject) => {
+    const abort = (error: unknown) => {
+      controller.abort(error);
+      reject(error);
+    };
+    timer = setTimeout(() => abort(new SnapshotError('TIMEOUT', `rendering ${location} took longer than ${ms} ms`)), ms);
+    const gone = () => abort(outer.reason);
+    if (outer.aborted) gone();
+    outer.addEventListener('abort', gone, { once: true });
+    stop = () => outer.removeEventListener('abort', gone);
+  });
+  return Promise.race([Promise.resolve().then(() => task(controller.signal)), limit]).finally(() => {
+    clearTimeout(timer);
+    stop();
+  });
+}
+
+/** Builds the snapshot source of a handler. */
+export function createSnapshotSource(options: SourceOptions): SnapshotSource {
+  const { routes, settings, renderer, cache, queue, timeoutMs, hydrate, limitClient } = options;
+
+  async function produce(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
+    const match = routes.resolve(location);
+    const notFound = !match || match.notFound;
+    try {
+      const result = await withTimeout(timeoutMs, location, abandoned, (signal) =>
+        renderer.render({
+          location,
+          url: toUrl(location, settings),
+          canonical: publicUrl((match && routes.canonical(match)) ?? location, settings),
+          match,
+          notFound,
+          settings,
+          signal,
+          hydrate,
+        }),
+      );
+      const status = result.status ?? (notFound ? 404 : 200);
+      // A failure (an app that showed its error view) is a 500 like a throw: never cached, never its page.
+      if (status >= 500) throw new SnapshotError('RENDER_FAILED', `rendering ${location} gave status ${status}`);
+      const redirect = result.redirect === undefined ? {} : { redirect: stripAnchor(normalizeLocation(result.redirect)) };
+      return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), ...redirect };
+    } catch (error) {
+      if (error instanceof SnapshotError) throw error;
+      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${error instanceof Error ? error.message : String(error)}`, {
+        cause: error,
+      });
+    }
+  }
+
+  // A render goes on while one request still waits for it; when the last has gone it is aborted.
+  const flights = createFlights<StoredSnapshot>();
+  const waiting = new Map<string | null, number>();
+
+  // The render of a state, once it leaves the queue: `started` tells the store (a fleet's lock is kept alive until then).
+  const render = (location: AppLocation, abandoned: AbortSignal) => (started: () => void) =>
+    queue.run(() => {
+      started();
+      return produce(location, abandoned);
+    }, abandoned);
+
+  async function fill(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
+    try {
+      return await cache.get(location, render(location, abandoned));
+    } catch (error) {
+      // The cache was still sharing a render abandoned a moment ago: this flight starts its own.
+      if (!isAbandoned(error) || abandoned.aborted) throw error;
+      return cache.get(location, render(location, abandoned));
+    }
+  }
+
+  const get = (location: AppLocation, signal?: AbortSignal) => flights.join(location, (abandoned) => fill(location, abandoned), signal);
+
+  return {
+    cached: (key) => cache.peek(key),
+    get: (key) => get(key),
+    async forRequest(request, key) {
+      const address = request.address ?? null;
+      const count = waiting.get(address) ?? 0;
+      if (limitClient && !(await limitClient({ address, header: (name) => request.header(name), location: key, waiting: count }))) {
+        throw new SnapshotError('LIMITED', `the client at ${address ?? 'an unknown address'} may not ask for more snapshots now`);
+      }
+      waiting.set(address, (waiting.get(address) ?? 0) + 1);
+      try {
+        return await get(key, request.signal);
+      } finally {
+        const left = (waiting.get(address) ?? 1) - 1;
+        if (left > 0) waiting.set(address, left);
+        else waiting.delete(address);
+      }
+    },
+  };
+}

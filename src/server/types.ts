@@ -1,0 +1,111 @@
+// The public types of the snapshot handler: its options, who asks (`limitClient`), what it gives.
+
+import type { AppLocation, UrlMode } from '../location.js';
+import type { AnyRoute, RouteTable } from '../routes.js';
+import type { InvalidateTarget, MemoryStoreOptions, SnapshotStore } from './cache/cache.js';
+import type { IsBot } from './http/bots.js';
+import type { NodeHandler } from './http/node.js';
+import type { QueueOptions } from './render/queue.js';
+import type { SnapshotRenderer } from './render/render.js';
+
+/** Options of the snapshot cache. */
+export interface CacheOptions extends MemoryStoreOptions {
+  /** How long a snapshot is served before it is rendered again, in ms; `Infinity` until invalidated. Default 300000 (5 min). */
+  ttlMs?: number;
+  /** Where snapshots are kept (`fileStore(...)` or a shared store). Default `memoryStore({ maxEntries, maxBytes })`. */
+  store?: SnapshotStore;
+}
+
+/** Options of `createSnapshotHandler`. */
+export interface SnapshotHandlerOptions {
+  /** The route table shared with the client. Required. */
+  routes: RouteTable<AnyRoute>;
+  /** The origin canonical links are written on (`https://example.com`); the Host header is never used. Required. */
+  origin: string;
+  /** The app's base path; must be the route table's. Default: the route table's base. */
+  base?: string;
+  /** Which URL the canonical link names: `'history'` the clean URL, `'hashbang'` the `#!` URL. Default `'history'`. */
+  mode?: UrlMode;
+  /** The app's HTML shell (its index.html), parsed once. Default: a minimal page with an empty `<div id="app">`. */
+  shell?: string;
+  /** A compound selector for the shell element whose content a snapshot replaces. Default `'#app'`. */
+  outlet?: string;
+  /** Renders states. Default: the routes' `load`/`title`/`render` hooks into the shell. */
+  renderer?: SnapshotRenderer;
+  /** The snapshot cache, or `false` for none (concurrent requests still share one render). Default `{}`. */
+  cache?: CacheOptions | false;
+  /** Longest a render (`load` included) may take before the answer is 504 and its signal aborts, in ms. Default 10000. */
+  timeoutMs?: number;
+  /** The render queue's bounds. Default `{ concurrency: 4, maxWaiting: 100, retryAfterSeconds: 5 }`. */
+  queue?: QueueOptions;
+  /** `Cache-Control` of snapshots (200, 404 and redirects). Default `'public, max-age=300'`. */
+  cacheControl?: string;
+  /** `Cache-Control` of the shell served at clean URLs. Default `'no-cache'` (revalidate by ETag). */
+  shellCacheControl?: string;
+  /** gzip answers for clients that accept it (and send `Vary: Accept-Encoding`). Default `true`. */
+  compress?: boolean;
+  /** Answer clean URLs inside `base` with the shell where they get it; `false` leaves those to the next handler. Default `true`. */
+  serveShell?: boolean;
+  /**
+   * A per-client limit, asked before each snapshot request waits for its state (not for one the
+   * cache answers at once): return false to refuse it with 429 and `Retry-After`. Default: none.
+   */
+  limitClient?: (client: SnapshotClient) => boolean | Promise<boolean>;
+  /**
+   * What a clean URL inside `base` gets: `'bots'` the snapshot for bots that run no JavaScript and
+   * the shell for others, with `Vary: User-Agent`; `'all'` the snapshot with the state's data for
+   * everyone (server rendering; the client router hydrates); `'shell'` the shell. Default `'bots'`.
+   */
+  cleanUrls?: CleanUrls;
+  /** Whether a `User-Agent` (null when absent) is a bot that gets snapshots at clean URLs in `'bots'` mode. Default: the `isbot` package's list. */
+  isBot?: IsBot;
+  /** A CSP nonce written on the data script of `'all'` pages; pages are cached, so it is one value for every answer. Default none. */
+  nonce?: string;
+  /** Told about renders that fail (500) or time out (504), and stores that fail. Default `console.error`. */
+  onError?: (error: unknown, location: AppLocation | null) => void;
+}
+
+/** Who asks for a snapshot, as `limitClient` sees it. */
+export interface SnapshotClient {
+  /** The address the connection comes from (node adapter); null from `fetch`, where only headers can tell. */
+  address: string | null;
+  /** A request header (lower-case name): behind a proxy, the client's address is in one; trust only your own proxy's. */
+  header(name: string): string | null;
+  /** The state asked for. */
+  location: AppLocation;
+  /** Snapshot requests from the same address (or, without one, from every client without one) waiting for an answer now, this one not counted. */
+  waiting: number;
+}
+
+/** What a clean URL inside `base` gets: see `SnapshotHandlerOptions.cleanUrls`. */
+export type CleanUrls = 'bots' | 'all' | 'shell';
+
+/** A snapshot, as `render(location)` gives it. */
+export interface Snapshot {
+  /** The canonical location rendered (no anchor). */
+  location: AppLocation;
+  /** 200; 404 when no route matches or `load` threw `notFound()`; a redirect's status. */
+  status: number;
+  /** For a redirect: the target's public URL (clean or `#!`, on `origin`). */
+  redirect?: string;
+  /** The whole HTML document. */
+  html: string;
+  /** Its strong ETag, quoted. */
+  etag: string;
+  /** When it was rendered. */
+  lastModified: Date;
+  /** The canonical URL of the state. */
+  canonical: string;
+}
+
+/** What `createSnapshotHandler` gives. */
+export interface SnapshotHandler {
+  /** The web core: a Response for an ugly URL or a clean URL inside base, null for anything else. */
+  fetch(request: Request): Promise<Response | null>;
+  /** The same as a node:http handler or Express/Connect middleware (`next()` for what is not its business). */
+  node: NodeHandler;
+  /** The snapshot of one location, through the cache and the queue; rejects with `SnapshotError`. */
+  render(location: AppLocation): Promise<Snapshot>;
+  /** Forgets cached snapshots: one location, or every location a predicate accepts. */
+  invalidate(target: InvalidateTarget): Promise<void>;
+}
