@@ -11,8 +11,8 @@ describe.each(bundles)('%s', (file) => {
   afterEach(async () => {
     await window.happyDOM.close();
   });
-
-  it('exposes the CrawlableRouter global with the codec, the route table and the router', () => {
+  // A page at https://example.com/ that loads the bundle with a <script>, as a site would.
+  const load = () => {
     window = new Window({
       url: 'https://example.com/',
       settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
@@ -21,6 +21,11 @@ describe.each(bundles)('%s', (file) => {
     script.textContent = readFileSync(file, 'utf8');
     window.document.head.appendChild(script);
     const api = (window as unknown as { CrawlableRouter: typeof import('../src/umd.js') }).CrawlableRouter;
+    return api;
+  };
+
+  it('exposes the CrawlableRouter global with the codec, the route table and the router', () => {
+    const api = load();
     expect(typeof api.createRouter).toBe('function');
     expect(api.toUglyUrl('https://example.com/#!/q/C++')).toBe('https://example.com/?_escaped_fragment_=/q/C%2B%2B');
     const routes = api.createRoutes([{ path: '/books/:id', name: 'book' }]);
@@ -64,14 +69,7 @@ describe.each(bundles)('%s', (file) => {
   });
 
   it('keeps the long error texts in the development file and drops them from the min file', async () => {
-    window = new Window({
-      url: 'https://example.com/',
-      settings: { enableJavaScriptEvaluation: true, suppressInsecureJavaScriptEnvironmentWarning: true },
-    });
-    const script = window.document.createElement('script');
-    script.textContent = readFileSync(file, 'utf8');
-    window.document.head.appendChild(script);
-    const api = (window as unknown as { CrawlableRouter: typeof import('../src/umd.js') }).CrawlableRouter;
+    const api = load();
     const router = api.createRouter({ routes: api.createRoutes([{ path: '/a' }, { path: '/b' }]), links: false, scroll: false });
     router.beforeEach((to) => (to.location === '/a' ? '/b' : '/a'));
     const error = await router.navigate('/a').then(

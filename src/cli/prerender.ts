@@ -106,6 +106,15 @@ async function prerenderSetup(values: { routes?: string; out?: string; origin?: 
   return { mode: mode as UrlMode, ...(await loadRoutes(path.resolve(io.cwd, values.routes as string), values.base)) };
 }
 
+// The options prerender and sitemap share: which table, where, and in which URL form.
+const TABLE_OPTIONS = {
+  routes: { type: 'string' },
+  out: { type: 'string' },
+  origin: { type: 'string' },
+  mode: { type: 'string' },
+  base: { type: 'string' },
+} as const;
+
 /** `crawlable-router prerender`. */
 export async function runPrerender(args: string[], io: CliIo): Promise<number> {
   const { values } = parseArgs({
@@ -113,11 +122,7 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
     strict: true,
     allowPositionals: false,
     options: {
-      routes: { type: 'string' },
-      out: { type: 'string' },
-      origin: { type: 'string' },
-      mode: { type: 'string' },
-      base: { type: 'string' },
+      ...TABLE_OPTIONS,
       concurrency: { type: 'string' },
       timeout: { type: 'string' },
       shell: { type: 'string' },
@@ -201,11 +206,7 @@ export async function runSitemap(args: string[], io: CliIo): Promise<number> {
     strict: true,
     allowPositionals: false,
     options: {
-      routes: { type: 'string' },
-      out: { type: 'string' },
-      origin: { type: 'string' },
-      mode: { type: 'string' },
-      base: { type: 'string' },
+      ...TABLE_OPTIONS,
       help: { type: 'boolean', short: 'h' },
     },
   });
