@@ -174,7 +174,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       target = targetOf(request.target);
     } catch (error) {
       if (!(error instanceof CodecError)) throw error;
-      const body = errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message}`);
+      const body = errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message || error.code}`);
       return respond(request, { status: 400, body, cacheControl: 'no-store' }, { compress });
     }
     const { location, clean } = target;

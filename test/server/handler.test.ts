@@ -157,6 +157,23 @@ describe('statuses', () => {
     expect(reply.headers['content-type']).toBe('text/html; charset=utf-8');
   });
 
+  it('names the codec error code on the 400 page of a production server, whose messages are short', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    vi.resetModules();
+    try {
+      const prod = await import('../../src/server/handler.js');
+      const routes = (await import('../../src/routes.js')).createRoutes([{ path: '/' }]);
+      const reply = await prod
+        .createSnapshotHandler({ routes, origin: 'https://example.com' })
+        .fetch(new Request('http://localhost/?_escaped_fragment_=ab%zz'));
+      expect(reply?.status).toBe(400);
+      expect(await reply?.text()).toContain('This is not a URL of the AJAX crawling scheme: MALFORMED_ESCAPE');
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
+  });
+
   it('answers 304 to a matching If-None-Match or If-Modified-Since, and 200 otherwise', async () => {
     const { port } = await serve();
     const first = await request(port, '/?_escaped_fragment_=/books/1');
