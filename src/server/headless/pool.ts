@@ -12,10 +12,10 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { SnapshotError, type SnapshotErrorCode } from '../errors.js';
 import { pageProcessFlags } from './flags.js';
-import { answerAsync, answerSync, type Gate, type GateAnswer, type GateRequest } from './gate.js';
-import { MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type SyncRequest, type ToChild } from './protocol.js';
+import { answerAsync, answerSync, type Gate, type GateAnswer } from './gate.js';
+import { checkedResult, SYNC_FD, validRequest, type ChildOptions, type FromChild, type ToChild } from './protocol.js';
+import { serveSyncPipe } from './sync-pipe.js';
 import { createQueue } from '../render/queue.js';
-import { normalizeLocation } from '../../location.js';
 import type { RenderJob, RenderResult, SnapshotRenderer } from '../render/render.js';
 
 /** The renderer `headlessRenderer` gives: a `SnapshotRenderer` over page processes. */
@@ -127,7 +127,16 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
       ended(`${why()} (${signal ?? `exit code ${String(code)}`})`);
     });
     proc.on('message', (message: FromChild) => onMessage(child, message, onReady));
-    serveSync(child, proc.stdio[SYNC_FD] as Readable & Writable);
+    serveSyncPipe(
+      proc.stdio[SYNC_FD] as Readable & Writable,
+      (asked) => {
+        const running = typeof asked.id === 'number' ? child.jobs.get(asked.id) : undefined;
+        return running
+          ? answerSync(gate, running.job, { url: String(asked.url), method: String(asked.method), headers: [], body: null })
+          : null;
+      },
+      () => broken(child),
+    );
     proc.unref();
     proc.channel?.unref();
     for (const stream of [proc.stderr, proc.stdio[SYNC_FD]]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
@@ -174,45 +183,6 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     if (result || message.type === 'done') return finish(running, null, result ?? undefined);
     const code = typeof message.code === 'string' && CODES.has(message.code) ? (message.code as SnapshotErrorCode) : 'RENDER_FAILED';
     finish(running, new SnapshotError(code, String(message.message)));
-  }
-
-  function serveSync(child: Child, pipe: Readable & Writable): void {
-    let buffered = Buffer.alloc(0);
-    pipe.on('error', () => {});
-    pipe.on('data', (chunk: Buffer) => {
-      buffered = Buffer.concat([buffered, chunk]);
-      while (buffered.length >= 4) {
-        const length = buffered.readUInt32BE(0);
-        // A synchronous request is a URL and a method: a frame past 1 MiB is not one.
-        if (length > 1024 * 1024) return broken(child);
-        if (buffered.length < 4 + length) return;
-        let asked: SyncRequest;
-        try {
-          asked = JSON.parse(buffered.subarray(4, 4 + length).toString('utf8')) as SyncRequest;
-        } catch {
-          return broken(child);
-        }
-        buffered = buffered.subarray(4 + length);
-        const running = typeof asked.id === 'number' ? child.jobs.get(asked.id) : undefined;
-        let answer: GateAnswer = null;
-        const request = { url: String(asked.url), method: String(asked.method), headers: [], body: null };
-        try {
-          if (running) answer = answerSync(gate, running.job, request);
-        } catch {
-          answer = null;
-        }
-        const body = answer && answer.body.length <= MAX_FRAME ? answer.body : new Uint8Array(0);
-        const head = Buffer.from(
-          JSON.stringify(answer && { status: answer.status, statusText: answer.statusText, headers: answer.headers }),
-        );
-        const frame = (bytes: Uint8Array) => {
-          const size = Buffer.alloc(4);
-          size.writeUInt32BE(bytes.length, 0);
-          return [size, bytes];
-        };
-        pipe.write(Buffer.concat([...frame(head), ...frame(body)]));
-      }
-    });
   }
 
   async function renderOn(child: Child, job: RenderJob): Promise<RenderResult> {
@@ -293,29 +263,4 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
       );
     },
   };
-}
-
-/** A page process's result, with only the fields a RenderResult has, or null when it is not one. */
-function checkedResult(result: unknown): RenderResult | null {
-  if (typeof result !== 'object' || result === null) return null;
-  const { html, status, redirect } = result as { html?: unknown; status?: unknown; redirect?: unknown };
-  if (typeof html !== 'string') return null;
-  if (status === undefined) return { html };
-  if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return null;
-  if (redirect === undefined) return (status as number) >= 300 && (status as number) < 400 ? null : { html, status: status as number };
-  // A redirect names a location inside the app, written in canonical spelling (never `//host`).
-  if (typeof redirect !== 'string' || !redirect.startsWith('/') || ![301, 302, 303, 307, 308].includes(status as number)) return null;
-  return { html, status: status as number, redirect: normalizeLocation(redirect) };
-}
-
-function validRequest(request: GateRequest): boolean {
-  return (
-    typeof request === 'object' &&
-    request !== null &&
-    typeof request.url === 'string' &&
-    typeof request.method === 'string' &&
-    Array.isArray(request.headers) &&
-    request.headers.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') &&
-    (request.body === null || request.body instanceof Uint8Array)
-  );
 }

@@ -4,7 +4,7 @@
 // happy-dom must answer before it returns: the page process writes one frame and blocks reading
 // the answer. A frame is a 4-byte big-endian length, then that many bytes.
 
-import type { AppLocation } from '../../location.js';
+import { normalizeLocation, type AppLocation } from '../../location.js';
 import type { GateAnswer, GateRequest } from './gate.js';
 import type { RenderResult } from '../render/render.js';
 import type { UrlSettings } from '../urls.js';
@@ -49,3 +49,29 @@ export const SYNC_FD = 4;
 
 /** Longest frame either side accepts on the synchronous pipe (a classic script), in bytes. */
 export const MAX_FRAME = 64 * 1024 * 1024;
+
+/** A page process's result, with only the fields a RenderResult has, or null when it is not one. */
+export function checkedResult(result: unknown): RenderResult | null {
+  if (typeof result !== 'object' || result === null) return null;
+  const { html, status, redirect } = result as { html?: unknown; status?: unknown; redirect?: unknown };
+  if (typeof html !== 'string') return null;
+  if (status === undefined) return { html };
+  if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return null;
+  if (redirect === undefined) return (status as number) >= 300 && (status as number) < 400 ? null : { html, status: status as number };
+  // A redirect names a location inside the app, written in canonical spelling (never `//host`).
+  if (typeof redirect !== 'string' || !redirect.startsWith('/') || ![301, 302, 303, 307, 308].includes(status as number)) return null;
+  return { html, status: status as number, redirect: normalizeLocation(redirect) };
+}
+
+/** True for a page's asynchronous request of the shape the gate reads. */
+export function validRequest(request: GateRequest): boolean {
+  return (
+    typeof request === 'object' &&
+    request !== null &&
+    typeof request.url === 'string' &&
+    typeof request.method === 'string' &&
+    Array.isArray(request.headers) &&
+    request.headers.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') &&
+    (request.body === null || request.body instanceof Uint8Array)
+  );
+}
