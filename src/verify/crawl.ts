@@ -4,7 +4,8 @@
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
 import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
-import { BROWSER_AGENT, cleanUrlOf, crawlAsAgents, type CleanUrlReport } from './agents.js';
+import { cleanUrlOf, crawlAsAgents, type CleanUrlReport } from './agents.js';
+import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import type { Problem } from './problems.js';
 import { readPage, readSitemap, robotsSitemaps } from './page.js';
 
@@ -75,15 +76,10 @@ export interface VerifyOptions {
 }
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
-// Redirects followed per request, all on the site's origin.
-const MAX_REDIRECTS = 5;
 // Sitemaps read per crawl, all on the site's origin.
 const MAX_SITEMAPS = 10;
 // Google reads the first 500 KiB of a robots.txt; a longer one is cut there.
 const ROBOTS_BYTES = 500 * 1024;
-
-/** A fetch that left (or would have left) the site's origin. */
-class OffOrigin extends Error {}
 
 /** Where two texts first differ, with a little of each side for the report. */
 function firstDifference(a: string, b: string): string {
@@ -101,50 +97,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const queue: string[] = [];
   const states: StateReport[] = [];
 
-  /**
-   * Reads up to `limit` bytes of `url`, following redirects only while they stay on the site's
-   * origin; with `follow` false a redirect is the answer (a state's redirect is reported, not followed).
-   * The scheme's fetches say they are a browser: a site that gives bots its snapshots at clean URLs
-   * (cleanUrls 'bots') would otherwise hide its meta-tag path; what bots get is crawlAsAgents' part.
-   */
-  const get = async (url: string, limit = maxBytes, cut = false, follow = true, userAgent = BROWSER_AGENT) => {
-    let at = url;
-    let response: Response;
-    let location: string | null = null;
-    for (let hop = 0; ; hop++) {
-      if (new URL(at).origin !== origin) throw new OffOrigin(`${url} leads off the site to ${at}; verify stays on ${origin}`);
-      response = await fetch(at, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual', headers: { 'User-Agent': userAgent } });
-      location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
-      if (location === null || !follow) break;
-      await response.body?.cancel();
-      if (hop === MAX_REDIRECTS) throw new Error(`${url} redirects more than ${MAX_REDIRECTS} times`);
-      at = new URL(location, at).href;
-    }
-    // A page past the limit is a problem to report (or, with `cut`, read up to it), never held whole.
-    const chunks: Uint8Array[] = [];
-    let bytes = 0;
-    const reader = response.body?.getReader();
-    for (let part = await reader?.read(); part && !part.done; part = await reader?.read()) {
-      if (bytes + part.value.byteLength > limit) {
-        await reader?.cancel();
-        if (!cut) throw new Error(`${url} sends more than ${limit} bytes`);
-        chunks.push(part.value.subarray(0, limit - bytes));
-        bytes = limit;
-        break;
-      }
-      bytes += part.value.byteLength;
-      chunks.push(part.value);
-    }
-    const body = Buffer.concat(chunks).toString('utf8');
-    return {
-      status: response.status,
-      body,
-      bytes,
-      type: response.headers.get('content-type') ?? '',
-      location,
-      vary: response.headers.get('vary'),
-    };
-  };
+  const get = siteFetch(origin, timeoutMs, maxBytes);
 
   /** The key a link is crawled under: #! URLs keep their fragment, other URLs drop theirs. */
   const enqueue = (href: string, base: string, problems: Problem[], where: string): void => {
@@ -218,7 +171,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems };
     }
     // A state's redirect is reported, and its target crawled, rather than followed blindly.
-    const moved = (answer: Awaited<ReturnType<typeof get>>): StateReport | null => {
+    const moved = (answer: Fetched): StateReport | null => {
       if (answer.status < 300 || answer.status > 399 || answer.location === null || !URL.canParse(answer.location, fetched)) return null;
       let target = new URL(answer.location, fetched).href;
       if (new URL(target).origin !== origin) {
