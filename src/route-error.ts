@@ -4,13 +4,16 @@
 /** What a `RouteError` is about. */
 export type RouteErrorCode = 'BAD_PATTERN' | 'DUPLICATE_NAME' | 'UNKNOWN_ROUTE' | 'MISSING_PARAM' | 'BAD_PARAM' | 'BAD_REDIRECT';
 
-/** A programmer error in a route table or an `href` call; `code` names it. */
+/**
+ * A programmer error in a route table or an `href` call; `code` names it. In a production build the
+ * long texts are dropped (src/dev.ts) and the message is the code, which docs/errors.md explains.
+ */
 export class RouteError extends Error {
   /** The kind of error. */
   readonly code: RouteErrorCode;
 
   constructor(code: RouteErrorCode, message: string) {
-    super(message);
+    super(message || code);
     this.name = 'RouteError';
     this.code = code;
   }

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { notFound, outcomeOf, redirect } from '../src/outcome.js';
 
 describe('notFound and redirect', () => {
@@ -22,5 +22,17 @@ describe('notFound and redirect', () => {
 
   it('refuses a status that is not a redirect', () => {
     expect(() => redirect('/', 200 as 301)).toThrow('redirect: 200 is not a redirect status (301, 302, 303, 307 or 308)');
+  });
+
+  it('refuses it in a production build too, with a short message naming the status', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    vi.resetModules();
+    try {
+      const prod = await import('../src/outcome.js');
+      expect(() => prod.redirect('/', 200 as 301)).toThrow(new TypeError('redirect status 200'));
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
   });
 });

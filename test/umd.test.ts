@@ -68,7 +68,7 @@ describe.each(bundles)('%s', (file) => {
     page.router.destroy();
   });
 
-  it('keeps the long error texts in the development file and drops them from the min file', async () => {
+  it('keeps the long error texts in the development file and only short ones in the min file', async () => {
     const api = load();
     const router = api.createRouter({ routes: api.createRoutes([{ path: '/a' }, { path: '/b' }]), links: false, scroll: false });
     router.beforeEach((to) => (to.location === '/a' ? '/b' : '/a'));
@@ -76,7 +76,7 @@ describe.each(bundles)('%s', (file) => {
       () => null,
       (x: Error) => x,
     );
-    expect(error?.message).toBe(file.endsWith('.min.js') ? '' : 'navigation redirected more than 10 times, last to "/b"');
+    expect(error?.message).toBe(file.endsWith('.min.js') ? 'redirect loop' : 'navigation redirected more than 10 times, last to "/b"');
     router.destroy();
   });
 });

@@ -42,7 +42,7 @@ export function createRouter(options: RouterOptions): Router {
   const { routes, links = true, error: errorView, history: instance } = options;
   // With a `history` instance the window is only the document's (links, scroll, title), and optional.
   const win = (options.window ?? (instance ? undefined : (globalThis as { window?: RouterWindow }).window)) as RouterWindow;
-  if (!win && !instance) throw new TypeError(DEV ? 'createRouter: no window; pass { window }' : '');
+  if (!win && !instance) throw new TypeError(DEV ? 'createRouter: no window; pass { window }' : 'no window');
   const base = normalizeBase(options.base ?? routes.base);
   const doc = win?.document;
   const nav = instance ? historyNav(instance) : windowNav(win, base);
@@ -160,7 +160,7 @@ export function createRouter(options: RouterOptions): Router {
     // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
     const follow = (to: AppLocation, code: number) => {
       if (depth >= MAX_REDIRECTS)
-        throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : '');
+        throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : 'redirect loop');
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.

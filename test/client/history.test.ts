@@ -1,5 +1,5 @@
 import { createMemoryHistory, type MemoryHistory } from 'history';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRouter, type Router } from '../../src/client/index.js';
 import { createRoutes, type AnyRoute } from '../../src/index.js';
 
@@ -197,5 +197,24 @@ describe('the README’s ten-line test of an app’s guards', () => {
     expect(await router.navigate('/admin')).toBe(true);
     expect(history.location.pathname).toBe('/app/login');
     router.destroy();
+  });
+});
+
+describe('a production build of the router, in Node', () => {
+  it('keeps a short message for its errors: no window, and a redirect loop', async () => {
+    vi.stubEnv('NODE_ENV', 'production');
+    vi.resetModules();
+    try {
+      const prod = await import('../../src/client/index.js');
+      expect(() => prod.createRouter({ routes: table })).toThrow(new TypeError('no window'));
+      const looping = prod.createRouter({ routes: table, history: createMemoryHistory({ initialEntries: ['/app/'] }) });
+      await looping.start();
+      looping.beforeEach((to) => (to.path === '/admin' ? '/admin?again' : true));
+      await expect(looping.navigate('/admin')).rejects.toThrow(new Error('redirect loop'));
+      looping.destroy();
+    } finally {
+      vi.unstubAllEnvs();
+      vi.resetModules();
+    }
   });
 });
