@@ -58,6 +58,9 @@ function cleanPath(path: string): string {
 // (a 16 kB path of escapes was rewritten three times a request).
 let known = '/';
 
+/** Whether `text` is a path in canonical spelling with no query and no anchor: a location as it is. Internal. */
+export const isCanonicalPath = (text: string): boolean => PATH_DONE.test(text);
+
 function canonicalPath(path: string): string {
   return PATH_DONE.test(path) || path === known ? path : (known = cleanPath(canonical(path[0] === '/' ? path : '/' + path, PATH_FIX)));
 }

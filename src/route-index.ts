@@ -116,15 +116,16 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
     }
     let end = path.indexOf('/', from);
     if (end < 0) end = path.length;
-    const segment = key(path.slice(from, end));
-    if (at.prefixed.size > 0) {
-      for (let n = 1, most = Math.min(segment.length, longestPrefix); n <= most; n++) {
+    // A node with static edges only past a param (`/res/:id`) has no text to look up: no slice.
+    if (at.statics.size + at.prefixed.size > 0) {
+      const segment = key(path.slice(from, end));
+      for (let n = 1, most = at.prefixed.size && Math.min(segment.length, longestPrefix); n <= most; n++) {
         const ids = at.prefixed.get(segment.slice(0, n));
         if (ids) for (const id of ids) out.push(id);
       }
+      const next = at.statics.get(segment);
+      if (next) walk(next, path, end + 1, out);
     }
-    const next = at.statics.get(segment);
-    if (next) walk(next, path, end + 1, out);
     if (at.param) walk(at.param, path, end + 1, out);
   }
 

@@ -2,7 +2,7 @@
 // compiled once (pattern.ts), matched through a segment index (route-index.ts), params decoded
 // exactly once and leniently.
 
-import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from './location.js';
+import { isCanonicalPath, normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from './location.js';
 import { redirect } from './outcome.js';
 import type { Params } from './params.js';
 import { compileRoute, type Compiled } from './pattern.js';
@@ -79,6 +79,8 @@ export function createRoutes<const P extends readonly string[]>(
   );
 
   function parts(location: AppLocation) {
+    // A canonical path alone, the common case, is its own location.
+    if (isCanonicalPath(location)) return { location, path: location, search: '', hash: '' };
     const loc = normalizeLocation(location);
     const hashAt = loc.indexOf('#');
     const end = hashAt < 0 ? loc.length : hashAt;

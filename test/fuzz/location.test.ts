@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodecError, toUglyUrl } from '../../src/codec.js';
-import { normalizeLocation, toLocation, toUrl } from '../../src/location.js';
+import { isCanonicalPath, normalizeLocation, toLocation, toUrl } from '../../src/location.js';
+import { createRoutes } from '../../src/routes.js';
 import { fuzz } from './runs.js';
 
 // test/location.test.ts proves one location for the three forms over a small alphabet. These extend
@@ -130,6 +131,41 @@ describe('toLocation over the three forms', () => {
         for (const mode of ['history', 'hashbang'] as const) expect(toLocation(toUrl(location, { base, mode }), { base })).toBe(location);
       }),
       fuzz(402, 3000),
+    );
+  });
+});
+
+describe('the fast path of a location that is a canonical path alone', () => {
+  // Paths of the characters the canonical spelling treats apart: dots, slashes, escapes, reserved.
+  const path = fc.string({
+    unit: fc.constantFrom('/', '//', 'a', 'Z', '.', '..', '%41', '%2f', '%', 'é', '?', '#', ':', '@', '~', '+', ' '),
+    maxLength: 8,
+  });
+
+  it('accepts only a text normalizeLocation leaves as it is', () => {
+    fc.assert(
+      fc.property(path, (text) => {
+        if (isCanonicalPath(text)) expect(normalizeLocation(text)).toBe(text);
+      }),
+      fuzz(403, 3000),
+    );
+  });
+
+  it('matches as the slow path does: a path and the same path with an empty query give the same match', () => {
+    const table = createRoutes([{ path: '/' }, { path: '/a' }, { path: '/a/:id' }, { path: '/:x/a{/:y}' }, { path: '/Z/*rest' }]);
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          path,
+          path.map((p) => '/' + p),
+        ),
+        (text) => {
+          // `?` alone is an empty query: normalizeLocation drops it, and the fast path never sees it.
+          fc.pre(!/[?#]/.test(text));
+          expect(table.match(text)).toEqual(table.match(text + '?'));
+        },
+      ),
+      fuzz(404, 3000),
     );
   });
 });
