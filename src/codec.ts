@@ -56,7 +56,7 @@ const raise = (fault: PercentFault): never => {
 };
 
 /** The scheme's escaping of a fragment, faults thrown. */
-const encode = (text: string, from?: number) => percentEncode(text, UNSAFE, raise, from);
+const encode = (text: string) => percentEncode(text, UNSAFE, raise);
 
 /**
  * Escapes or unescapes (`run`) `text` from `from`, a part of `input` that starts at `offset`; a fault is a
@@ -184,7 +184,12 @@ export function toUglyUrl(url: string): string {
   let value = '';
   // The fragment is escaped where it is in `url`: no slice to read through, and when nothing in it
   // needs escaping, one slice out.
-  if (end < url.length) value = code(encode, url, url, 0, end + 2);
+  if (end < url.length)
+    try {
+      value = percentEncode(url, UNSAFE, raise, end + 2);
+    } catch (fault) {
+      throw faultError(fault as PercentFault, url, 0);
+    }
   return url.slice(0, end) + (query < 0 ? NEW_PARAM : query === end - 1 ? PARAM_IS : AND_PARAM) + value;
 }
 

@@ -25,21 +25,20 @@ function surrogateFault(text: string, index: number): PercentFault {
   return { kind: 'LONE_SURROGATE', index, text: text[index] as string };
 }
 
-/** For each byte, the escape to write for it, or undefined to keep it as it is (ASCII only). */
+/** For each ASCII code, the escape to write for it, or undefined to keep it as it is. */
 export type EscapeTable = readonly (string | undefined)[];
 
 /** An escape table that keeps exactly the ASCII characters `keep` matches (a one-character RegExp). */
 export function escapeTable(keep: RegExp): EscapeTable {
-  return Array.from({ length: 256 }, (_, code) =>
-    code < 128 && keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase(),
+  return Array.from({ length: 128 }, (_, code) =>
+    keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase(),
   );
 }
 
 /**
  * UTF-8 percent-encodes `text` from `from` in one pass: each ASCII character as `table` says, every
- * other character as the escapes of its UTF-8 bytes, read from the same table (no call into the
- * engine: encodeURIComponent costs more than the loop). A lone surrogate is handed to
- * `onLoneSurrogate`, which throws or returns the text to write in its place.
+ * other character as the escapes of its UTF-8 bytes (a run of them natively). A lone surrogate is
+ * handed to `onLoneSurrogate`, which throws or returns the text to write in its place.
  */
 export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate: (fault: PercentFault) => string, from = 0): string {
   let out = '';
@@ -50,14 +49,17 @@ export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate:
     out += text.slice(start, i);
     if (code < 128) out += table[code];
     else {
-      const point = text.codePointAt(i) as number;
-      // U+D800-DFFF here is a lone surrogate; any other point is 2 to 4 bytes, the lead and n more.
-      if (point >> 11 === 27) out += onLoneSurrogate(surrogateFault(text, i));
-      else {
-        let n = point < 0x800 ? 1 : point < 0x10000 ? 2 : (i++, 3);
-        out += table[((0x780 >> n) & 0xff) | (point >> (6 * n))];
-        while (n) out += table[0x80 | ((point >> (6 * --n)) & 63)];
+      // encodeURIComponent refuses exactly a lone surrogate: the run is written up to it, and the
+      // surrogate as `onLoneSurrogate` says.
+      let end = i + 1;
+      while (text.charCodeAt(end) > 127) end++;
+      try {
+        out += encodeURIComponent(text.slice(i, end));
+      } catch {
+        end = loneSurrogate(text, i);
+        out += encodeURIComponent(text.slice(i, end)) + onLoneSurrogate(surrogateFault(text, end++));
       }
+      i = end - 1;
     }
     start = i + 1;
   }
