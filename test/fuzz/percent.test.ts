@@ -77,3 +77,23 @@ describe('percentDecode', () => {
     );
   });
 });
+
+// strictDecode(text, from) reads the part from `from` where it is; it must say what decoding that
+// part on its own says, faults at their index in the whole text. Its quick check of the whole text
+// for lone surrogates must not miss one the part has alone: a pair that `from` splits.
+const surrogates = fc.constantFrom('\uD800', '\uDBFF', '\uDC00', '\uDFFF', '😀', 'é', '%ED%A0%80', '=', 'a');
+const anyPart = fc.array(fc.oneof(piece, surrogates), { maxLength: 12 }).map((pieces) => pieces.join(''));
+
+describe('strictDecode from an index', () => {
+  it('agrees with decoding the part alone, for any text and any index, pairs split or not', () => {
+    fc.assert(
+      fc.property(anyPart, fc.nat(), (t, n) => {
+        const from = t.length ? n % (t.length + 1) : 0;
+        const whole = strictDecode(t, from);
+        const part = strictDecode(t.slice(from));
+        expect(whole).toEqual(typeof part === 'string' ? part : { ...part, index: part.index + from });
+      }),
+      fuzz(203, 3000),
+    );
+  });
+});
