@@ -18,7 +18,8 @@ export class CodecError extends Error {
   declare readonly index: number;
 
   constructor(code: CodecErrorCode, message: string, input: string, index = -1) {
-    super(message);
+    // A production build drops the long texts (src/dev.ts): the message is then the code.
+    super(message || code);
     this.name = 'CodecError';
     this.code = code;
     this.input = input;
