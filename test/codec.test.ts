@@ -1,6 +1,7 @@
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CodecError, escapeFragment, isPrettyUrl, isUglyUrl, toPrettyUrl, toUglyUrl, unescapeFragment } from '../src/codec.js';
+import { inProduction, thrown } from './production.js';
 
 // Every pretty/ugly pair the scheme's published texts give as examples (the agreement, the
 // webmaster guides in English and French, the FAQ, the 2009 proposal), both directions.
@@ -301,9 +302,7 @@ describe('round trips for all inputs', () => {
 
 describe('errors in a production build', () => {
   it('keep their code, input and index, and have the code as their message instead of the long text', async () => {
-    vi.stubEnv('NODE_ENV', 'production');
-    vi.resetModules();
-    try {
+    await inProduction(async () => {
       const prod = await import('../src/codec.js');
       const cases: [() => unknown, string, string, number][] = [
         [() => prod.unescapeFragment('ab%zz'), 'MALFORMED_ESCAPE', 'ab%zz', 2],
@@ -312,20 +311,11 @@ describe('errors in a production build', () => {
         [() => prod.toUglyUrl('/a#b'), 'NOT_PRETTY', '/a#b', 2],
       ];
       for (const [run, code, input, index] of cases) {
-        const error = (() => {
-          try {
-            run();
-          } catch (e) {
-            return e;
-          }
-        })();
+        const error = thrown(run);
         expect(error).toBeInstanceOf(prod.CodecError);
         expect(error).toMatchObject({ name: 'CodecError', code, input, index, message: code });
       }
-    } finally {
-      vi.unstubAllEnvs();
-      vi.resetModules();
-    }
+    });
   });
 });
 

@@ -1,5 +1,6 @@
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { notFound, outcomeOf, redirect } from '../src/outcome.js';
+import { inProduction } from './production.js';
 
 describe('notFound and redirect', () => {
   it('make outcomes that outcomeOf recognises, and nothing else is one', () => {
@@ -25,14 +26,9 @@ describe('notFound and redirect', () => {
   });
 
   it('refuses it in a production build too, with a short message naming the status', async () => {
-    vi.stubEnv('NODE_ENV', 'production');
-    vi.resetModules();
-    try {
+    await inProduction(async () => {
       const prod = await import('../src/outcome.js');
       expect(() => prod.redirect('/', 200 as 301)).toThrow(new TypeError('redirect status 200'));
-    } finally {
-      vi.unstubAllEnvs();
-      vi.resetModules();
-    }
+    });
   });
 });

@@ -1,7 +1,8 @@
 import { createMemoryHistory, type MemoryHistory } from 'history';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter, type Router } from '../../src/client/index.js';
 import { createRoutes, type AnyRoute } from '../../src/index.js';
+import { inProduction } from '../production.js';
 
 // The router on the `history` package's memory history, in plain Node: no window, no document, no
 // happy-dom in this file. What an app's routing logic (guards, loaders, redirects) needs is all here.
@@ -202,9 +203,7 @@ describe('the README’s ten-line test of an app’s guards', () => {
 
 describe('a production build of the router, in Node', () => {
   it('keeps a short message for its errors: no window, and a redirect loop', async () => {
-    vi.stubEnv('NODE_ENV', 'production');
-    vi.resetModules();
-    try {
+    await inProduction(async () => {
       const prod = await import('../../src/client/index.js');
       expect(() => prod.createRouter({ routes: table })).toThrow(new TypeError('no window'));
       const looping = prod.createRouter({ routes: table, history: createMemoryHistory({ initialEntries: ['/app/'] }) });
@@ -212,9 +211,6 @@ describe('a production build of the router, in Node', () => {
       looping.beforeEach((to) => (to.path === '/admin' ? '/admin?again' : true));
       await expect(looping.navigate('/admin')).rejects.toThrow(new Error('redirect loop'));
       looping.destroy();
-    } finally {
-      vi.unstubAllEnvs();
-      vi.resetModules();
-    }
+    });
   });
 });

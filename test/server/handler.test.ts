@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { escapeFragment } from '../../src/codec.js';
 import { createRoutes, type RouteDefinition } from '../../src/routes.js';
 import { memoryStore } from '../../src/server/cache/cache.js';
+import { inProduction } from '../production.js';
 import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import { SnapshotError } from '../../src/server/errors.js';
 import { esc, headerText, listen, request, type Running } from './helpers.js';
@@ -158,9 +159,7 @@ describe('statuses', () => {
   });
 
   it('names the codec error code on the 400 page of a production server, whose messages are short', async () => {
-    vi.stubEnv('NODE_ENV', 'production');
-    vi.resetModules();
-    try {
+    await inProduction(async () => {
       const prod = await import('../../src/server/handler.js');
       const routes = (await import('../../src/routes.js')).createRoutes([{ path: '/' }]);
       const reply = await prod
@@ -168,10 +167,7 @@ describe('statuses', () => {
         .fetch(new Request('http://localhost/?_escaped_fragment_=ab%zz'));
       expect(reply?.status).toBe(400);
       expect(await reply?.text()).toContain('This is not a URL of the AJAX crawling scheme: MALFORMED_ESCAPE');
-    } finally {
-      vi.unstubAllEnvs();
-      vi.resetModules();
-    }
+    });
   });
 
   it('answers 304 to a matching If-None-Match or If-Modified-Since, and 200 otherwise', async () => {
