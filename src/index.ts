@@ -8,7 +8,12 @@ export type { AppLocation, ToLocationOptions, ToUrlOptions, UrlMode } from './lo
 export { notFound, redirect } from './outcome.js';
 export type { NotFoundOutcome, Outcome, RedirectOutcome, RedirectStatus } from './outcome.js';
 export type { Head, LinkTag, MetaTag } from './head.js';
-export { createRoutes, route, RouteError } from './routes.js';
+export { createRoutes } from './routes.js';
+export { route } from './route-types.js';
+export { RouteError } from './route-error.js';
+export type { RouteErrorCode } from './route-error.js';
+export type { Params, ParamsOf } from './params.js';
+export type { Query, QueryInput } from './query.js';
 export type {
   AnyRoute,
   Entries,
@@ -20,16 +25,11 @@ export type {
   LoadContext,
   LocationsOptions,
   NotFoundDefinition,
-  Params,
-  ParamsOf,
-  Query,
-  QueryInput,
   RenderContext,
   RouteDefinition,
-  RouteErrorCode,
   RouteMatch,
   RoutesOptions,
   RouteTable,
   TitleFunction,
   TypedRoute,
-} from './routes.js';
+} from './route-types.js';

@@ -13,11 +13,6 @@ import { describe, RouteError } from './route-error.js';
 import { createIndex } from './route-index.js';
 import type { AnyRoute, Entries, LoadContext, RouteDefinition, RouteMatch, RoutesOptions, RouteTable, TypedRoute } from './route-types.js';
 
-export type { Params, ParamsOf } from './params.js';
-export type { Query, QueryInput } from './query.js';
-export { compileRoute, type Compiled } from './pattern.js';
-export { describe, RouteError, type RouteErrorCode } from './route-error.js';
-export { route } from './route-types.js';
 export type {
   AnyRoute,
   Entries,

@@ -12,7 +12,7 @@ group('RouteError', () => {
 
   it('in a production build has the code as its message, never an empty one', async () => {
     await inProduction(async () => {
-      const prod = await import('../src/routes.js');
+      const prod = await import('../src/index.js');
       const cases: [() => unknown, string][] = [
         [() => prod.createRoutes([{ path: 'no-slash' }]), 'BAD_PATTERN'],
         [

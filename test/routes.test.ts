@@ -1,7 +1,10 @@
 import fc from 'fast-check';
 import { match as ptrMatch } from 'path-to-regexp';
 import { afterEach, describe, expect, expectTypeOf, it, vi } from 'vitest';
-import { createRoutes, route, RouteError, type Params } from '../src/routes.js';
+import type { Params } from '../src/params.js';
+import { RouteError } from '../src/route-error.js';
+import { route } from '../src/route-types.js';
+import { createRoutes } from '../src/routes.js';
 
 const table = createRoutes(
   [

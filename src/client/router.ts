@@ -7,7 +7,7 @@ import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from 
 import { outcomeOf } from '../outcome.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
 import { stateHead } from '../head.js';
-import type { RouteMatch } from '../routes.js';
+import type { RouteMatch } from '../route-types.js';
 import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
 import { createHead } from './head.js';

@@ -3,7 +3,7 @@
 
 import type { Head } from '../head.js';
 import type { AppLocation, UrlMode } from '../location.js';
-import type { AnyRoute, RenderContext, RouteMatch, RouteTable } from '../routes.js';
+import type { AnyRoute, RenderContext, RouteMatch, RouteTable } from '../route-types.js';
 
 /** Which URL form the router uses: `'auto'` picks `'history'` where pushState works, else `'hashbang'`. */
 export type RouterMode = 'auto' | UrlMode;

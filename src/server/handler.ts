@@ -8,7 +8,7 @@
 
 import { CodecError, hasEscapedFragment, readUglyUrl } from '../codec.js';
 import { toLocation, type AppLocation } from '../location.js';
-import type { RouteDefinition, RouteTable } from '../routes.js';
+import type { RouteDefinition, RouteTable } from '../route-types.js';
 import { outcomeOf } from '../outcome.js';
 import { createSnapshotCache, memoryStore, type StoredSnapshot } from './cache/cache.js';
 import { SnapshotError } from './errors.js';

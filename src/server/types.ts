@@ -1,7 +1,7 @@
 // The public types of the snapshot handler: its options, who asks (`limitClient`), what it gives.
 
 import type { AppLocation, UrlMode } from '../location.js';
-import type { AnyRoute, RouteTable } from '../routes.js';
+import type { AnyRoute, RouteTable } from '../route-types.js';
 import type { InvalidateTarget, MemoryStoreOptions, SnapshotStore } from './cache/cache.js';
 import type { IsBot } from './http/bots.js';
 import type { NodeHandler } from './http/node.js';

@@ -3,7 +3,10 @@ import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';
 import { toUglyUrl } from '../../src/codec.js';
 import { normalizeLocation, toLocation, toUrl } from '../../src/location.js';
-import { compileRoute, createRoutes, RouteError, type Params } from '../../src/routes.js';
+import type { Params } from '../../src/params.js';
+import { compileRoute } from '../../src/pattern.js';
+import { RouteError } from '../../src/route-error.js';
+import { createRoutes } from '../../src/routes.js';
 import { fuzz, fuzzing } from './runs.js';
 
 // Route tables made of random path-to-regexp v8 patterns, and random paths against them.

@@ -7,7 +7,8 @@
 
 import { jsonLdText } from '../../head.js';
 import { DATA_SCRIPT_ID, type HydrationPayload } from '../../hydration.js';
-import { describe, type AnyRoute } from '../../routes.js';
+import { describe } from '../../route-error.js';
+import type { AnyRoute } from '../../route-types.js';
 import { SnapshotError } from '../errors.js';
 import { escapeHtml } from './escape.js';
 

@@ -5,7 +5,8 @@
 import type { AppLocation } from '../../location.js';
 import { outcomeOf } from '../../outcome.js';
 import { stateHead } from '../../head.js';
-import type { AnyRoute, Params, RouteMatch, RouteTable } from '../../routes.js';
+import type { Params } from '../../params.js';
+import type { AnyRoute, RouteMatch, RouteTable } from '../../route-types.js';
 import { dataScript } from '../html/hydration.js';
 import { rewriteLinks } from '../html/links.js';
 import type { ShellTemplate } from '../html/shell.js';

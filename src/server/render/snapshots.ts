@@ -4,7 +4,7 @@
 // is aborted when the last one has gone (flights.ts). `limitClient` is asked before a request waits.
 
 import { normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../location.js';
-import type { RouteTable } from '../../routes.js';
+import type { RouteTable } from '../../route-types.js';
 import type { SnapshotCache, StoredSnapshot } from '../cache/cache.js';
 import { SnapshotError } from '../errors.js';
 import { etagOf } from '../http/respond.js';
