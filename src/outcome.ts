@@ -45,7 +45,9 @@ export function notFound(): NotFoundOutcome {
  */
 export function redirect(to: AppLocation, status: RedirectStatus = 302): RedirectOutcome {
   if (![301, 302, 303, 307, 308].includes(status))
-    throw new TypeError(DEV ? `redirect: ${String(status)} is not a redirect status (301, 302, 303, 307 or 308)` : `redirect status ${String(status)}`);
+    throw new TypeError(
+      DEV ? `redirect: ${String(status)} is not a redirect status (301, 302, 303, 307 or 308)` : `redirect status ${String(status)}`,
+    );
   return { [BRAND]: true, kind: 'redirect', status, to: normalizeLocation(String(to)) } as RedirectOutcome;
 }
 
