@@ -13,26 +13,6 @@ import { describe, RouteError } from './route-error.js';
 import { createIndex } from './route-index.js';
 import type { AnyRoute, Entries, LoadContext, RouteDefinition, RouteMatch, RoutesOptions, RouteTable, TypedRoute } from './route-types.js';
 
-export type {
-  AnyRoute,
-  Entries,
-  EntryFault,
-  HeadFunction,
-  HrefArgs,
-  LoadContext,
-  LocationsOptions,
-  NamedParams,
-  NotFoundDefinition,
-  RedirectFunction,
-  RenderContext,
-  RouteDefinition,
-  RouteMatch,
-  RoutesOptions,
-  RouteTable,
-  TitleFunction,
-  TypedRoute,
-} from './route-types.js';
-
 const decodeParam = (raw: string): string => percentDecode(raw);
 
 /** Compiles a route table shared by the client router and the snapshot server. */
