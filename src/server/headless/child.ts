@@ -12,7 +12,7 @@ import { SnapshotError } from '../errors.js';
 import type { GateAnswer, GateRequest } from './gate.js';
 import { harden } from './harden.js';
 import { pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
-import { MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './protocol.js';
+import { frame, MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './protocol.js';
 import type { RenderResult } from '../render/render.js';
 
 harden();
@@ -58,10 +58,7 @@ function readFrame(): Buffer {
 
 /** Asks the server synchronously: one frame out, a header frame and a body frame back. */
 function askSync(id: number, url: string, method: string): GateAnswer {
-  const text = Buffer.from(JSON.stringify({ id, url, method }));
-  const head = Buffer.alloc(4);
-  head.writeUInt32BE(text.length, 0);
-  writeSync(SYNC_FD, Buffer.concat([head, text]));
+  writeSync(SYNC_FD, frame(Buffer.from(JSON.stringify({ id, url, method }))));
   const answer = JSON.parse(readFrame().toString('utf8')) as Omit<NonNullable<GateAnswer>, 'body'> | null;
   const body = readFrame();
   return answer && { ...answer, body };

@@ -50,6 +50,13 @@ export const SYNC_FD = 4;
 /** Longest frame either side accepts on the synchronous pipe (a classic script), in bytes. */
 export const MAX_FRAME = 64 * 1024 * 1024;
 
+/** One frame of the synchronous pipe: a 4-byte big-endian length, then the bytes. */
+export function frame(bytes: Uint8Array): Buffer {
+  const size = Buffer.alloc(4);
+  size.writeUInt32BE(bytes.length, 0);
+  return Buffer.concat([size, bytes]);
+}
+
 /** A page process's result, with only the fields a RenderResult has, or null when it is not one. */
 export function checkedResult(result: unknown): RenderResult | null {
   if (typeof result !== 'object' || result === null) return null;

@@ -4,17 +4,10 @@
 
 import type { Readable, Writable } from 'node:stream';
 import type { GateAnswer } from './gate.js';
-import { MAX_FRAME, type SyncRequest } from './protocol.js';
+import { frame, MAX_FRAME, type SyncRequest } from './protocol.js';
 
 /** Longest frame the page may send: a synchronous request is a URL and a method, never past 1 MiB. */
 const MAX_REQUEST = 1024 * 1024;
-
-/** A 4-byte big-endian length, then the bytes. */
-function frame(bytes: Uint8Array): Uint8Array[] {
-  const size = Buffer.alloc(4);
-  size.writeUInt32BE(bytes.length, 0);
-  return [size, bytes];
-}
 
 /**
  * Serves a page process's synchronous requests on `pipe`: `answer` gives the reply to one (null:
@@ -44,7 +37,7 @@ export function serveSyncPipe(pipe: Readable & Writable, answer: (asked: SyncReq
       }
       const body = reply && reply.body.length <= MAX_FRAME ? reply.body : new Uint8Array(0);
       const head = Buffer.from(JSON.stringify(reply && { status: reply.status, statusText: reply.statusText, headers: reply.headers }));
-      pipe.write(Buffer.concat([...frame(head), ...frame(body)]));
+      pipe.write(Buffer.concat([frame(head), frame(body)]));
     }
   });
 }
