@@ -242,6 +242,16 @@ describe('crawlable-router prerender (child process)', () => {
     expect(result.stdout).toContain('Exit codes: 0 all states written or skipped as redirects, 1 some states failed, 2 bad arguments,');
     expect(result.stdout).toContain('one that redirects is SKIPPED');
   });
+
+  it.each([
+    [['sitemap', '-h', '--origin', 'https://example.com'], 'Usage: crawlable-router sitemap --routes FILE --out DIR --origin URL'],
+    [['verify', 'http://a.test', '-h'], 'Usage: crawlable-router verify'],
+  ])('prints the help on -h, whatever else is given, and exits 0: %j', async (args, usage) => {
+    const result = await cli(args);
+    expect(result.code).toBe(EXIT.OK);
+    expect(result.stdout).toContain(usage);
+    expect(result.stderr).toBe('');
+  });
 });
 
 describe('run', () => {

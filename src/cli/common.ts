@@ -1,6 +1,7 @@
 // What the commands share: where they read and write, the exit codes, the two errors that pick an
-// exit code, and the check of a whole-number argument.
+// exit code, reading arguments (with `-h`/`--help`), and the check of a whole-number argument.
 
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ProgressStream } from '../server/index.js';
 import type { TextReader } from '../verify/crawl.js';
 
@@ -47,4 +48,24 @@ export function integer(value: string | undefined, name: string, fallback: numbe
   if (value === undefined) return fallback;
   if (!/^[1-9]\d*$/.test(value)) throw new UsageError(`--${name} must be a whole number above 0, got ${JSON.stringify(value)}`);
   return Number(value);
+}
+
+const HELP = { help: { type: 'boolean', short: 'h' } } as const;
+
+/**
+ * A command's arguments, strictly (an unknown option is a usage error), with `-h`/`--help` added;
+ * null when help was asked for, the command's usage then written to stdout.
+ */
+export function readArgs<const O extends NonNullable<ParseArgsConfig['options']>>(
+  args: string[],
+  options: O,
+  usage: string,
+  io: CliIo,
+  allowPositionals = false,
+): ReturnType<typeof parseArgs<{ args: string[]; strict: true; allowPositionals: boolean; options: O & typeof HELP }>> | null {
+  const parsed = parseArgs({ args, strict: true, allowPositionals, options: { ...options, ...HELP } });
+  // `help` is one of the options parsed; the generic type cannot see it through the spread.
+  if (!(parsed.values as { help?: boolean }).help) return parsed;
+  io.stdout.write(usage + '\n');
+  return null;
 }

@@ -4,11 +4,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { createRoutes, type AnyRoute, type NotFoundDefinition, type RouteDefinition, type RouteTable, type UrlMode } from '../index.js';
 import { headlessRenderer, prerender, SnapshotError } from '../server/index.js';
 import { checkOrigin } from '../server/urls.js';
-import { EXIT, integer, SetupError, UsageError, type CliIo } from './common.js';
+import { EXIT, integer, readArgs, SetupError, UsageError, type CliIo } from './common.js';
 
 export const PRERENDER_USAGE = `Usage: crawlable-router prerender --routes FILE --out DIR --origin URL [options]
 
@@ -117,11 +116,9 @@ const TABLE_OPTIONS = {
 
 /** `crawlable-router prerender`. */
 export async function runPrerender(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
+  const parsed = readArgs(
     args,
-    strict: true,
-    allowPositionals: false,
-    options: {
+    {
       ...TABLE_OPTIONS,
       concurrency: { type: 'string' },
       timeout: { type: 'string' },
@@ -132,13 +129,12 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
       'no-sitemap': { type: 'boolean' },
       shard: { type: 'string' },
       json: { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
     },
-  });
-  if (values.help) {
-    io.stdout.write(PRERENDER_USAGE + '\n');
-    return EXIT.OK;
-  }
+    PRERENDER_USAGE,
+    io,
+  );
+  if (!parsed) return EXIT.OK;
+  const { values } = parsed;
   const shard = parseShard(values.shard);
   const concurrency = integer(values.concurrency, 'concurrency', 4);
   const timeoutMs = integer(values.timeout, 'timeout', 10_000);
@@ -201,19 +197,9 @@ Exit codes: 0 written, 2 bad arguments, 3 could not start, 4 unexpected error.`;
 
 /** `crawlable-router sitemap`. */
 export async function runSitemap(args: string[], io: CliIo): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      ...TABLE_OPTIONS,
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    io.stdout.write(SITEMAP_USAGE + '\n');
-    return EXIT.OK;
-  }
+  const parsed = readArgs(args, TABLE_OPTIONS, SITEMAP_USAGE, io);
+  if (!parsed) return EXIT.OK;
+  const { values } = parsed;
   const { routes, mode } = await prerenderSetup(values, io);
   try {
     await prerender({

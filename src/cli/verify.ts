@@ -1,10 +1,9 @@
 // The `verify` command: crawl a site as the scheme's crawler does and report what it would miss.
 
-import { parseArgs } from 'node:util';
 import { chromiumTextReader } from '../verify/browser.js';
 import { verify, type TextReader } from '../verify/crawl.js';
 import { formatReport } from '../verify/report.js';
-import { EXIT, integer, SetupError, UsageError, type CliIo } from './common.js';
+import { EXIT, integer, readArgs, SetupError, UsageError, type CliIo } from './common.js';
 
 export const VERIFY_USAGE = `Usage: crawlable-router verify URL [options]
 
@@ -29,22 +28,15 @@ Exit codes: 0 no problems, 1 problems found, 2 bad arguments, 3 the browser coul
 
 /** `crawlable-router verify`. */
 export async function runVerify(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const parsed = readArgs(
     args,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      browser: { type: 'boolean' },
-      json: { type: 'boolean' },
-      max: { type: 'string' },
-      concurrency: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    io.stdout.write(VERIFY_USAGE + '\n');
-    return EXIT.OK;
-  }
+    { browser: { type: 'boolean' }, json: { type: 'boolean' }, max: { type: 'string' }, concurrency: { type: 'string' } },
+    VERIFY_USAGE,
+    io,
+    true,
+  );
+  if (!parsed) return EXIT.OK;
+  const { values, positionals } = parsed;
   const url = positionals[0];
   if (positionals.length !== 1 || !url || !/^https?:\/\/[^/]/.test(url)) throw new UsageError('give one http(s) URL to start from');
   const maxStates = integer(values.max, 'max', 500);
