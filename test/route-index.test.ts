@@ -1,0 +1,117 @@
+import fc from 'fast-check';
+import { match as ptrMatch, parse } from 'path-to-regexp';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { compileRoute } from '../src/pattern.js';
+import { createIndex } from '../src/route-index.js';
+import { createRoutes } from '../src/routes.js';
+
+/** The index over `paths` as createRoutes builds it. */
+const indexOf = (paths: string[], sensitive = true) =>
+  createIndex(
+    paths.map((path) => compileRoute({ path }, sensitive).tokens),
+    sensitive,
+  );
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('candidates', () => {
+  it('gives every pattern a path may match, static and param edges alike, in declaration order', () => {
+    const candidates = indexOf(['/a/:x', '/:y/b', '/a/b', '/a/c', '/b/:x']);
+    expect(candidates('/a/b')).toEqual([0, 1, 2]);
+    expect(candidates('/a/c')).toEqual([0, 3]);
+    expect(candidates('/b/b')).toEqual([1, 4]);
+    expect(candidates('/c/d')).toEqual([]);
+  });
+
+  it('reads a trailing slash as the end of the path, as every pattern does', () => {
+    const candidates = indexOf(['/books', '/books/:id']);
+    expect(candidates('/books/')).toEqual([0]);
+    expect(candidates('/books/42/')).toEqual([1]);
+    expect(candidates('/books/42/x')).toEqual([]);
+  });
+
+  it('leaves a pattern the index cannot read whole to its regexp, at the node where it stops', () => {
+    // An optional group, a wildcard, text after a param and a pattern ending in `/` stop the index.
+    const candidates = indexOf(['/docs{/:lang}', '/files/*path', '/raw/:id.json', '/dir/']);
+    expect(candidates('/docs')).toEqual([0]);
+    expect(candidates('/docs/en/extra')).toEqual([0]);
+    expect(candidates('/files/a/b')).toEqual([1]);
+    expect(candidates('/raw/7.json')).toEqual([2]);
+    expect(candidates('/dir')).toEqual([3]);
+    expect(candidates('/elsewhere')).toEqual([]);
+  });
+
+  it('finds a segment that starts with known text by that text, and only there', () => {
+    const candidates = indexOf(['/v:major.:minor', '/shop/p:id']);
+    expect(candidates('/v1.2')).toEqual([0]);
+    expect(candidates('/w1.2')).toEqual([]);
+    expect(candidates('/shop/p42')).toEqual([1]);
+    expect(candidates('/shop/q42')).toEqual([]);
+  });
+
+  it('looks a long segment up by prefixes no longer than the longest known one', () => {
+    const candidates = indexOf(['/v:major.:minor', '/ab:x']);
+    const get = vi.spyOn(Map.prototype, 'get');
+    candidates('/' + 'v'.repeat(65_536));
+    // Two prefix lengths (`v`, `ab`) and the static lookup: not 65,536 lookups.
+    expect(get.mock.calls.length).toBeLessThanOrEqual(3);
+  });
+
+  it('compares static text without case when the table is not case-sensitive', () => {
+    expect(indexOf(['/Books/:id'], false)('/bOOKS/1')).toEqual([0]);
+    expect(indexOf(['/Books/:id'], true)('/books/1')).toEqual([]);
+  });
+
+  it('tests a token list that does not start with a slash against every path', () => {
+    const candidates = createIndex([parse('{/:lang}/docs').tokens, parse('/a').tokens], true);
+    expect(candidates('/a')).toEqual([0, 1]);
+    expect(candidates('/en/docs')).toEqual([0]);
+  });
+});
+
+describe('a table of a thousand routes', () => {
+  const routes = Array.from({ length: 1000 }, (_, i) => {
+    const kind = i % 5;
+    return kind === 0
+      ? { path: `/section${i}/items/:id` }
+      : kind === 1
+        ? { path: `/users/:user/posts${i}/:post` }
+        : kind === 2
+          ? { path: `/static/${i}/page` }
+          : kind === 3
+            ? { path: `/docs${i}{/:lang}/*slug` }
+            : { path: `/shop/:shop/p${i}.:ext` };
+  });
+  const big = createRoutes(routes);
+  const linear = routes.map((r) => ptrMatch(r.path, { sensitive: true, decode: false }));
+
+  it('matches exactly as a first-match scan over path-to-regexp does', () => {
+    const path = fc.oneof(
+      fc.nat({ max: 999 }).map((i) => `/section${i}/items/x${i}`),
+      fc.nat({ max: 999 }).map((i) => `/users/u/posts${i}/p`),
+      fc.nat({ max: 999 }).map((i) => `/static/${i}/page`),
+      fc.nat({ max: 999 }).map((i) => `/docs${i}/en/a/b`),
+      fc.nat({ max: 999 }).map((i) => `/shop/s/p${i}.json`),
+      fc.array(fc.constantFrom('users', 'u', 'posts3', 'static', '7', 'page', 'x'), { maxLength: 5 }).map((s) => '/' + s.join('/')),
+    );
+    fc.assert(
+      fc.property(path, (p) => {
+        const expected = linear.findIndex((m) => m(p) !== false);
+        const got = big.match(p);
+        return expected < 0 ? got === null : got?.route === routes[expected];
+      }),
+      { numRuns: 3000, seed: 13 },
+    );
+  });
+
+  it('tests a handful of patterns per match, not a thousand', () => {
+    const exec = vi.spyOn(RegExp.prototype, 'exec');
+    big.match('/users/u/posts996/p');
+    big.match('/static/502/page');
+    big.match('/docs500/en/a/b');
+    big.match('/shop/s/p504.json');
+    big.match('/nowhere/at/all');
+    const routeTests = exec.mock.contexts.filter((re) => (re as RegExp).source.startsWith('^(?:'));
+    expect(routeTests.length).toBeLessThanOrEqual(5 * 2);
+  });
+});
