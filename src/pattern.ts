@@ -34,6 +34,15 @@ function writesEmptySegment(value: Params[string]): boolean {
   return Array.isArray(value) && value.some((part, i) => part === '' && (i === 0 || i < value.length - 1));
 }
 
+// Express 4 and path-to-regexp 6 wrote `:id?`, `*`, `:id+` and `(\\d+)`; version 8 refuses them all.
+const OLD_SYNTAX = /[?(+]|\*(?![\w$])/;
+const SYNTAX_HINT = ' (path-to-regexp 8 patterns: an optional part is {/:id}, a wildcard *name, and no regexp groups)';
+
+/** A hint for a pattern written in an older path-to-regexp's syntax (development builds only). */
+function syntaxHint(path: string): string {
+  return OLD_SYNTAX.test(path) ? SYNTAX_HINT : '';
+}
+
 /** Compiles one route's pattern. Internal to the package; the fuzz tests check every regexp it makes. */
 export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { tokens: Token[] } {
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
@@ -46,7 +55,10 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
     ({ regexp, keys } = pathToRegexp(data, { sensitive }));
   } catch (error) {
     if (!(error instanceof PathError)) throw error;
-    throw new RouteError('BAD_PATTERN', DEV ? `bad pattern ${JSON.stringify(route.path)}: ${error.message.split('; visit')[0]}` : '');
+    throw new RouteError(
+      'BAD_PATTERN',
+      DEV ? `bad pattern ${JSON.stringify(route.path)}: ${error.message.split('; visit')[0]}${syntaxHint(route.path)}` : '',
+    );
   }
   const names = keys.map((k) => k.name);
   const required = requiredNames(data.tokens);

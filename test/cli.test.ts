@@ -219,6 +219,15 @@ describe('crawlable-router prerender (child process)', () => {
       expect(readFileSync(path.join(dir, 'out-shards', file), 'utf8')).toBe(readFileSync(path.join(dir, 'out-whole', file), 'utf8'));
   });
 
+  it('exits 3 from the sitemap command when the gathered folder is not there, and writes nothing', async () => {
+    const result = await inProcess(['sitemap', '--routes', 'routes.mjs', '--out', 'not-gathered', '--origin', 'https://example.com']);
+    expect(result).toMatchObject({ code: EXIT.SETUP, stdout: '' });
+    expect(result.stderr).toBe(
+      `crawlable-router sitemap: outDir ${path.join(dir, 'not-gathered')} is not a folder: sitemapOnly lists the snapshots already in it\n`,
+    );
+    expect(existsSync(path.join(dir, 'not-gathered'))).toBe(false);
+  });
+
   it.each(['0/2', '3/2', '1/0', '1', 'a/b', '1/2/3'])('exits 2 for --shard %s', async (shard) => {
     const result = await inProcess([
       'prerender',

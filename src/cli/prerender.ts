@@ -213,6 +213,8 @@ export async function runSitemap(args: string[], io: CliIo): Promise<number> {
     });
     return EXIT.OK;
   } catch (error) {
+    // The folder of gathered snapshots is missing: nothing to list, so the command cannot start.
+    if (error instanceof SnapshotError && error.code === 'BAD_OPTION') throw new SetupError(error.message);
     throw writeFailure(error, values.out);
   }
 }

@@ -42,7 +42,10 @@ export function createRouter(options: RouterOptions): Router {
   const { routes, links = true, error: errorView, history: instance } = options;
   // With a `history` instance the window is only the document's (links, scroll, title), and optional.
   const win = (options.window ?? (instance ? undefined : (globalThis as { window?: RouterWindow }).window)) as RouterWindow;
-  if (!win && !instance) throw new TypeError(DEV ? 'createRouter: no window; pass { window }' : 'no window');
+  if (!win && !instance)
+    throw new TypeError(
+      DEV ? 'createRouter: no window; pass { window }, or { history } such as createMemoryHistory() in Node' : 'no window',
+    );
   const base = normalizeBase(options.base ?? routes.base);
   const doc = win?.document;
   const nav = instance ? historyNav(instance) : windowNav(win, base);

@@ -202,9 +202,11 @@ describe('createRouter options', () => {
     return window as unknown as RouterWindow;
   };
 
-  it('needs a window where there is no global one', () => {
+  it('needs a window where there is no global one, and names the memory history for Node', () => {
     window = new Window();
-    expect(() => createRouter({ routes })).toThrow(new TypeError('createRouter: no window; pass { window }'));
+    expect(() => createRouter({ routes })).toThrow(
+      new TypeError('createRouter: no window; pass { window }, or { history } such as createMemoryHistory() in Node'),
+    );
   });
 
   it('chooses #! in auto mode where pushState is there but refuses another path (file://, a sandboxed frame), the state in this page’s fragment', async () => {

@@ -237,6 +237,14 @@ async function writeSitemap(options: PrerenderOptions, outDir: string, locations
 
 /** The sitemap step after sharded runs: the states of the table, in its order, whose snapshot is in `outDir`. */
 async function sitemapOnly(options: PrerenderOptions, outDir: string, started: number): Promise<PrerenderReport> {
+  // A mistyped folder would otherwise get an empty sitemap, and the site's real one would never be written.
+  if (
+    !(await stat(outDir).then(
+      (s) => s.isDirectory(),
+      () => false,
+    ))
+  )
+    throw new SnapshotError('BAD_OPTION', `outDir ${outDir} is not a folder: sitemapOnly lists the snapshots already in it`);
   const listed: AppLocation[] = [];
   const seen = new Set<AppLocation>();
   for await (const location of options.routes.locations()) {

@@ -14,7 +14,7 @@ export interface SitemapOptions {
   base?: string;
   /** `'hashbang'` lists `#!` URLs, `'history'` clean URLs. Default `'history'`. */
   mode?: UrlMode;
-  /** `<lastmod>` of every URL. Default none. */
+  /** `<lastmod>` of every URL, a `Date`. Default none. */
   lastmod?: Date;
   /** Where the sitemap files are served, for the index's links. Default `origin + '/'`. */
   baseUrl?: string;
@@ -41,6 +41,16 @@ export function escapeXml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => XML_ENTITIES[c] as string);
 }
 
+/** The W3C datetime of `lastmod`; anything but a Date that names a time is a BAD_OPTION. */
+function checkDate(lastmod: unknown): string {
+  if (!(lastmod instanceof Date) || Number.isNaN(lastmod.getTime()))
+    throw new SnapshotError(
+      'BAD_OPTION',
+      `lastmod must be a valid Date, got ${lastmod instanceof Date ? 'Invalid Date' : JSON.stringify(lastmod)}`,
+    );
+  return lastmod.toISOString();
+}
+
 /** Writes sitemap files for locations: one urlset, or numbered urlsets under an index past the limits. */
 export async function sitemap(
   locations: Iterable<AppLocation> | AsyncIterable<AppLocation>,
@@ -52,7 +62,7 @@ export async function sitemap(
   if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > 50_000)
     throw new SnapshotError('BAD_OPTION', `maxUrls must be an integer from 1 to 50000, got ${String(maxUrls)}`);
   const baseUrl = options.baseUrl ?? origin + '/';
-  const lastmod = options.lastmod ? `<lastmod>${options.lastmod.toISOString()}</lastmod>` : '';
+  const lastmod = options.lastmod == null ? '' : `<lastmod>${checkDate(options.lastmod)}</lastmod>`;
   const open = `${HEAD}<urlset xmlns="${NS}">\n`;
   const files: string[] = [];
   const seen = new Set<string>();

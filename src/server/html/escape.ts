@@ -23,6 +23,7 @@ export const REASONS: Readonly<Record<number, string>> = {
   308: 'Permanent Redirect',
   400: 'Bad Request',
   404: 'Not Found',
+  429: 'Too Many Requests',
   500: 'Internal Server Error',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',

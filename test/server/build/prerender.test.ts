@@ -243,6 +243,15 @@ describe('prerender across machines (shard)', () => {
     },
   );
 
+  it('refuses the sitemap step for a folder that is not there, rather than write an empty sitemap', async () => {
+    const missing = path.join(dir, 'gathered');
+    await expect(prerender({ origin: 'https://example.com', routes: many(), outDir: missing, sitemapOnly: true })).rejects.toMatchObject({
+      code: 'BAD_OPTION',
+      message: `outDir ${missing} is not a folder: sitemapOnly lists the snapshots already in it`,
+    });
+    expect(existsSync(missing)).toBe(false);
+  });
+
   it('puts each location in one slice, whatever else is rendered, spread evenly', () => {
     fc.assert(
       fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.integer({ min: 1, max: 64 }), (text, total) => {

@@ -109,8 +109,12 @@ describe('sitemap', () => {
     [{ origin: 'example.com' }, /origin must be an http\(s\) origin/],
     [{ origin: 'https://example.com', maxUrls: 50_001 }, /maxUrls must be an integer from 1 to 50000/],
     [{ origin: 'https://example.com', mode: 'auto' as 'history' }, /mode must be "history" or "hashbang"/],
+    // A JavaScript caller's date string, and a Date that names no time, are option errors, not a TypeError or RangeError.
+    [{ origin: 'https://example.com', lastmod: '2024-05-06' as unknown as Date }, /^lastmod must be a valid Date, got "2024-05-06"$/],
+    [{ origin: 'https://example.com', lastmod: new Date('soon') }, /^lastmod must be a valid Date, got Invalid Date$/],
   ])('refuses %o', async (options, message) => {
     await expect(sitemap(['/'], options)).rejects.toThrow(message);
+    await expect(sitemap(['/'], options)).rejects.toMatchObject({ code: 'BAD_OPTION' });
   });
 
   it('escapes the five XML characters', () => {
