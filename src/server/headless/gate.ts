@@ -1,11 +1,13 @@
 // What a headless page may fetch, decided in the server's own process: the page process asks for
 // every request it makes (headless/child.ts) and is never trusted with the answer's policy. Allowed:
 // the shell at the state's own URL, the app's files under `base` on the app's origin, and, when
-// configured, the same origin's other paths from `upstream`. Everything else is a network error.
+// configured, the same origin's other paths from `upstream`, up to MAX_FRAME bytes each. Everything
+// else is a network error.
 
 import { stripAnchor } from '../../location.js';
 import { contentType, type AppFolder } from './app-files.js';
 import type { RenderJob } from '../render/render.js';
+import { MAX_FRAME } from './protocol.js';
 
 /** A request as the page process sends it. */
 export interface GateRequest {
@@ -64,12 +66,33 @@ export async function answerAsync(gate: Gate, job: RenderJob, request: GateReque
   const body = method === 'GET' || method === 'HEAD' || !request.body ? null : Buffer.from(request.body);
   const headers = new Headers();
   for (const [name, value] of request.headers) if (!/^host$/i.test(name)) headers.append(name, value);
-  const answer = await fetch(target, { method, headers, body, redirect: 'manual', signal });
+  // Stopped with the render, or as soon as the upstream's body is too long.
+  const stop = new AbortController();
+  const answer = await fetch(target, { method, headers, body, redirect: 'manual', signal: AbortSignal.any([signal, stop.signal]) });
   const kept: Array<[string, string]> = [];
   answer.headers.forEach((value, name) => {
     if (!HOP.test(name)) kept.push([name, value]);
   });
-  return { status: answer.status, statusText: answer.statusText, headers: kept, body: new Uint8Array(await answer.arrayBuffer()) };
+  const bytes = await readAtMost(answer, MAX_FRAME);
+  if (!bytes) stop.abort();
+  return bytes && { status: answer.status, statusText: answer.statusText, headers: kept, body: bytes };
+}
+
+/**
+ * The body of an upstream answer, or null (read no further) past `limit` bytes: a page's path may be
+ * chosen by a crawler's URL (`fetch('/api/' + id)`), so it may name a download or an endless stream,
+ * which the server must not hold whole.
+ */
+async function readAtMost(answer: Response, limit: number): Promise<Uint8Array | null> {
+  if (Number(answer.headers.get('content-length')) > limit || !answer.body) return answer.body ? null : new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
+    length += chunk.byteLength;
+    if (length > limit) return null;
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks, length));
 }
 
 /** Answers one of the page's synchronous requests (classic scripts, sync XHR): files only. */

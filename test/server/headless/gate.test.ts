@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAppFolder } from '../../../src/server/headless/app-files.js';
 import { answerAsync, answerSync, type Gate, type GateRequest } from '../../../src/server/headless/gate.js';
+import { MAX_FRAME } from '../../../src/server/headless/protocol.js';
 import type { RenderJob } from '../../../src/server/render/render.js';
 import { listen, type Running } from '../helpers.js';
 
@@ -109,6 +110,44 @@ describe('the headless gate', () => {
       expect(answerSync(gate, job, ask('https://example.com' + pathname))).toMatchObject({ status: 404 });
     }
   });
+
+  it('answers an upstream body past MAX_FRAME with a network error, reading no further: never buffered whole in the server', async () => {
+    // An app that fetches `'/api/' + params.x` lets a crawler's URL pick any upstream path (`..%2F`),
+    // such as a download or an endless stream: before, the server read it all into its own memory.
+    const chunk = Buffer.alloc(1024 * 1024, 97);
+    let sent = 0;
+    let closed!: () => void;
+    const gone = new Promise<void>((resolve) => (closed = resolve));
+    const endless = await listen((_req, res) => {
+      res.on('close', closed);
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const pump = () => {
+        while (!res.destroyed && sent < 4 * MAX_FRAME && res.write(chunk)) sent += chunk.length;
+        if (sent >= 4 * MAX_FRAME) res.end();
+      };
+      res.on('drain', pump);
+      pump();
+    });
+    const declared = await listen((_req, res) => {
+      res.writeHead(200, { 'content-length': String(MAX_FRAME + 1) });
+      res.write('x');
+    });
+    try {
+      const started = Date.now();
+      expect(text(await answerAsync({ ...gate, upstream: endless.base }, job, ask('https://example.com/download'), job.signal))).toBe(
+        'network error',
+      );
+      await gone;
+      expect(sent).toBeLessThan(2 * MAX_FRAME);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(text(await answerAsync({ ...gate, upstream: declared.base }, job, ask('https://example.com/big'), job.signal))).toBe(
+        'network error',
+      );
+    } finally {
+      await endless.close();
+      await declared.close();
+    }
+  }, 30_000);
 
   it('answers 404 for a same-origin path naming no file when there is no upstream', async () => {
     expect(text(await answerAsync({ ...gate, upstream: null }, job, ask('https://example.com/api/x'), job.signal))).toBe('404 ');
