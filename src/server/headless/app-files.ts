@@ -1,7 +1,8 @@
 // What a headless page may fetch: the app's own files from its folder on disk (served at `base` on
 // the app's origin), the shell at the state's own URL, and, when configured, the app's own API on
 // an upstream server. Every other origin is refused, and no URL can name a file outside the folder
-// (no `..`, no encoded slash or NUL, no symlink out): SECURITY.md, "Untrusted inputs".
+// (no `..`, no encoded slash or NUL, no symlink out), nor a hidden one (`.env`, `.git/`):
+// SECURITY.md, "Untrusted inputs".
 
 import { promises as fsp, readFileSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
@@ -36,7 +37,8 @@ export function contentType(file: string): string {
 
 /**
  * The path under `root` that a URL path names, or null when the path lies outside `base` or would
- * leave `root`: a segment that decodes to `.`/`..` or holds `/`, `\` or NUL, or a malformed escape.
+ * leave `root`: a segment that decodes to a hidden name (`.env`, `.`, `..`) or holds `/`, `\` or NUL,
+ * or a malformed escape.
  */
 export function filePath(root: string, base: string, pathname: string): string | null {
   if (!pathname.startsWith(base)) return null;
@@ -48,7 +50,8 @@ export function filePath(root: string, base: string, pathname: string): string |
     } catch {
       return null;
     }
-    if (name === '.' || name === '..' || /[/\\\0]/.test(name) || path.isAbsolute(name) || /^[A-Za-z]:$/.test(name)) return null;
+    // A hidden name (`.env`, `.git/`) is never the app's to load, as static servers hide it; `.` and `..` are among them.
+    if (name[0] === '.' || /[/\\\0]/.test(name) || path.isAbsolute(name) || /^[A-Za-z]:$/.test(name)) return null;
     if (name !== '') parts.push(name);
   }
   const file = path.join(root, ...parts);

@@ -28,6 +28,10 @@ describe('filePath', () => {
     ['/%C3', 'truncated UTF-8'],
     ['/C:%5Cwindows', 'a drive letter'],
     ['/other/app.js', 'a path outside the base'],
+    ['/.env', 'a hidden file, which static servers do not serve either'],
+    ['/.git/config', 'a file in a hidden folder'],
+    ['/%2Eenv', 'an escaped hidden file'],
+    ['/assets/.htpasswd', 'a hidden file deeper down'],
   ])('refuses %s (%s)', (pathname) => {
     expect(filePath(ROOT, pathname.startsWith('/other') ? '/shop/' : '/', pathname)).toBeNull();
   });
