@@ -26,6 +26,12 @@ setTimeout(() => {
   document.documentElement.dataset.routerState = 'settled';
   window.dispatchEvent(new Event('crawlable-router:settled'));
 }, 20);`,
+  // Writes terminal escapes and a forged log line into its console and what it throws (a crawler's
+  // URL picks them, through any DOM-XSS or an app that logs its params).
+  'forges-logs': `const forged = '\\x1b]0;owned\\x07\\x1b[2J\\r\\ncrawlable-router: snapshot of /admin ok\\u009b31m';
+document.documentElement.dataset.routerState = location.pathname === '/loop' ? 'busy' : '';
+console.log(forged);
+throw new Error(forged);`,
   // Grows a heap without end on /hog; draws its state anywhere else.
   hogs: `if (location.pathname === '/hog') { const kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length)); } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
   // Never yields on /loop; draws its state anywhere else.
@@ -116,6 +122,21 @@ describe('a page that throws at start', () => {
       '/',
     );
     expect(renderer.openPages).toBe(0);
+  });
+});
+
+describe('a page that writes terminal escapes and line breaks into what it logs and throws', () => {
+  it('fails with every control character of the page escaped in the message: no forged log line, no escape sequence for a terminal', async () => {
+    const renderer = headlessRenderer({ root: path.join(dir, 'forges-logs'), timeoutMs: 300 });
+    renderers.push(renderer);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError: () => {} });
+    // At start (RENDER_FAILED, what it threw) and after saying it is busy (TIMEOUT, its console).
+    const failures = await Promise.all(['/', '/loop'].map((location) => handler.render(location).catch((error: Error) => error)));
+    expect(failures.map((error) => (error as { code?: string }).code)).toEqual(['RENDER_FAILED', 'TIMEOUT']);
+    for (const { message } of failures as Error[]) {
+      expect(message).not.toMatch(/[\0-\x1f\x7f-\x9f]/);
+      expect(message).toContain('\\x1b]0;owned\\x07\\x1b[2J\\x0d\\x0acrawlable-router: snapshot of /admin ok\\x9b31m');
+    }
   });
 });
 
