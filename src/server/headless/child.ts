@@ -9,10 +9,19 @@
 import { readSync, writeSync } from 'node:fs';
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
 import { SnapshotError } from '../errors.js';
-import type { GateAnswer, GateRequest } from './gate.js';
 import { harden } from './harden.js';
 import { pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
-import { frame, MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './protocol.js';
+import {
+  frame,
+  MAX_FRAME,
+  SYNC_FD,
+  type ChildOptions,
+  type FromChild,
+  type GateAnswer,
+  type GateRequest,
+  type PlainJob,
+  type ToChild,
+} from './protocol.js';
 import type { RenderResult } from '../render/render.js';
 
 harden();

@@ -1,24 +1,15 @@
 // What a headless page may fetch, decided in the server's own process: the page process asks for
 // every request it makes (headless/child.ts) and is never trusted with the answer's policy. Allowed:
 // the shell at the state's own URL, the app's files under `base` on the app's origin, and, when
-// configured, the same origin's other paths from `upstream`, up to MAX_FRAME bytes each. Everything
-// else is a network error.
+// configured, the same origin's other paths from `upstream` (UPSTREAM_AT_ONCE at a time a render, up
+// to MAX_FRAME bytes each). Everything else is a network error.
 
+import { setMaxListeners } from 'node:events';
 import { stripAnchor } from '../../location.js';
 import { contentType, type AppFolder } from './app-files.js';
 import type { RenderJob } from '../render/render.js';
-import { MAX_FRAME } from './protocol.js';
-
-/** A request as the page process sends it. */
-export interface GateRequest {
-  url: string;
-  method: string;
-  headers: Array<[string, string]>;
-  body: Uint8Array | null;
-}
-
-/** The page's answer: a response, or `null` for a network error. */
-export type GateAnswer = { status: number; statusText: string; headers: Array<[string, string]>; body: Uint8Array } | null;
+import { createQueue, type RenderQueue } from '../render/queue.js';
+import { MAX_FRAME, type GateAnswer, type GateRequest } from './protocol.js';
 
 /** What the gate needs to know about the app. */
 export interface Gate {
@@ -62,6 +53,28 @@ export async function answerAsync(gate: Gate, job: RenderJob, request: GateReque
   // not trusted), the request goes to the upstream or nowhere.
   const target = new URL(gate.upstream + url.pathname + url.search);
   if (target.origin !== gate.upstream) return null;
+  // Each waiting or running request listens to the render's end: that many are expected, not a leak.
+  setMaxListeners(2 * (UPSTREAM_AT_ONCE + UPSTREAM_WAITING), signal);
+  return upstreamQueue(job).run(() => fromUpstream(target, request, signal), signal);
+}
+
+/** Upstream requests of one render in flight at once, a browser's limit per host; others wait their turn. */
+export const UPSTREAM_AT_ONCE = 6;
+/** Upstream requests of one render that may wait; one more is a network error at once. */
+export const UPSTREAM_WAITING = 1000;
+const upstreamQueues = new WeakMap<RenderJob, RenderQueue>();
+
+/**
+ * The queue of a render's upstream requests. A page may fire fetches in a loop (a DOM-XSS, an app
+ * bug): without it each was a connection of the server to the upstream at once, thousands a render.
+ */
+function upstreamQueue(job: RenderJob): RenderQueue {
+  let queue = upstreamQueues.get(job);
+  if (!queue) upstreamQueues.set(job, (queue = createQueue({ concurrency: UPSTREAM_AT_ONCE, maxWaiting: UPSTREAM_WAITING })));
+  return queue;
+}
+
+async function fromUpstream(target: URL, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
   const method = request.method.toUpperCase();
   const body = method === 'GET' || method === 'HEAD' || !request.body ? null : Buffer.from(request.body);
   const headers = new Headers();

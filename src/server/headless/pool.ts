@@ -12,8 +12,17 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { SnapshotError, type SnapshotErrorCode } from '../errors.js';
 import { pageProcessFlags } from './flags.js';
-import { answerAsync, answerSync, type Gate, type GateAnswer } from './gate.js';
-import { checkedResult, printable, SYNC_FD, validRequest, type ChildOptions, type FromChild, type ToChild } from './protocol.js';
+import { answerAsync, answerSync, type Gate } from './gate.js';
+import {
+  checkedResult,
+  printable,
+  SYNC_FD,
+  validRequest,
+  type ChildOptions,
+  type FromChild,
+  type GateAnswer,
+  type ToChild,
+} from './protocol.js';
 import { serveSyncPipe } from './sync-pipe.js';
 import { createQueue } from '../render/queue.js';
 import type { RenderJob, RenderResult, SnapshotRenderer } from '../render/render.js';

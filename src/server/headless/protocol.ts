@@ -5,9 +5,19 @@
 // the answer. A frame is a 4-byte big-endian length, then that many bytes.
 
 import { normalizeLocation, type AppLocation } from '../../location.js';
-import type { GateAnswer, GateRequest } from './gate.js';
 import type { RenderResult } from '../render/render.js';
 import type { UrlSettings } from '../urls.js';
+
+/** A request as the page process sends it. */
+export interface GateRequest {
+  url: string;
+  method: string;
+  headers: Array<[string, string]>;
+  body: Uint8Array | null;
+}
+
+/** The page's answer: a response, or `null` for a network error. */
+export type GateAnswer = { status: number; statusText: string; headers: Array<[string, string]>; body: Uint8Array } | null;
 
 /** The fields of a RenderJob a page process is sent. */
 export interface PlainJob {

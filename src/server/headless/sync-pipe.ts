@@ -3,8 +3,7 @@
 // status and headers as JSON, then the body). A frame that is not a request breaks the protocol.
 
 import type { Readable, Writable } from 'node:stream';
-import type { GateAnswer } from './gate.js';
-import { frame, MAX_FRAME, type SyncRequest } from './protocol.js';
+import { frame, MAX_FRAME, type GateAnswer, type SyncRequest } from './protocol.js';
 
 /** Longest frame the page may send: a synchronous request is a URL and a method, never past 1 MiB. */
 const MAX_REQUEST = 1024 * 1024;

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAppFolder } from '../../../src/server/headless/app-files.js';
-import { answerAsync, answerSync, type Gate, type GateRequest } from '../../../src/server/headless/gate.js';
-import { MAX_FRAME } from '../../../src/server/headless/protocol.js';
+import { answerAsync, answerSync, UPSTREAM_AT_ONCE, UPSTREAM_WAITING, type Gate } from '../../../src/server/headless/gate.js';
+import { MAX_FRAME, type GateRequest } from '../../../src/server/headless/protocol.js';
 import type { RenderJob } from '../../../src/server/render/render.js';
 import { listen, type Running } from '../helpers.js';
 
@@ -148,6 +148,52 @@ describe('the headless gate', () => {
       await declared.close();
     }
   }, 30_000);
+
+  it('sends at most UPSTREAM_AT_ONCE upstream requests of a render at a time, lets UPSTREAM_WAITING wait, and refuses more at once', async () => {
+    // A page that fetches in a loop (a DOM-XSS, an app bug): before, each request was a connection of
+    // the server to the upstream at once (3,000 at once from one render of a looping page).
+    let open = 0;
+    let most = 0;
+    const held: Array<() => void> = [];
+    const slow = await listen((_req, res) => {
+      most = Math.max(most, ++open);
+      held.push(() => {
+        open--;
+        res.end('ok');
+      });
+    });
+    const render = new AbortController();
+    const mine = { ...job, signal: render.signal };
+    try {
+      const asked = UPSTREAM_AT_ONCE + UPSTREAM_WAITING + 40;
+      const answers = Array.from({ length: asked }, (_, i) =>
+        answerAsync({ ...gate, upstream: slow.base }, mine, ask(`https://example.com/api/${i}`), render.signal).then(
+          text,
+          () => 'network error',
+        ),
+      );
+      // The 40 past the queue's room are refused at once.
+      const early = await Promise.all(answers.slice(-40));
+      expect(early).toEqual(Array(40).fill('network error'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(held).toHaveLength(UPSTREAM_AT_ONCE);
+      // Each answer lets one waiting request go.
+      for (let i = 0; i < 20; i++) {
+        held.shift()?.();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(most).toBe(UPSTREAM_AT_ONCE);
+      expect(await Promise.all(answers.slice(0, 20))).toEqual(Array(20).fill('200 ok'));
+      // The render ends: whatever still waits is a network error, at once.
+      render.abort();
+      const rest = await Promise.all(answers.slice(20, -40));
+      expect(rest.every((answer) => answer === 'network error')).toBe(true);
+    } finally {
+      held.splice(0).forEach((release) => release());
+      await slow.close();
+    }
+  });
 
   it('answers 404 for a same-origin path naming no file when there is no upstream', async () => {
     expect(text(await answerAsync({ ...gate, upstream: null }, job, ask('https://example.com/api/x'), job.signal))).toBe('404 ');
