@@ -14,6 +14,7 @@ import { pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSig
 import {
   frame,
   MAX_FRAME,
+  MAX_HTML,
   SYNC_FD,
   type ChildOptions,
   type FromChild,
@@ -196,7 +197,10 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
     // The router's outcome: a redirect needs no page, a 404 no canonical link, a 500 fails in the handler.
     const outcome = pageOutcome(window, { ...job, match: null, signal });
     if (outcome.redirect !== undefined) return { html: '', ...outcome };
-    return { html: serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 }), ...outcome };
+    const html = serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 });
+    // No page is that long (crawlers read the first 15 MB); a script that makes one is not handed to the server whole.
+    if (html.length > MAX_HTML) throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} is longer than 64 MiB`);
+    return { html, ...outcome };
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener('abort', onAbort);

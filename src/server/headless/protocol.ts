@@ -60,6 +60,9 @@ export const SYNC_FD = 4;
 /** Longest frame either side accepts on the synchronous pipe (a classic script), in bytes. */
 export const MAX_FRAME = 64 * 1024 * 1024;
 
+/** Longest snapshot a page process may send, in UTF-16 units (as long as a frame): a longer one fails the render. */
+export const MAX_HTML = MAX_FRAME;
+
 /** One frame of the synchronous pipe: a 4-byte big-endian length, then the bytes. */
 export function frame(bytes: Uint8Array): Buffer {
   const size = Buffer.alloc(4);
@@ -71,7 +74,7 @@ export function frame(bytes: Uint8Array): Buffer {
 export function checkedResult(result: unknown): RenderResult | null {
   if (typeof result !== 'object' || result === null) return null;
   const { html, status, redirect } = result as { html?: unknown; status?: unknown; redirect?: unknown };
-  if (typeof html !== 'string') return null;
+  if (typeof html !== 'string' || html.length > MAX_HTML) return null;
   if (status === undefined) return { html };
   if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return null;
   if (redirect === undefined) return (status as number) >= 300 && (status as number) < 400 ? null : { html, status: status as number };
