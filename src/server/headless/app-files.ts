@@ -4,8 +4,9 @@
 // (no `..`, no encoded slash or NUL, no symlink out), nor a hidden one (`.env`, `.git/`):
 // SECURITY.md, "Untrusted inputs".
 
-import { promises as fsp, readFileSync, realpathSync, statSync } from 'node:fs';
+import { promises as fsp, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { MAX_FRAME } from './protocol.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -62,7 +63,7 @@ export function filePath(root: string, base: string, pathname: string): string |
 export interface AppFolder {
   /** The folder's real path. */
   readonly root: string;
-  /** The file a URL path names, if it is a regular file inside the folder (symlinks resolved). */
+  /** The file a URL path names, if it is a regular file inside the folder (symlinks resolved) of at most MAX_FRAME bytes. */
   find(base: string, pathname: string): Promise<string | null>;
   /** The same, synchronously, for happy-dom's synchronous requests (classic scripts). */
   findSync(base: string, pathname: string): string | null;
@@ -77,6 +78,9 @@ export function openAppFolder(folder: string): AppFolder {
   const root = realpathSync(folder);
   if (!statSync(root).isDirectory()) throw new Error(`${folder} is not a directory`);
   const inside = (real: string) => real.startsWith(root + path.sep);
+  // A file a page may have is one answer's worth (MAX_FRAME): a bigger one (a video in the folder) is
+  // never read whole into the server for a page, which may ask for it a thousand times.
+  const small = (stat: Stats) => stat.isFile() && stat.size <= MAX_FRAME;
   return {
     root,
     async find(base, pathname) {
@@ -84,7 +88,7 @@ export function openAppFolder(folder: string): AppFolder {
       if (!file) return null;
       try {
         const real = await fsp.realpath(file);
-        return inside(real) && (await fsp.stat(real)).isFile() ? real : null;
+        return inside(real) && small(await fsp.stat(real)) ? real : null;
       } catch {
         return null;
       }
@@ -94,7 +98,7 @@ export function openAppFolder(folder: string): AppFolder {
       if (!file) return null;
       try {
         const real = realpathSync(file);
-        return inside(real) && statSync(real).isFile() ? real : null;
+        return inside(real) && small(statSync(real)) ? real : null;
       } catch {
         return null;
       }

@@ -1,8 +1,8 @@
 // What a headless page may fetch, decided in the server's own process: the page process asks for
 // every request it makes (headless/child.ts) and is never trusted with the answer's policy. Allowed:
 // the shell at the state's own URL, the app's files under `base` on the app's origin, and, when
-// configured, the same origin's other paths from `upstream` (UPSTREAM_AT_ONCE at a time a render, up
-// to MAX_FRAME bytes each). Everything else is a network error.
+// configured, the same origin's other paths from `upstream`: REQUESTS_AT_ONCE at a time a render,
+// up to MAX_FRAME bytes each. Everything else is a network error.
 
 import { setMaxListeners } from 'node:events';
 import { stripAnchor } from '../../location.js';
@@ -41,6 +41,12 @@ const notFound = (): GateAnswer => ({ status: 404, statusText: 'Not Found', head
 export async function answerAsync(gate: Gate, job: RenderJob, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
   const url = onOrigin(job, request);
   if (!url) return null;
+  // Each waiting or running request listens to the render's end: that many are expected, not a leak.
+  setMaxListeners(2 * (REQUESTS_AT_ONCE + REQUESTS_WAITING), signal);
+  return requestQueue(job).run(() => answerOnOrigin(gate, job, url, request, signal), signal);
+}
+
+async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
   if (stripAnchor(job.url) === stripAnchor(url.href)) {
     // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback).
     const shell = await gate.folder.find('/', gate.indexPath);
@@ -53,24 +59,23 @@ export async function answerAsync(gate: Gate, job: RenderJob, request: GateReque
   // not trusted), the request goes to the upstream or nowhere.
   const target = new URL(gate.upstream + url.pathname + url.search);
   if (target.origin !== gate.upstream) return null;
-  // Each waiting or running request listens to the render's end: that many are expected, not a leak.
-  setMaxListeners(2 * (UPSTREAM_AT_ONCE + UPSTREAM_WAITING), signal);
-  return upstreamQueue(job).run(() => fromUpstream(target, request, signal), signal);
+  return fromUpstream(target, request, signal);
 }
 
-/** Upstream requests of one render in flight at once, a browser's limit per host; others wait their turn. */
-export const UPSTREAM_AT_ONCE = 6;
-/** Upstream requests of one render that may wait; one more is a network error at once. */
-export const UPSTREAM_WAITING = 1000;
-const upstreamQueues = new WeakMap<RenderJob, RenderQueue>();
+/** Requests of one render answered at once (files read, upstream connections), a browser's limit per host; others wait their turn. */
+export const REQUESTS_AT_ONCE = 6;
+/** Requests of one render that may wait; one more is a network error at once. */
+export const REQUESTS_WAITING = 1000;
+const requestQueues = new WeakMap<RenderJob, RenderQueue>();
 
 /**
- * The queue of a render's upstream requests. A page may fire fetches in a loop (a DOM-XSS, an app
- * bug): without it each was a connection of the server to the upstream at once, thousands a render.
+ * The queue of a render's requests. A page may fire fetches in a loop (a DOM-XSS, an app bug):
+ * without it each was a connection of the server to the upstream, or a file read whole, at once:
+ * thousands a render.
  */
-function upstreamQueue(job: RenderJob): RenderQueue {
-  let queue = upstreamQueues.get(job);
-  if (!queue) upstreamQueues.set(job, (queue = createQueue({ concurrency: UPSTREAM_AT_ONCE, maxWaiting: UPSTREAM_WAITING })));
+function requestQueue(job: RenderJob): RenderQueue {
+  let queue = requestQueues.get(job);
+  if (!queue) requestQueues.set(job, (queue = createQueue({ concurrency: REQUESTS_AT_ONCE, maxWaiting: REQUESTS_WAITING })));
   return queue;
 }
 

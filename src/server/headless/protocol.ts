@@ -92,7 +92,7 @@ export function validRequest(request: GateRequest): boolean {
     typeof request.method === 'string' &&
     Array.isArray(request.headers) &&
     request.headers.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') &&
-    (request.body === null || request.body instanceof Uint8Array)
+    (request.body === null || (request.body instanceof Uint8Array && request.body.byteLength <= MAX_FRAME))
   );
 }
 

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentType, filePath, openAppFolder } from '../../../src/server/headless/app-files.js';
+import { MAX_FRAME } from '../../../src/server/headless/protocol.js';
 
 const ROOT = path.resolve('/srv/app');
 
@@ -52,6 +53,14 @@ describe('openAppFolder', () => {
     writeFileSync(path.join(dir, 'outside', 'secret.txt'), 'secret');
     symlinkSync(path.join(dir, 'outside'), path.join(dir, 'app', 'link'));
     symlinkSync(path.join(dir, 'app', 'sub', 'x.js'), path.join(dir, 'app', 'alias.js'));
+    // Sparse files: one answer's worth, and one byte more (a video a page may ask for a thousand times).
+    for (const [name, size] of [
+      ['edge.bin', MAX_FRAME],
+      ['big.mp4', MAX_FRAME + 1],
+    ] as const) {
+      writeFileSync(path.join(dir, 'app', name), '');
+      truncateSync(path.join(dir, 'app', name), size);
+    }
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -61,6 +70,8 @@ describe('openAppFolder', () => {
     ['/sub', null],
     ['/link/secret.txt', null],
     ['/nope.js', null],
+    ['/edge.bin', 'edge.bin'],
+    ['/big.mp4', null],
   ])('finds %s as %s, asynchronously and synchronously', async (pathname, expected) => {
     const folder = openAppFolder(path.join(dir, 'app'));
     const want = expected === null ? null : path.join(folder.root, expected);

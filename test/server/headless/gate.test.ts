@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAppFolder } from '../../../src/server/headless/app-files.js';
-import { answerAsync, answerSync, UPSTREAM_AT_ONCE, UPSTREAM_WAITING, type Gate } from '../../../src/server/headless/gate.js';
+import { answerAsync, answerSync, REQUESTS_AT_ONCE, REQUESTS_WAITING, type Gate } from '../../../src/server/headless/gate.js';
 import { MAX_FRAME, type GateRequest } from '../../../src/server/headless/protocol.js';
 import type { RenderJob } from '../../../src/server/render/render.js';
 import { listen, type Running } from '../helpers.js';
@@ -149,7 +149,7 @@ describe('the headless gate', () => {
     }
   }, 30_000);
 
-  it('sends at most UPSTREAM_AT_ONCE upstream requests of a render at a time, lets UPSTREAM_WAITING wait, and refuses more at once', async () => {
+  it('answers at most REQUESTS_AT_ONCE requests of a render at a time (upstream here), lets REQUESTS_WAITING wait, and refuses more at once', async () => {
     // A page that fetches in a loop (a DOM-XSS, an app bug): before, each request was a connection of
     // the server to the upstream at once (3,000 at once from one render of a looping page).
     let open = 0;
@@ -165,7 +165,7 @@ describe('the headless gate', () => {
     const render = new AbortController();
     const mine = { ...job, signal: render.signal };
     try {
-      const asked = UPSTREAM_AT_ONCE + UPSTREAM_WAITING + 40;
+      const asked = REQUESTS_AT_ONCE + REQUESTS_WAITING + 40;
       const answers = Array.from({ length: asked }, (_, i) =>
         answerAsync({ ...gate, upstream: slow.base }, mine, ask(`https://example.com/api/${i}`), render.signal).then(
           text,
@@ -176,14 +176,14 @@ describe('the headless gate', () => {
       const early = await Promise.all(answers.slice(-40));
       expect(early).toEqual(Array(40).fill('network error'));
       await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(held).toHaveLength(UPSTREAM_AT_ONCE);
+      expect(held).toHaveLength(REQUESTS_AT_ONCE);
       // Each answer lets one waiting request go.
       for (let i = 0; i < 20; i++) {
         held.shift()?.();
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
-      expect(most).toBe(UPSTREAM_AT_ONCE);
+      expect(most).toBe(REQUESTS_AT_ONCE);
       expect(await Promise.all(answers.slice(0, 20))).toEqual(Array(20).fill('200 ok'));
       // The render ends: whatever still waits is a network error, at once.
       render.abort();
