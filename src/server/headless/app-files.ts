@@ -4,7 +4,7 @@
 // (no `..`, no encoded slash or NUL, no symlink out), nor a hidden one (`.env`, `.git/`):
 // SECURITY.md, "Untrusted inputs".
 
-import { promises as fsp, readFileSync, realpathSync, statSync, type Stats } from 'node:fs';
+import { promises as fsp, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
 import { MAX_FRAME } from './protocol.js';
 
@@ -65,12 +65,10 @@ export interface AppFolder {
   readonly root: string;
   /** The file a URL path names, if it is a regular file inside the folder (symlinks resolved) of at most MAX_FRAME bytes. */
   find(base: string, pathname: string): Promise<string | null>;
-  /** The same, synchronously, for happy-dom's synchronous requests (classic scripts). */
+  /** The same, synchronously (the renderer's check of its shell when it is made). */
   findSync(base: string, pathname: string): string | null;
   /** Reads a file `find` returned. */
   read(file: string): Promise<Buffer>;
-  /** Reads a file `findSync` returned. */
-  readSync(file: string): Buffer;
 }
 
 /** Opens the app's folder; throws when it is not a directory. */
@@ -104,6 +102,5 @@ export function openAppFolder(folder: string): AppFolder {
       }
     },
     read: (file) => fsp.readFile(file),
-    readSync: (file) => readFileSync(file),
   };
 }

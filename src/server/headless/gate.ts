@@ -113,10 +113,13 @@ async function readAtMost(answer: Response, limit: number): Promise<Uint8Array |
   return new Uint8Array(Buffer.concat(chunks, length));
 }
 
-/** Answers one of the page's synchronous requests (classic scripts, sync XHR): files only. */
-export function answerSync(gate: Gate, job: RenderJob, request: GateRequest): GateAnswer {
+/**
+ * Answers one of the page's synchronous requests (classic scripts, sync XHR): files only. The page
+ * process waits for it; the server reads the file asynchronously, so its other requests go on.
+ */
+export async function answerSync(gate: Gate, job: RenderJob, request: GateRequest): Promise<GateAnswer> {
   const url = onOrigin(job, request);
   if (!url) return null;
-  const file = request.method === 'GET' ? gate.folder.findSync(job.settings.base, url.pathname) : null;
-  return file ? ok(gate.folder.readSync(file), contentType(file)) : notFound();
+  const file = request.method === 'GET' ? await gate.folder.find(job.settings.base, url.pathname) : null;
+  return file ? ok(await gate.folder.read(file), contentType(file)) : notFound();
 }

@@ -70,7 +70,7 @@ describe('the headless gate', () => {
       'ws://example.com/x',
     ]) {
       expect(text(await answerAsync(gate, job, ask(url), job.signal))).toBe('network error');
-      expect(answerSync(gate, job, ask(url))).toBeNull();
+      expect(await answerSync(gate, job, ask(url))).toBeNull();
     }
     expect(seen).toEqual([]);
   });
@@ -104,10 +104,10 @@ describe('the headless gate', () => {
     expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json'), job.signal))).toBe('200 {"1":"Dune"}');
     expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json', 'POST'), job.signal))).toBe('200 from upstream');
     expect(seen).toEqual([{ url: '/data/books.json', host: `127.0.0.1:${upstream.port}`, method: 'POST' }]);
-    const sync = answerSync(gate, job, ask('https://example.com/data/books.json'));
+    const sync = await answerSync(gate, job, ask('https://example.com/data/books.json'));
     expect(sync && Buffer.from(sync.body).toString()).toBe('{"1":"Dune"}');
     for (const pathname of ['/../secret.txt', '/%2e%2e/secret.txt', '/data/..%2F..%2Fsecret.txt', '/api/x']) {
-      expect(answerSync(gate, job, ask('https://example.com' + pathname))).toMatchObject({ status: 404 });
+      expect(await answerSync(gate, job, ask('https://example.com' + pathname))).toMatchObject({ status: 404 });
     }
   });
 
