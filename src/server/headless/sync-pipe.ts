@@ -74,7 +74,14 @@ export function serveSyncPipe(
 
   pipe.on('error', () => void (ended = true));
   pipe.on('data', (chunk: Buffer) => {
+    if (ended) return;
     buffered = Buffer.concat([buffered, chunk]);
-    if (!serving && !ended) void serve();
+    // A page process waits for each answer before it asks again: more than one request's worth
+    // waiting is not the protocol, and is never held.
+    if (buffered.length > 4 + MAX_REQUEST) {
+      ended = true;
+      return broken();
+    }
+    if (!serving) void serve();
   });
 }

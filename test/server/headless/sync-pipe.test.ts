@@ -105,6 +105,21 @@ describe('serveSyncPipe', () => {
     expect(answer?.body.length).toBe(body.length);
   });
 
+  it('calls the protocol broken, holding nothing more, for bytes past one request sent while an answer is pending', async () => {
+    const { stream } = pipe();
+    let broken = 0;
+    serveSyncPipe(
+      stream,
+      () => new Promise<null>(() => {}),
+      () => broken++,
+    );
+    stream.push(request({ id: 1, url: 'http://app.test/a.js', method: 'GET' }));
+    await tick();
+    for (let i = 0; i < 40; i++) stream.push(Buffer.alloc(64 * 1024));
+    await tick();
+    expect(broken).toBe(1);
+  });
+
   it('calls the protocol broken for a frame that is not JSON or is longer than 1 MiB, and answers nothing', async () => {
     for (const bad of [frame(Buffer.from('{not json')), Buffer.from([0x00, 0x20, 0x00, 0x00])]) {
       const { stream, written } = pipe();
