@@ -26,6 +26,14 @@ setTimeout(() => {
   document.documentElement.dataset.routerState = 'settled';
   window.dispatchEvent(new Event('crawlable-router:settled'));
 }, 20);`,
+  // Writes terminal escapes and a forged log line into its console and what it throws (a crawler's
+  // URL picks them, through any DOM-XSS or an app that logs its params).
+  'forges-logs': `const forged = '\\x1b]0;owned\\x07\\x1b[2J\\r\\ncrawlable-router: snapshot of /admin ok\\u009b31m';
+document.documentElement.dataset.routerState = location.pathname === '/loop' ? 'busy' : '';
+console.log(forged);
+throw new Error(forged);`,
+  // Draws a document past 64 MiB on /huge (a DOM-XSS can); draws its state anywhere else.
+  huge: `document.getElementById('app').textContent = location.pathname === '/huge' ? 'x'.repeat(65 * 2 ** 20) : 'drawn ' + location.pathname;`,
   // Grows a heap without end on /hog; draws its state anywhere else.
   hogs: `if (location.pathname === '/hog') { const kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length)); } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
   // Never yields on /loop; draws its state anywhere else.
@@ -117,6 +125,48 @@ describe('a page that throws at start', () => {
     );
     expect(renderer.openPages).toBe(0);
   });
+});
+
+describe('a page that writes terminal escapes and line breaks into what it logs and throws', () => {
+  it('fails with every control character of the page escaped in the message: no forged log line, no escape sequence for a terminal', async () => {
+    const renderer = headlessRenderer({ root: path.join(dir, 'forges-logs'), timeoutMs: 300 });
+    renderers.push(renderer);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError: () => {} });
+    // At start (RENDER_FAILED, what it threw) and after saying it is busy (TIMEOUT, its console).
+    const failures = await Promise.all(['/', '/loop'].map((location) => handler.render(location).catch((error: Error) => error)));
+    expect(failures.map((error) => (error as { code?: string }).code)).toEqual(['RENDER_FAILED', 'TIMEOUT']);
+    for (const { message } of failures as Error[]) {
+      expect(message).not.toMatch(/[\0-\x1f\x7f-\x9f]/);
+      expect(message).toContain('\\x1b]0;owned\\x07\\x1b[2J\\x0d\\x0acrawlable-router: snapshot of /admin ok\\x9b31m');
+    }
+  });
+});
+
+describe('a page whose document passes 64 MiB', () => {
+  it('fails with RENDER_FAILED (500) instead of being handed to the server whole, and its page process renders the next page', async () => {
+    // Before, a 65 MiB document crossed to the server and was served whole (400 MB took 10 s and
+    // 440 MB of the server's memory), from one crawler request.
+    const renderer = headlessRenderer({ root: path.join(dir, 'huge'), timeoutMs: 20_000 });
+    renderers.push(renderer);
+    const onError = vi.fn();
+    const handler = createSnapshotHandler({
+      routes: createRoutes([{ path: '/*rest' }]),
+      origin: 'https://example.com',
+      renderer,
+      onError,
+      timeoutMs: 20_000,
+    });
+    const server = await listen((req, res) => void handler.node(req, res));
+    running.push(server);
+    const reply = await request(server.port, '/?_escaped_fragment_=/huge');
+    expect(reply.status).toBe(500);
+    expect(reply.bytes.length).toBeLessThan(1000);
+    expect(onError).toHaveBeenCalledWith(
+      expect.objectContaining({ code: 'RENDER_FAILED', message: expect.stringMatching(/64 MiB/) }),
+      '/huge',
+    );
+    expect((await handler.render('/fine')).html).toContain('drawn /fine');
+  }, 60_000);
 });
 
 const settings = { origin: 'https://example.com', base: '/', mode: 'history' as const };

@@ -1,10 +1,12 @@
 // What a headless page may fetch: the app's own files from its folder on disk (served at `base` on
 // the app's origin), the shell at the state's own URL, and, when configured, the app's own API on
 // an upstream server. Every other origin is refused, and no URL can name a file outside the folder
-// (no `..`, no encoded slash or NUL, no symlink out): SECURITY.md, "Untrusted inputs".
+// (no `..`, no encoded slash or NUL, no symlink out), nor a hidden one (`.env`, `.git/`):
+// SECURITY.md, "Untrusted inputs".
 
-import { promises as fsp, readFileSync, realpathSync, statSync } from 'node:fs';
+import { promises as fsp, realpathSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
+import { MAX_FRAME } from './protocol.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -36,7 +38,8 @@ export function contentType(file: string): string {
 
 /**
  * The path under `root` that a URL path names, or null when the path lies outside `base` or would
- * leave `root`: a segment that decodes to `.`/`..` or holds `/`, `\` or NUL, or a malformed escape.
+ * leave `root`: a segment that decodes to a hidden name (`.env`, `.`, `..`) or holds `/`, `\` or NUL,
+ * or a malformed escape.
  */
 export function filePath(root: string, base: string, pathname: string): string | null {
   if (!pathname.startsWith(base)) return null;
@@ -48,7 +51,8 @@ export function filePath(root: string, base: string, pathname: string): string |
     } catch {
       return null;
     }
-    if (name === '.' || name === '..' || /[/\\\0]/.test(name) || path.isAbsolute(name) || /^[A-Za-z]:$/.test(name)) return null;
+    // A hidden name (`.env`, `.git/`) is never the app's to load, as static servers hide it; `.` and `..` are among them.
+    if (name[0] === '.' || /[/\\\0]/.test(name) || path.isAbsolute(name) || /^[A-Za-z]:$/.test(name)) return null;
     if (name !== '') parts.push(name);
   }
   const file = path.join(root, ...parts);
@@ -59,14 +63,12 @@ export function filePath(root: string, base: string, pathname: string): string |
 export interface AppFolder {
   /** The folder's real path. */
   readonly root: string;
-  /** The file a URL path names, if it is a regular file inside the folder (symlinks resolved). */
+  /** The file a URL path names, if it is a regular file inside the folder (symlinks resolved) of at most MAX_FRAME bytes. */
   find(base: string, pathname: string): Promise<string | null>;
-  /** The same, synchronously, for happy-dom's synchronous requests (classic scripts). */
+  /** The same, synchronously (the renderer's check of its shell when it is made). */
   findSync(base: string, pathname: string): string | null;
   /** Reads a file `find` returned. */
   read(file: string): Promise<Buffer>;
-  /** Reads a file `findSync` returned. */
-  readSync(file: string): Buffer;
 }
 
 /** Opens the app's folder; throws when it is not a directory. */
@@ -74,6 +76,9 @@ export function openAppFolder(folder: string): AppFolder {
   const root = realpathSync(folder);
   if (!statSync(root).isDirectory()) throw new Error(`${folder} is not a directory`);
   const inside = (real: string) => real.startsWith(root + path.sep);
+  // A file a page may have is one answer's worth (MAX_FRAME): a bigger one (a video in the folder) is
+  // never read whole into the server for a page, which may ask for it a thousand times.
+  const small = (stat: Stats) => stat.isFile() && stat.size <= MAX_FRAME;
   return {
     root,
     async find(base, pathname) {
@@ -81,7 +86,7 @@ export function openAppFolder(folder: string): AppFolder {
       if (!file) return null;
       try {
         const real = await fsp.realpath(file);
-        return inside(real) && (await fsp.stat(real)).isFile() ? real : null;
+        return inside(real) && small(await fsp.stat(real)) ? real : null;
       } catch {
         return null;
       }
@@ -91,12 +96,11 @@ export function openAppFolder(folder: string): AppFolder {
       if (!file) return null;
       try {
         const real = realpathSync(file);
-        return inside(real) && statSync(real).isFile() ? real : null;
+        return inside(real) && small(statSync(real)) ? real : null;
       } catch {
         return null;
       }
     },
     read: (file) => fsp.readFile(file),
-    readSync: (file) => readFileSync(file),
   };
 }

@@ -9,10 +9,20 @@
 import { readSync, writeSync } from 'node:fs';
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
 import { SnapshotError } from '../errors.js';
-import type { GateAnswer, GateRequest } from './gate.js';
 import { harden } from './harden.js';
 import { pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
-import { frame, MAX_FRAME, SYNC_FD, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './protocol.js';
+import {
+  frame,
+  MAX_FRAME,
+  MAX_HTML,
+  SYNC_FD,
+  type ChildOptions,
+  type FromChild,
+  type GateAnswer,
+  type GateRequest,
+  type PlainJob,
+  type ToChild,
+} from './protocol.js';
 import type { RenderResult } from '../render/render.js';
 
 harden();
@@ -75,6 +85,8 @@ const interceptor = {
       const id = jobOf(window)?.id;
       if (id === undefined) return window.Response.error();
       const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
+      // The server takes no body longer than a frame: a longer one is not sent.
+      if (body && body.byteLength > MAX_FRAME) return window.Response.error();
       const answer = await ask(id, { url: request.url, method: request.method, headers: [...request.headers], body });
       if (!answer) return window.Response.error();
       return new window.Response(NO_BODY.has(answer.status) ? null : answer.body, {
@@ -187,7 +199,10 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
     // The router's outcome: a redirect needs no page, a 404 no canonical link, a 500 fails in the handler.
     const outcome = pageOutcome(window, { ...job, match: null, signal });
     if (outcome.redirect !== undefined) return { html: '', ...outcome };
-    return { html: serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 }), ...outcome };
+    const html = serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 });
+    // No page is that long (crawlers read the first 15 MB); a script that makes one is not handed to the server whole.
+    if (html.length > MAX_HTML) throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} is longer than 64 MiB`);
+    return { html, ...outcome };
   } finally {
     clearTimeout(timer);
     if (onAbort) signal.removeEventListener('abort', onAbort);

@@ -1,22 +1,15 @@
 // What a headless page may fetch, decided in the server's own process: the page process asks for
 // every request it makes (headless/child.ts) and is never trusted with the answer's policy. Allowed:
 // the shell at the state's own URL, the app's files under `base` on the app's origin, and, when
-// configured, the same origin's other paths from `upstream`. Everything else is a network error.
+// configured, the same origin's other paths from `upstream`: REQUESTS_AT_ONCE at a time a render,
+// up to MAX_FRAME bytes each. Everything else is a network error.
 
+import { setMaxListeners } from 'node:events';
 import { stripAnchor } from '../../location.js';
 import { contentType, type AppFolder } from './app-files.js';
 import type { RenderJob } from '../render/render.js';
-
-/** A request as the page process sends it. */
-export interface GateRequest {
-  url: string;
-  method: string;
-  headers: Array<[string, string]>;
-  body: Uint8Array | null;
-}
-
-/** The page's answer: a response, or `null` for a network error. */
-export type GateAnswer = { status: number; statusText: string; headers: Array<[string, string]>; body: Uint8Array } | null;
+import { createQueue, type RenderQueue } from '../render/queue.js';
+import { MAX_FRAME, type GateAnswer, type GateRequest } from './protocol.js';
 
 /** What the gate needs to know about the app. */
 export interface Gate {
@@ -48,6 +41,12 @@ const notFound = (): GateAnswer => ({ status: 404, statusText: 'Not Found', head
 export async function answerAsync(gate: Gate, job: RenderJob, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
   const url = onOrigin(job, request);
   if (!url) return null;
+  // Each waiting or running request listens to the render's end: that many are expected, not a leak.
+  setMaxListeners(2 * (REQUESTS_AT_ONCE + REQUESTS_WAITING), signal);
+  return requestQueue(job).run(() => answerOnOrigin(gate, job, url, request, signal), signal);
+}
+
+async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
   if (stripAnchor(job.url) === stripAnchor(url.href)) {
     // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback).
     const shell = await gate.folder.find('/', gate.indexPath);
@@ -60,22 +59,67 @@ export async function answerAsync(gate: Gate, job: RenderJob, request: GateReque
   // not trusted), the request goes to the upstream or nowhere.
   const target = new URL(gate.upstream + url.pathname + url.search);
   if (target.origin !== gate.upstream) return null;
+  return fromUpstream(target, request, signal);
+}
+
+/** Requests of one render answered at once (files read, upstream connections), a browser's limit per host; others wait their turn. */
+export const REQUESTS_AT_ONCE = 6;
+/** Requests of one render that may wait; one more is a network error at once. */
+export const REQUESTS_WAITING = 1000;
+const requestQueues = new WeakMap<RenderJob, RenderQueue>();
+
+/**
+ * The queue of a render's requests. A page may fire fetches in a loop (a DOM-XSS, an app bug):
+ * without it each was a connection of the server to the upstream, or a file read whole, at once:
+ * thousands a render.
+ */
+function requestQueue(job: RenderJob): RenderQueue {
+  let queue = requestQueues.get(job);
+  if (!queue) requestQueues.set(job, (queue = createQueue({ concurrency: REQUESTS_AT_ONCE, maxWaiting: REQUESTS_WAITING })));
+  return queue;
+}
+
+async function fromUpstream(target: URL, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
   const method = request.method.toUpperCase();
   const body = method === 'GET' || method === 'HEAD' || !request.body ? null : Buffer.from(request.body);
   const headers = new Headers();
   for (const [name, value] of request.headers) if (!/^host$/i.test(name)) headers.append(name, value);
-  const answer = await fetch(target, { method, headers, body, redirect: 'manual', signal });
+  // Stopped with the render, or as soon as the upstream's body is too long.
+  const stop = new AbortController();
+  const answer = await fetch(target, { method, headers, body, redirect: 'manual', signal: AbortSignal.any([signal, stop.signal]) });
   const kept: Array<[string, string]> = [];
   answer.headers.forEach((value, name) => {
     if (!HOP.test(name)) kept.push([name, value]);
   });
-  return { status: answer.status, statusText: answer.statusText, headers: kept, body: new Uint8Array(await answer.arrayBuffer()) };
+  const bytes = await readAtMost(answer, MAX_FRAME);
+  if (!bytes) stop.abort();
+  return bytes && { status: answer.status, statusText: answer.statusText, headers: kept, body: bytes };
 }
 
-/** Answers one of the page's synchronous requests (classic scripts, sync XHR): files only. */
-export function answerSync(gate: Gate, job: RenderJob, request: GateRequest): GateAnswer {
+/**
+ * The body of an upstream answer, or null (read no further) past `limit` bytes: a page's path may be
+ * chosen by a crawler's URL (`fetch('/api/' + id)`), so it may name a download or an endless stream,
+ * which the server must not hold whole.
+ */
+async function readAtMost(answer: Response, limit: number): Promise<Uint8Array | null> {
+  if (Number(answer.headers.get('content-length')) > limit || !answer.body) return answer.body ? null : new Uint8Array(0);
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for await (const chunk of answer.body as unknown as AsyncIterable<Uint8Array>) {
+    length += chunk.byteLength;
+    if (length > limit) return null;
+    chunks.push(chunk);
+  }
+  return new Uint8Array(Buffer.concat(chunks, length));
+}
+
+/**
+ * Answers one of the page's synchronous requests (classic scripts, sync XHR): files only. The page
+ * process waits for it; the server reads the file asynchronously, so its other requests go on.
+ */
+export async function answerSync(gate: Gate, job: RenderJob, request: GateRequest): Promise<GateAnswer> {
   const url = onOrigin(job, request);
   if (!url) return null;
-  const file = request.method === 'GET' ? gate.folder.findSync(job.settings.base, url.pathname) : null;
-  return file ? ok(gate.folder.readSync(file), contentType(file)) : notFound();
+  const file = request.method === 'GET' ? await gate.folder.find(job.settings.base, url.pathname) : null;
+  return file ? ok(await gate.folder.read(file), contentType(file)) : notFound();
 }

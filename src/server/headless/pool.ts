@@ -12,8 +12,17 @@ import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { SnapshotError, type SnapshotErrorCode } from '../errors.js';
 import { pageProcessFlags } from './flags.js';
-import { answerAsync, answerSync, type Gate, type GateAnswer } from './gate.js';
-import { checkedResult, SYNC_FD, validRequest, type ChildOptions, type FromChild, type ToChild } from './protocol.js';
+import { answerAsync, answerSync, type Gate } from './gate.js';
+import {
+  checkedResult,
+  printable,
+  SYNC_FD,
+  validRequest,
+  type ChildOptions,
+  type FromChild,
+  type GateAnswer,
+  type ToChild,
+} from './protocol.js';
 import { serveSyncPipe } from './sync-pipe.js';
 import { createQueue } from '../render/queue.js';
 import type { RenderJob, RenderResult, SnapshotRenderer } from '../render/render.js';
@@ -115,7 +124,8 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
             .trim()
             .split('\n')
             .filter((l) => !/ExperimentalWarning|--trace-warnings/.test(l))
-            .slice(-1)[0] ?? 'no reason given');
+            .slice(-1)
+            .map((line) => printable(line))[0] ?? 'no reason given');
     const ended = (reason: string) => {
       onFail(new SnapshotError('RENDER_FAILED', `the page process could not start: ${reason}`));
       kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} failed: ${reason}`));
@@ -182,7 +192,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     holdOpen(child);
     if (result || message.type === 'done') return finish(running, null, result ?? undefined);
     const code = typeof message.code === 'string' && CODES.has(message.code) ? (message.code as SnapshotErrorCode) : 'RENDER_FAILED';
-    finish(running, new SnapshotError(code, String(message.message)));
+    finish(running, new SnapshotError(code, printable(String(message.message))));
   }
 
   async function renderOn(child: Child, job: RenderJob): Promise<RenderResult> {

@@ -5,9 +5,19 @@
 // the answer. A frame is a 4-byte big-endian length, then that many bytes.
 
 import { normalizeLocation, type AppLocation } from '../../location.js';
-import type { GateAnswer, GateRequest } from './gate.js';
 import type { RenderResult } from '../render/render.js';
 import type { UrlSettings } from '../urls.js';
+
+/** A request as the page process sends it. */
+export interface GateRequest {
+  url: string;
+  method: string;
+  headers: Array<[string, string]>;
+  body: Uint8Array | null;
+}
+
+/** The page's answer: a response, or `null` for a network error. */
+export type GateAnswer = { status: number; statusText: string; headers: Array<[string, string]>; body: Uint8Array } | null;
 
 /** The fields of a RenderJob a page process is sent. */
 export interface PlainJob {
@@ -50,6 +60,9 @@ export const SYNC_FD = 4;
 /** Longest frame either side accepts on the synchronous pipe (a classic script), in bytes. */
 export const MAX_FRAME = 64 * 1024 * 1024;
 
+/** Longest snapshot a page process may send, in UTF-16 units (as long as a frame): a longer one fails the render. */
+export const MAX_HTML = MAX_FRAME;
+
 /** One frame of the synchronous pipe: a 4-byte big-endian length, then the bytes. */
 export function frame(bytes: Uint8Array): Buffer {
   const size = Buffer.alloc(4);
@@ -61,7 +74,7 @@ export function frame(bytes: Uint8Array): Buffer {
 export function checkedResult(result: unknown): RenderResult | null {
   if (typeof result !== 'object' || result === null) return null;
   const { html, status, redirect } = result as { html?: unknown; status?: unknown; redirect?: unknown };
-  if (typeof html !== 'string') return null;
+  if (typeof html !== 'string' || html.length > MAX_HTML) return null;
   if (status === undefined) return { html };
   if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return null;
   if (redirect === undefined) return (status as number) >= 300 && (status as number) < 400 ? null : { html, status: status as number };
@@ -79,6 +92,16 @@ export function validRequest(request: GateRequest): boolean {
     typeof request.method === 'string' &&
     Array.isArray(request.headers) &&
     request.headers.every((pair) => Array.isArray(pair) && typeof pair[0] === 'string' && typeof pair[1] === 'string') &&
-    (request.body === null || request.body instanceof Uint8Array)
+    (request.body === null || (request.body instanceof Uint8Array && request.body.byteLength <= MAX_FRAME))
   );
+}
+
+/**
+ * Text a page process sends for a log (a failure's message, its stderr): a page's script chooses it,
+ * so control characters (C0, DEL, C1: line breaks, terminal escapes) are written as `\xNN` and the
+ * length is bounded, and no forged log line or escape sequence reaches the server's log or terminal.
+ */
+export function printable(text: string, max = 2000): string {
+  const cut = text.length > max ? text.slice(0, max) + '…' : text;
+  return cut.replace(/[\0-\x1f\x7f-\x9f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
 }

@@ -1,8 +1,9 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentType, filePath, openAppFolder } from '../../../src/server/headless/app-files.js';
+import { MAX_FRAME } from '../../../src/server/headless/protocol.js';
 
 const ROOT = path.resolve('/srv/app');
 
@@ -28,6 +29,10 @@ describe('filePath', () => {
     ['/%C3', 'truncated UTF-8'],
     ['/C:%5Cwindows', 'a drive letter'],
     ['/other/app.js', 'a path outside the base'],
+    ['/.env', 'a hidden file, which static servers do not serve either'],
+    ['/.git/config', 'a file in a hidden folder'],
+    ['/%2Eenv', 'an escaped hidden file'],
+    ['/assets/.htpasswd', 'a hidden file deeper down'],
   ])('refuses %s (%s)', (pathname) => {
     expect(filePath(ROOT, pathname.startsWith('/other') ? '/shop/' : '/', pathname)).toBeNull();
   });
@@ -48,6 +53,14 @@ describe('openAppFolder', () => {
     writeFileSync(path.join(dir, 'outside', 'secret.txt'), 'secret');
     symlinkSync(path.join(dir, 'outside'), path.join(dir, 'app', 'link'));
     symlinkSync(path.join(dir, 'app', 'sub', 'x.js'), path.join(dir, 'app', 'alias.js'));
+    // Sparse files: one answer's worth, and one byte more (a video a page may ask for a thousand times).
+    for (const [name, size] of [
+      ['edge.bin', MAX_FRAME],
+      ['big.mp4', MAX_FRAME + 1],
+    ] as const) {
+      writeFileSync(path.join(dir, 'app', name), '');
+      truncateSync(path.join(dir, 'app', name), size);
+    }
   });
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -57,6 +70,8 @@ describe('openAppFolder', () => {
     ['/sub', null],
     ['/link/secret.txt', null],
     ['/nope.js', null],
+    ['/edge.bin', 'edge.bin'],
+    ['/big.mp4', null],
   ])('finds %s as %s, asynchronously and synchronously', async (pathname, expected) => {
     const folder = openAppFolder(path.join(dir, 'app'));
     const want = expected === null ? null : path.join(folder.root, expected);

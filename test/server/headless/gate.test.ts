@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAppFolder } from '../../../src/server/headless/app-files.js';
-import { answerAsync, answerSync, type Gate, type GateRequest } from '../../../src/server/headless/gate.js';
+import { answerAsync, answerSync, REQUESTS_AT_ONCE, REQUESTS_WAITING, type Gate } from '../../../src/server/headless/gate.js';
+import { MAX_FRAME, type GateRequest } from '../../../src/server/headless/protocol.js';
 import type { RenderJob } from '../../../src/server/render/render.js';
 import { listen, type Running } from '../helpers.js';
 
@@ -69,7 +70,7 @@ describe('the headless gate', () => {
       'ws://example.com/x',
     ]) {
       expect(text(await answerAsync(gate, job, ask(url), job.signal))).toBe('network error');
-      expect(answerSync(gate, job, ask(url))).toBeNull();
+      expect(await answerSync(gate, job, ask(url))).toBeNull();
     }
     expect(seen).toEqual([]);
   });
@@ -103,10 +104,94 @@ describe('the headless gate', () => {
     expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json'), job.signal))).toBe('200 {"1":"Dune"}');
     expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json', 'POST'), job.signal))).toBe('200 from upstream');
     expect(seen).toEqual([{ url: '/data/books.json', host: `127.0.0.1:${upstream.port}`, method: 'POST' }]);
-    const sync = answerSync(gate, job, ask('https://example.com/data/books.json'));
+    const sync = await answerSync(gate, job, ask('https://example.com/data/books.json'));
     expect(sync && Buffer.from(sync.body).toString()).toBe('{"1":"Dune"}');
     for (const pathname of ['/../secret.txt', '/%2e%2e/secret.txt', '/data/..%2F..%2Fsecret.txt', '/api/x']) {
-      expect(answerSync(gate, job, ask('https://example.com' + pathname))).toMatchObject({ status: 404 });
+      expect(await answerSync(gate, job, ask('https://example.com' + pathname))).toMatchObject({ status: 404 });
+    }
+  });
+
+  it('answers an upstream body past MAX_FRAME with a network error, reading no further: never buffered whole in the server', async () => {
+    // An app that fetches `'/api/' + params.x` lets a crawler's URL pick any upstream path (`..%2F`),
+    // such as a download or an endless stream: before, the server read it all into its own memory.
+    const chunk = Buffer.alloc(1024 * 1024, 97);
+    let sent = 0;
+    let closed!: () => void;
+    const gone = new Promise<void>((resolve) => (closed = resolve));
+    const endless = await listen((_req, res) => {
+      res.on('close', closed);
+      res.writeHead(200, { 'content-type': 'application/octet-stream' });
+      const pump = () => {
+        while (!res.destroyed && sent < 4 * MAX_FRAME && res.write(chunk)) sent += chunk.length;
+        if (sent >= 4 * MAX_FRAME) res.end();
+      };
+      res.on('drain', pump);
+      pump();
+    });
+    const declared = await listen((_req, res) => {
+      res.writeHead(200, { 'content-length': String(MAX_FRAME + 1) });
+      res.write('x');
+    });
+    try {
+      const started = Date.now();
+      expect(text(await answerAsync({ ...gate, upstream: endless.base }, job, ask('https://example.com/download'), job.signal))).toBe(
+        'network error',
+      );
+      await gone;
+      expect(sent).toBeLessThan(2 * MAX_FRAME);
+      expect(Date.now() - started).toBeLessThan(20_000);
+      expect(text(await answerAsync({ ...gate, upstream: declared.base }, job, ask('https://example.com/big'), job.signal))).toBe(
+        'network error',
+      );
+    } finally {
+      await endless.close();
+      await declared.close();
+    }
+  }, 30_000);
+
+  it('answers at most REQUESTS_AT_ONCE requests of a render at a time (upstream here), lets REQUESTS_WAITING wait, and refuses more at once', async () => {
+    // A page that fetches in a loop (a DOM-XSS, an app bug): before, each request was a connection of
+    // the server to the upstream at once (3,000 at once from one render of a looping page).
+    let open = 0;
+    let most = 0;
+    const held: Array<() => void> = [];
+    const slow = await listen((_req, res) => {
+      most = Math.max(most, ++open);
+      held.push(() => {
+        open--;
+        res.end('ok');
+      });
+    });
+    const render = new AbortController();
+    const mine = { ...job, signal: render.signal };
+    try {
+      const asked = REQUESTS_AT_ONCE + REQUESTS_WAITING + 40;
+      const answers = Array.from({ length: asked }, (_, i) =>
+        answerAsync({ ...gate, upstream: slow.base }, mine, ask(`https://example.com/api/${i}`), render.signal).then(
+          text,
+          () => 'network error',
+        ),
+      );
+      // The 40 past the queue's room are refused at once.
+      const early = await Promise.all(answers.slice(-40));
+      expect(early).toEqual(Array(40).fill('network error'));
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(held).toHaveLength(REQUESTS_AT_ONCE);
+      // Each answer lets one waiting request go.
+      for (let i = 0; i < 20; i++) {
+        held.shift()?.();
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(most).toBe(REQUESTS_AT_ONCE);
+      expect(await Promise.all(answers.slice(0, 20))).toEqual(Array(20).fill('200 ok'));
+      // The render ends: whatever still waits is a network error, at once.
+      render.abort();
+      const rest = await Promise.all(answers.slice(20, -40));
+      expect(rest.every((answer) => answer === 'network error')).toBe(true);
+    } finally {
+      held.splice(0).forEach((release) => release());
+      await slow.close();
     }
   });
 
