@@ -266,7 +266,8 @@ export function createRouter(options: RouterOptions): Router {
         seed = readHydration(doc);
         drawn = renderedLocation(outlet ?? null);
       }
-      const { signal } = (listening = new AbortController());
+      // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
+      const { signal } = (listening = new (win?.AbortController ?? AbortController)());
       nav.listen(onPop, signal);
       if (links && doc) doc.addEventListener('click', linkHandler(win, adapter.read, navigate), { signal });
       scroll.start();

@@ -38,9 +38,10 @@ export function createScroll(win: RouterWindow, on: boolean) {
     /** Scrolls for a committed navigation. */
     apply(kind: Kind, key: string, anchor: string) {
       if (!on) return;
-      const at = kind === POP ? saved.get(key) : undefined;
-      if (at) win.scrollTo(at[0], at[1]);
-      else if (!scrollToAnchor(win.document, anchor) && kind === PUSH) win.scrollTo(0, 0);
+      let at = kind === POP ? saved.get(key) : undefined;
+      if (!at && !scrollToAnchor(win.document, anchor) && kind === PUSH) at = [0, 0];
+      // Only a move: a window already there is left alone (jsdom, which cannot scroll, logs each scrollTo as not implemented).
+      if (at && (at[0] !== win.scrollX || at[1] !== win.scrollY)) win.scrollTo(at[0], at[1]);
     },
   };
 }

@@ -17,6 +17,8 @@ export interface RouterWindow extends Pick<
   CustomEvent: typeof CustomEvent;
   /** The window's own `URL`, to resolve link hrefs against the document. */
   URL: typeof URL;
+  /** The window's own `AbortController`, whose signal removes the router's listeners (jsdom refuses another realm's). Default the global one. */
+  AbortController?: typeof AbortController;
 }
 
 /** The parts of a `history` package (v5) instance the router uses: `createMemoryHistory()`, `createBrowserHistory()`. */

@@ -67,8 +67,14 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     shellCacheControl = 'no-cache',
     compress = true,
     serveShell = true,
+    // A store's failure has no location (and fails no snapshot): it is named as the store's.
     onError = (error: unknown, location: AppLocation | null) =>
-      console.error(`crawlable-router: snapshot of ${location ?? '?'} failed:`, error),
+      console.error(
+        location === null
+          ? 'crawlable-router: the snapshot store failed; states are rendered here, unshared, until it answers again:'
+          : `crawlable-router: snapshot of ${location} failed:`,
+        error,
+      ),
   } = options;
   const cleanUrls = options.cleanUrls ?? 'bots';
   if (!CLEAN_URLS.includes(cleanUrls))

@@ -209,6 +209,42 @@ describe('createRouter options', () => {
     );
   });
 
+  it('listens with the window’s own AbortController: a test DOM of another realm (jsdom in Node) refuses a signal it did not make', async () => {
+    const win = open('https://example.com/app/books/1');
+    // jsdom's rule, on happy-dom: addEventListener takes only a signal made by its own window's AbortController.
+    const Own = (window as unknown as { AbortController: typeof AbortController }).AbortController;
+    const made = new WeakSet<AbortSignal>();
+    class RealmAbortController extends Own {
+      constructor() {
+        super();
+        made.add(this.signal);
+      }
+    }
+    Object.defineProperty(window, 'AbortController', { value: RealmAbortController });
+    for (const target of [window, window.document] as unknown as EventTarget[]) {
+      const add = target.addEventListener.bind(target);
+      target.addEventListener = (
+        type: string,
+        listener: EventListenerOrEventListenerObject | null,
+        options?: AddEventListenerOptions | boolean,
+      ) => {
+        const signal = typeof options === 'object' ? options.signal : undefined;
+        if (signal && !made.has(signal))
+          throw new TypeError("parameter 3 dictionary has member 'signal' that is not of type 'AbortSignal'");
+        add(type, listener, options);
+      };
+    }
+    const router = createRouter({ routes, window: win, mode: 'history' });
+    await expect(router.start()).resolves.toBe(true);
+    expect(router.current?.location).toBe('/books/1');
+    // Its own signal still removes what start() added: a pop after destroy() routes nothing.
+    router.destroy();
+    win.history.pushState(null, '', '/app/books/2');
+    window.dispatchEvent(new window.PopStateEvent('popstate', { state: null }));
+    await router.settled();
+    expect(router.current?.location).toBe('/books/1');
+  });
+
   it('chooses #! in auto mode where pushState is there but refuses another path (file://, a sandboxed frame), the state in this page’s fragment', async () => {
     const win = open('https://example.com/app/index.html?v=1');
     // What Chromium does on a file:// page: a URL with another path is refused, a new fragment is not.

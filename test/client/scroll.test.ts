@@ -44,6 +44,27 @@ describe('createScroll and scrollToAnchor', () => {
     expect([win.scrollX, win.scrollY]).toEqual(at);
   });
 
+  it('calls scrollTo only to move: a window already at the position is left alone (jsdom logs every call as not implemented)', () => {
+    const win = open();
+    const scroll = createScroll(win, true);
+    scroll.save('top');
+    win.scrollTo(0, 200);
+    scroll.save('down');
+    win.scrollTo(0, 0);
+    const spy = vi.spyOn(win, 'scrollTo');
+    scroll.apply(PUSH, 'new', '');
+    scroll.apply(POP, 'top', '');
+    expect(spy).not.toHaveBeenCalled();
+    scroll.apply(POP, 'down', '');
+    expect(spy.mock.calls).toEqual([[0, 200]]);
+    scroll.apply(PUSH, 'new', '');
+    expect(spy.mock.calls).toEqual([
+      [0, 200],
+      [0, 0],
+    ]);
+    expect(win.scrollY).toBe(0);
+  });
+
   it('prefers the saved position over the anchor on back/forward, and the anchor over the top otherwise', () => {
     const win = open();
     const spy = vi.spyOn(window.HTMLElement.prototype, 'scrollIntoView');

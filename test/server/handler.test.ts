@@ -415,6 +415,28 @@ describe('cache', () => {
     await new Promise((r) => setTimeout(r, 80));
     expect(await outlet('/other')).toBe('other 3');
   });
+
+  it('logs a failing store by default as the store, not as a failed snapshot: the state is still rendered and served', async () => {
+    // What a fleet's process logs on its first request while its Redis client is still connecting.
+    const down = () => Promise.reject(new Error('Redis is not connected'));
+    const store = {
+      get: down,
+      set: down,
+      delete: down,
+      keys: async function* (): AsyncGenerator<string> {
+        yield* [];
+        throw new Error('Redis is not connected');
+      },
+    };
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const handler = createSnapshotHandler({ routes: table(), origin: ORIGIN, cache: { store } });
+    const response = await handler.fetch(new Request(`${ORIGIN}/?_escaped_fragment_=/books/1`));
+    expect(response?.status).toBe(200);
+    expect(logged.mock.calls.map(([text]) => text)).toEqual([
+      'crawlable-router: the snapshot store failed; states are rendered here, unshared, until it answers again:',
+    ]);
+    expect(logged.mock.calls[0]?.[1]).toEqual(new Error('Redis is not connected'));
+  });
 });
 
 describe('render(location)', () => {
