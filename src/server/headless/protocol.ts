@@ -65,9 +65,14 @@ export const MAX_HTML = MAX_FRAME;
 
 /** One frame of the synchronous pipe: a 4-byte big-endian length, then the bytes. */
 export function frame(bytes: Uint8Array): Buffer {
+  return Buffer.concat([frameLength(bytes.length), bytes]);
+}
+
+/** The 4-byte big-endian length a frame of `length` bytes starts with (for a body written apart). */
+export function frameLength(length: number): Buffer {
   const size = Buffer.alloc(4);
-  size.writeUInt32BE(bytes.length, 0);
-  return Buffer.concat([size, bytes]);
+  size.writeUInt32BE(length, 0);
+  return size;
 }
 
 /** A page process's result, with only the fields a RenderResult has, or null when it is not one. */

@@ -6,7 +6,7 @@
 // asking for a large file again and again never holds the server's event loop.
 
 import type { Readable, Writable } from 'node:stream';
-import { frame, MAX_FRAME, type GateAnswer, type SyncRequest } from './protocol.js';
+import { frame, frameLength, MAX_FRAME, type GateAnswer, type SyncRequest } from './protocol.js';
 
 /** Longest frame the page may send: a synchronous request is a URL and a method, never past 1 MiB. */
 const MAX_REQUEST = 1024 * 1024;
@@ -65,9 +65,9 @@ export function serveSyncPipe(
       }
       const body = reply && reply.body.length <= MAX_FRAME ? reply.body : new Uint8Array(0);
       const head = Buffer.from(JSON.stringify(reply && { status: reply.status, statusText: reply.statusText, headers: reply.headers }));
-      const size = Buffer.alloc(4);
-      size.writeUInt32BE(body.length, 0);
-      if (!(await writeSliced(pipe, Buffer.concat([frame(head), size]))) || !(await writeSliced(pipe, body))) ended = true;
+      // The body's frame is written apart from its length: a 64 MiB body is never copied into one buffer.
+      if (!(await writeSliced(pipe, Buffer.concat([frame(head), frameLength(body.length)]))) || !(await writeSliced(pipe, body)))
+        ended = true;
     }
     serving = false;
   }

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { checkedResult, MAX_FRAME, MAX_HTML, printable, validRequest } from '../../../src/server/headless/protocol.js';
+import { checkedResult, frame, frameLength, MAX_FRAME, MAX_HTML, printable, validRequest } from '../../../src/server/headless/protocol.js';
 
 // What the server accepts from a page process, which it does not trust (SECURITY.md, "The headless boundary").
+
+describe('frame', () => {
+  it('is a 4-byte big-endian length, then the bytes; frameLength is that length alone', () => {
+    expect([...frameLength(258)]).toEqual([0, 0, 1, 2]);
+    expect([...frame(new Uint8Array([7, 8]))]).toEqual([0, 0, 0, 2, 7, 8]);
+    expect([...frame(new Uint8Array(0))]).toEqual([0, 0, 0, 0]);
+  });
+});
 
 describe('checkedResult', () => {
   it('takes a page up to MAX_HTML long and refuses a longer one, whoever sent it', () => {
