@@ -1,12 +1,14 @@
 // One table of entries. ESM and CJS keep one file per module (with "sideEffects": false an app's
 // bundler drops what it does not import, path-to-regexp with the route table), and all entries are
-// built in one pass so they share the core's modules instead of copying them; each entry gets a
-// bundled .d.ts/.d.cts; the UMD entry is a plain and a minified browser bundle with everything inside.
+// built in one pass so they share the core's modules instead of copying them; path-to-regexp goes
+// inside as an ES module (scripts/vendor.mjs); each entry gets a bundled .d.ts/.d.cts; the UMD entry
+// is a plain and a minified browser bundle with everything inside.
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
+import { isVendored, vendored, vendorPathToRegexp } from './scripts/vendor.mjs';
 
 const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts' };
 // The page process of `headlessRenderer`, started by file name, never imported.
@@ -14,12 +16,15 @@ const child = 'src/server/headless/child.ts';
 // The command line (dist/cli.js, run by bin/crawlable-router.js) has no types of its own.
 const cli = 'src/cli.ts';
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
-const external = (id) => /^(path-to-regexp|parse5|saxes|isbot|happy-dom|playwright-core|node:)/.test(id);
+const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
+const named = (ext) => (chunk) => `${isVendored(chunk.facadeModuleId) ? vendored : '[name]'}.${ext}`;
 // The UMD files are built as an app's bundler would build them (src/dev.ts): the min file for
 // production, so the minifier drops the long error texts, and the plain file for development, so it
 // keeps them even on a page with no `process` at all.
+// The one file a page loads carries both licences' notices (the minifier keeps a `/*!` comment).
+const banner = '/*! crawlable-router, MIT licence. path-to-regexp, MIT licence, (c) 2014 Blake Embrey */';
 const nodeEnv = (env) => ({
   name: `node-env-${env}`,
   transform: (code) =>
@@ -30,10 +35,10 @@ export default [
   {
     input: [...Object.values(entries), cli, child],
     external,
-    plugins: [ts()],
+    plugins: [vendorPathToRegexp(), ts()],
     output: [
-      { ...modules, format: 'es', entryFileNames: '[name].js' },
-      { ...modules, format: 'cjs', entryFileNames: '[name].cjs', exports: 'named' },
+      { ...modules, format: 'es', entryFileNames: named('js') },
+      { ...modules, format: 'cjs', entryFileNames: named('cjs'), exports: 'named' },
     ],
   },
   ...Object.entries(entries).map(([name, input]) => ({
@@ -44,10 +49,10 @@ export default [
   })),
   ...['development', 'production'].map((env) => ({
     input: umd.input,
-    plugins: [nodeResolve(), commonjs(), ts(), nodeEnv(env)],
+    plugins: [vendorPathToRegexp(), nodeResolve(), commonjs(), ts(), nodeEnv(env)],
     output:
       env === 'production'
-        ? { file: `${umd.file}.min.js`, format: 'umd', name: umd.name, plugins: [terser()] }
-        : { file: `${umd.file}.js`, format: 'umd', name: umd.name },
+        ? { file: `${umd.file}.min.js`, format: 'umd', name: umd.name, banner, plugins: [terser()] }
+        : { file: `${umd.file}.js`, format: 'umd', name: umd.name, banner },
   })),
 ];
