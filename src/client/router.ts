@@ -7,6 +7,7 @@ import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from 
 import { outcomeOf } from '../outcome.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
 import { stateHead } from '../head.js';
+import { hookText } from '../hook-text.js';
 import type { RouteMatch } from '../route-types.js';
 import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
@@ -133,8 +134,11 @@ export function createRouter(options: RouterOptions): Router {
     if (view) {
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
-      if (outlet && view.render && !keep) outlet.innerHTML = view.render(context);
+      // Development builds refuse a promise from `render` or `title`, as the server does (src/hook-text.ts).
+      if (outlet && view.render && !keep)
+        outlet.innerHTML = DEV ? hookText(view.render(context), 'render', m.location) : view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
+      if (DEV) hookText(title, 'title', m.location);
       if (title !== undefined && doc) doc.title = title;
       setHead?.(stateHead(routes, view, context), rendered);
     }

@@ -272,6 +272,22 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     expect(seen).toEqual([expect.any(Error), undefined]);
   });
 
+  it('refuses a render or title that returns a promise, as the server does, and shows no "[object Promise]"', async () => {
+    const late = () => Promise.resolve('<p>late</p>') as unknown as string;
+    await open({
+      routes: [
+        { path: '/late', render: late },
+        { path: '/late-title', title: late },
+      ],
+    });
+    await expect(t.router.navigate('/late')).rejects.toThrow(
+      new TypeError('render of "/late" returned a promise: render and title run synchronously; fetch data in load'),
+    );
+    expect(t.outlet()).toBe('<h1>Home</h1>');
+    await expect(t.router.navigate('/late-title')).rejects.toThrow(/^title of "\/late-title" returned a promise/);
+    expect(t.document.title).toBe('Home');
+  });
+
   it('without an error view, leaves the outlet and title and tells subscribers', async () => {
     await open();
     const seen: unknown[] = [];

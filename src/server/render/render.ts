@@ -3,6 +3,7 @@
 // shows what a browser shows) into the parsed shell; `headlessRenderer` runs the real app instead.
 
 import type { AppLocation } from '../../location.js';
+import { hookText } from '../../hook-text.js';
 import { outcomeOf } from '../../outcome.js';
 import { stateHead } from '../../head.js';
 import type { Params } from '../../params.js';
@@ -87,8 +88,11 @@ export function hooksRenderer(
         context,
         status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : undefined,
       );
-      const title = typeof view?.title === 'function' ? view.title(context) : view?.title;
-      const outlet = view?.render ? rewriteLinks(String(await view.render(context)), { ...job.settings, page: job.url }) : undefined;
+      // Synchronous hooks, as in the browser: a promise from either is a 500 here, never "[object Promise]".
+      const title = hookText(typeof view?.title === 'function' ? view.title(context) : view?.title, 'title', location);
+      const outlet = view?.render
+        ? rewriteLinks(String(hookText(view.render(context), 'render', location)), { ...job.settings, page: job.url })
+        : undefined;
       // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.
       const head = job.hydrate ? dataScript({ location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
       const mark = job.hydrate ? location : undefined;

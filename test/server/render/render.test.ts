@@ -64,6 +64,19 @@ describe('hooksRenderer', () => {
     );
   });
 
+  it('rejects a render or title that returns a promise, as the browser does, rather than write "[object Promise]"', async () => {
+    const late = () => Promise.resolve('<p>late</p>') as unknown as string;
+    const table = createRoutes([
+      { path: '/late', render: late },
+      { path: '/late-title', title: late },
+    ]);
+    const run = (location: string) => hooksRenderer(shell).render({ ...job(location), match: table.resolve(location), notFound: false });
+    await expect(run('/late')).rejects.toThrow(
+      new TypeError('render of "/late" returned a promise: render and title run synchronously; fetch data in load'),
+    );
+    await expect(run('/late-title')).rejects.toThrow(/^title of "\/late-title" returned a promise/);
+  });
+
   it('renders the bare shell with no canonical link when nothing matches and there is no notFound route', async () => {
     const bare = { ...job('/nope'), match: null, notFound: true };
     expect((await hooksRenderer(shell).render(bare)).html).toBe(
