@@ -74,9 +74,10 @@ export interface RouterOptions {
   /**
    * The window: its address bar and history, and (with `history`) the document for links, scroll,
    * title, an outlet selector and the settled event. Default the global `window` (read when
-   * `createRouter` is called, not at import); with `history`, none unless given.
+   * `createRouter` is called, not at import); with `history`, none unless given. Any DOM `Window`
+   * fits, such as an iframe's `contentWindow`, whose type lacks the globals it has at run time.
    */
-  window?: RouterWindow;
+  window?: RouterWindow | Window;
   /**
    * A `history` package (v5) instance to read, write and listen through instead of the window's
    * address bar. With `createMemoryHistory()` no window is needed. Default none.

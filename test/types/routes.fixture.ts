@@ -66,3 +66,11 @@ inline.href('anything', { term: 'x' });
 
 // Both kinds of table drive the client router and the server.
 export const routers = (window: RouterWindow) => [createRouter({ routes: typed, window }), createRouter({ routes: inline, window })];
+
+// Any DOM window is a router's window: the global one, and another frame's, typed `Window` alone.
+export const frames = (frame: HTMLIFrameElement) => [
+  createRouter({ routes: typed, window }),
+  createRouter({ routes: typed, window: frame.contentWindow ?? window }),
+  // @ts-expect-error: an object that is no window
+  createRouter({ routes: typed, window: { location: window.location } }),
+];
