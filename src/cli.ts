@@ -2,6 +2,7 @@
 // bin shim (bin/crawlable-router.js) only calls it. Commands are a table: prerender, sitemap and
 // verify, each in its own module under cli/.
 
+import { readFileSync } from 'node:fs';
 import { EXIT, SetupError, UsageError, type CliIo, type Command } from './cli/common.js';
 import { PRERENDER_USAGE, runPrerender, runSitemap, SITEMAP_USAGE } from './cli/prerender.js';
 import { runVerify, VERIFY_USAGE } from './cli/verify.js';
@@ -25,7 +26,11 @@ ${Object.entries(COMMANDS)
   .map(([name, command]) => `  ${name.padEnd(12)} ${command.summary}`)
   .join('\n')}
 
-Run 'crawlable-router <command> --help' for a command's options.`;
+Run 'crawlable-router <command> --help' for a command's options,
+'crawlable-router --version' for the version.`;
+
+/** The installed package's version (src/ and dist/ both sit one folder below package.json). */
+const version = () => (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
 
 /** Runs the command line `argv` (without `node` and the script) and returns the exit code. */
 export async function run(
@@ -37,6 +42,10 @@ export async function run(
     const topic = name === 'help' && args[0] !== undefined ? COMMANDS[args[0]] : undefined;
     (name === undefined ? io.stderr : io.stdout).write((topic?.usage ?? USAGE) + '\n');
     return name === undefined ? EXIT.USAGE : EXIT.OK;
+  }
+  if (name === '--version' || name === '-v') {
+    io.stdout.write(version() + '\n');
+    return EXIT.OK;
   }
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!command) {

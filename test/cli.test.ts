@@ -9,6 +9,7 @@ import { parseXml } from './server/xml.js';
 import { startSite } from './verify/site.js';
 
 const BIN = path.resolve('bin/crawlable-router.js');
+const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
 const CORE = pathToFileURL(path.resolve('dist/index.js')).href;
 let dir: string;
 
@@ -244,6 +245,10 @@ describe('crawlable-router prerender (child process)', () => {
     expect(result.stderr).toContain(`--shard must be K/N with 1 <= K <= N, such as 2/4; got "${shard}"`);
   });
 
+  it('prints the version of the installed package on --version, from the real bin', async () => {
+    expect(await cli(['--version'])).toEqual({ code: EXIT.OK, stdout: `${VERSION}\n`, stderr: '' });
+  });
+
   it('prints help on --help and exits 0', async () => {
     const result = await cli(['prerender', '--help']);
     expect(result.code).toBe(EXIT.OK);
@@ -332,6 +337,9 @@ describe('run', () => {
     [['help', 'prerender'], EXIT.OK, 'stdout', 'Usage: crawlable-router prerender'],
     [['--help'], EXIT.OK, 'stdout', "verify       crawl a site as the scheme's crawler does"],
     [['help', 'verify'], EXIT.OK, 'stdout', 'Usage: crawlable-router verify URL'],
+    [['--version'], EXIT.OK, 'stdout', `${VERSION}\n`],
+    [['-v'], EXIT.OK, 'stdout', `${VERSION}\n`],
+    [['--help'], EXIT.OK, 'stdout', "'crawlable-router --version' for the version"],
     [['seo'], EXIT.USAGE, 'stderr', 'unknown command "seo"'],
     [['__proto__'], EXIT.USAGE, 'stderr', 'unknown command "__proto__"'],
   ] as const)('answers %j with exit %i', async (args, code, stream, text) => {
