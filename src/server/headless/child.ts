@@ -12,6 +12,7 @@ import { SnapshotError } from '../errors.js';
 import { harden } from './harden.js';
 import { pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
 import {
+  answerParts,
   frame,
   MAX_FRAME,
   MAX_HTML,
@@ -36,6 +37,8 @@ const signals = new WeakMap<BrowserWindow, PageSignals>();
 const aborts = new Map<number, AbortController>();
 const waiting = new Map<number, (answer: GateAnswer) => void>();
 let nextRequest = 0;
+// Answers come with their body in parts (protocol.ts): a request resolves once its last part came.
+const gather = answerParts();
 
 function jobOf(window: BrowserWindow): { id: number } | undefined {
   for (const [page, job] of opened) if (page.mainFrame.window === window) return job;
@@ -214,10 +217,12 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
 
 function serve(browser: Browser): void {
   process.on('message', (message: ToChild) => {
-    if (message.type === 'answer') {
-      const resolve = waiting.get(message.rid);
-      waiting.delete(message.rid);
-      resolve?.(message.answer);
+    if (message.type === 'answer' || message.type === 'part') {
+      const whole = gather(message);
+      if (!whole) return;
+      const resolve = waiting.get(whole.rid);
+      waiting.delete(whole.rid);
+      resolve?.(whole.answer);
     } else if (message.type === 'abort') {
       aborts.get(message.id)?.abort();
     } else if (message.type === 'render') {

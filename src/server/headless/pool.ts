@@ -16,6 +16,7 @@ import { answerAsync, answerSync, type Gate } from './gate.js';
 import {
   checkedResult,
   printable,
+  sendAnswer,
   SYNC_FD,
   validRequest,
   type ChildOptions,
@@ -160,13 +161,19 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     else child.process.channel?.unref();
   }
 
-  /** Sends to a process that may have ended meanwhile (its exit fails its renders). */
-  function post(child: Child, message: ToChild): void {
-    try {
-      if (!child.dead && child.process.connected) child.process.send(message);
-    } catch {
-      // the exit handler reports it
-    }
+  /**
+   * Sends to a process that may have ended meanwhile (its exit fails its renders): true once the
+   * message has gone, false when it could not.
+   */
+  function post(child: Child, message: ToChild): Promise<boolean> {
+    return new Promise((resolve) => {
+      try {
+        if (child.dead || !child.process.connected) return resolve(false);
+        child.process.send(message, (error) => resolve(!error));
+      } catch {
+        resolve(false);
+      }
+    });
   }
 
   /** A process that breaks the protocol is not trusted further. */
@@ -179,9 +186,9 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     if (message.type === 'ready') return onReady();
     const running = typeof message.id === 'number' ? child.jobs.get(message.id) : undefined;
     if (message.type === 'request') {
-      const answer = (reply: GateAnswer) => post(child, { type: 'answer', rid: message.rid, answer: reply });
-      if (!running || !validRequest(message.request)) return answer(null);
-      answerAsync(gate, running.job, message.request, running.ends.signal).then(answer, () => answer(null));
+      const answer = (reply: GateAnswer) => sendAnswer((part) => post(child, part), message.rid, reply);
+      if (!running || !validRequest(message.request)) return void answer(null);
+      void answerAsync(gate, running.job, message.request, running.ends.signal).then(answer, () => answer(null));
       return;
     }
     if (message.type !== 'done' && message.type !== 'failed') return broken(child);
@@ -220,7 +227,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
         }
         if (isolate) return kill(child, () => new SnapshotError('RENDER_FAILED', 'aborted'));
         // The process closes the page; one that cannot within GRACE_MS is stuck, and is killed.
-        post(child, { type: 'abort', id });
+        void post(child, { type: 'abort', id });
         running.timer = setTimeout(stopped, GRACE_MS);
       };
       job.signal.addEventListener('abort', onAbort, { once: true });
@@ -230,7 +237,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
         if (running.settled || child.dead) return;
         running.sent = true;
         running.timer = setTimeout(stopped, timeoutMs + GRACE_MS);
-        post(child, { type: 'render', id, job: { location, url, canonical, notFound, settings: { ...settings } } });
+        void post(child, { type: 'render', id, job: { location, url, canonical, notFound, settings: { ...settings } } });
       };
       child.ready.then(started, (error: unknown) => finish(running, error));
     });

@@ -1,5 +1,6 @@
 // What the server and a page process (headless/child.ts) say to each other. Over the IPC channel
-// (advanced serialisation, so bytes pass as bytes): jobs, aborts and asynchronous requests. Over a
+// (advanced serialisation, so bytes pass as bytes): jobs, aborts and asynchronous requests, whose
+// answers carry their body a part at a time (`sendAnswer`, `answerParts`). Over a
 // second pipe, fd 4 in the page process, the page's synchronous requests (classic scripts), which
 // happy-dom must answer before it returns: the page process writes one frame and blocks reading
 // the answer. A frame is a 4-byte big-endian length, then that many bytes.
@@ -38,7 +39,11 @@ export interface ChildOptions {
 export type ToChild =
   | { type: 'render'; id: number; job: PlainJob }
   | { type: 'abort'; id: number }
-  | { type: 'answer'; rid: number; answer: GateAnswer };
+  | { type: 'answer'; rid: number; answer: GateAnswer; parts: number }
+  | { type: 'part'; rid: number; body: Uint8Array };
+
+/** The answer messages of one request: the answer with its body's first part, then `parts` more. */
+export type AnswerMessage = Extract<ToChild, { type: 'answer' | 'part' }>;
 
 /** Page process to server. */
 export type FromChild =
@@ -62,6 +67,43 @@ export const MAX_FRAME = 64 * 1024 * 1024;
 
 /** Longest snapshot a page process may send, in UTF-16 units (as long as a frame): a longer one fails the render. */
 export const MAX_HTML = MAX_FRAME;
+
+/** Bytes of an asynchronous answer's body per IPC message. */
+export const PART = 1024 * 1024;
+
+/**
+ * Sends the answer to request `rid` with `send` (true once a message has gone, false when it could
+ * not), its body a part at a time, each once the last has gone: a page fetching a 60 MB file over
+ * and over never has the server copy the whole body in one turn of its event loop.
+ */
+export async function sendAnswer(send: (message: AnswerMessage) => Promise<boolean>, rid: number, answer: GateAnswer): Promise<void> {
+  const body = answer ? answer.body : new Uint8Array(0);
+  const parts = Math.max(0, Math.ceil(body.length / PART) - 1);
+  if (!(await send({ type: 'answer', rid, answer: answer && { ...answer, body: body.subarray(0, PART) }, parts }))) return;
+  for (let at = PART; at < body.length; at += PART) if (!(await send({ type: 'part', rid, body: body.subarray(at, at + PART) }))) return;
+}
+
+/**
+ * The page process's end of `sendAnswer`: each answer message in; out, the request's id and its
+ * whole answer once the last part came, else undefined. A part of no answer in progress is ignored.
+ */
+export function answerParts(): (message: AnswerMessage) => { rid: number; answer: GateAnswer } | undefined {
+  const open = new Map<number, { answer: NonNullable<GateAnswer>; body: Uint8Array[]; left: number }>();
+  return (message) => {
+    const { rid } = message;
+    if (message.type === 'answer') {
+      if (message.parts > 0 && message.answer) open.set(rid, { answer: message.answer, body: [message.answer.body], left: message.parts });
+      else return { rid, answer: message.answer };
+      return undefined;
+    }
+    const gathering = open.get(rid);
+    if (!gathering) return undefined;
+    gathering.body.push(message.body);
+    if (--gathering.left > 0) return undefined;
+    open.delete(rid);
+    return { rid, answer: { ...gathering.answer, body: Buffer.concat(gathering.body) } };
+  };
+}
 
 /** One frame of the synchronous pipe: a 4-byte big-endian length, then the bytes. */
 export function frame(bytes: Uint8Array): Buffer {

@@ -62,6 +62,17 @@ const APPS: Record<string, Record<string, string>> = {
     'app.js': `const app = document.getElementById('app');
       app.textContent = location.pathname === '/' ? 'home' : (await (await fetch('/api/slow')).json()).name;`,
   },
+  // Bodies of several parts (1 MiB each over IPC): a file of the folder and an upstream answer.
+  large: {
+    'index.html': SHELL('app.js'),
+    'app.js': `const sum = async (url) => {
+        const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+        let total = 0;
+        for (const b of bytes) total = (total * 31 + b) % 1000003;
+        return bytes.length + ':' + total;
+      };
+      document.getElementById('app').textContent = (await sum('/data/big.bin')) + ' ' + (await sum('/api/big'));`,
+  },
   // What the page must not reach.
   probe: {
     'index.html': SHELL('app.js', '<script src="https://evil.example/x.js"></script>'),
@@ -74,6 +85,12 @@ const APPS: Record<string, Record<string, string>> = {
       document.getElementById('app').textContent = out.join('\\n');`,
   },
 };
+
+// Every KiB a different byte, so that a part lost, doubled or out of order changes the sum.
+const bytes = (length: number, seed: number) => Buffer.alloc(length).map((_, i) => ((i >> 10) + seed) % 251);
+const BIG_FILE = bytes(3 * 1024 * 1024 + 7, 1);
+const BIG_API = bytes(2.5 * 1024 * 1024, 2);
+const sum = (body: Buffer) => `${body.length}:${body.reduce((total, b) => (total * 31 + b) % 1000003, 0)}`;
 
 let dir: string;
 let upstream: Running;
@@ -90,8 +107,10 @@ beforeAll(async () => {
     for (const [file, text] of Object.entries(files)) writeFileSync(path.join(dir, name, file), text);
   }
   symlinkSync(path.join(dir, 'outside'), path.join(dir, 'probe', 'escape'));
+  writeFileSync(path.join(dir, 'large', 'data', 'big.bin'), BIG_FILE);
   upstream = await listen((req, res) => {
     if (req.url === '/api/ping') pings++;
+    if (req.url === '/api/big') return void res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(BIG_API);
     if (req.url === '/api/slow')
       return void setTimeout(
         () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'slow data' })),
@@ -222,6 +241,12 @@ describe('headlessRenderer', () => {
     const { handler } = setup('classic');
     const snap = await handler.render('/books/1');
     expect(read(snap.html).app).toBe('classic ran / upstream /api/book');
+  });
+
+  it('hands a page bodies of several megabytes whole, from its folder and from the upstream', async () => {
+    const { handler } = setup('large');
+    const snap = await handler.render('/books/1');
+    expect(read(snap.html).app).toBe(`${sum(BIG_FILE)} ${sum(BIG_API)}`);
   });
 
   it('answers a request the upstream cannot serve with a network error, so the page still settles', async () => {

@@ -1,5 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { checkedResult, frame, frameLength, MAX_FRAME, MAX_HTML, printable, validRequest } from '../../../src/server/headless/protocol.js';
+import {
+  answerParts,
+  checkedResult,
+  frame,
+  frameLength,
+  MAX_FRAME,
+  MAX_HTML,
+  PART,
+  printable,
+  sendAnswer,
+  validRequest,
+  type AnswerMessage,
+  type GateAnswer,
+} from '../../../src/server/headless/protocol.js';
 
 // What the server accepts from a page process, which it does not trust (SECURITY.md, "The headless boundary").
 
@@ -8,6 +21,72 @@ describe('frame', () => {
     expect([...frameLength(258)]).toEqual([0, 0, 1, 2]);
     expect([...frame(new Uint8Array([7, 8]))]).toEqual([0, 0, 0, 2, 7, 8]);
     expect([...frame(new Uint8Array(0))]).toEqual([0, 0, 0, 0]);
+  });
+});
+
+describe('sendAnswer and answerParts', () => {
+  const answer = (length: number): GateAnswer => ({
+    status: 200,
+    statusText: 'OK',
+    headers: [['content-type', 'video/mp4']],
+    // Every part different: a byte counting up at each KiB.
+    body: Buffer.alloc(length).map((_, i) => (i >> 10) % 251),
+  });
+
+  it('sends a body a part at a time, each once the last has gone, and the page process gets it whole', async () => {
+    const sent: AnswerMessage[] = [];
+    let turns = 0;
+    const counting = setInterval(() => turns++, 0);
+    // Each message "goes" a timer tick later, as a pipe's write does.
+    const send = (message: AnswerMessage) => new Promise<boolean>((resolve) => setTimeout(() => resolve(sent.push(message) > 0), 1));
+    const big = answer(3 * PART + 5);
+    await sendAnswer(send, 7, big);
+    clearInterval(counting);
+    // Before, one message carried the whole body: a 60 MB file was copied in one turn of the server's loop.
+    expect(sent.map((m) => (m.type === 'answer' ? m.answer?.body.length : m.body.length))).toEqual([PART, PART, PART, 5]);
+    expect(sent[0]).toMatchObject({ type: 'answer', rid: 7, parts: 3 });
+    expect(turns).toBeGreaterThan(0);
+    const gather = answerParts();
+    const results = sent.map(gather);
+    expect(results.slice(0, 3)).toEqual([undefined, undefined, undefined]);
+    expect(results[3]?.rid).toBe(7);
+    const { body, ...head } = results[3]!.answer!;
+    expect(head).toEqual({ status: 200, statusText: 'OK', headers: [['content-type', 'video/mp4']] });
+    expect(Buffer.compare(body, big!.body)).toBe(0);
+  });
+
+  it('sends a short answer and a network error in one message, and stops when a message could not go', async () => {
+    for (const [reply, parts] of [
+      [answer(10), 0],
+      [answer(PART), 0],
+      [answer(0), 0],
+      [null, 0],
+    ] as const) {
+      const sent: AnswerMessage[] = [];
+      await sendAnswer(async (m) => sent.push(m) > 0, 1, reply);
+      expect(sent).toHaveLength(1);
+      expect(sent[0]).toMatchObject({ type: 'answer', rid: 1, parts });
+      const whole = answerParts()(sent[0]!);
+      expect(whole?.rid).toBe(1);
+      if (reply === null) expect(whole?.answer).toBeNull();
+      else expect(Buffer.compare(whole!.answer!.body, reply.body)).toBe(0);
+    }
+    let tries = 0;
+    await sendAnswer(async () => (tries++, false), 1, answer(5 * PART));
+    expect(tries).toBe(1);
+  });
+
+  it('gathers answers of several requests at once apart, and ignores a part of no answer', async () => {
+    const sent: AnswerMessage[] = [];
+    const send = async (m: AnswerMessage) => sent.push(m) > 0;
+    await Promise.all([sendAnswer(send, 1, answer(2 * PART)), sendAnswer(send, 2, answer(PART + 1))]);
+    const gather = answerParts();
+    expect(gather({ type: 'part', rid: 9, body: new Uint8Array(3) })).toBeUndefined();
+    const whole = sent.map(gather).filter((r) => r !== undefined);
+    expect(whole.map((r) => [r.rid, r.answer?.body.length]).sort()).toEqual([
+      [1, 2 * PART],
+      [2, PART + 1],
+    ]);
   });
 });
 
