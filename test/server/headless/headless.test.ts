@@ -90,7 +90,7 @@ const APPS: Record<string, Record<string, string>> = {
 const bytes = (length: number, seed: number) => Buffer.alloc(length).map((_, i) => ((i >> 10) + seed) % 251);
 const BIG_FILE = bytes(3 * 1024 * 1024 + 7, 1);
 const BIG_API = bytes(2.5 * 1024 * 1024, 2);
-const sum = (body: Buffer) => `${body.length}:${body.reduce((total, b) => (total * 31 + b) % 1000003, 0)}`;
+const sum = (body: Uint8Array) => `${body.length}:${body.reduce((total, b) => (total * 31 + b) % 1000003, 0)}`;
 
 let dir: string;
 let upstream: Running;
