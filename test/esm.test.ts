@@ -1,0 +1,77 @@
+import { readFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launch } from './demo/chromium.js';
+
+// The ESM build loaded by a page with no bundler and no import map, in real Chromium: every import
+// of the browser's entries is a relative file (path-to-regexp built in, scripts/vendor.mjs), so
+// `<script type="module">` can import dist/ straight from a static server or a CDN.
+const PAGE = `<!DOCTYPE html><html><head><title>Shell</title>
+<script type="module">
+  import { createRoutes } from '/dist/index.js';
+  import { createRouter } from '/dist/client/index.js';
+  const routes = createRoutes([
+    { path: '/', title: 'Home', render: () => '<h1>Home</h1><a id="next" href="/books/2">two</a>' },
+    { path: '/books/:id', title: ({ params }) => 'Book ' + params.id, render: ({ params }) => '<h1>' + params.id + '</h1>' },
+  ]);
+  window.router = createRouter({ routes, outlet: '#outlet' });
+  window.router.start();
+</script></head><body><main id="outlet"></main></body></html>`;
+
+let server: Server;
+let origin: string;
+let browser: Browser;
+const asked: string[] = [];
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://x');
+    asked.push(url.pathname);
+    if (!url.pathname.startsWith('/dist/')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
+    const file = path.join(process.cwd(), path.normalize(url.pathname));
+    readFile(file).then(
+      (body) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(body),
+      () => res.writeHead(404).end(),
+    );
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => server?.close(resolve));
+});
+
+describe('the ESM build in a browser without a bundler', () => {
+  it('imports the route table and the router from dist/ and routes, by the address bar and by a link', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(String(error)));
+    try {
+      await page.goto(`${origin}/books/1`);
+      await page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled');
+      expect([await page.title(), await page.locator('#outlet h1').innerText()]).toEqual(['Book 1', '1']);
+      await page.evaluate(() => (window as unknown as { router: { navigate(to: string): Promise<boolean> } }).router.navigate('/'));
+      const before = await page.evaluate(() => history.length);
+      await page.click('#next');
+      await page.waitForFunction(() => document.title === 'Book 2');
+      // One pushed entry, no page load: the click was the router's.
+      expect(await page.evaluate(() => [location.pathname, history.length, typeof (window as { router?: unknown }).router])).toEqual([
+        '/books/2',
+        before + 1,
+        'object',
+      ]);
+      expect(errors).toEqual([]);
+      // Only files of dist/ were asked for, path-to-regexp's among them: nothing by a bare name.
+      expect(asked).toContain('/dist/vendor/path-to-regexp.js');
+      expect(asked.filter((p) => p.startsWith('/dist/')).every((p) => p.endsWith('.js'))).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+});
