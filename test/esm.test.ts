@@ -1,10 +1,9 @@
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launch } from './demo/chromium.js';
+import { listen, type Running } from './server/helpers.js';
 
 // The ESM build loaded by a page with no bundler and no import map, in real Chromium: every import
 // of the browser's entries is a relative file (path-to-regexp built in, scripts/vendor.mjs), so
@@ -21,29 +20,26 @@ const PAGE = `<!DOCTYPE html><html><head><title>Shell</title>
   window.router.start();
 </script></head><body><main id="outlet"></main></body></html>`;
 
-let server: Server;
-let origin: string;
+let server: Running;
 let browser: Browser;
 const asked: string[] = [];
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
+  // The page at every path, and the files of dist/ as a static server gives them.
+  server = await listen((req, res) => {
     const url = new URL(req.url ?? '/', 'http://x');
     asked.push(url.pathname);
     if (!url.pathname.startsWith('/dist/')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(PAGE);
-    const file = path.join(process.cwd(), path.normalize(url.pathname));
-    readFile(file).then(
+    readFile(path.join(process.cwd(), path.normalize(url.pathname))).then(
       (body) => res.writeHead(200, { 'content-type': 'text/javascript' }).end(body),
       () => res.writeHead(404).end(),
     );
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   browser = await launch();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
 });
 
 describe('the ESM build in a browser without a bundler', () => {
@@ -53,7 +49,7 @@ describe('the ESM build in a browser without a bundler', () => {
     const errors: string[] = [];
     page.on('pageerror', (error) => errors.push(String(error)));
     try {
-      await page.goto(`${origin}/books/1`);
+      await page.goto(`${server.base}/books/1`);
       await page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled');
       expect([await page.title(), await page.locator('#outlet h1').innerText()]).toEqual(['Book 1', '1']);
       await page.evaluate(() => (window as unknown as { router: { navigate(to: string): Promise<boolean> } }).router.navigate('/'));
