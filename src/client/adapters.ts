@@ -2,8 +2,8 @@
 // They differ only in the URL form (clean or `#!`, docs/scheme.md "Words"); the
 // navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
-import { hasEscapedFragment } from '../codec.js';
-import { normalizeLocation, stripAnchor, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { hasEscapedFragment, uglyState } from '../codec.js';
+import { normalizeLocation, readLocation, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import type { RouterWindow } from './types.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */
@@ -23,13 +23,7 @@ export interface Adapter {
 /** The page part of a URL or location: everything before its first `#`. */
 
 /** The location any form of `href` names; null outside `base` or for a malformed `_escaped_fragment_`, no state of ours. */
-export function safeRead(href: string, base: string): AppLocation | null {
-  try {
-    return toLocation(href, { base });
-  } catch {
-    return null;
-  }
-}
+export const safeRead = (href: string, base: string): AppLocation | null => readLocation(href, base, uglyState);
 
 /**
  * The adapter of a mode. In history mode a `#!` or `_escaped_fragment_` URL names the same state
