@@ -169,9 +169,12 @@ export interface ToUrlOptions {
 
 /** Writes a location as a clean URL (history mode) or a pretty `#!` URL (hashbang mode). */
 export function toUrl(location: AppLocation, options: ToUrlOptions = {}): string {
-  const prefix = (options.origin ?? '').replace(/\/+$/, '') + normalizeBase(options.base);
-  const loc = normalizeLocation(location);
-  if (options.mode !== 'hashbang') return prefix + loc.slice(1);
+  const origin = (options.origin ?? '').replace(/\/+$/, '');
+  return origin + urlOf(normalizeLocation(location), normalizeBase(options.base), options.mode === 'hashbang');
+}
+
+/** `toUrl` of a canonical location under a normalized base, origin-relative. Internal to the package. */
+export function urlOf(loc: AppLocation, base: string, hashbang: boolean): string {
   // `/?k=v` is written `#!k=v`, the scheme's own form, when it cannot be misread as a path.
-  return prefix + '#!' + (/^\/\?(?![/?#])/.test(loc) ? loc.slice(2) : loc);
+  return hashbang ? base + '#!' + (/^\/\?(?![/?#])/.test(loc) ? loc.slice(2) : loc) : base + loc.slice(1);
 }

@@ -3,7 +3,7 @@
 // navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
 import { hasEscapedFragment, uglyState } from '../codec.js';
-import { normalizeLocation, readLocation, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { normalizeLocation, readLocation, stripAnchor, urlOf, type AppLocation, type UrlMode } from '../location.js';
 import type { RouterWindow } from './types.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */
@@ -16,11 +16,9 @@ export interface Reading {
 export interface Adapter {
   /** Reads any form of `href`; `shown` is the location shown now, if any. Null outside `base` or for a malformed ugly URL. */
   read(href: string, shown?: AppLocation | null): Reading | null;
-  /** The URL of a location in this form. */
+  /** The URL of a location (in canonical spelling, as the router keeps them) in this form. */
   url(loc: AppLocation): string;
 }
-
-/** The page part of a URL or location: everything before its first `#`. */
 
 /** The location any form of `href` names; null outside `base` or for a malformed `_escaped_fragment_`, no state of ours. */
 export const safeRead = (href: string, base: string): AppLocation | null => readLocation(href, base, uglyState);
@@ -34,7 +32,7 @@ export const safeRead = (href: string, base: string): AppLocation | null => read
 export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
   const hashbang = mode === 'hashbang';
   return {
-    url: (loc) => page + toUrl(loc, { base, mode }).slice(page ? base.length : 0),
+    url: (loc) => page + urlOf(loc, base, hashbang).slice(page ? base.length : 0),
     read(href, shown) {
       if (page) {
         if (stripAnchor(href) !== page) return null;
