@@ -20,9 +20,6 @@ export interface Adapter {
   url(loc: AppLocation): string;
 }
 
-/** The location any form of `href` names; null outside `base` or for a malformed `_escaped_fragment_`, no state of ours. */
-export const safeRead = (href: string, base: string): AppLocation | null => readLocation(href, base, uglyState);
-
 /**
  * The adapter of a mode. In history mode a `#!` or `_escaped_fragment_` URL names the same state
  * but is in the wrong form; in hashbang mode any URL without `#!` is. With a `page` (a document
@@ -40,13 +37,14 @@ export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
       }
       const hash = href.indexOf('#');
       // In a `#!` app a plain `#anchor` (no `!`) is an anchor on the state shown now, never a state
-      // of its own (docs/scheme.md, "Reading the text after `#!`").
+      // of its own (docs/scheme.md, "Reading the text after `#!`"). Any other URL names the location
+      // of any of its forms: none outside `base`, nor for a malformed `_escaped_fragment_`.
       const loc =
         hashbang && shown && hash >= 0 && href.charCodeAt(hash + 1) !== 33
           ? normalizeLocation(stripAnchor(shown) + href.slice(hash))
-          : safeRead(href, base);
-      // A URL that reads is ugly when it has the parameter (else toLocation throws), and pretty when
-      // it has `#!`: hashbang's form is pretty, history's neither.
+          : readLocation(href, base, uglyState);
+      // A URL that reads is ugly when it has the parameter (a malformed one does not read), and
+      // pretty when it has `#!`: hashbang's form is pretty, history's neither.
       return loc === null ? null : { loc, ok: /^[^#]*#!/.test(href) === hashbang && !hasEscapedFragment(href) };
     },
   };
