@@ -9,6 +9,9 @@ import { encodeComponent } from './query.js';
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
 
+/** A param or wildcard token. */
+type Param = Extract<Token, { type: 'param' | 'wildcard' }>;
+
 /** A route as far as its pattern goes. */
 type Pattern = { path: string; name?: string | undefined };
 
@@ -43,17 +46,24 @@ function syntaxHint(path: string): string {
   return OLD_SYNTAX.test(path) ? SYNTAX_HINT : '';
 }
 
+/** What a param's value should have been, in path-to-regexp's words (`Expected "id" to be a string`). */
+function expected(token: Param, part?: number): string {
+  const name = part === undefined ? token.name : `${token.name}/${part}`;
+  return `Expected "${name}" to be ${part === undefined && token.type === 'wildcard' ? 'a non-empty array' : 'a string'}`;
+}
+
 /**
  * The path `tokens` write with `params`, as path-to-regexp's compile() writes it (one less function
  * of it in every app): each value `encode`d, a wildcard's parts joined by `/`, an optional group
  * left out when a param in it is missing. Null when a param outside every group is missing; a
- * value of the wrong type is an error, thrown by `wrongType` with what was expected. Internal.
+ * value of the wrong type is an error, thrown by `wrongType` with its token (and the index of a
+ * wildcard's part). Internal.
  */
 export function writePath(
   tokens: readonly Token[],
   params: Params,
   encode: (value: string) => string,
-  wrongType: (name: string) => never,
+  wrongType: (token: Param, part?: number) => never,
 ): string | null {
   let path = '';
   let missing = false;
@@ -64,12 +74,9 @@ export function writePath(
     else {
       const value = params[token.name];
       if (value == null) missing = true;
-      else if (token.type === 'param') path += typeof value === 'string' ? encode(value) : wrongType(`"${token.name}" to be a string`);
-      else if (!Array.isArray(value) || !value.length) wrongType(`"${token.name}" to be a non-empty array`);
-      else
-        path += value
-          .map((part, i) => (typeof part === 'string' ? encode(part) : wrongType(`"${token.name}/${i}" to be a string`)))
-          .join('/');
+      else if (token.type === 'param') path += typeof value === 'string' ? encode(value) : wrongType(token);
+      else if (!Array.isArray(value) || !value.length) wrongType(token);
+      else path += value.map((part, i) => (typeof part === 'string' ? encode(part) : wrongType(token, i))).join('/');
     }
   }
   return missing ? null : path;
@@ -99,8 +106,8 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
     encodeComponent(value, (index) => {
       throw new RouteError('BAD_PARAM', DEV ? `a param of ${describe(route)} has a lone surrogate at index ${index}` : '');
     });
-  const wrongType = (expected: string): never => {
-    throw new RouteError('BAD_PARAM', DEV ? `Expected ${expected} for ${describe(route)}` : '');
+  const wrongType = (token: Param, part?: number): never => {
+    throw new RouteError('BAD_PARAM', DEV ? `${expected(token, part)} for ${describe(route)}` : '');
   };
 
   const build = (params: Params): string => {
