@@ -202,20 +202,33 @@ export interface UglyState {
   fragment: string;
 }
 
+/** The state of the ugly URL `url`, whose parameter starts at `last`, with its fragment decoded. */
+function withPage(url: string, last: number, fragment: string): UglyState {
+  // An ugly URL has no fragment: its query starts at its first `?`.
+  const query = url.indexOf('?');
+  // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
+  let i = query + 1;
+  while (i < last - 1 && url.charCodeAt(i) === AMPERSAND) i++;
+  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment };
+}
+
 /** Reads an ugly URL strictly; internal to the package (`toLocation` and the server build on it). */
 export function readUglyUrl(url: string): UglyState {
   const last = uglyAt(url);
   if (last < 0) throw notUgly(url, last);
-  // An ugly URL has no fragment: its query starts at its first `?`.
-  const query = url.indexOf('?');
   const start = last + PARAM.length + 1;
-  // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
-  let i = query + 1;
-  while (i < last - 1 && url.charCodeAt(i) === AMPERSAND) i++;
-  return {
-    page: url.slice(0, i < last - 1 ? last - 1 : query),
-    fragment: start < url.length ? code(strictDecode, url, url, 0, start) : '',
-  };
+  return withPage(url, last, start < url.length ? code(strictDecode, url, url, 0, start) : '');
+}
+
+/**
+ * `readUglyUrl` with null for a URL it would throw for. Internal: the client reads URLs with it,
+ * so that it bundles no CodecError.
+ */
+export function uglyState(url: string): UglyState | null {
+  const last = uglyAt(url);
+  const start = last + PARAM.length + 1;
+  const fragment = last < 0 ? null : start < url.length ? strictDecode(url, start) : '';
+  return typeof fragment === 'string' ? withPage(url, last, fragment) : null;
 }
 
 /**

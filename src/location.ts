@@ -3,7 +3,7 @@
 // in-page anchor. Locations are kept in one canonical spelling (below) so that a state reached
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
-import { hasEscapedFragment, readUglyUrl } from './codec.js';
+import { hasEscapedFragment, readUglyUrl, type UglyState } from './codec.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
 export type AppLocation = string;
@@ -133,13 +133,22 @@ const ORIGIN = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;
  * A malformed ugly URL throws the codec's `CodecError`.
  */
 export function toLocation(url: string, options: ToLocationOptions = {}): AppLocation | null {
-  const base = normalizeBase(options.base);
+  return readLocation(url, normalizeBase(options.base), readUglyUrl);
+}
+
+/**
+ * `toLocation` under a base already normalized, reading an ugly URL with `ugly`: `readUglyUrl`,
+ * which throws, or the client's `uglyState`, whose null (a malformed ugly URL) reads as no state.
+ * Internal to the package.
+ */
+export function readLocation(url: string, base: string, ugly: (url: string) => UglyState | null): AppLocation | null {
   let rest = url.replace(ORIGIN, '');
   if (/^[?#]|^$/.test(rest)) rest = base + rest;
   if (hasEscapedFragment(rest)) {
-    const { page, fragment } = readUglyUrl(rest);
-    if (fragment !== '') return relative(page.split('?', 1)[0] as string, base) === null ? null : fromFragment(fragment);
-    rest = page;
+    const state = ugly(rest);
+    if (!state) return null;
+    if (state.fragment !== '') return relative(state.page.split('?', 1)[0] as string, base) === null ? null : fromFragment(state.fragment);
+    rest = state.page;
   }
   const page = rest.split(/[?#]/, 1)[0] as string;
   const path = relative(page, base);
@@ -160,9 +169,12 @@ export interface ToUrlOptions {
 
 /** Writes a location as a clean URL (history mode) or a pretty `#!` URL (hashbang mode). */
 export function toUrl(location: AppLocation, options: ToUrlOptions = {}): string {
-  const prefix = (options.origin ?? '').replace(/\/+$/, '') + normalizeBase(options.base);
-  const loc = normalizeLocation(location);
-  if (options.mode !== 'hashbang') return prefix + loc.slice(1);
+  const origin = (options.origin ?? '').replace(/\/+$/, '');
+  return origin + urlOf(normalizeLocation(location), normalizeBase(options.base), options.mode === 'hashbang');
+}
+
+/** `toUrl` of a canonical location under a normalized base, origin-relative. Internal to the package. */
+export function urlOf(loc: AppLocation, base: string, hashbang: boolean): string {
   // `/?k=v` is written `#!k=v`, the scheme's own form, when it cannot be misread as a path.
-  return prefix + '#!' + (/^\/\?(?![/?#])/.test(loc) ? loc.slice(2) : loc);
+  return hashbang ? base + '#!' + (/^\/\?(?![/?#])/.test(loc) ? loc.slice(2) : loc) : base + loc.slice(1);
 }

@@ -2,12 +2,15 @@
 // inverse of matching, writing a path from params and refusing params that would make a path its
 // own pattern cannot match (an empty segment, a `.` or `..` segment, a value holding a separator).
 
-import { compile, parse, pathToRegexp, PathError, type Keys, type Token, type TokenData } from 'path-to-regexp';
+import { parse, pathToRegexp, PathError, type Keys, type Token, type TokenData } from 'path-to-regexp';
 import { canonicalPathText } from './location.js';
 import type { Params } from './params.js';
 import { encodeComponent } from './query.js';
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
+
+/** A param or wildcard token. */
+type Param = Extract<Token, { type: 'param' | 'wildcard' }>;
 
 /** A route as far as its pattern goes. */
 type Pattern = { path: string; name?: string | undefined };
@@ -43,6 +46,42 @@ function syntaxHint(path: string): string {
   return OLD_SYNTAX.test(path) ? SYNTAX_HINT : '';
 }
 
+/** What a param's value should have been, in path-to-regexp's words (`Expected "id" to be a string`). */
+function expected(token: Param, part?: number): string {
+  const name = part === undefined ? token.name : `${token.name}/${part}`;
+  return `Expected "${name}" to be ${part === undefined && token.type === 'wildcard' ? 'a non-empty array' : 'a string'}`;
+}
+
+/**
+ * The path `tokens` write with `params`, as path-to-regexp's compile() writes it (one less function
+ * of it in every app): each value `encode`d, a wildcard's parts joined by `/`, an optional group
+ * left out when a param in it is missing. Null when a param outside every group is missing; a
+ * value of the wrong type is an error, thrown by `wrongType` with its token (and the index of a
+ * wildcard's part). Internal.
+ */
+export function writePath(
+  tokens: readonly Token[],
+  params: Params,
+  encode: (value: string) => string,
+  wrongType: (token: Param, part?: number) => never,
+): string | null {
+  let path = '';
+  let missing = false;
+  // Token by token, as compile() does: a wrong value after a missing one still throws.
+  for (const token of tokens) {
+    if (token.type === 'text') path += token.value;
+    else if (token.type === 'group') path += writePath(token.tokens, params, encode, wrongType) ?? '';
+    else {
+      const value = params[token.name];
+      if (value == null) missing = true;
+      else if (token.type === 'param') path += typeof value === 'string' ? encode(value) : wrongType(token);
+      else if (!Array.isArray(value) || !value.length) wrongType(token);
+      else path += value.map((part, i) => (typeof part === 'string' ? encode(part) : wrongType(token, i))).join('/');
+    }
+  }
+  return missing ? null : path;
+}
+
 /** Compiles one route's pattern. Internal to the package; the fuzz tests check every regexp it makes. */
 export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { tokens: Token[] } {
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
@@ -67,7 +106,9 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
     encodeComponent(value, (index) => {
       throw new RouteError('BAD_PARAM', DEV ? `a param of ${describe(route)} has a lone surrogate at index ${index}` : '');
     });
-  const toPath = compile(data, { encode });
+  const wrongType = (token: Param, part?: number): never => {
+    throw new RouteError('BAD_PARAM', DEV ? `${expected(token, part)} for ${describe(route)}` : '');
+  };
 
   const build = (params: Params): string => {
     // An empty param makes `//`, which a location collapses; a wildcard may end with one
@@ -76,14 +117,8 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
       throw new RouteError('BAD_PARAM', DEV ? `a param of ${describe(route)} cannot be "": it is not a path segment` : '');
     const missing = required.filter((name) => params[name] == null);
     if (missing.length) throw new RouteError('MISSING_PARAM', DEV ? `missing param ${missing.join(', ')} for ${describe(route)}` : '');
-    let path: string;
-    try {
-      path = toPath(params as Partial<Record<string, string | string[]>>);
-    } catch (error) {
-      // What is left: a value of the wrong type (a string for a wildcard, an empty array).
-      if (error instanceof RouteError) throw error;
-      throw new RouteError('BAD_PARAM', DEV ? `${(error as Error).message} for ${describe(route)}` : '');
-    }
+    // With every required param there, nothing outside a group is missing.
+    const path = writePath(data.tokens, params, encode, wrongType) as string;
     // Whichever params wrote it (`/:a` with `..`, `/.:b` with `.`); a `.` inside a segment is text.
     const dots = DOT_SEGMENT.exec(path);
     if (dots)

@@ -10,7 +10,7 @@ export type RouteErrorCode = 'BAD_PATTERN' | 'DUPLICATE_NAME' | 'UNKNOWN_ROUTE' 
  */
 export class RouteError extends Error {
   /** The kind of error. */
-  readonly code: RouteErrorCode;
+  declare readonly code: RouteErrorCode;
 
   constructor(code: RouteErrorCode, message: string) {
     super(message || code);

@@ -23,58 +23,6 @@ function node(): Node {
   return { statics: new Map(), param: null, terminal: [], tail: [], prefixed: new Map() };
 }
 
-type Segment = { kind: 'static'; text: string } | { kind: 'prefix'; text: string } | { kind: 'param' } | { kind: 'other' };
-
-/** Cuts a token list into segments; null when the pattern does not start with `/`. */
-function segmentsOf(tokens: readonly Token[]): Segment[] | null {
-  const segments: Segment[] = [];
-  let current: Token[] | null = null;
-  const close = () => {
-    if (current === null) return;
-    const first = current[0];
-    if (first === undefined) segments.push({ kind: 'other' });
-    else if (current.length === 1 && first.type === 'param') segments.push({ kind: 'param' });
-    else if (current.length === 1 && first.type === 'text') segments.push({ kind: 'static', text: first.value });
-    else if (first.type === 'text') segments.push({ kind: 'prefix', text: first.value });
-    else segments.push({ kind: 'other' });
-  };
-  for (const token of tokens) {
-    if (token.type !== 'text') {
-      if (current === null) return null;
-      if (token.type !== 'param') {
-        // Wildcards and groups may span segments: the index stops here. A group that opens with
-        // `/` (`/docs{/:lang}`) leaves the segment before it whole.
-        const first = token.type === 'group' ? token.tokens[0] : undefined;
-        if (first?.type === 'text' && first.value.startsWith('/') && current.length > 0) {
-          close();
-          segments.push({ kind: 'other' });
-        } else {
-          current.push(token);
-          close();
-        }
-        return segments;
-      }
-      current.push(token);
-      continue;
-    }
-    const pieces = token.value.split('/');
-    for (let i = 0; i < pieces.length; i++) {
-      if (i > 0) {
-        close();
-        current = [];
-      } else if (current === null) {
-        if (pieces[0] !== '') return null;
-        continue;
-      }
-      const piece = pieces[i] as string;
-      if (piece !== '') current.push({ type: 'text', value: piece });
-    }
-  }
-  // A pattern ending in `/` ends at the segment before: the trailing slash is the regexp's to test.
-  if (current === null || (current as Token[]).length > 0) close();
-  return segments;
-}
-
 /** Builds the index over patterns given as token lists, in declaration order. */
 export function createIndex(patterns: readonly (readonly Token[])[], sensitive: boolean) {
   const root = node();
@@ -83,26 +31,67 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
   // prefixes up to this length only, or a 64 kB segment would cost 64 k lookups of growing keys.
   let longestPrefix = 0;
 
+  // Each pattern goes down the tree one `/` segment at a time, as far as the index can read it.
   patterns.forEach((tokens, id) => {
-    const segments = segmentsOf(tokens);
-    if (segments === null) return root.tail.push(id);
     let at = root;
-    for (const segment of segments) {
-      if (segment.kind === 'other') return at.tail.push(id);
-      if (segment.kind === 'prefix') {
-        const k = key(segment.text);
-        longestPrefix = Math.max(longestPrefix, k.length);
-        const ids = at.prefixed.get(k);
-        return ids ? ids.push(id) : at.prefixed.set(k, [id]);
-      }
-      if (segment.kind === 'param') at = at.param ??= node();
-      else {
-        const k = key(segment.text);
+    // The tokens of the segment being read; null before the pattern's first `/`.
+    let segment: Token[] | null = null;
+    // Takes the edge of the segment read: true when the pattern goes on from the node reached,
+    // false when it stopped at `at` as a tail (or as a tail filed by its segment's known text).
+    const step = (): boolean => {
+      if (segment === null) return true;
+      const first = segment[0];
+      if (segment.length === 1 && first?.type === 'param') at = at.param ??= node();
+      else if (segment.length === 1 && first?.type === 'text') {
+        const k = key(first.value);
         let next = at.statics.get(k);
         if (!next) at.statics.set(k, (next = node()));
         at = next;
+      } else if (first?.type === 'text') {
+        const k = key(first.value);
+        longestPrefix = Math.max(longestPrefix, k.length);
+        const ids = at.prefixed.get(k);
+        if (ids) ids.push(id);
+        else at.prefixed.set(k, [id]);
+        return false;
+      } else {
+        // An empty segment, or one that starts with a param and is not all of it: a tail here.
+        at.tail.push(id);
+        return false;
+      }
+      return true;
+    };
+    for (const token of tokens) {
+      if (token.type === 'text') {
+        const pieces = token.value.split('/');
+        for (let i = 0; i < pieces.length; i++) {
+          if (i > 0) {
+            if (!step()) return;
+            segment = [];
+          } else if (segment === null) {
+            if (pieces[0] !== '') return root.tail.push(id);
+            continue;
+          }
+          const piece = pieces[i] as string;
+          if (piece !== '') segment.push({ type: 'text', value: piece });
+        }
+      } else if (segment === null) return root.tail.push(id);
+      else if (token.type === 'param') segment.push(token);
+      else {
+        // Wildcards and groups may span segments: the index stops here. A group that opens with
+        // `/` (`/docs{/:lang}`) leaves the segment before it whole.
+        const first = token.type === 'group' ? token.tokens[0] : undefined;
+        if (first?.type === 'text' && first.value.startsWith('/') && segment.length > 0) {
+          if (step()) at.tail.push(id);
+        } else {
+          segment.push(token);
+          step();
+        }
+        return;
       }
     }
+    // A pattern ending in `/` ends at the segment before: the trailing slash is the regexp's to test.
+    if ((segment === null || segment.length > 0) && !step()) return;
     at.terminal.push(id);
   });
 

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CodecError, escapeFragment, isPrettyUrl, isUglyUrl, toPrettyUrl, toUglyUrl, unescapeFragment } from '../src/codec.js';
+import {
+  CodecError,
+  escapeFragment,
+  isPrettyUrl,
+  isUglyUrl,
+  readUglyUrl,
+  toPrettyUrl,
+  toUglyUrl,
+  uglyState,
+  unescapeFragment,
+  type UglyState,
+} from '../src/codec.js';
 import { inProduction, thrown } from './production.js';
 
 // Every pretty/ugly pair the scheme's published texts give as examples (the agreement, the
@@ -325,5 +336,51 @@ describe('faults are the fragment’s own', () => {
     expect(() => toPrettyUrl('/\uD800?_escaped_fragment_=a\uDC00')).toThrow(expect.objectContaining({ code: 'LONE_SURROGATE', index: 23 }));
     expect(() => toUglyUrl('/\uD800#!a\uDC00b')).toThrow(expect.objectContaining({ code: 'LONE_SURROGATE', index: 5 }));
     expect(toUglyUrl('/\uD800#!a%C3%A9')).toBe('/\uD800?_escaped_fragment_=a%25C3%25A9');
+  });
+});
+
+describe('uglyState (the client’s reader)', () => {
+  // Ugly-looking URLs, well-formed or not: a page, a query, the parameter anywhere, a fragment.
+  const piece = fc.constantFrom(
+    '/a',
+    '?',
+    '&',
+    '#',
+    '=',
+    'x',
+    '%',
+    '%zz',
+    '%C3',
+    '%C3%A9',
+    '\uDC00',
+    '_escaped_fragment_',
+    '_escaped_fragment_=',
+  );
+  const url = fc.array(piece, { maxLength: 10 }).map((parts) => parts.join(''));
+
+  it('reads what readUglyUrl reads, and is null exactly where readUglyUrl throws', () => {
+    fc.assert(
+      fc.property(url, (u) => {
+        let expected: UglyState | null;
+        try {
+          expected = readUglyUrl(u);
+        } catch (error) {
+          expect(error).toBeInstanceOf(CodecError);
+          expected = null;
+        }
+        expect(uglyState(u)).toEqual(expected);
+      }),
+      { numRuns: 3000, seed: 17 },
+    );
+  });
+
+  it.each([
+    ['/a?_escaped_fragment_=%2Fb%C3%A9', { page: '/a', fragment: '/bé' }],
+    ['/a?&_escaped_fragment_=', { page: '/a', fragment: '' }],
+    ['/a?_escaped_fragment_=%zz', null],
+    ['/a?_escaped_fragment_=x&b', null],
+    ['/a?b', null],
+  ])('reads %s as %j', (u, state) => {
+    expect(uglyState(u)).toEqual(state);
   });
 });

@@ -141,6 +141,17 @@ describe('href', () => {
     ],
     [() => table.href('book', { id: 'a\uD800' }), 'BAD_PARAM', 'a param of route "book" (/books/:id) has a lone surrogate at index 1'],
     [() => table.href('files', { path: [] }), 'BAD_PARAM', 'Expected "path" to be a non-empty array for route "files" (/files/*path)'],
+    [
+      () => table.href('files', { path: 'a' as never }),
+      'BAD_PARAM',
+      'Expected "path" to be a non-empty array for route "files" (/files/*path)',
+    ],
+    [
+      () => table.href('files', { path: ['a', 3] as never }),
+      'BAD_PARAM',
+      'Expected "path/1" to be a string for route "files" (/files/*path)',
+    ],
+    [() => table.href('book', { id: 42 as never }), 'BAD_PARAM', 'Expected "id" to be a string for route "book" (/books/:id)'],
     [() => table.href('books', {}, { ['\uDC00']: 'x' }), 'BAD_PARAM', 'query key "\\udc00" has a lone surrogate'],
     [
       () => table.href('version', { major: '1', minor: '3.' }),

@@ -2,8 +2,8 @@
 // They differ only in the URL form (clean or `#!`, docs/scheme.md "Words"); the
 // navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
-import { hasEscapedFragment } from '../codec.js';
-import { normalizeLocation, stripAnchor, toLocation, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { hasEscapedFragment, uglyState } from '../codec.js';
+import { normalizeLocation, readLocation, stripAnchor, urlOf, type AppLocation, type UrlMode } from '../location.js';
 import type { RouterWindow } from './types.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */
@@ -16,19 +16,8 @@ export interface Reading {
 export interface Adapter {
   /** Reads any form of `href`; `shown` is the location shown now, if any. Null outside `base` or for a malformed ugly URL. */
   read(href: string, shown?: AppLocation | null): Reading | null;
-  /** The URL of a location in this form. */
+  /** The URL of a location (in canonical spelling, as the router keeps them) in this form. */
   url(loc: AppLocation): string;
-}
-
-/** The page part of a URL or location: everything before its first `#`. */
-
-/** The location any form of `href` names; null outside `base` or for a malformed `_escaped_fragment_`, no state of ours. */
-export function safeRead(href: string, base: string): AppLocation | null {
-  try {
-    return toLocation(href, { base });
-  } catch {
-    return null;
-  }
 }
 
 /**
@@ -40,7 +29,7 @@ export function safeRead(href: string, base: string): AppLocation | null {
 export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
   const hashbang = mode === 'hashbang';
   return {
-    url: (loc) => page + toUrl(loc, { base, mode }).slice(page ? base.length : 0),
+    url: (loc) => page + urlOf(loc, base, hashbang).slice(page ? base.length : 0),
     read(href, shown) {
       if (page) {
         if (stripAnchor(href) !== page) return null;
@@ -48,13 +37,14 @@ export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
       }
       const hash = href.indexOf('#');
       // In a `#!` app a plain `#anchor` (no `!`) is an anchor on the state shown now, never a state
-      // of its own (docs/scheme.md, "Reading the text after `#!`").
+      // of its own (docs/scheme.md, "Reading the text after `#!`"). Any other URL names the location
+      // of any of its forms: none outside `base`, nor for a malformed `_escaped_fragment_`.
       const loc =
         hashbang && shown && hash >= 0 && href.charCodeAt(hash + 1) !== 33
           ? normalizeLocation(stripAnchor(shown) + href.slice(hash))
-          : safeRead(href, base);
-      // A URL that reads is ugly when it has the parameter (else toLocation throws), and pretty when
-      // it has `#!`: hashbang's form is pretty, history's neither.
+          : readLocation(href, base, uglyState);
+      // A URL that reads is ugly when it has the parameter (a malformed one does not read), and
+      // pretty when it has `#!`: hashbang's form is pretty, history's neither.
       return loc === null ? null : { loc, ok: /^[^#]*#!/.test(href) === hashbang && !hasEscapedFragment(href) };
     },
   };

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { toUglyUrl } from '../../src/codec.js';
 import { normalizeLocation, toLocation, toUrl } from '../../src/location.js';
 import type { Params } from '../../src/params.js';
-import { compileRoute } from '../../src/pattern.js';
+import { compile, TokenData } from 'path-to-regexp';
+import { compileRoute, writePath } from '../../src/pattern.js';
 import { RouteError } from '../../src/route-error.js';
 import { createRoutes } from '../../src/routes.js';
 import { fuzz, fuzzing } from './runs.js';
@@ -403,6 +404,44 @@ describe('no route regexp backtracks catastrophically', () => {
         expect(worst.ms, `${p.path} on ${JSON.stringify(worst.input)}…`).toBeLessThan(BOUND_MS);
       }),
       fuzz(106, 20, 200),
+    );
+  });
+});
+
+describe('writing a path from params', () => {
+  // Any value a caller may pass, of the right type or not: missing, a string, a number, arrays good and bad.
+  const value = fc.oneof(
+    fc.constant(undefined),
+    valueOf(ANY_UNITS),
+    fc.array(valueOf(ANY_UNITS), { minLength: 1, maxLength: 3 }),
+    fc.constantFrom(7, [], ['a', 3], [null], null),
+  );
+  const cases = pattern.chain((p) => fc.tuple(fc.constant(p), fc.tuple(...p.captures.map(() => value))));
+
+  it('writes what path-to-regexp’s compile() writes, and refuses exactly the params it refuses', () => {
+    fc.assert(
+      fc.property(cases, ([p, values]) => {
+        const params = Object.fromEntries(p.captures.map((c, i) => [c.name, values[i]])) as Params;
+        const { tokens } = compileRoute(p, true);
+        const wrong = new Error('wrong type');
+        let ours: string | null | Error;
+        try {
+          ours = writePath(tokens, params, encodeURIComponent, () => {
+            throw wrong;
+          });
+        } catch (error) {
+          ours = error as Error;
+        }
+        let theirs: string | null | Error;
+        try {
+          theirs = compile(new TokenData(tokens, p.path), { encode: encodeURIComponent })(params as never);
+        } catch (error) {
+          // A required param missing is null for writePath; any other refusal is a value of the wrong type.
+          theirs = /^Missing parameters/.test((error as Error).message) ? null : wrong;
+        }
+        expect(ours).toBe(theirs);
+      }),
+      fuzz(106, 2000),
     );
   });
 });
