@@ -2,7 +2,7 @@
 // every app would carry its match() and stringify(), which this package never calls. The build
 // turns that one file into an ES module (its `exports.x = x` lines become one export statement),
 // emits it as dist/vendor/path-to-regexp.js with its licence beside it, and an app's bundler keeps
-// only parse, compile and pathToRegexp. A path-to-regexp whose file has another shape fails the
+// only what the route table imports (parse and pathToRegexp). A path-to-regexp whose file has another shape fails the
 // build here, never at an app's runtime.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
