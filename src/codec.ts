@@ -60,18 +60,18 @@ const raise = (fault: PercentFault): never => {
 const encode = (text: string) => percentEncode(text, UNSAFE, raise);
 
 /**
- * Escapes or unescapes (`run`) `text`; a fault is a CodecError. `run` is passed in so that an app
- * which only reads URLs bundles no encoder.
+ * Escapes or unescapes (`run`) `text` from `from`, a part of `input` that starts at `offset`; a fault is a
+ * CodecError. `run` is passed in so that an app which only reads URLs bundles no encoder.
  */
-function code(run: (text: string) => string | PercentFault, text: string): string {
+function code(run: (text: string, from: number) => string | PercentFault, text: string, input: string, offset: number, from = 0): string {
   let out: string | PercentFault;
   try {
-    out = run(text);
+    out = run(text, from);
   } catch (fault) {
     out = fault as PercentFault;
   }
   if (typeof out === 'string') return out;
-  throw faultError(out, text, 0);
+  throw faultError(out, input, offset);
 }
 
 /** The CodecError for `fault`, found in the text at `offset` of `input`. */
@@ -87,12 +87,12 @@ function faultError(fault: PercentFault, input: string, offset: number): CodecEr
 
 /** Escapes a fragment for the query string: UTF-8, then exactly `%00-20 %23 %25-26 %2B %7F-FF`. */
 export function escapeFragment(text: string): string {
-  return code(encode, text);
+  return code(encode, text, text, 0);
 }
 
 /** Reverses `escapeFragment`: decodes every `%XX` as UTF-8, strictly; `+` stays a plus. */
 export function unescapeFragment(text: string): string {
-  return code(strictDecode, text);
+  return code(strictDecode, text, text, 0);
 }
 
 /** Where `url`'s query ends: its `#`, or its length. */
@@ -202,29 +202,22 @@ export interface UglyState {
   fragment: string;
 }
 
-/** The page of the ugly URL `url`, whose parameter starts at `last`: the URL without it and the `?`/`&` before it. */
-function pageOf(url: string, last: number): string {
+/** The state of the ugly URL `url`, whose parameter starts at `last`, with its fragment decoded. */
+function withPage(url: string, last: number, fragment: string): UglyState {
   // An ugly URL has no fragment: its query starts at its first `?`.
   const query = url.indexOf('?');
   // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
   let i = query + 1;
   while (i < last - 1 && url.charCodeAt(i) === AMPERSAND) i++;
-  return url.slice(0, i < last - 1 ? last - 1 : query);
-}
-
-/** The escaped fragment of the ugly URL `url`, whose parameter starts at `last`, decoded strictly. */
-function fragmentOf(url: string, last: number): string | PercentFault {
-  const start = last + PARAM.length + 1;
-  return start < url.length ? strictDecode(url, start) : '';
+  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment };
 }
 
 /** Reads an ugly URL strictly; internal to the package (`toLocation` and the server build on it). */
 export function readUglyUrl(url: string): UglyState {
   const last = uglyAt(url);
   if (last < 0) throw notUgly(url, last);
-  const fragment = fragmentOf(url, last);
-  if (typeof fragment !== 'string') throw faultError(fragment, url, 0);
-  return { page: pageOf(url, last), fragment };
+  const start = last + PARAM.length + 1;
+  return withPage(url, last, start < url.length ? code(strictDecode, url, url, 0, start) : '');
 }
 
 /**
@@ -233,8 +226,9 @@ export function readUglyUrl(url: string): UglyState {
  */
 export function uglyState(url: string): UglyState | null {
   const last = uglyAt(url);
-  const fragment = last < 0 ? null : fragmentOf(url, last);
-  return typeof fragment === 'string' ? { page: pageOf(url, last), fragment } : null;
+  const start = last + PARAM.length + 1;
+  const fragment = last < 0 ? null : start < url.length ? strictDecode(url, start) : '';
+  return typeof fragment === 'string' ? withPage(url, last, fragment) : null;
 }
 
 /**

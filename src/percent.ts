@@ -2,7 +2,7 @@
 // Internal: no DOM, no Node. Encoding and decoding are single passes over the text with charCodeAt
 // and slices that read and write UTF-8 themselves: they know where a fault is, a run of characters
 // that needs nothing is copied in one slice, and nothing calls into the engine (encodeURIComponent
-// and decodeURIComponent are runtime calls that cost more than the whole loop on a short URL).
+// and decodeURIComponent are runtime calls that cost more than the whole loop on a URL).
 
 import { DEV } from './dev.js';
 
@@ -27,29 +27,19 @@ function surrogateFault(text: string, index: number): PercentFault {
   return { kind: 'LONE_SURROGATE', index, text: text[index] as string };
 }
 
-// `%00` to `%FF`: the escape of every byte.
-const BYTE = /* @__PURE__ */ Array.from({ length: 256 }, (_, byte) => (byte < 16 ? '%0' : '%') + byte.toString(16).toUpperCase());
-
 /** For each ASCII code, the escape to write for it, or undefined to keep it as it is. */
 export type EscapeTable = readonly (string | undefined)[];
 
 /** An escape table that keeps exactly the ASCII characters `keep` matches (a one-character RegExp). */
 export function escapeTable(keep: RegExp): EscapeTable {
-  return Array.from({ length: 128 }, (_, code) => (keep.test(String.fromCharCode(code)) ? undefined : BYTE[code]));
-}
-
-/** The escapes of the UTF-8 bytes of code point `point` (at least U+0080). */
-function utf8Escapes(point: number): string {
-  const last = BYTE[0x80 | (point & 63)] as string;
-  if (point < 0x800) return (BYTE[0xc0 | (point >> 6)] as string) + last;
-  const middle = BYTE[0x80 | ((point >> 6) & 63)] as string;
-  if (point < 0x10000) return (BYTE[0xe0 | (point >> 12)] as string) + middle + last;
-  return (BYTE[0xf0 | (point >> 18)] as string) + BYTE[0x80 | ((point >> 12) & 63)] + middle + last;
+  return Array.from({ length: 128 }, (_, code) =>
+    keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase(),
+  );
 }
 
 /**
  * UTF-8 percent-encodes `text` from `from` in one pass: each ASCII character as `table` says, every
- * other character as the escapes of its UTF-8 bytes. A lone surrogate (which has no UTF-8) is
+ * other character as the escapes of its UTF-8 bytes (a run of them natively). A lone surrogate is
  * handed to `onLoneSurrogate`, which throws or returns the text to write in its place.
  */
 export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate: (fault: PercentFault) => string, from = 0): string {
@@ -57,19 +47,22 @@ export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate:
   let start = from;
   for (let i = from; i < text.length; i++) {
     const code = text.charCodeAt(i);
-    let escape: string | undefined;
-    let low: number;
-    if (code < 128) {
-      escape = table[code];
-      if (escape === undefined) continue;
-    } else if (code < 0xd800 || code > 0xdfff) escape = utf8Escapes(code);
-    else if (code < 0xdc00 && (low = text.charCodeAt(i + 1)) >= 0xdc00 && low <= 0xdfff) {
-      // A surrogate pair is one code point: four escapes for both halves.
-      escape = utf8Escapes(0x10000 + ((code - 0xd800) << 10) + (low - 0xdc00));
-      out += text.slice(start, i++);
-      start = i;
-    } else escape = onLoneSurrogate(surrogateFault(text, i));
-    out += text.slice(start, i) + escape;
+    if (code < 128 && table[code] === undefined) continue;
+    out += text.slice(start, i);
+    if (code < 128) out += table[code];
+    else {
+      // encodeURIComponent refuses exactly a lone surrogate: the run is written up to it, and the
+      // surrogate as `onLoneSurrogate` says.
+      let end = i + 1;
+      while (text.charCodeAt(end) > 127) end++;
+      try {
+        out += encodeURIComponent(text.slice(i, end));
+      } catch {
+        end = loneSurrogate(text, i);
+        out += encodeURIComponent(text.slice(i, end)) + onLoneSurrogate(surrogateFault(text, end++));
+      }
+      i = end - 1;
+    }
     start = i + 1;
   }
   return out + (start ? text.slice(start) : text);
