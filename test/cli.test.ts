@@ -30,7 +30,7 @@ export default createRoutes([
     path.join(dir, 'array.mjs'),
     `export default [{ path: '/ok', render: () => 'ok' }, { path: '/bad', render: () => { throw new Error('db down'); } }];`,
   );
-  writeFileSync(path.join(dir, 'none.mjs'), `export const nothing = 1;`);
+  writeFileSync(path.join(dir, 'none.mjs'), `export const appRoutes = 1;`);
   // A client-rendered app for --headless, and a table with no render hooks.
   mkdirSync(path.join(dir, 'app'));
   writeFileSync(
@@ -296,7 +296,7 @@ describe('run', () => {
   it.each([
     ['a missing module', 'missing.mjs', 'cannot load the routes module'],
     ['a module that does not parse', 'broken.mjs', 'cannot load the routes module'],
-    ['a module with no table', 'none.mjs', 'exports no route table'],
+    ['a module with no table', 'none.mjs', 'exports no route table as its default or `routes` export (it exports appRoutes)'],
   ])('exits 3 for %s', async (_, file, message) => {
     const result = await inProcess(['prerender', '--routes', file, '--out', 'x', '--origin', 'https://example.com']);
     expect(result.code).toBe(EXIT.SETUP);

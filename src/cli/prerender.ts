@@ -75,7 +75,11 @@ async function loadRoutes(file: string, base: string | undefined): Promise<{ rou
       throw new SetupError(`the routes in ${file} are not a valid table: ${(error as Error).message}`);
     }
   }
-  throw new SetupError(`${file} exports no route table: export default createRoutes([...]), or an array of routes`);
+  // Name what it does export: a table exported under another name (`export const appRoutes`) is the usual slip.
+  const names = Object.keys(module).join(', ') || 'no names';
+  throw new SetupError(
+    `${file} exports no route table as its default or \`routes\` export (it exports ${names}): export default createRoutes([...]), export { appRoutes as routes }, or an array of routes`,
+  );
 }
 
 function readText(file: string, what: string): string {

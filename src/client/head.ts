@@ -7,23 +7,27 @@ import { headKey, jsonLdText, type HeadTag } from '../head.js';
 /**
  * A function that makes document.head show `tags` and nothing else of the previous state's.
  * `rendered`: the head was written by the server for a state (cleanUrls 'all'), so tags with the
- * state's keys are that state's, not the shell's: they are replaced for good, never put back.
+ * state's keys are that state's, not the shell's: they are replaced for good, never put back. Its
+ * canonical link (the server writes it; the client has no origin to write one) is that state's
+ * too: kept while `same` (the state shown is the one the server rendered), removed after.
  */
-export function createHead(doc: Document): (tags: readonly HeadTag[], rendered?: boolean) => void {
+export function createHead(doc: Document): (tags: readonly HeadTag[], rendered?: boolean, same?: boolean) => void {
   let added: Element[] = [];
   let taken: [Element, Node, Node | null][] = [];
-  return (tags, rendered) => {
+  return (tags, rendered, same) => {
     for (const el of added) el.remove();
     // Put back in reverse, so each one's next sibling is in place (or gone: then at the end).
     for (const [el, parent, next] of taken.reverse()) parent.insertBefore(el, next && next.parentNode === parent ? next : null);
     added = [];
     taken = [];
     const head = doc.head;
-    if (!head || !tags.length) return;
+    if (!head) return;
     const keys = new Set(tags.map((t) => t.key));
     for (const el of head.querySelectorAll('meta,link,script')) {
       const key = headKey(el.localName, (name) => el.getAttribute(name));
       if (key && keys.has(key)) (rendered || taken.push([el, el.parentNode as Node, el.nextSibling]), el.remove());
+      // The server's canonical link (`rel="canonical"`, its key) names the state it rendered.
+      else if (rendered && key === 'link canonical ') same ? added.push(el) : el.remove();
     }
     for (const t of tags) {
       const el = doc.createElement(t.tag);

@@ -140,7 +140,7 @@ export function createRouter(options: RouterOptions): Router {
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
       if (DEV) hookText(title, 'title', m.location);
       if (title !== undefined && doc) doc.title = title;
-      setHead?.(stateHead(routes, view, context), rendered);
+      setHead?.(stateHead(routes, view, context), rendered, keep);
     }
     scroll.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.

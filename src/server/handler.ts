@@ -168,8 +168,10 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
 
   // What a target means: its location (null: not inside base), whether it is a clean URL, and its
   // state (worked out on first need). Parsing and matching cost more than a cached answer's rest.
+  // A target is a path: read after an origin (`//o`) as the browser's router reads its page's URL,
+  // so `//evil.example/books/1` is the path /evil.example/books/1, never a URL of another host.
   const targetOf = memoize(
-    (target: string): Target => ({ location: toLocation(target, { base: settings.base }), clean: !hasEscapedFragment(target) }),
+    (target: string): Target => ({ location: toLocation('//o' + target, { base: settings.base }), clean: !hasEscapedFragment(target) }),
     { max: 1000, maxKeyLength: 512 },
   );
 

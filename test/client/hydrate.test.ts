@@ -101,6 +101,16 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     expect(head()).toEqual(['About book 8', '{"name":"Book 8"}']);
   });
 
+  it("keeps the server's canonical link on its state only, never on the states navigated to after", async () => {
+    const t = await open('/books/7');
+    const canonical = () => [...t.window.document.head.querySelectorAll('link[rel=canonical]')].map((el) => el.getAttribute('href'));
+    expect(canonical()).toEqual(['https://example.com/books/7']);
+    await t.router.navigate('/');
+    expect(canonical()).toEqual([]);
+    await t.router.navigate('/books/7');
+    expect(canonical()).toEqual([]);
+  });
+
   it('keeps the server-rendered notFound view', async () => {
     const t = await open('/nowhere');
     expect(t.outlet.firstElementChild).toBe(t.child);
@@ -134,6 +144,8 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     await router.start();
     expect(client.loads).toEqual(['3']);
     expect(window.document.getElementById('app')?.innerHTML).toContain('"id":"3"');
+    // The page's canonical link names '/', not the state shown.
+    expect(window.document.head.querySelector('link[rel=canonical]')).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { escapeFragment } from '../../src/codec.js';
 import type { RouteDefinition } from '../../src/route-types.js';
 import { createRoutes } from '../../src/routes.js';
+import { toLocation } from '../../src/location.js';
 import { memoryStore } from '../../src/server/cache/cache.js';
 import { inProduction } from '../production.js';
 import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
@@ -321,6 +322,19 @@ describe('hostile states', () => {
     const reply = await request(port, param);
     expect(reply.status).toBe(200);
     expect(read(reply.body).title).toEqual([`Search: ${text.replace(/\0/g, '\uFFFD')}`]);
+  });
+
+  it('reads a target starting with // as a path, as the browser reads that page, never as another host', async () => {
+    const { handler, port } = await serve();
+    const bot = { 'user-agent': 'Googlebot/2.1 (+http://www.google.com/bot.html)' };
+    // The browser at https://example.com//evil.example/books/1 is at the location /evil.example/books/1.
+    expect(toLocation(`${ORIGIN}//evil.example/books/1`)).toBe('/evil.example/books/1');
+    const reply = await request(port, '//evil.example/books/1', { headers: bot });
+    expect(reply.status).toBe(404);
+    expect(read(reply.body).title).toEqual(['Not found']);
+    const fetched = await handler.fetch(new Request(`${ORIGIN}//evil.example/books/1`, { headers: bot }));
+    expect(fetched?.status).toBe(404);
+    expect((await request(port, '//books/1', { headers: bot })).status).toBe(200);
   });
 
   it('never takes the canonical origin from the Host header', async () => {
