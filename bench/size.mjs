@@ -24,7 +24,7 @@ export const ours = {
     budget: 1587,
   },
   'core (codec, URL forms, route table)': { code: `export * from 'crawlable-router';`, budget: null },
-  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, budget: 5416 },
+  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, budget: 5447 },
   // The router does not bundle the table it is given; a real app imports both (path-to-regexp inside).
   'an app importing createRouter and createRoutes': {
     code: `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,

@@ -23,7 +23,8 @@ import { bundleSize, fileSize } from '../scripts/size.mjs';
 // faults and of params of the wrong type became development-only: app 9,298 -> 8,805, UMD 9,878 ->
 // 9,624, createRouter alone 5,649 -> 5,386, the codec alone 1,589 -> 1,557. Removing a server-rendered
 // page's canonical link once its state is left: app 8,805 -> 8,824, UMD 9,624 -> 9,645, createRouter
-// alone 5,386 -> 5,408.
+// alone 5,386 -> 5,408. Taking a snapshot opened at its ugly URL for a rendered page (its head tags
+// are the state's): app 8,834, UMD 9,655, createRouter alone 5,417.
 // [name, what an app imports (null: the built UMD file), budget, the issue's goal]
 const budgets: [name: string, code: string | null, gzip: number, goal: number | null][] = [
   [
@@ -32,14 +33,14 @@ const budgets: [name: string, code: string | null, gzip: number, goal: number | 
     1587,
     null,
   ],
-  ['an app importing only createRouter', `export { createRouter } from 'crawlable-router/client';`, 5416, null],
+  ['an app importing only createRouter', `export { createRouter } from 'crawlable-router/client';`, 5447, null],
   [
     'an app importing createRouter and createRoutes',
     `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,
-    8835,
+    8864,
     6144,
   ],
-  ['the UMD bundle (min file)', null, 9655, 6144],
+  ['the UMD bundle (min file)', null, 9685, 6144],
 ];
 
 describe('bundle sizes', () => {

@@ -2,6 +2,7 @@
 // pipeline (match → guards → load → commit → scroll → subscribers). URL forms are the adapters'
 // business; this file never asks which adapter it has.
 
+import { hasEscapedFragment } from '../codec.js';
 import { DEV } from '../dev.js';
 import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
@@ -268,7 +269,9 @@ export function createRouter(options: RouterOptions): Router {
       // Without a document there is no server-rendered page to hydrate from.
       if (doc) {
         seed = readHydration(doc);
-        drawn = renderedLocation(outlet ?? null);
+        // A page opened at an ugly URL is the server's snapshot of a state even without the mark:
+        // its head tags are that state's ('' matches no location, so the outlet is drawn anew).
+        drawn = renderedLocation(outlet ?? null) ?? (hasEscapedFragment(nav.href()) ? '' : null);
       }
       // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
       const { signal } = (listening = new (win?.AbortController ?? AbortController)());

@@ -132,6 +132,22 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     expect(t.outlet.firstElementChild).not.toBe(t.child);
   });
 
+  it("takes the head of a snapshot opened at its ugly URL for its state's, so no tag of it outlives the state", async () => {
+    const t = await open('/?_escaped_fragment_=/books/7', 'bots');
+    const head = () =>
+      [...t.window.document.head.querySelectorAll('meta[name=description], script[type="application/ld+json"], link[rel=canonical]')].map(
+        (el) => el.getAttribute('content') ?? el.getAttribute('href') ?? el.textContent,
+      );
+    // The router has moved the address to the clean URL, loaded and drawn the state anew.
+    expect(t.window.location.href).toBe('https://example.com/books/7');
+    expect(t.loads).toEqual(['7']);
+    expect(head()).toEqual(['About book 7', '{"name":"Book 7"}']);
+    await t.router.navigate('/');
+    expect(head()).toEqual([]);
+    await t.router.navigate('/books/8');
+    expect(head()).toEqual(['About book 8', '{"name":"Book 8"}']);
+  });
+
   it('ignores data and a mark for another location (a page opened at its #! URL)', async () => {
     const server = app();
     const handler = createSnapshotHandler({ routes: server.routes, origin: 'https://example.com', shell: SHELL, cleanUrls: 'all' });
