@@ -110,7 +110,9 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
     throw new RouteError('BAD_PARAM', DEV ? `${expected(token, part)} for ${describe(route)}` : '');
   };
 
-  const build = (params: Params): string => {
+  const build = (given: Params): string => {
+    // Own params only: a param named `constructor` or `toString` that is not given is missing, not Object's.
+    const params = Object.assign(Object.create(null) as Params, given);
     // An empty param makes `//`, which a location collapses; a wildcard may end with one
     // (`['a', '']` is `a/`, as match reads a trailing slash).
     if (names.some((name) => writesEmptySegment(params[name])))
