@@ -21,7 +21,9 @@ import { bundleSize, fileSize } from '../scripts/size.mjs';
 // ugly URLs without CodecError and wrote URLs through toUrl's core, paths were written without
 // path-to-regexp's compile(), the segment index was built in one pass, and the texts of percent
 // faults and of params of the wrong type became development-only: app 9,298 -> 8,805, UMD 9,878 ->
-// 9,624, createRouter alone 5,649 -> 5,386, the codec alone 1,589 -> 1,557.
+// 9,624, createRouter alone 5,649 -> 5,386, the codec alone 1,589 -> 1,557. Then two correctness
+// fixes of a hostile review: params named like Object.prototype's members (+10 B) and the index's
+// reading of `/feed{/:lang}.xml` (+22 B): app 8,837, UMD 9,653.
 // [name, what an app imports (null: the built UMD file), budget, the issue's goal]
 const budgets: [name: string, code: string | null, gzip: number, goal: number | null][] = [
   [
@@ -34,10 +36,10 @@ const budgets: [name: string, code: string | null, gzip: number, goal: number | 
   [
     'an app importing createRouter and createRoutes',
     `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,
-    8835,
+    8867,
     6144,
   ],
-  ['the UMD bundle (min file)', null, 9655, 6144],
+  ['the UMD bundle (min file)', null, 9683, 6144],
 ];
 
 describe('bundle sizes', () => {
