@@ -235,6 +235,19 @@ describe('href', () => {
     expect(() => dots.href('files', { path: ['a', '..', 'b'] })).toThrow(
       expect.objectContaining({ code: 'BAD_PARAM', message: expect.stringContaining('make "/files/a/../b"') }),
     );
+    // Nor an empty segment made any other way: before, `/*p/x` with ['a', ''] wrote `/a//x`, and
+    // `/{/a}` wrote `//a`, a URL of the host `a`; a location reads both collapsed, their routes not.
+    const empty = createRoutes([
+      { path: '/*p/x', name: 'inner' },
+      { path: '/{/a}', name: 'host' },
+    ]);
+    for (const [name, params, path] of [
+      ['inner', { p: ['a', ''] }, '/a//x'],
+      ['host', {}, '//a'],
+    ] as const)
+      expect(() => empty.href(name, params)).toThrow(
+        expect.objectContaining({ code: 'BAD_PARAM', message: expect.stringContaining(`make "${path}": a "" segment`) }),
+      );
   });
 
   it('round-trips with match for every param value', () => {
