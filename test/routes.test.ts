@@ -244,7 +244,7 @@ describe('href', () => {
     for (const [name, params, path] of [
       ['inner', { p: ['a', ''] }, '/a//x'],
       ['host', {}, '//a'],
-    ] as const)
+    ] as [string, Params, string][])
       expect(() => empty.href(name, params)).toThrow(
         expect.objectContaining({ code: 'BAD_PARAM', message: expect.stringContaining(`make "${path}": a "" segment`) }),
       );
