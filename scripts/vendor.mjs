@@ -18,17 +18,27 @@ export const vendored = 'vendor/path-to-regexp';
 /** path-to-regexp's CommonJS text as an ES module, or an error naming what it did not expect. */
 export function toEsm(code) {
   const names = new Set();
+  const set = new Set();
+  const fail = (found) => {
+    throw new Error(`path-to-regexp: cannot turn ${file} into an ES module (found ${found})`);
+  };
   const body = code
     .replace(/^"use strict";\n/m, '')
     .replace(/^Object\.defineProperty\(exports, "__esModule", \{ value: true \}\);\n/m, '')
-    .replace(/^(?:exports\.\w+ = )+(?:void 0|\w+);\n/gm, (line) => {
-      for (const [, name] of line.matchAll(/exports\.(\w+) = /g)) names.add(name);
+    .replace(/^((?:exports\.\w+ = )+)(void 0|\w+);\n/gm, (line, targets, value) => {
+      // `export { x }` exports the binding `x`: only `exports.x = x` (and `void 0` before it) says the same.
+      for (const [, name] of targets.matchAll(/exports\.(\w+) = /g)) {
+        if (value !== 'void 0' && value !== name) fail(`exports.${name} = ${value}`);
+        names.add(name);
+        if (value === name) set.add(name);
+      }
       return '';
     })
     .replace(/^\/\/# sourceMappingURL=.*$/m, '');
   const left = /\b(?:exports|require|module)\b/.exec(body);
-  if (left || names.size === 0)
-    throw new Error(`path-to-regexp: cannot turn ${file} into an ES module (found ${left ? left[0] : 'no exports'})`);
+  if (left || names.size === 0) fail(left ? left[0] : 'no exports');
+  const unset = [...names].find((name) => !set.has(name));
+  if (unset) fail(`exports.${unset} never set`);
   return `// path-to-regexp (MIT, Blake Embrey; see path-to-regexp.LICENSE), as an ES module.\n${body}\nexport { ${[...names].join(', ')} };\n`;
 }
 

@@ -3,9 +3,9 @@
 // promise would show "[object Promise]" where the other side waited for it (cloaking by accident),
 // so both sides refuse it alike: the server in every build, the client in development builds.
 
-/** `value`, what the `hook` of the state at `location` returned; a TypeError when it is a promise. Internal. */
+/** `value`, what the `hook` of the state at `location` returned; a TypeError when it is a promise (any thenable, a function too). Internal. */
 export function hookText<T>(value: T, hook: 'render' | 'title', location: string): T {
-  if (value !== null && typeof value === 'object' && typeof (value as { then?: unknown }).then === 'function')
+  if (value && (typeof value === 'object' || typeof value === 'function') && typeof (value as { then?: unknown }).then === 'function')
     throw new TypeError(
       `${hook} of ${JSON.stringify(location)} returned a promise: render and title run synchronously; fetch data in load`,
     );

@@ -28,8 +28,8 @@ function requiredNames(tokens: readonly Token[]): string[] {
   return tokens.flatMap((token) => (token.type === 'param' || token.type === 'wildcard' ? [token.name] : []));
 }
 
-/** A `.` or `..` segment, which every URL parser removes. */
-const DOT_SEGMENT = /(?:^|\/)(\.\.?)(?=\/|$)/;
+/** A `.` or `..` segment, which every URL parser removes, or an empty one (`//`), which a location collapses. */
+const DOT_SEGMENT = /(?:^|\/)(\.\.?)(?=\/|$)|\/(?=\/)/;
 
 /** Whether a param value writes an empty segment: `''`, or `''` inside a wildcard but at its end. */
 function writesEmptySegment(value: Params[string]): boolean {
@@ -110,7 +110,9 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
     throw new RouteError('BAD_PARAM', DEV ? `${expected(token, part)} for ${describe(route)}` : '');
   };
 
-  const build = (params: Params): string => {
+  const build = (given: Params): string => {
+    // Own params only: a param named `constructor` or `toString` that is not given is missing, not Object's.
+    const params = Object.assign(Object.create(null) as Params, given);
     // An empty param makes `//`, which a location collapses; a wildcard may end with one
     // (`['a', '']` is `a/`, as match reads a trailing slash).
     if (names.some((name) => writesEmptySegment(params[name])))
@@ -125,7 +127,7 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
       throw new RouteError(
         'BAD_PARAM',
         DEV
-          ? `the params of ${describe(route)} make ${JSON.stringify(path)}: a ${JSON.stringify(dots[1])} segment is not a path segment, URLs remove it`
+          ? `the params of ${describe(route)} make ${JSON.stringify(path)}: a ${JSON.stringify(dots[1] ?? '')} segment is not a path segment, URLs remove it`
           : '',
       );
     // `/:a.:b` never matches a `b` holding a `.`, and `.` `-` `~` cannot be escaped (a location

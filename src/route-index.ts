@@ -79,9 +79,17 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
       else if (token.type === 'param') segment.push(token);
       else {
         // Wildcards and groups may span segments: the index stops here. A group that opens with
-        // `/` (`/docs{/:lang}`) leaves the segment before it whole.
+        // `/` (`/docs{/:lang}`) leaves the segment before it whole when the pattern ends there or
+        // goes on with `/`; else the segment goes on after the group (`/feed{/:lang}.xml` is
+        // `/feed.xml` without it) and is filed by its known text.
         const first = token.type === 'group' ? token.tokens[0] : undefined;
-        if (first?.type === 'text' && first.value.startsWith('/') && segment.length > 0) {
+        const next = tokens[tokens.indexOf(token) + 1];
+        if (
+          first?.type === 'text' &&
+          first.value.startsWith('/') &&
+          segment.length > 0 &&
+          (!next || (next.type === 'text' && next.value.startsWith('/')))
+        ) {
           if (step()) at.tail.push(id);
         } else {
           segment.push(token);

@@ -78,8 +78,8 @@ export function createRoutes<const P extends readonly string[]>(
       const c = compiled[id] as Compiled;
       const m = c.regexp.exec(at.path);
       if (!m) continue;
-      // Param names come from the trusted pattern, so a plain object is safe here.
-      const params: Params = {};
+      // No prototype, as the query's: a param named `__proto__` is the URL's text, never the object's prototype.
+      const params = Object.create(null) as Params;
       for (let i = 1; i < m.length; i++) {
         const raw = m[i];
         if (raw === undefined) continue;

@@ -14,5 +14,20 @@ describe('hookText', () => {
       new TypeError('render of "/books/1" returned a promise: render and title run synchronously; fetch data in load'),
     );
     expect(() => hookText({ then: () => {} }, 'title', '/"a"')).toThrow(/^title of "\/\\"a\\"" returned a promise/);
+    // A function with a `then` is a thenable too (await takes it): before, its source was the page's text.
+    expect(() =>
+      hookText(
+        Object.assign(() => '', { then: () => {} }),
+        'render',
+        '/f',
+      ),
+    ).toThrow(/^render of "\/f" returned a promise/);
+    expect(
+      hookText(
+        Object.assign(() => '', { then: 1 }),
+        'render',
+        '/f',
+      ),
+    ).toBeTypeOf('function');
   });
 });

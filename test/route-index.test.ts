@@ -41,6 +41,22 @@ describe('candidates', () => {
     expect(candidates('/elsewhere')).toEqual([]);
   });
 
+  it("reads a group that opens with a slash but is followed by text of the same segment as that segment's text", () => {
+    // Before, `/feed{/:lang}.xml` was filed under the whole segment `feed`: `/feed.xml`, which its
+    // regexp matches and its href({}) writes, matched no route.
+    const candidates = indexOf(['/feed{/:lang}.xml', '/a{/*w}b', '/c{/:x}{/:y}', '/d{/:x}{-:y}', '/e{/:x}/f']);
+    expect(candidates('/feed.xml')).toEqual([0]);
+    expect(candidates('/feed/en.xml')).toEqual([0]);
+    expect(candidates('/ab')).toEqual([1]);
+    expect(candidates('/a/x/yb')).toEqual([1]);
+    expect(candidates('/c')).toEqual([2]);
+    expect(candidates('/d-1')).toEqual([3]);
+    expect(candidates('/e/f')).toEqual([4]);
+    const table = createRoutes([{ path: '/feed{/:lang}.xml', name: 'feed' }]);
+    expect(table.href('feed', {})).toBe('/feed.xml');
+    expect(table.match('/feed.xml')?.route.name).toBe('feed');
+  });
+
   it('finds a segment that starts with known text by that text, and only there', () => {
     const candidates = indexOf(['/v:major.:minor', '/shop/p:id']);
     expect(candidates('/v1.2')).toEqual([0]);

@@ -79,6 +79,29 @@ describe('match', () => {
     expect(({} as Record<string, unknown>)['x']).toBeUndefined();
   });
 
+  it("keeps a param named like a member of Object.prototype as the URL's text, and never reads one from the prototype", () => {
+    // Before, a wildcard named __proto__ set the params object's prototype to the URL's parts, a param
+    // named __proto__ was lost, and href() read `constructor` or `toString` from Object.prototype:
+    // BAD_PARAM for an optional group left out, or for a required param that was missing.
+    for (const name of ['__proto__', 'constructor', 'toString', 'valueOf', 'hasOwnProperty']) {
+      const t = createRoutes([
+        { path: `/list{/:${name}}`, name: 'list' },
+        { path: `/one/:${name}`, name: 'one' },
+        { path: `/all/*${name}`, name: 'all' },
+      ]);
+      expect(t.href('list', {}), name).toBe('/list');
+      expect(() => t.href('one', {}), name).toThrow(expect.objectContaining({ code: 'MISSING_PARAM' }));
+      const one = t.match('/one/x');
+      expect(Object.entries(one?.params ?? {}), name).toEqual([[name, 'x']]);
+      expect(t.href('one', one?.params), name).toBe('/one/x');
+      const all = t.match('/all/a/b');
+      expect(Object.getPrototypeOf(all?.params), name).toBeNull();
+      expect(Object.entries(all?.params ?? {}), name).toEqual([[name, ['a', 'b']]]);
+      expect(t.href('all', all?.params), name).toBe('/all/a/b');
+      expect(t.canonical(t.match('/list')!), name).toBe('/list');
+    }
+  });
+
   it('falls back to the notFound route, or the fallback given, in resolve', () => {
     expect(table.resolve('/nope?x=1')).toMatchObject({
       route: { title: 'Not found' },
@@ -212,6 +235,19 @@ describe('href', () => {
     expect(() => dots.href('files', { path: ['a', '..', 'b'] })).toThrow(
       expect.objectContaining({ code: 'BAD_PARAM', message: expect.stringContaining('make "/files/a/../b"') }),
     );
+    // Nor an empty segment made any other way: before, `/*p/x` with ['a', ''] wrote `/a//x`, and
+    // `/{/a}` wrote `//a`, a URL of the host `a`; a location reads both collapsed, their routes not.
+    const empty = createRoutes([
+      { path: '/*p/x', name: 'inner' },
+      { path: '/{/a}', name: 'host' },
+    ]);
+    for (const [name, params, path] of [
+      ['inner', { p: ['a', ''] }, '/a//x'],
+      ['host', {}, '//a'],
+    ] as [string, Params, string][])
+      expect(() => empty.href(name, params)).toThrow(
+        expect.objectContaining({ code: 'BAD_PARAM', message: expect.stringContaining(`make "${path}": a "" segment`) }),
+      );
   });
 
   it('round-trips with match for every param value', () => {

@@ -25,6 +25,9 @@ import { bundleSize, fileSize } from '../scripts/size.mjs';
 // page's canonical link once its state is left: app 8,805 -> 8,824, UMD 9,624 -> 9,645, createRouter
 // alone 5,386 -> 5,408. Taking a snapshot opened at its ugly URL for a rendered page (its head tags
 // are the state's): app 8,834, UMD 9,655, createRouter alone 5,417.
+// Then fixes of a hostile review: params named like Object.prototype's members (+10 B), the
+// index's reading of `/feed{/:lang}.xml` (+22 B) and no href with an empty segment (+5 B), measured
+// on their own: after both merges, app 8,873, UMD 9,689, createRouter alone 5,417.
 // [name, what an app imports (null: the built UMD file), budget, the issue's goal]
 const budgets: [name: string, code: string | null, gzip: number, goal: number | null][] = [
   [
@@ -37,10 +40,10 @@ const budgets: [name: string, code: string | null, gzip: number, goal: number | 
   [
     'an app importing createRouter and createRoutes',
     `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,
-    8864,
+    8903,
     6144,
   ],
-  ['the UMD bundle (min file)', null, 9685, 6144],
+  ['the UMD bundle (min file)', null, 9719, 6144],
 ];
 
 describe('bundle sizes', () => {

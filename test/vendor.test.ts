@@ -49,6 +49,11 @@ describe('path-to-regexp in dist/', () => {
     expect(() => convert('"use strict";\nmodule.exports = function parse() {};\n')).toThrow(/found module/);
     expect(() => convert('const x = require("y");\nexports.x = x;\n')).toThrow(/found require/);
     expect(() => convert('function parse() {}\n')).toThrow(/no exports/);
+    // `export { parse }` would export the binding `parse`, not what CommonJS exported under its name.
+    expect(() => convert('exports.parse = parseV2;\nfunction parse() {}\nfunction parseV2() {}\n')).toThrow(
+      /found exports\.parse = parseV2/,
+    );
+    expect(() => convert('exports.a = void 0;\nconst a = 1;\n')).toThrow(/found exports\.a never set/);
     expect(convert('"use strict";\nexports.a = exports.b = void 0;\nexports.a = a;\nconst a = 1, b = 2;\nexports.b = b;\n')).toMatch(
       /export \{ a, b \};\n$/,
     );

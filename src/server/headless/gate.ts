@@ -1,8 +1,8 @@
 // What a headless page may fetch, decided in the server's own process: the page process asks for
 // every request it makes (headless/child.ts) and is never trusted with the answer's policy. Allowed:
 // the shell at the state's own URL, the app's files under `base` on the app's origin, and, when
-// configured, the same origin's other paths from `upstream`: REQUESTS_AT_ONCE at a time a render,
-// up to MAX_FRAME bytes each. Everything else is a network error.
+// configured, the same origin's other paths from `upstream`: REQUESTS_AT_ONCE at a time a render
+// (read and sent), up to MAX_FRAME bytes each. Everything else is a network error.
 
 import { setMaxListeners } from 'node:events';
 import { stripAnchor } from '../../location.js';
@@ -37,13 +37,29 @@ function onOrigin(job: RenderJob, request: GateRequest): URL | null {
 const ok = (body: Uint8Array, type: string): GateAnswer => ({ status: 200, statusText: 'OK', headers: [['content-type', type]], body });
 const notFound = (): GateAnswer => ({ status: 404, statusText: 'Not Found', headers: [], body: new Uint8Array(0) });
 
-/** Answers one of the page's asynchronous requests (fetch, XHR, module imports, styles, beacons). */
-export async function answerAsync(gate: Gate, job: RenderJob, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
+/**
+ * Answers one of the page's asynchronous requests (fetch, XHR, module imports, styles, beacons).
+ * `deliver` hands the answer to the page (the pool sends it over IPC a part at a time) and is
+ * awaited inside the request's turn: a body is held by the server from its read until it has gone,
+ * and that is REQUESTS_AT_ONCE bodies of a render at most, not one per request the page fired.
+ * When the promise resolves, `deliver` has been called with its answer; when it rejects, never.
+ */
+export async function answerAsync(
+  gate: Gate,
+  job: RenderJob,
+  request: GateRequest,
+  signal: AbortSignal,
+  deliver: (answer: GateAnswer) => Promise<void> = async () => {},
+): Promise<GateAnswer> {
   const url = onOrigin(job, request);
-  if (!url) return null;
+  if (!url) return (await deliver(null), null);
   // Each waiting or running request listens to the render's end: that many are expected, not a leak.
   setMaxListeners(2 * (REQUESTS_AT_ONCE + REQUESTS_WAITING), signal);
-  return requestQueue(job).run(() => answerOnOrigin(gate, job, url, request, signal), signal);
+  return requestQueue(job).run(async () => {
+    const answer = await answerOnOrigin(gate, job, url, request, signal);
+    await deliver(answer);
+    return answer;
+  }, signal);
 }
 
 async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {

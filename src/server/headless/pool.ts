@@ -188,7 +188,8 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     if (message.type === 'request') {
       const answer = (reply: GateAnswer) => sendAnswer((part) => post(child, part), message.rid, reply);
       if (!running || !validRequest(message.request)) return void answer(null);
-      void answerAsync(gate, running.job, message.request, running.ends.signal).then(answer, () => answer(null));
+      // The answer goes within the request's turn (gate.ts); a request that failed or never had a turn gets a network error.
+      void answerAsync(gate, running.job, message.request, running.ends.signal, answer).catch(() => answer(null));
       return;
     }
     if (message.type !== 'done' && message.type !== 'failed') return broken(child);

@@ -90,13 +90,13 @@ export function hooksRenderer(
       );
       // Synchronous hooks, as in the browser: a promise from either is a 500 here, never "[object Promise]".
       const title = hookText(typeof view?.title === 'function' ? view.title(context) : view?.title, 'title', location);
-      const outlet = view?.render
-        ? rewriteLinks(String(hookText(view.render(context), 'render', location)), { ...job.settings, page: job.url })
-        : undefined;
+      const body: unknown = view?.render ? hookText(view.render(context), 'render', location) : undefined;
+      // Text as the DOM makes it of what the client assigns: `innerHTML = null` is empty, a symbol throws.
+      const outlet = view?.render ? rewriteLinks(body === null ? '' : `${body as string}`, { ...job.settings, page: job.url }) : undefined;
       // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.
       const head = job.hydrate ? dataScript({ location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
       const mark = job.hydrate ? location : undefined;
-      return { status, html: shell.snapshot({ title: title === undefined ? undefined : String(title), tags, head, outlet, mark }) };
+      return { status, html: shell.snapshot({ title: title === undefined ? undefined : `${title}`, tags, head, outlet, mark }) };
     },
   };
 }

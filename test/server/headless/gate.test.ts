@@ -195,6 +195,42 @@ describe('the headless gate', () => {
     }
   });
 
+  it("holds a request's turn until its answer has gone to the page, so a render holds at most REQUESTS_AT_ONCE bodies", async () => {
+    // Before, the turn ended once the file was read and the body was sent after it, a part at a
+    // time: a page firing 60 fetches of a 32 MiB file had the server hold 60 bodies at once (1.9 GiB
+    // of buffers, measured), 1006 of 64 MiB (the queue's room) would be 63 GiB.
+    const render = new AbortController();
+    const mine = { ...job, signal: render.signal };
+    const sending: Array<() => void> = [];
+    const delivered: string[] = [];
+    const deliver = (answer: Parameters<typeof text>[0]) =>
+      new Promise<void>((resolve) => sending.push(() => (delivered.push(text(answer)), resolve())));
+    const asked = 3 * REQUESTS_AT_ONCE;
+    const answers = Array.from({ length: asked }, () =>
+      answerAsync(gate, mine, ask('https://example.com/data/books.json'), render.signal, deliver),
+    );
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
+    await settle();
+    expect(sending).toHaveLength(REQUESTS_AT_ONCE);
+    // One answer gone lets one more request be read.
+    sending.shift()?.();
+    await settle();
+    expect(sending).toHaveLength(REQUESTS_AT_ONCE);
+    expect(delivered).toEqual(['200 {"1":"Dune"}']);
+    for (let i = 0; i < asked && sending.length; i++) {
+      sending.splice(0).forEach((release) => release());
+      await settle();
+    }
+    expect(delivered).toEqual(Array(asked).fill('200 {"1":"Dune"}'));
+    expect((await Promise.all(answers)).map(text)).toEqual(delivered);
+    // A request the gate refuses at once is delivered too: the page always gets an answer.
+    const refused = answerAsync(gate, mine, ask('https://evil.example/x'), render.signal, deliver);
+    await settle();
+    sending.splice(0).forEach((release) => release());
+    expect(text(await refused)).toBe('network error');
+    expect(delivered.at(-1)).toBe('network error');
+  });
+
   it('answers 404 for a same-origin path naming no file when there is no upstream', async () => {
     expect(text(await answerAsync({ ...gate, upstream: null }, job, ask('https://example.com/api/x'), job.signal))).toBe('404 ');
   });

@@ -77,6 +77,29 @@ describe('hooksRenderer', () => {
     await expect(run('/late-title')).rejects.toThrow(/^title of "\/late-title" returned a promise/);
   });
 
+  it('makes text of what render and title return as the browser does: null renders nothing, a symbol throws', async () => {
+    // Before, a render returning null put "null" in the snapshot where the browser's outlet was empty
+    // (innerHTML = null), and a symbol was written as "Symbol(x)" where the browser threw.
+    const odd = (value: unknown) => () => value as string;
+    const table = createRoutes([
+      { path: '/null', render: odd(null) },
+      { path: '/symbol', render: odd(Symbol('x')) },
+      { path: '/symbol-title', title: odd(Symbol('x')) },
+      {
+        path: '/object',
+        title: odd({ toString: () => 'T', valueOf: () => 'V' }),
+        render: odd({ toString: () => 'R', valueOf: () => 'V' }),
+      },
+    ]);
+    const run = (location: string) => hooksRenderer(shell).render({ ...job(location), match: table.resolve(location), notFound: false });
+    const html = (await run('/null')).html;
+    expect(html).toMatch(/<div id="app"><\/div>/);
+    await expect(run('/symbol')).rejects.toThrow(TypeError);
+    await expect(run('/symbol-title')).rejects.toThrow(TypeError);
+    // An object is text by its toString, as the DOM makes it (not by valueOf, as `'' + x` would).
+    expect((await run('/object')).html).toMatch(/<title>T<\/title>.*<div id="app">R<\/div>/);
+  });
+
   it('renders the bare shell with no canonical link when nothing matches and there is no notFound route', async () => {
     const bare = { ...job('/nope'), match: null, notFound: true };
     expect((await hooksRenderer(shell).render(bare)).html).toBe(
