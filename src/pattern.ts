@@ -28,6 +28,11 @@ function requiredNames(tokens: readonly Token[]): string[] {
   return tokens.flatMap((token) => (token.type === 'param' || token.type === 'wildcard' ? [token.name] : []));
 }
 
+/** Every param a pattern declares, in groups too, in order. */
+function paramNames(tokens: readonly Token[]): string[] {
+  return tokens.flatMap((token) => (token.type === 'group' ? paramNames(token.tokens) : token.type === 'text' ? [] : [token.name]));
+}
+
 /** A `.` or `..` segment, which every URL parser removes, or an empty one (`//`), which a location collapses. */
 const DOT_SEGMENT = /(?:^|\/)(\.\.?)(?=\/|$)|\/(?=\/)/;
 
@@ -100,6 +105,18 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
     );
   }
   const names = keys.map((k) => k.name);
+  // A param named twice is one value for two places, and a literal `//`, `.` or `..` segment is one
+  // no location has: such a route would never work as written. A development check, as React's are:
+  // a production build (0 B of it) lets the route be, never matching.
+  if (DEV) {
+    const declared = paramNames(data.tokens);
+    const twice = declared.find((name, i) => declared.indexOf(name) !== i);
+    if (twice !== undefined || DOT_SEGMENT.test(route.path))
+      throw new RouteError(
+        'BAD_PATTERN',
+        `bad pattern ${JSON.stringify(route.path)}: ${twice === undefined ? 'a "//", "." or ".." segment, which no URL keeps' : `the param "${twice}" is named twice`}`,
+      );
+  }
   const required = requiredNames(data.tokens);
   // A param value as it goes into a path: every character but the unreserved and `!'()*` escaped.
   const encode = (value: string): string =>

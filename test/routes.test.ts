@@ -274,8 +274,27 @@ describe('createRoutes', () => {
     [[{ path: '/files/*' }], `bad pattern "/files/*": Missing parameter name at index 8: /files/*${HINT}`],
     [[{ path: '/n/:id(\\d+)' }], `bad pattern "/n/:id(\\\\d+)": Unexpected ( at index 6: /n/:id(\\d+)${HINT}`],
     [[{ path: 'a' }], 'a route path must be a string starting with "/", got "a"'],
+    // Routes that could never work as written: one value for two params, a segment no URL keeps.
+    [[{ path: '/:id/:id' }], 'bad pattern "/:id/:id": the param "id" is named twice'],
+    [[{ path: '/*p/x/:p' }], 'bad pattern "/*p/x/:p": the param "p" is named twice'],
+    [[{ path: '/a//b' }], 'bad pattern "/a//b": a "//", "." or ".." segment, which no URL keeps'],
+    [[{ path: '//a' }], 'bad pattern "//a": a "//", "." or ".." segment, which no URL keeps'],
+    [[{ path: '/a/./b' }], 'bad pattern "/a/./b": a "//", "." or ".." segment, which no URL keeps'],
+    [[{ path: '/a/..' }], 'bad pattern "/a/..": a "//", "." or ".." segment, which no URL keeps'],
+    [[{ path: '/a/:id/.' }], 'bad pattern "/a/:id/.": a "//", "." or ".." segment, which no URL keeps'],
   ])('refuses a bad pattern: %j', (routes, message) => {
     expect(() => createRoutes(routes as { path: string }[])).toThrow(expect.objectContaining({ code: 'BAD_PATTERN', message }));
+  });
+
+  it('takes a trailing slash, dots inside a segment and a group after a slash as patterns that can match', () => {
+    const t = createRoutes([{ path: '/dir/' }, { path: '/a/.:ext' }, { path: '/v/..x' }, { path: '/docs/{:lang}' }, { path: '/' }]);
+    expect(['/dir/', '/a/.json', '/v/..x', '/docs/en', '/'].map((p) => t.match(p)?.route.path)).toEqual([
+      '/dir/',
+      '/a/.:ext',
+      '/v/..x',
+      '/docs/{:lang}',
+      '/',
+    ]);
   });
 
   it('refuses two routes with one name', () => {
