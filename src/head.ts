@@ -71,6 +71,9 @@ export function isFragmentMeta(tag: string | undefined, attr: (name: string) => 
   return tag === 'meta' && attr('name')?.trim().toLowerCase() === 'fragment';
 }
 
+/** The key `headKey` gives the canonical link the server writes (`rel="canonical"`, no hreflang). Internal. */
+export const CANONICAL_KEY = 'link canonical ';
+
 /** True for a `<link>` whose `rel` holds the token `canonical`. Internal. */
 export function isCanonicalLink(tag: string | undefined, attr: (name: string) => string | null | undefined): boolean {
   return tag === 'link' && (attr('rel') ?? '').toLowerCase().split(TOKENS).includes('canonical');

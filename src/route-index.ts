@@ -61,7 +61,8 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
       }
       return true;
     };
-    for (const token of tokens) {
+    for (let t = 0; t < tokens.length; t++) {
+      const token = tokens[t] as Token;
       if (token.type === 'text') {
         const pieces = token.value.split('/');
         for (let i = 0; i < pieces.length; i++) {
@@ -83,7 +84,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         // goes on with `/`; else the segment goes on after the group (`/feed{/:lang}.xml` is
         // `/feed.xml` without it) and is filed by its known text.
         const first = token.type === 'group' ? token.tokens[0] : undefined;
-        const next = tokens[tokens.indexOf(token) + 1];
+        const next = tokens[t + 1];
         if (
           first?.type === 'text' &&
           first.value.startsWith('/') &&

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { headKey, isCanonicalLink, isFragmentMeta, jsonLdText, mergeHead } from '../src/head.js';
+import { CANONICAL_KEY, headKey, isCanonicalLink, isFragmentMeta, jsonLdText, mergeHead } from '../src/head.js';
 import { fuzz } from './fuzz/runs.js';
 
 const attrs = (map: Record<string, string>) => (name: string) => map[name];
@@ -19,6 +19,10 @@ describe('headKey', () => {
     ['title', {}, null],
   ] as const)('keys <%s %o> as %s', (tag, map, key) => {
     expect(headKey(tag, attrs(map))).toBe(key);
+  });
+
+  it('gives the canonical link the server writes the key the client looks for (CANONICAL_KEY)', () => {
+    expect(headKey('link', attrs({ rel: 'canonical', href: 'https://example.com/books/7' }))).toBe(CANONICAL_KEY);
   });
 });
 

@@ -2,7 +2,7 @@
 // tags removed, the shell's tags it displaced put back where they were), then writes the new
 // state's tags, first taking out any shell tag with the same key (src/head.ts holds the key rule).
 
-import { headKey, jsonLdText, type HeadTag } from '../head.js';
+import { CANONICAL_KEY, headKey, jsonLdText, type HeadTag } from '../head.js';
 
 /**
  * A function that makes document.head show `tags` and nothing else of the previous state's.
@@ -26,8 +26,8 @@ export function createHead(doc: Document): (tags: readonly HeadTag[], rendered?:
     for (const el of head.querySelectorAll('meta,link,script')) {
       const key = headKey(el.localName, (name) => el.getAttribute(name));
       if (key && keys.has(key)) (rendered || taken.push([el, el.parentNode as Node, el.nextSibling]), el.remove());
-      // The server's canonical link (`rel="canonical"`, its key) names the state it rendered.
-      else if (rendered && key === 'link canonical ') same ? added.push(el) : el.remove();
+      // The server's canonical link names the state it rendered.
+      else if (rendered && key === CANONICAL_KEY) same ? added.push(el) : el.remove();
     }
     for (const t of tags) {
       const el = doc.createElement(t.tag);
