@@ -1,8 +1,9 @@
 // What a headless page may fetch, decided in the server's own process: the page process asks for
 // every request it makes (headless/child.ts) and is never trusted with the answer's policy. Allowed:
 // the shell at the state's own URL, the app's files under `base` on the app's origin, and, when
-// configured, the same origin's other paths from `upstream`: REQUESTS_AT_ONCE at a time a render
-// (read and sent), up to MAX_FRAME bytes each. Everything else is a network error.
+// configured, the same origin's other paths from `upstream`, by the methods it allows (a 405
+// otherwise): REQUESTS_AT_ONCE at a time a render (read and sent), up to MAX_FRAME bytes each.
+// Everything else is a network error.
 
 import { setMaxListeners } from 'node:events';
 import { stripAnchor } from '../../location.js';
@@ -18,6 +19,8 @@ export interface Gate {
   indexPath: string;
   /** The upstream origin, or null. */
   upstream: string | null;
+  /** The methods the upstream is sent, upper case (`GET`, `HEAD`); any other is answered 405 by the gate. */
+  upstreamMethods: readonly string[];
 }
 
 const HTML_TYPE = 'text/html; charset=utf-8';
@@ -71,6 +74,15 @@ async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: Gat
   const file = request.method === 'GET' ? await gate.folder.find(job.settings.base, url.pathname) : null;
   if (file) return ok(await gate.folder.read(file), contentType(file));
   if (!gate.upstream) return notFound();
+  // A crawler's URL chooses what the page does: by default it may read the upstream, never change
+  // anything there (a POST to the API from a DOM-XSS, or from an app that writes on load).
+  if (!gate.upstreamMethods.includes(request.method.toUpperCase()))
+    return {
+      status: 405,
+      statusText: 'Method Not Allowed',
+      headers: [['allow', gate.upstreamMethods.join(', ')]],
+      body: new Uint8Array(0),
+    };
   // The page's path on the upstream origin, checked again: whatever the page process sends (it is
   // not trusted), the request goes to the upstream or nowhere.
   const target = new URL(gate.upstream + url.pathname + url.search);

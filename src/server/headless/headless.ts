@@ -24,6 +24,8 @@ export interface HeadlessRendererOptions {
   maxPages?: number;
   /** An origin (`http://127.0.0.1:3000`) that answers the page's same-origin requests naming no file (its API). Default none: 404. */
   upstream?: string;
+  /** The methods of the page's requests sent to `upstream`; any other is answered 405 without reaching it. Default `['GET', 'HEAD']`: a render reads the API, never writes to it. */
+  upstreamMethods?: readonly string[];
   /** What an uncaught error in the page's scripts does when no router then says the page settled: `'fail'` the render (500, not cached) or `'ignore'` it and snapshot the page as it stands. Default `'fail'`. */
   pageErrors?: 'fail' | 'ignore';
   /** Runs each page in a page process of its own (one page at a time, the process kept for the next), killed when the render times out or is aborted; by default one page process runs all pages. Default false. */
@@ -31,8 +33,6 @@ export interface HeadlessRendererOptions {
   /** The heap a page process may use, in MB; past it the process ends and its renders fail. Default Node's own limit. */
   memoryLimitMb?: number;
 }
-
-/** A renderer that runs the app in happy-dom. */
 
 /** Creates a renderer that loads the app itself in happy-dom and serialises the settled page. */
 export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRenderer {
@@ -48,6 +48,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   const timeoutMs = options.timeoutMs ?? 10_000;
   if (!(timeoutMs > 0)) throw new SnapshotError('BAD_OPTION', `timeoutMs must be above 0, got ${String(timeoutMs)}`);
   const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
+  const upstreamMethods = methods(options.upstreamMethods, upstream);
   const maxPages = options.maxPages ?? 4;
   if (!Number.isInteger(maxPages) || maxPages < 1)
     throw new SnapshotError('BAD_OPTION', `maxPages must be an integer of at least 1, got ${String(maxPages)}`);
@@ -61,11 +62,24 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   if (memoryLimitMb !== undefined && !(memoryLimitMb >= 16))
     throw new SnapshotError('BAD_OPTION', `memoryLimitMb must be at least 16, got ${String(memoryLimitMb)}`);
   return pagePool({
-    gate: { folder, indexPath, upstream },
+    gate: { folder, indexPath, upstream, upstreamMethods },
     timeoutMs,
     pageErrors,
     maxPages,
     isolate: options.isolate === true,
     memoryLimitMb,
   });
+}
+
+// A method is an HTTP token; fetch refuses CONNECT, TRACE and TRACK, so they are refused here, at start.
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const FORBIDDEN = /^(connect|trace|track)$/i;
+
+function methods(given: readonly string[] | undefined, upstream: string | null): readonly string[] {
+  if (given === undefined) return ['GET', 'HEAD'];
+  if (upstream === null)
+    throw new SnapshotError('BAD_OPTION', 'upstreamMethods needs upstream: without one no request reaches an upstream');
+  if (!Array.isArray(given) || !given.every((method) => typeof method === 'string' && TOKEN.test(method) && !FORBIDDEN.test(method)))
+    throw new SnapshotError('BAD_OPTION', `upstreamMethods must be HTTP methods fetch can send, got ${JSON.stringify(given)}`);
+  return given.map((method) => method.toUpperCase());
 }

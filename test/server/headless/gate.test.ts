@@ -26,7 +26,12 @@ beforeAll(async () => {
     seen.push({ url: req.url ?? '', host: req.headers.host ?? '', method: req.method ?? '' });
     res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'a=b' }).end('from upstream');
   });
-  gate = { folder: openAppFolder(path.join(dir, 'app')), indexPath: '/index.html', upstream: upstream.base };
+  gate = {
+    folder: openAppFolder(path.join(dir, 'app')),
+    indexPath: '/index.html',
+    upstream: upstream.base,
+    upstreamMethods: ['GET', 'HEAD'],
+  };
 });
 
 beforeEach(() => {
@@ -102,7 +107,8 @@ describe('the headless gate', () => {
       '200 <!DOCTYPE html><title>Shell</title>',
     );
     expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json'), job.signal))).toBe('200 {"1":"Dune"}');
-    expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json', 'POST'), job.signal))).toBe('200 from upstream');
+    const writes = { ...gate, upstreamMethods: ['GET', 'POST'] };
+    expect(text(await answerAsync(writes, job, ask('https://example.com/data/books.json', 'POST'), job.signal))).toBe('200 from upstream');
     expect(seen).toEqual([{ url: '/data/books.json', host: `127.0.0.1:${upstream.port}`, method: 'POST' }]);
     const sync = await answerSync(gate, job, ask('https://example.com/data/books.json'));
     expect(sync && Buffer.from(sync.body).toString()).toBe('{"1":"Dune"}');
@@ -229,6 +235,18 @@ describe('the headless gate', () => {
     sending.splice(0).forEach((release) => release());
     expect(text(await refused)).toBe('network error');
     expect(delivered.at(-1)).toBe('network error');
+  });
+
+  it('answers 405 with Allow, reaching nothing, for a method the upstream is not sent (by default all but GET and HEAD)', async () => {
+    // A crawler's URL chooses what the page runs: a render may read the API, never write to it.
+    for (const method of ['POST', 'PUT', 'DELETE', 'PATCH', 'patch', 'OPTIONS', 'PURGE']) {
+      const answer = await answerAsync(gate, job, ask('https://example.com/api/books/1', method), job.signal);
+      expect(text(answer)).toBe('405 ');
+      expect(answer?.headers).toEqual([['allow', 'GET, HEAD']]);
+    }
+    expect(seen).toEqual([]);
+    expect(text(await answerAsync(gate, job, ask('https://example.com/api/books/1', 'HEAD'), job.signal))).toBe('200 ');
+    expect(seen).toEqual([{ url: '/api/books/1', host: `127.0.0.1:${upstream.port}`, method: 'HEAD' }]);
   });
 
   it('answers 404 for a same-origin path naming no file when there is no upstream', async () => {

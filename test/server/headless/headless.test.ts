@@ -56,6 +56,12 @@ const APPS: Record<string, Record<string, string>> = {
     'classic.js': `window.fromClassic = 'classic ran';`,
     'app.js': `const r = await fetch('/api/book'); document.getElementById('app').textContent = window.fromClassic + ' / ' + (await r.json()).name;`,
   },
+  // An app that writes to its API on load: what a crawler's render may send upstream.
+  writes: {
+    'index.html': SHELL('app.js'),
+    'app.js': `const r = await fetch('/api/views', { method: 'POST', body: 'one' });
+      document.getElementById('app').textContent = r.status + ' ' + r.headers.get('allow') + ' ' + (await r.text());`,
+  },
   // Slow API data on /books/:id, nothing to wait for on /: two pages of one origin at once.
   waits: {
     'index.html': SHELL('app.js'),
@@ -95,6 +101,7 @@ const sum = (body: Uint8Array) => `${body.length}:${body.reduce((total, b) => (t
 let dir: string;
 let upstream: Running;
 let pings = 0;
+let posts = 0;
 const renderers: HeadlessRenderer[] = [];
 
 beforeAll(async () => {
@@ -116,6 +123,7 @@ beforeAll(async () => {
         () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'slow data' })),
         300,
       );
+    if (req.method === 'POST') posts++;
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: `upstream ${req.url}` }));
   });
 });
@@ -131,12 +139,16 @@ afterAll(async () => {
 
 const routes = (base = '/') => createRoutes([{ path: '/' }, { path: '/books/:id' }], { base });
 
-function setup(app: string, options: { mode?: 'history' | 'hashbang'; timeoutMs?: number; maxPages?: number; base?: string } = {}) {
+function setup(
+  app: string,
+  options: { mode?: 'history' | 'hashbang'; timeoutMs?: number; maxPages?: number; base?: string; upstreamMethods?: string[] } = {},
+) {
   const renderer = headlessRenderer({
     root: path.join(dir, app),
     timeoutMs: options.timeoutMs ?? 5000,
     maxPages: options.maxPages ?? 2,
     upstream: upstream.base,
+    upstreamMethods: options.upstreamMethods,
   });
   renderers.push(renderer);
   const handler = createSnapshotHandler({
@@ -243,6 +255,15 @@ describe('headlessRenderer', () => {
     expect(read(snap.html).app).toBe('classic ran / upstream /api/book');
   });
 
+  it("answers a page's POST to its API with 405 and never sends it upstream, unless upstreamMethods allows it", async () => {
+    posts = 0;
+    expect(read((await setup('writes').handler.render('/books/1')).html).app).toBe('405 GET, HEAD ');
+    expect(posts).toBe(0);
+    const allowed = setup('writes', { upstreamMethods: ['GET', 'post'] });
+    expect(read((await allowed.handler.render('/books/1')).html).app).toBe('200 null {"name":"upstream /api/views"}');
+    expect(posts).toBe(1);
+  });
+
   it('hands a page bodies of several megabytes whole, from its folder and from the upstream', async () => {
     const { handler } = setup('large');
     const snap = await handler.render('/books/1');
@@ -338,6 +359,12 @@ describe('headlessRenderer', () => {
     [{ root: '.', upstream: 'ftp://x' }, /upstream must be an http\(s\) origin/],
     [{ root: '.', index: 'package.json', maxPages: 0 }, /maxPages must be an integer of at least 1, got 0/],
     [{ root: '.', index: 'package.json', pageErrors: 'warn' as 'fail' }, /pageErrors must be 'fail' or 'ignore', got "warn"/],
+    [{ root: '.', index: 'package.json', upstreamMethods: ['GET'] }, /upstreamMethods needs upstream/],
+    [
+      { root: '.', index: 'package.json', upstream: 'http://127.0.0.1:1', upstreamMethods: ['TRACE'] },
+      /upstreamMethods must be HTTP methods/,
+    ],
+    [{ root: '.', index: 'package.json', upstream: 'http://127.0.0.1:1', upstreamMethods: ['GET POST'] }, /upstreamMethods must be HTTP/],
   ])('refuses %o', (options, message) => {
     expect(() => headlessRenderer(options)).toThrow(message);
   });
