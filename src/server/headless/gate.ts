@@ -25,6 +25,9 @@ export interface Gate {
 
 const HTML_TYPE = 'text/html; charset=utf-8';
 const HOP = /^(content-encoding|content-length|set-cookie|transfer-encoding|connection)$/i;
+// Headers of the page's request the upstream never gets: its own host, and those that say where a
+// request came from, which an upstream behind a trusted proxy (the server, on its network) would believe.
+const NOT_FORWARDED = /^(host|forwarded|via|x-forwarded-[a-z-]*|x-real-ip|x-client-ip|true-client-ip|cf-connecting-ip)$/i;
 
 /** The request's URL if it is on the job's origin; null for any other origin or a URL that does not parse. */
 function onOrigin(job: RenderJob, request: GateRequest): URL | null {
@@ -111,7 +114,7 @@ async function fromUpstream(target: URL, request: GateRequest, signal: AbortSign
   const method = request.method.toUpperCase();
   const body = method === 'GET' || method === 'HEAD' || !request.body ? null : Buffer.from(request.body);
   const headers = new Headers();
-  for (const [name, value] of request.headers) if (!/^host$/i.test(name)) headers.append(name, value);
+  for (const [name, value] of request.headers) if (!NOT_FORWARDED.test(name)) headers.append(name, value);
   const answer = await fetch(target, { method, headers, body, redirect: 'manual', signal });
   const kept: Array<[string, string]> = [];
   answer.headers.forEach((value, name) => {

@@ -14,6 +14,7 @@ import { listen, type Running } from '../helpers.js';
 let dir: string;
 let upstream: Running;
 let seen: Array<{ url: string; host: string; method: string }> = [];
+let heard: string[] = [];
 let gate: Gate;
 
 beforeAll(async () => {
@@ -24,6 +25,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'secret.txt'), 'TOP SECRET');
   upstream = await listen((req, res) => {
     seen.push({ url: req.url ?? '', host: req.headers.host ?? '', method: req.method ?? '' });
+    heard = Object.keys(req.headers);
     res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'a=b' }).end('from upstream');
   });
   gate = {
@@ -97,6 +99,7 @@ describe('the headless gate', () => {
       ).toBe('200 from upstream');
     }
     expect(seen.map((s) => s.host)).toEqual(Array(5).fill(`127.0.0.1:${upstream.port}`));
+    expect(heard).toContain('x-app');
     expect(seen[0]).toEqual({ url: '/api/x?q=1', host: `127.0.0.1:${upstream.port}`, method: 'GET' });
     const answer = await answerAsync(gate, job, ask('https://example.com/api/x'), job.signal);
     expect(answer?.headers.map(([name]) => name)).not.toContain('set-cookie');
@@ -235,6 +238,31 @@ describe('the headless gate', () => {
     sending.splice(0).forEach((release) => release());
     expect(text(await refused)).toBe('network error');
     expect(delivered.at(-1)).toBe('network error');
+  });
+
+  it('never forwards the headers that say where a request came from, which the page cannot know', async () => {
+    // An upstream behind a trusted proxy (the server, on its network) would believe them: a page
+    // could pass itself off as an internal address.
+    const spoofs = [
+      'forwarded',
+      'via',
+      'x-forwarded-for',
+      'X-Forwarded-Host',
+      'x-forwarded-proto',
+      'x-real-ip',
+      'x-client-ip',
+      'true-client-ip',
+      'cf-connecting-ip',
+    ];
+    const answer = await answerAsync(
+      gate,
+      job,
+      ask('https://example.com/api/x', 'GET', [...spoofs.map((name): [string, string] => [name, '10.0.0.1']), ['x-app', '1']]),
+      job.signal,
+    );
+    expect(text(answer)).toBe('200 from upstream');
+    expect(heard).toContain('x-app');
+    for (const name of spoofs) expect(heard).not.toContain(name.toLowerCase());
   });
 
   it('answers 405 with Allow, reaching nothing, for a method the upstream is not sent (by default all but GET and HEAD)', async () => {
