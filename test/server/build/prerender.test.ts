@@ -71,7 +71,7 @@ describe('prerender', () => {
       'books/1/index.html',
       'books/2/index.html',
       'books/caf%C3%A9/index.html',
-      'books/..%252F../index.html',
+      'books/..%252F.%2E/index.html',
       'books/%22%3E%3Cimg%20onerror%3Dx%3E/index.html',
     ]);
     expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml'].sort());
@@ -114,7 +114,7 @@ describe('prerender', () => {
       '..%2F..%2Fc/index.html',
       'd%5C..%5C..%5Ce/index.html',
       'index...%2F..%2Ff.html',
-      'C:/g/index.html',
+      'C%3A/g/index.html',
     ]);
     expect(report.failures.map((f) => f.error)).toEqual([
       expect.stringContaining('holds NUL'),
