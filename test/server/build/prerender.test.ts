@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -166,6 +166,57 @@ describe('prerender', () => {
     }
   });
 
+  it("fails a state whose file differs only in case from an earlier state's, on every platform, and never overwrites it", async () => {
+    const table = createRoutes([
+      {
+        path: '/books/:id',
+        render: ({ params }) => `<p>${esc(params.id)}</p>`,
+        entries: () => [{ id: 'Dune' }, { id: 'dune' }, { id: 'Emma' }],
+      },
+      { path: '/Books/:id', render: ({ params }) => `<p>B ${esc(params.id)}</p>`, entries: () => [{ id: 'x' }] },
+      { path: '/search', render: ({ query }) => `<p>${esc(String(query.q))}</p>`, entries: () => [{}] },
+      { path: '/CON', render: () => '<p>con</p>' },
+      { path: '/con', render: () => '<p>con</p>' },
+    ]);
+    const hostile = {
+      ...table,
+      async *locations() {
+        yield* table.locations();
+        yield* ['/search?q=Foo', '/search?q=foo', '/search?q=FOO'];
+      },
+    };
+    const lines: string[] = [];
+    const report = await prerender({
+      routes: hostile,
+      outDir: dir,
+      origin: 'https://example.com',
+      progress: { write: (t: string) => lines.push(t) },
+    });
+    const one = (file: string, holder: string, held: string) =>
+      `its file ${JSON.stringify(file)} collides with ${JSON.stringify(held)} of ${JSON.stringify(holder)}: names that differ only in case are one name on a case-insensitive file system (macOS, Windows)`;
+    expect(report).toMatchObject({ total: 10, written: 6, failed: 4 });
+    expect(report.failures).toEqual([
+      { location: '/books/dune', error: one('books/dune/index.html', '/books/Dune', 'books/Dune') },
+      { location: '/Books/x', error: one('Books/x/index.html', '/books/Dune', 'books') },
+      { location: '/search?q=foo', error: one('search/index.q=foo.html', '/search?q=Foo', 'search/index.q=Foo.html') },
+      { location: '/search?q=FOO', error: one('search/index.q=FOO.html', '/search?q=Foo', 'search/index.q=Foo.html') },
+    ]);
+    expect(report.files).toEqual([
+      'books/Dune/index.html',
+      'books/Emma/index.html',
+      'search/index.html',
+      // Escapes that differ in case are two names: `CON` and `con` are written apart.
+      'CO%4E/index.html',
+      'co%6E/index.html',
+      'search/index.q=Foo.html',
+    ]);
+    expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml'].sort());
+    expect(readFileSync(path.join(dir, 'search/index.q=Foo.html'), 'utf8')).toContain('<p>Foo</p>');
+    expect(lines.join('')).toContain('FAILED');
+    const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).not.toContain('https://example.com/books/dune');
+  });
+
   it('shows progress as plain lines when the stream is not a terminal', async () => {
     const lines: string[] = [];
     await prerender({
@@ -242,6 +293,34 @@ describe('prerender across machines (shard)', () => {
       expect(tree(path.join(dir, 'merged'))).toEqual(tree(path.join(dir, 'whole')));
     },
   );
+
+  it('decides a collision alike in every shard and in the sitemap step, whatever files the folder holds', async () => {
+    // Two spellings of one file, in different slices.
+    const pair = Array.from({ length: 40 }, (_, i) => [`/T${i}`, `/t${i}`]).find(
+      ([a, b]) => shardOf(a as string, 3) !== shardOf(b as string, 3),
+    ) as string[];
+    const table = createRoutes([{ path: '/:x', render: ({ params }) => `<p>${esc(params.x)}</p>` }]);
+    const both = {
+      ...table,
+      locations: async function* () {
+        yield* pair;
+      },
+    };
+    const base = { origin: 'https://example.com', routes: both };
+    const reports = await Promise.all(
+      [1, 2, 3].map((current) => prerender({ ...base, outDir: path.join(dir, `part-${current}`), shard: { current, total: 3 } })),
+    );
+    expect(reports[shardOf(pair[1] as string, 3) - 1]?.failures.map((f) => f.location)).toEqual([pair[1]]);
+    expect(reports.flatMap((r) => r.files)).toEqual([`${pair[0]?.slice(1)}/index.html`]);
+    // A file for the loser in the gathered folder (on Linux) is not listed either.
+    mkdirSync(path.join(dir, 'merged'));
+    for (const current of [1, 2, 3]) cpSync(path.join(dir, `part-${current}`), path.join(dir, 'merged'), { recursive: true });
+    mkdirSync(path.join(dir, 'merged', pair[1]?.slice(1) as string));
+    writeFileSync(path.join(dir, 'merged', pair[1]?.slice(1) as string, 'index.html'), 'stray');
+    await prerender({ ...base, outDir: path.join(dir, 'merged'), sitemapOnly: true });
+    const urls = parseXml(readFileSync(path.join(dir, 'merged', 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).toEqual([`https://example.com${pair[0]}`]);
+  });
 
   it('refuses the sitemap step for a folder that is not there, rather than write an empty sitemap', async () => {
     const missing = path.join(dir, 'gathered');
