@@ -7,14 +7,15 @@
 //
 // Each name is also checked to be the name on disk: on a case-insensitive file system (macOS,
 // Windows) `books` opens a folder made as `Books`, and on Windows `BOOKS~1` opens a long name.
-// The native realpath (libuv's: realpath(3) on macOS, GetFinalPathNameByHandle on Windows) gives
-// the name as the disk holds it; one that differs and is not a symlink's own name is another
+// `fs.promises.realpath` is the native one (libuv's: realpath(3) on macOS, GetFinalPathNameByHandle
+// on Windows; unlike the callback `fs.realpath`, which gives names as asked): it gives the name as
+// the disk holds it; one that differs and is not a symlink's own name is another
 // state's, refused with `SnapshotError` PATH_COLLISION, so nothing is read or written through it.
 // On Linux, names are exact (a case-folding ext4 folder or a mounted FAT/SMB share is not checked:
 // realpath(3) there gives the name as asked).
 
 import { randomBytes } from 'node:crypto';
-import { promises as fsp, realpath } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import { SnapshotError } from '../errors.js';
 import { resolveInside } from './paths.js';
@@ -37,10 +38,6 @@ function collides(relative: string, name: string, real: string): never {
       "another state's name on a case-insensitive file system (macOS, Windows)",
   );
 }
-
-/** The native realpath, looked up at each call (not the JS one, which gives names as asked). */
-const nativeRealpath = (file: string): Promise<string> =>
-  new Promise((resolve, reject) => realpath.native(file, (error, real) => (error ? reject(error) : resolve(real))));
 
 /** Checks that `name` in `folder` is the name the disk holds, whose real path is `real` (a symlink may lead elsewhere). */
 async function checkName(relative: string, folder: string, name: string, real: string): Promise<void> {
@@ -72,7 +69,7 @@ async function realParent(root: string, relative: string, create: boolean): Prom
       });
     let real: string;
     try {
-      real = await nativeRealpath(next);
+      real = await fsp.realpath(next);
     } catch (error) {
       if (!create && (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
@@ -95,7 +92,7 @@ export async function fileInside(root: string, relative: string): Promise<string
 async function checkFile(found: { realRoot: string; parent: string }, relative: string): Promise<string> {
   const name = path.basename(relative);
   const file = path.join(found.parent, name);
-  const real = await nativeRealpath(file).catch(() => file);
+  const real = await fsp.realpath(file).catch(() => file);
   if (!inside(found.realRoot, real)) refuse(relative, real);
   await checkName(relative, found.parent, name, real);
   return file;
@@ -122,7 +119,7 @@ export async function writeInside(root: string, relative: string, text: string):
   }
   // Another process may have written the other spelling meanwhile, and a file system may keep the
   // old name over the new bytes: a file left under another state's name is removed.
-  const real = await nativeRealpath(file).catch(() => file);
+  const real = await fsp.realpath(file).catch(() => file);
   if (path.basename(real) !== name && !(await fsp.readdir(found.parent)).includes(name)) {
     await fsp.rm(real, { force: true });
     collides(relative, name, real);

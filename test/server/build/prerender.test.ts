@@ -2,9 +2,10 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import fc from 'fast-check';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
 import { prerender, shardOf } from '../../../src/server/build/prerender.js';
+import { forgetSpellings, spellAlike } from '../files/case-insensitive.js';
 import { esc } from '../helpers.js';
 import { parseXml } from '../xml.js';
 
@@ -215,6 +216,23 @@ describe('prerender', () => {
     expect(lines.join('')).toContain('FAILED');
     const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
     expect(urls).not.toContain('https://example.com/books/dune');
+  });
+
+  it('fails a state whose name a case-insensitive disk holds in another spelling from an earlier run, never writing into it', async () => {
+    try {
+      mkdirSync(path.join(dir, 'Books', '1'), { recursive: true });
+      writeFileSync(path.join(dir, 'Books', '1', 'index.html'), 'earlier run');
+      spellAlike(dir, 'Books', 'books');
+      const table = createRoutes([{ path: '/books/:id', render: () => 'book', entries: () => [{ id: '1' }, { id: '2' }] }]);
+      const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com', sitemap: false });
+      const error = `"books/ID/index.html" names "books", which the disk holds as "Books": another state's name on a case-insensitive file system (macOS, Windows)`;
+      expect(report.failures).toEqual(['1', '2'].map((id) => ({ location: `/books/${id}`, error: error.replace('ID', id) })));
+      expect(readdirSync(path.join(dir, 'Books'))).toEqual(['1']);
+      expect(readFileSync(path.join(dir, 'Books', '1', 'index.html'), 'utf8')).toBe('earlier run');
+    } finally {
+      vi.restoreAllMocks();
+      forgetSpellings();
+    }
   });
 
   it('shows progress as plain lines when the stream is not a terminal', async () => {

@@ -20,14 +20,13 @@ export function spellAlike(root: string, stored: string, alias: string): void {
 const aliases = new Map<string, string>();
 
 function spy(): void {
-  const realpathNative = fs.realpath.native;
-  vi.spyOn(fs.realpath, 'native').mockImplementation(((file: string, callback: (error: Error | null, real: string) => void) =>
-    realpathNative(file, (error, real) => {
-      let named = real;
-      for (const [alias, stored] of aliases)
-        if (named === alias || named.startsWith(alias + path.sep)) named = stored + named.slice(alias.length);
-      callback(error, named);
-    })) as unknown as typeof fs.realpath.native);
+  const realpath = fs.promises.realpath.bind(fs.promises) as (file: string) => Promise<string>;
+  vi.spyOn(fs.promises, 'realpath').mockImplementation((async (file: string) => {
+    let real = await realpath(file);
+    for (const [alias, stored] of aliases)
+      if (real === alias || real.startsWith(alias + path.sep)) real = stored + real.slice(alias.length);
+    return real;
+  }) as unknown as typeof fs.promises.realpath);
   const readdir = fs.promises.readdir.bind(fs.promises) as (dir: string, options?: unknown) => Promise<(string | Dirent)[]>;
   vi.spyOn(fs.promises, 'readdir').mockImplementation((async (dir: string, options?: unknown) =>
     (await readdir(dir, options)).filter(
