@@ -20,7 +20,7 @@ import type { AppLocation, UrlMode } from '../../location.js';
 import type { Params } from '../../params.js';
 import type { AnyRoute, EntryFault, RouteTable } from '../../route-types.js';
 import { SnapshotError } from '../errors.js';
-import { createFileClaims, describeCollision } from '../files/collisions.js';
+import { findCollisions } from '../files/collisions.js';
 import { fileInside, writeInside } from '../files/folder.js';
 import { createSnapshotHandler } from '../handler.js';
 import { snapshotPath } from '../files/paths.js';
@@ -136,26 +136,6 @@ async function isFile(file: string | null): Promise<boolean> {
   }
 }
 
-/**
- * The states (of every shard) whose file collides with an earlier state's on a case-insensitive
- * file system, each with why. A state with no safe path is left to fail where it is rendered.
- */
-function collisions(states: Iterable<AppLocation>): Map<AppLocation, string> {
-  const claims = createFileClaims();
-  const found = new Map<AppLocation, string>();
-  for (const state of states) {
-    let file: string;
-    try {
-      file = snapshotPath(state);
-    } catch {
-      continue;
-    }
-    const collision = claims.claim(state, file);
-    if (collision) found.set(state, describeCollision(file, collision));
-  }
-  return found;
-}
-
 /** Renders every location of the route table (or of its shard) to files under `outDir`, plus the sitemap. */
 export async function prerender(options: PrerenderOptions): Promise<PrerenderReport> {
   const started = performance.now();
@@ -195,7 +175,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     seen.add(state);
     if (shard.total === 1 || shardOf(state, shard.total) === shard.current) locations.push(state);
   }
-  const collided = collisions(seen);
+  const collided = findCollisions(seen);
   const progress = createProgress(options.progress, locations.length + faults.length);
   for (const fault of faults) progress.step(fault.location, fault.error);
   const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
@@ -281,7 +261,7 @@ async function sitemapOnly(options: PrerenderOptions, outDir: string, started: n
     if (seen.has(state)) continue;
     seen.add(state);
   }
-  const collided = collisions(seen);
+  const collided = findCollisions(seen);
   for (const state of seen) {
     if (collided.has(state)) continue;
     let file: string | null;

@@ -6,6 +6,7 @@
 // Names are ASCII (paths.ts), so folding is ASCII lower case. Whoever claims a name first keeps it.
 
 import type { AppLocation } from '../../location.js';
+import { snapshotPath } from './paths.js';
 
 /** A state holding a name, and how many claimed files hold it. */
 interface Holder {
@@ -84,4 +85,24 @@ export function describeCollision(file: string, { holder, held }: Collision): st
     `its file ${JSON.stringify(file)} collides with ${JSON.stringify(held)} of ${JSON.stringify(holder)}: ` +
     'names that differ only in case are one name on a case-insensitive file system (macOS, Windows)'
   );
+}
+
+/**
+ * The states whose file collides with an earlier state's (in the order given), each with why: the
+ * same answer whichever of them a run renders. A state with no safe path is left out.
+ */
+export function findCollisions(states: Iterable<AppLocation>): Map<AppLocation, string> {
+  const claims = createFileClaims();
+  const found = new Map<AppLocation, string>();
+  for (const state of states) {
+    let file: string;
+    try {
+      file = snapshotPath(state);
+    } catch {
+      continue;
+    }
+    const collision = claims.claim(state, file);
+    if (collision) found.set(state, describeCollision(file, collision));
+  }
+  return found;
 }

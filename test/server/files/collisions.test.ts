@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFileClaims, describeCollision } from '../../../src/server/files/collisions.js';
+import { createFileClaims, describeCollision, findCollisions } from '../../../src/server/files/collisions.js';
 
 describe('createFileClaims', () => {
   it.each([
@@ -42,5 +42,11 @@ describe('createFileClaims', () => {
     expect(describeCollision('books/1/index.html', { holder: '/Books/1', held: 'Books' })).toBe(
       'its file "books/1/index.html" collides with "Books" of "/Books/1": names that differ only in case are one name on a case-insensitive file system (macOS, Windows)',
     );
+  });
+
+  it('lists the later state of each colliding pair, in the order given, leaving out states with no safe path', () => {
+    const found = findCollisions(['/Books/1', '/books/1', '/a\0b', '/search?q=Foo', '/books/2', '/search?q=foo', '/search?q=bar']);
+    expect([...found.keys()]).toEqual(['/books/1', '/books/2', '/search?q=foo']);
+    expect(found.get('/search?q=foo')).toContain('collides with "search/index.q=Foo.html" of "/search?q=Foo"');
   });
 });
