@@ -39,7 +39,9 @@ Options:
   -h, --help           show this help
 
 A state whose load throws notFound() (404) or fails (500, or the app's error view when headless)
-is FAILED; one that redirects is SKIPPED (no file, not in the sitemap; the report lists it).
+is FAILED, and so is one whose file differs only in case from an earlier state's (/Books/1 after
+/books/1: one file on macOS and Windows); one that redirects is SKIPPED (no file, not in the
+sitemap; the report lists it).
 
 Exit codes: 0 all states written or skipped as redirects, 1 some states failed, 2 bad arguments,
 3 could not start (routes module, shell, app folder or output folder unusable), 4 unexpected error.`;

@@ -6,6 +6,7 @@ export type SnapshotErrorCode =
   | 'BAD_OPTION'
   | 'BAD_SHELL'
   | 'UNSAFE_PATH'
+  | 'PATH_COLLISION'
   | 'TIMEOUT'
   | 'BUSY'
   | 'ABANDONED'

@@ -7,6 +7,11 @@
 // location hashes to its slice (FNV-1a of the UTF-8 location, so a state's job depends on nothing
 // else: stable across runs, orders and machines) and writes no sitemap; once their folders are
 // gathered into one, `sitemapOnly` writes the sitemap the unsharded run would have written.
+//
+// Two states whose files would be one on a case-insensitive file system (`/Books/1`, `/books/1`;
+// files/collisions.ts) are found before anything is rendered, over every state of the table, so
+// that every shard and every platform decides alike: the first in the table's order is written,
+// the other fails, never overwriting it.
 
 import { stripAnchor } from '../../location.js';
 import { mkdir, stat } from 'node:fs/promises';
@@ -15,9 +20,10 @@ import type { AppLocation, UrlMode } from '../../location.js';
 import type { Params } from '../../params.js';
 import type { AnyRoute, EntryFault, RouteTable } from '../../route-types.js';
 import { SnapshotError } from '../errors.js';
-import { writeInside } from '../files/folder.js';
+import { findCollisions } from '../files/collisions.js';
+import { fileInside, writeInside } from '../files/folder.js';
 import { createSnapshotHandler } from '../handler.js';
-import { resolveInside, snapshotPath } from '../files/paths.js';
+import { snapshotPath } from '../files/paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from '../render/render.js';
 import { sitemap } from './sitemap.js';
@@ -122,9 +128,9 @@ function checkShard(shard: PrerenderOptions['shard']): { current: number; total:
   return shard;
 }
 
-async function isFile(file: string): Promise<boolean> {
+async function isFile(file: string | null): Promise<boolean> {
   try {
-    return (await stat(file)).isFile();
+    return file !== null && (await stat(file)).isFile();
   } catch {
     return false;
   }
@@ -169,6 +175,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     seen.add(state);
     if (shard.total === 1 || shardOf(state, shard.total) === shard.current) locations.push(state);
   }
+  const collided = findCollisions(seen);
   const progress = createProgress(options.progress, locations.length + faults.length);
   for (const fault of faults) progress.step(fault.location, fault.error);
   const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
@@ -178,6 +185,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
 
   async function one(location: AppLocation, at: number): Promise<string | null> {
     const file = snapshotPath(location);
+    const collision = collided.get(location);
+    if (collision !== undefined) throw new SnapshotError('PATH_COLLISION', collision);
     const snapshot = await handler.render(location);
     if (snapshot.redirect !== undefined) {
       redirects.push({ location, status: snapshot.status, to: snapshot.redirect, at });
@@ -251,9 +260,13 @@ async function sitemapOnly(options: PrerenderOptions, outDir: string, started: n
     const state = stripAnchor(location);
     if (seen.has(state)) continue;
     seen.add(state);
-    let file: string;
+  }
+  const collided = findCollisions(seen);
+  for (const state of seen) {
+    if (collided.has(state)) continue;
+    let file: string | null;
     try {
-      file = resolveInside(outDir, snapshotPath(state));
+      file = await fileInside(outDir, snapshotPath(state));
     } catch {
       continue;
     }

@@ -4,12 +4,20 @@
 // and never go through a symlink that leads out of the folder (files/folder.ts). The store is bounded
 // by entries and bytes, oldest snapshot first, so that states a crawler (or anyone) invents cannot
 // fill the disk: with `ttlMs: Infinity` nothing else would ever remove them.
+//
+// A snapshot is only ever served for its own state. A state whose file collides with a kept
+// state's on a case-insensitive file system (`?q=Foo` kept, `?q=foo` asked; files/collisions.ts)
+// is rendered and served but never written, on every platform alike. Processes of a fleet that
+// share the folder do not see each other's claims: there `get` and `set` rely on the name check of
+// files/folder.ts, which refuses a file or folder the disk holds under another spelling (a miss for
+// `get`, nothing written for `set`).
 
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { AppLocation } from '../../location.js';
 import type { SnapshotStore, StoredSnapshot } from './cache.js';
 import { SnapshotError } from '../errors.js';
+import { createFileClaims } from '../files/collisions.js';
 import { fileInside, writeInside } from '../files/folder.js';
 import { etagOf } from '../http/respond.js';
 import { snapshotLocation, snapshotPath } from '../files/paths.js';
@@ -69,6 +77,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
   // What the folder holds, oldest first: read from the disk once, then kept up to date.
   let index: Promise<Map<AppLocation, number>> | null = null;
   let bytes = 0;
+  // The files of the kept states, so that no state is written over another's name.
+  const claims = createFileClaims();
 
   const load = () =>
     (index ??= (async () => {
@@ -84,6 +94,8 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
       for (const { key, size } of found) {
         map.set(key, size);
         bytes += size;
+        // Two spellings already on a case-sensitive disk are both kept (and served: each is its own file).
+        claims.claim(key, snapshotPath(key));
       }
       return map;
     })());
@@ -115,7 +127,11 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
     if (size === undefined) return;
     map.delete(key);
     bytes -= size;
+    claims.release(snapshotPath(key));
   }
+
+  /** Whether `error` is the name check refusing another state's spelling on disk. */
+  const collision = (error: unknown) => error instanceof SnapshotError && error.code === 'PATH_COLLISION';
 
   return {
     async get(key) {
@@ -136,12 +152,23 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
       const size = Buffer.byteLength(snapshot.html);
       if (size > maxBytes) return;
       const map = await load();
-      const file = await writeInside(root, relative, snapshot.html);
+      // Claimed before the write, so that two spellings written at once are not both written.
+      if (claims.claim(key, relative)) return;
+      let file: string;
+      try {
+        file = await writeInside(root, relative, snapshot.html);
+      } catch (error) {
+        if (!map.has(key)) claims.release(relative);
+        // Another process's state holds the name: it keeps it, as a claim here would.
+        if (collision(error)) return;
+        throw error;
+      }
       const time = new Date(snapshot.renderedAt);
       await fsp.utimes(file, time, time);
       forget(map, key);
       map.set(key, size);
       bytes += size;
+      claims.claim(key, relative);
       const doomed: AppLocation[] = [];
       for (const oldest of map.keys()) {
         if (map.size <= maxEntries && bytes <= maxBytes) break;

@@ -4,6 +4,15 @@
 // that stays inside is followed; one that leaves is refused with `SnapshotError` UNSAFE_PATH.
 // (Whoever can write into the folder meanwhile could still swap a checked folder for a symlink;
 // the folder is the server's own, so that is not an attacker this guards against.)
+//
+// Each name is also checked to be the name on disk: on a case-insensitive file system (macOS,
+// Windows) `books` opens a folder made as `Books`, and on Windows `BOOKS~1` opens a long name.
+// `fs.promises.realpath` is the native one (libuv's: realpath(3) on macOS, GetFinalPathNameByHandle
+// on Windows; unlike the callback `fs.realpath`, which gives names as asked): it gives the name as
+// the disk holds it; one that differs and is not a symlink's own name is another
+// state's, refused with `SnapshotError` PATH_COLLISION, so nothing is read or written through it.
+// On Linux, names are exact (a case-folding ext4 folder or a mounted FAT/SMB share is not checked:
+// realpath(3) there gives the name as asked).
 
 import { randomBytes } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
@@ -20,6 +29,22 @@ function refuse(relative: string, real: string): never {
     'UNSAFE_PATH',
     `${JSON.stringify(relative)} leads out of the folder through a symlink (to ${JSON.stringify(real)})`,
   );
+}
+
+function collides(relative: string, name: string, real: string): never {
+  throw new SnapshotError(
+    'PATH_COLLISION',
+    `${JSON.stringify(relative)} names ${JSON.stringify(name)}, which the disk holds as ${JSON.stringify(path.basename(real))}: ` +
+      "another state's name on a case-insensitive file system (macOS, Windows)",
+  );
+}
+
+/** Checks that `name` in `folder` is the name the disk holds, whose real path is `real` (a symlink may lead elsewhere). */
+async function checkName(relative: string, folder: string, name: string, real: string): Promise<void> {
+  if (path.basename(real) === name) return;
+  // A symlink's real path ends in its target's name: its own name must then be an entry as it is.
+  const entries = await fsp.readdir(folder).catch(() => [] as string[]);
+  if (!entries.includes(name)) collides(relative, name, real);
 }
 
 /** The real path of `relative`'s parent under `root` (made when `create`), or null when it does not exist; throws UNSAFE_PATH when it leaves `root`. */
@@ -42,13 +67,16 @@ async function realParent(root: string, relative: string, create: boolean): Prom
       await fsp.mkdir(next).catch((error: NodeJS.ErrnoException) => {
         if (error.code !== 'EEXIST') throw error;
       });
+    let real: string;
     try {
-      parent = await fsp.realpath(next);
+      real = await fsp.realpath(next);
     } catch (error) {
       if (!create && (error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;
     }
-    if (!inside(realRoot, parent)) refuse(relative, parent);
+    if (!inside(realRoot, real)) refuse(relative, real);
+    await checkName(relative, parent, name, real);
+    parent = real;
   }
   return { realRoot, parent };
 }
@@ -57,28 +85,44 @@ async function realParent(root: string, relative: string, create: boolean): Prom
 export async function fileInside(root: string, relative: string): Promise<string | null> {
   const found = await realParent(root, relative, false);
   if (!found) return null;
-  const file = path.join(found.parent, path.basename(relative));
-  // The file itself may be a symlink too: read through it only when it stays inside.
+  return checkFile(found, relative);
+}
+
+/** The path of `relative`'s file in its checked parent: a symlink read through only when it stays inside, a name only as the disk holds it. */
+async function checkFile(found: { realRoot: string; parent: string }, relative: string): Promise<string> {
+  const name = path.basename(relative);
+  const file = path.join(found.parent, name);
   const real = await fsp.realpath(file).catch(() => file);
   if (!inside(found.realRoot, real)) refuse(relative, real);
+  await checkName(relative, found.parent, name, real);
   return file;
 }
 
 /** Writes `text` to `relative` under `root` atomically (a temporary file renamed into place), making its folders; never through a symlink that leads out. Returns the file's path. */
 export async function writeInside(root: string, relative: string, text: string): Promise<string> {
-  const found = await realParent(root, relative, true);
-  const parent = (found as { parent: string }).parent;
+  const found = (await realParent(root, relative, true)) as { realRoot: string; parent: string };
   const name = path.basename(relative);
-  const file = path.join(parent, name);
-  const temporary = path.join(parent, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+  // Another state's file under another spelling is never replaced (the symlink check is for reads:
+  // a rename replaces a symlink at `file` itself, never what it points at).
+  const file = await checkFile(found, relative).catch((error: unknown) => {
+    if (error instanceof SnapshotError && error.code === 'PATH_COLLISION') throw error;
+    return path.join(found.parent, name);
+  });
+  const temporary = path.join(found.parent, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
   try {
     // `wx`: a name already there (a planted symlink) is never written through.
     await fsp.writeFile(temporary, text, { flag: 'wx' });
-    // A rename replaces a symlink at `file` itself, never what it points at.
     await fsp.rename(temporary, file);
   } catch (error) {
     await fsp.rm(temporary, { force: true });
     throw error;
+  }
+  // Another process may have written the other spelling meanwhile, and a file system may keep the
+  // old name over the new bytes: a file left under another state's name is removed.
+  const real = await fsp.realpath(file).catch(() => file);
+  if (path.basename(real) !== name && !(await fsp.readdir(found.parent)).includes(name)) {
+    await fsp.rm(real, { force: true });
+    collides(relative, name, real);
   }
   return file;
 }

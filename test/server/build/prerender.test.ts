@@ -1,10 +1,11 @@
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
 import { prerender, shardOf } from '../../../src/server/build/prerender.js';
+import { forgetSpellings, spellAlike } from '../files/case-insensitive.js';
 import { esc } from '../helpers.js';
 import { parseXml } from '../xml.js';
 
@@ -71,7 +72,7 @@ describe('prerender', () => {
       'books/1/index.html',
       'books/2/index.html',
       'books/caf%C3%A9/index.html',
-      'books/..%252F../index.html',
+      'books/..%252F.%2E/index.html',
       'books/%22%3E%3Cimg%20onerror%3Dx%3E/index.html',
     ]);
     expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml'].sort());
@@ -114,7 +115,7 @@ describe('prerender', () => {
       '..%2F..%2Fc/index.html',
       'd%5C..%5C..%5Ce/index.html',
       'index...%2F..%2Ff.html',
-      'C:/g/index.html',
+      'C%3A/g/index.html',
     ]);
     expect(report.failures.map((f) => f.error)).toEqual([
       expect.stringContaining('holds NUL'),
@@ -163,6 +164,74 @@ describe('prerender', () => {
       expect(readdirSync(outside)).toEqual([]);
     } finally {
       rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
+  it("fails a state whose file differs only in case from an earlier state's, on every platform, and never overwrites it", async () => {
+    const table = createRoutes([
+      {
+        path: '/books/:id',
+        render: ({ params }) => `<p>${esc(params.id)}</p>`,
+        entries: () => [{ id: 'Dune' }, { id: 'dune' }, { id: 'Emma' }],
+      },
+      { path: '/Books/:id', render: ({ params }) => `<p>B ${esc(params.id)}</p>`, entries: () => [{ id: 'x' }] },
+      { path: '/search', render: ({ query }) => `<p>${esc(String(query.q))}</p>`, entries: () => [{}] },
+      { path: '/CON', render: () => '<p>con</p>' },
+      { path: '/con', render: () => '<p>con</p>' },
+    ]);
+    const hostile = {
+      ...table,
+      async *locations() {
+        yield* table.locations();
+        yield* ['/search?q=Foo', '/search?q=foo', '/search?q=FOO'];
+      },
+    };
+    const lines: string[] = [];
+    const report = await prerender({
+      routes: hostile,
+      outDir: dir,
+      origin: 'https://example.com',
+      progress: { write: (t: string) => lines.push(t) },
+    });
+    const one = (file: string, holder: string, held: string) =>
+      `its file ${JSON.stringify(file)} collides with ${JSON.stringify(held)} of ${JSON.stringify(holder)}: names that differ only in case are one name on a case-insensitive file system (macOS, Windows)`;
+    expect(report).toMatchObject({ total: 10, written: 6, failed: 4 });
+    expect(report.failures).toEqual([
+      { location: '/books/dune', error: one('books/dune/index.html', '/books/Dune', 'books/Dune') },
+      { location: '/Books/x', error: one('Books/x/index.html', '/books/Dune', 'books') },
+      { location: '/search?q=foo', error: one('search/index.q=foo.html', '/search?q=Foo', 'search/index.q=Foo.html') },
+      { location: '/search?q=FOO', error: one('search/index.q=FOO.html', '/search?q=Foo', 'search/index.q=Foo.html') },
+    ]);
+    expect(report.files).toEqual([
+      'books/Dune/index.html',
+      'books/Emma/index.html',
+      'search/index.html',
+      // Escapes that differ in case are two names: `CON` and `con` are written apart.
+      'CO%4E/index.html',
+      'co%6E/index.html',
+      'search/index.q=Foo.html',
+    ]);
+    expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml'].sort());
+    expect(readFileSync(path.join(dir, 'search/index.q=Foo.html'), 'utf8')).toContain('<p>Foo</p>');
+    expect(lines.join('')).toContain('FAILED');
+    const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).not.toContain('https://example.com/books/dune');
+  });
+
+  it('fails a state whose name a case-insensitive disk holds in another spelling from an earlier run, never writing into it', async () => {
+    try {
+      mkdirSync(path.join(dir, 'Books', '1'), { recursive: true });
+      writeFileSync(path.join(dir, 'Books', '1', 'index.html'), 'earlier run');
+      spellAlike(dir, 'Books', 'books');
+      const table = createRoutes([{ path: '/books/:id', render: () => 'book', entries: () => [{ id: '1' }, { id: '2' }] }]);
+      const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com', sitemap: false });
+      const error = `"books/ID/index.html" names "books", which the disk holds as "Books": another state's name on a case-insensitive file system (macOS, Windows)`;
+      expect(report.failures).toEqual(['1', '2'].map((id) => ({ location: `/books/${id}`, error: error.replace('ID', id) })));
+      expect(readdirSync(path.join(dir, 'Books'))).toEqual(['1']);
+      expect(readFileSync(path.join(dir, 'Books', '1', 'index.html'), 'utf8')).toBe('earlier run');
+    } finally {
+      vi.restoreAllMocks();
+      forgetSpellings();
     }
   });
 
@@ -242,6 +311,34 @@ describe('prerender across machines (shard)', () => {
       expect(tree(path.join(dir, 'merged'))).toEqual(tree(path.join(dir, 'whole')));
     },
   );
+
+  it('decides a collision alike in every shard and in the sitemap step, whatever files the folder holds', async () => {
+    // Two spellings of one file, in different slices.
+    const pair = Array.from({ length: 40 }, (_, i) => [`/T${i}`, `/t${i}`]).find(
+      ([a, b]) => shardOf(a as string, 3) !== shardOf(b as string, 3),
+    ) as string[];
+    const table = createRoutes([{ path: '/:x', render: ({ params }) => `<p>${esc(params.x)}</p>` }]);
+    const both = {
+      ...table,
+      locations: async function* () {
+        yield* pair;
+      },
+    };
+    const base = { origin: 'https://example.com', routes: both };
+    const reports = await Promise.all(
+      [1, 2, 3].map((current) => prerender({ ...base, outDir: path.join(dir, `part-${current}`), shard: { current, total: 3 } })),
+    );
+    expect(reports[shardOf(pair[1] as string, 3) - 1]?.failures.map((f) => f.location)).toEqual([pair[1]]);
+    expect(reports.flatMap((r) => r.files)).toEqual([`${pair[0]?.slice(1)}/index.html`]);
+    // A file for the loser in the gathered folder (on Linux) is not listed either.
+    mkdirSync(path.join(dir, 'merged'));
+    for (const current of [1, 2, 3]) cpSync(path.join(dir, `part-${current}`), path.join(dir, 'merged'), { recursive: true });
+    mkdirSync(path.join(dir, 'merged', pair[1]?.slice(1) as string));
+    writeFileSync(path.join(dir, 'merged', pair[1]?.slice(1) as string, 'index.html'), 'stray');
+    await prerender({ ...base, outDir: path.join(dir, 'merged'), sitemapOnly: true });
+    const urls = parseXml(readFileSync(path.join(dir, 'merged', 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).toEqual([`https://example.com${pair[0]}`]);
+  });
 
   it('refuses the sitemap step for a folder that is not there, rather than write an empty sitemap', async () => {
     const missing = path.join(dir, 'gathered');

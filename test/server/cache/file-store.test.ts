@@ -12,12 +12,13 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
 import { fileStore } from '../../../src/server/cache/file-store.js';
 import { writeInside } from '../../../src/server/files/folder.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
 import { etagOf } from '../../../src/server/http/respond.js';
+import { forgetSpellings, spellAlike } from '../files/case-insensitive.js';
 
 let dir: string;
 beforeEach(() => {
@@ -192,5 +193,96 @@ describe('fileStore under a flood of distinct states with ttlMs: Infinity (secur
 
   it('refuses bounds that are not above 0', () => {
     expect(() => fileStore(dir, { maxEntries: 0 })).toThrow(/maxEntries must be a number above 0/);
+  });
+});
+
+describe('fileStore on case-insensitive and Windows file systems', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+    forgetSpellings();
+  });
+
+  const keysOf = async (store: ReturnType<typeof fileStore>) => {
+    const keys: string[] = [];
+    for await (const key of store.keys()) keys.push(key);
+    return keys.sort();
+  };
+
+  it('never writes a state whose file a kept state holds in another case, on every platform', async () => {
+    const store = fileStore(dir);
+    await store.set('/search?q=Foo', snap('<p>Foo</p>'), Infinity);
+    await store.set('/search?q=foo', snap('<p>foo</p>'), Infinity);
+    await store.set('/Books/1', snap('<p>B1</p>'), Infinity);
+    // One folder on macOS and Windows: `books/2` would land in `Books/`.
+    await store.set('/books/2', snap('<p>b2</p>'), Infinity);
+    expect(readdirSync(dir).sort()).toEqual(['Books', 'search']);
+    expect(readdirSync(path.join(dir, 'search'))).toEqual(['index.q=Foo.html']);
+    expect(await store.get('/search?q=foo')).toBeUndefined();
+    expect(await keysOf(store)).toEqual(['/Books/1', '/search?q=Foo']);
+    // Once the holder is gone, the other spelling may be written.
+    await store.delete('/Books/1');
+    await store.set('/books/2', snap('<p>b2</p>'), Infinity);
+    expect(readFileSync(path.join(dir, 'books/2/index.html'), 'utf8')).toBe('<p>b2</p>');
+  });
+
+  it("serves each state its own snapshot through the handler, never the other spelling's", async () => {
+    const routes = createRoutes([{ path: '/search', render: ({ query }) => `<p>results for ${String(query.q)}</p>` }]);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir), ttlMs: Infinity } });
+    for (const q of ['Foo', 'foo', 'Foo', 'foo']) {
+      const { html } = await handler.render(`/search?q=${q}`);
+      expect(html).toContain(`<p>results for ${q}</p>`);
+      expect(html).toContain(`<link rel="canonical" href="https://example.com/search?q=${q}">`);
+    }
+    expect(readdirSync(path.join(dir, 'search'))).toEqual(['index.q=Foo.html']);
+  });
+
+  it('keeps what another process wrote in another spelling: never serves it for this state, never writes over it (a fleet)', async () => {
+    const other = fileStore(dir);
+    const store = fileStore(dir);
+    // This process has read the folder (empty) before the other wrote.
+    await store.set('/x', snap('x'), Infinity);
+    await other.set('/search?q=Foo', snap('<p>Foo</p>'), Infinity);
+    await other.set('/Books/1', snap('<p>B1</p>'), Infinity);
+    spellAlike(dir, 'search/index.q=Foo.html', 'search/index.q=foo.html');
+    spellAlike(dir, 'Books', 'books');
+    spellAlike(dir, 'Books/1/index.html', 'Books/1/INDEX.html');
+    expect(await store.get('/search?q=foo')).toBeUndefined();
+    expect(await store.get('/books/1')).toBeUndefined();
+    await store.set('/search?q=foo', snap('<p>foo</p>'), Infinity);
+    await store.set('/books/1', snap('<p>b1</p>'), Infinity);
+    await store.set('/books/2', snap('<p>b2</p>'), Infinity);
+    expect(readFileSync(path.join(dir, 'search/index.q=Foo.html'), 'utf8')).toBe('<p>Foo</p>');
+    expect(statSync(path.join(dir, 'search/index.q=foo.html')).ino).toBe(statSync(path.join(dir, 'search/index.q=Foo.html')).ino);
+    expect(readdirSync(path.join(dir, 'Books')).sort()).toEqual(['1']);
+    expect((await store.get('/search?q=Foo'))?.html).toBe('<p>Foo</p>');
+    expect((await store.get('/Books/1'))?.html).toBe('<p>B1</p>');
+    expect(await keysOf(store)).toEqual(['/Books/1', '/search?q=Foo', '/x']);
+  });
+
+  it('still follows a symlink inside the folder whose own name is as asked', async () => {
+    mkdirSync(path.join(dir, 'real'));
+    symlinkSync(path.join(dir, 'real'), path.join(dir, 'alias'));
+    const store = fileStore(dir);
+    await store.set('/alias/1', snap('<p>1</p>'), Infinity);
+    expect((await store.get('/alias/1'))?.html).toBe('<p>1</p>');
+    expect(readFileSync(path.join(dir, 'real/1/index.html'), 'utf8')).toBe('<p>1</p>');
+  });
+
+  it('keeps states with Windows names in names Windows holds, and reads them back as the same keys', async () => {
+    const store = fileStore(dir);
+    const states = ['/CON', '/con/aux.txt', '/a.', '/wiki/Special:Search', '/a%3Ab', '/?q=why?&t=10:30*', '/?p=a/b', '/?p=a%2Fb'];
+    for (const state of states) await store.set(state, snap(`<p>${state}</p>`), Infinity);
+    expect(readdirSync(dir).sort()).toEqual([
+      'CO%4E',
+      'a%253Ab',
+      'a%2E',
+      'co%6E',
+      'index.p=a%252Fb.html',
+      'index.p=a%2Fb.html',
+      'index.q=why%3F&t=10%3A30%2A.html',
+      'wiki',
+    ]);
+    expect(await keysOf(store)).toEqual([...states].sort());
+    for (const state of states) expect((await store.get(state))?.html).toBe(`<p>${state}</p>`);
   });
 });
