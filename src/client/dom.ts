@@ -9,7 +9,11 @@ export interface RouterSignal {
   addEventListener(type: 'abort', listener: () => void): void;
 }
 
-/** The options the router passes to `addEventListener`: the window's own signal (jsdom refuses another realm's). */
+/**
+ * The options the router passes to `addEventListener`: the window's own signal (jsdom refuses
+ * another realm's). `boolean` is there because every DOM's method takes it too: each names its own
+ * `AbortSignal` class, so only a type wider than all of theirs relates to each of them.
+ */
 export type RouterListenOptions = boolean | { signal?: RouterSignal };
 
 /** An event as the router's listeners and `dispatchEvent` see it (a click is read as a `RouterClick`). */
