@@ -4,7 +4,7 @@
 
 import { hasEscapedFragment, uglyState } from '../codec.js';
 import { normalizeLocation, readLocation, stripAnchor, urlOf, type AppLocation, type UrlMode } from '../location.js';
-import type { RouterWindow } from './types.js';
+import type { RouterSignal, RouterWindow } from './dom.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */
 export interface Reading {
@@ -76,7 +76,7 @@ export interface Nav {
   /** Moves `delta` entries back (negative) or forward. */
   go(delta: number): void;
   /** Calls `f` for every change of entry that the router did not write, until `signal` aborts. */
-  listen(f: (event: { type?: string }) => void, signal: AbortSignal): void;
+  listen(f: (event: { type?: string }) => void, signal: RouterSignal): void;
 }
 
 /**

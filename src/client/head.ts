@@ -3,6 +3,7 @@
 // state's tags, first taking out any shell tag with the same key (src/head.ts holds the key rule).
 
 import { CANONICAL_KEY, headKey, jsonLdText, type HeadTag } from '../head.js';
+import type { RouterDocument, RouterElement, RouterNode } from './dom.js';
 
 /**
  * A function that makes document.head show `tags` and nothing else of the previous state's.
@@ -11,9 +12,9 @@ import { CANONICAL_KEY, headKey, jsonLdText, type HeadTag } from '../head.js';
  * canonical link (the server writes it; the client has no origin to write one) is that state's
  * too: kept while `same` (the state shown is the one the server rendered), removed after.
  */
-export function createHead(doc: Document): (tags: readonly HeadTag[], rendered?: boolean, same?: boolean) => void {
-  let added: Element[] = [];
-  let taken: [Element, Node, Node | null][] = [];
+export function createHead(doc: RouterDocument): (tags: readonly HeadTag[], rendered?: boolean, same?: boolean) => void {
+  let added: RouterElement[] = [];
+  let taken: [RouterElement, RouterNode, RouterNode | null][] = [];
   return (tags, rendered, same) => {
     for (const el of added) el.remove();
     // Put back in reverse, so each one's next sibling is in place (or gone: then at the end).
@@ -25,7 +26,7 @@ export function createHead(doc: Document): (tags: readonly HeadTag[], rendered?:
     const keys = new Set(tags.map((t) => t.key));
     for (const el of head.querySelectorAll('meta,link,script')) {
       const key = headKey(el.localName, (name) => el.getAttribute(name));
-      if (key && keys.has(key)) (rendered || taken.push([el, el.parentNode as Node, el.nextSibling]), el.remove());
+      if (key && keys.has(key)) (rendered || taken.push([el, el.parentNode as RouterNode, el.nextSibling]), el.remove());
       // The server's canonical link names the state it rendered.
       else if (rendered && key === CANONICAL_KEY) same ? added.push(el) : el.remove();
     }
@@ -33,7 +34,8 @@ export function createHead(doc: Document): (tags: readonly HeadTag[], rendered?:
       const el = doc.createElement(t.tag);
       for (const [name, value] of t.attrs) el.setAttribute(name, value);
       if (t.tag === 'script') el.textContent = jsonLdText(t.json);
-      added.push(head.appendChild(el));
+      // appendChild gives back the node it appended.
+      added.push(head.appendChild(el) as RouterElement);
     }
   };
 }

@@ -3,9 +3,10 @@
 // `data-router-rendered` attribute says the server already wrote that location's view into it.
 
 import { DATA_SCRIPT_ID, RENDERED_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
+import type { RouterDocument, RouterElement } from './dom.js';
 
 /** The page's hydration payload, or null when it has none or it does not read as one. */
-export function readHydration(doc: Document): HydrationPayload | null {
+export function readHydration(doc: RouterDocument): HydrationPayload | null {
   try {
     const payload = JSON.parse(doc.getElementById(DATA_SCRIPT_ID)?.textContent ?? 'null') as HydrationPayload | null;
     return payload && typeof payload.location === 'string' ? payload : null;
@@ -15,6 +16,6 @@ export function readHydration(doc: Document): HydrationPayload | null {
 }
 
 /** The location whose view the server rendered into `outlet`, or null. */
-export function renderedLocation(outlet: Element | null): string | null {
+export function renderedLocation(outlet: RouterElement | null): string | null {
   return outlet ? outlet.getAttribute(RENDERED_ATTRIBUTE) : null;
 }

@@ -6,7 +6,7 @@ import type { AppLocation } from '../location.js';
 import { percentDecode } from '../percent.js';
 import type { Reading } from './adapters.js';
 import { scrollToAnchor } from './scroll.js';
-import type { RouterWindow } from './types.js';
+import type { LiveWindow, RouterClick, RouterElement, RouterEvent, RouterUrl } from './dom.js';
 
 /** The attribute that opts a link out of routing: `<a href="/app/x" data-router-ignore>`. */
 export const IGNORE = 'data-router-ignore';
@@ -19,11 +19,12 @@ const LEFT_ALONE = `[download],[${IGNORE}],[rel~="external" i]`;
  * router's adapter: inside `base`, or on the pinned page). `go` receives the location; a plain
  * `#anchor` scrolls to its element and changes neither the URL nor the state.
  */
-export function linkHandler(win: RouterWindow, read: (href: string) => Reading | null, go: (loc: AppLocation) => void) {
-  return (event: MouseEvent): void => {
+export function linkHandler(win: LiveWindow, read: (href: string) => Reading | null, go: (loc: AppLocation) => void) {
+  // The DOM gives a click listener a MouseEvent (happy-dom's types say only Event).
+  return ((event: RouterClick): void => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     // composedPath() reaches into open shadow roots, where event.target is retargeted to the host.
-    const a = event.composedPath().find((n) => (n as Element).localName === 'a') as Element | undefined;
+    const a = event.composedPath().find((n) => (n as RouterElement).localName === 'a') as RouterElement | undefined;
     if (!a) return;
     // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href` (the parser's prefix for it).
     const href = a.getAttribute('href') ?? a.getAttribute('xlink:href');
@@ -35,7 +36,7 @@ export function linkHandler(win: RouterWindow, read: (href: string) => Reading |
       scrollToAnchor(win.document, percentDecode(href, 1));
       return;
     }
-    let url: URL;
+    let url: RouterUrl;
     try {
       // A fragment is of this very document: a srcdoc frame's base URL is its parent's.
       url = new win.URL(href, href[0] === '#' ? win.location.href : win.document.baseURI);
@@ -49,5 +50,5 @@ export function linkHandler(win: RouterWindow, read: (href: string) => Reading |
     if (!reading) return;
     event.preventDefault();
     go(reading.loc);
-  };
+  }) as (event: RouterEvent) => void;
 }

@@ -17,7 +17,8 @@ import { historyNav } from './history.js';
 import { readHydration, renderedLocation } from './hydrate.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
-import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, RouterWindow, Target } from './types.js';
+import type { LiveWindow, RouterElement, RouterSignal } from './dom.js';
+import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, Target } from './types.js';
 
 /** How many redirects one navigation may follow before it is a loop. */
 const MAX_REDIRECTS = 10;
@@ -43,7 +44,8 @@ const adder =
 export function createRouter(options: RouterOptions): Router {
   const { routes, links = true, error: errorView, history: instance } = options;
   // With a `history` instance the window is only the document's (links, scroll, title), and optional.
-  const win = (options.window ?? (instance ? undefined : (globalThis as { window?: RouterWindow }).window)) as RouterWindow;
+  // A window's own CustomEvent and URL are there at run time even where its type (the DOM's `Window`) lacks them.
+  const win = (options.window ?? (instance ? undefined : (globalThis as { window?: LiveWindow }).window)) as LiveWindow;
   if (!win && !instance)
     throw new TypeError(
       DEV ? 'createRouter: no window; pass { window }, or { history } such as createMemoryHistory() in Node' : 'no window',
@@ -65,10 +67,10 @@ export function createRouter(options: RouterOptions): Router {
   let pending: { loc: AppLocation; key: string } | null = null;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
-  let outlet: Element | null | undefined;
+  let outlet: RouterElement | null | undefined;
   let started = false;
   let lastHref = '';
-  let listening: AbortController | undefined; // aborted by destroy(): removes what start() added
+  let listening: { signal: RouterSignal; abort(): void } | undefined; // aborted by destroy(): removes what start() added
   // Without a document (a memory history and no window) there is no head to keep.
   const setHead = doc && createHead(doc);
   // The outcome published with the settled signal: the status a server would answer the state

@@ -1,7 +1,7 @@
 // Scroll positions: the top on a new entry, the saved position on back/forward, the anchor's element
 // when the location has one. Positions are saved per history entry key, in memory.
 
-import type { RouterWindow } from './types.js';
+import type { RouterDocument, RouterWindow } from './dom.js';
 
 /** How a navigation reached its entry: a new entry, a replaced one, or a traversal (or the first load). */
 export type Kind = typeof PUSH | typeof REPLACE | typeof POP;
@@ -13,16 +13,17 @@ export const REPLACE = 1;
 export const POP = 2;
 
 /** Scrolls to the element an in-page anchor names (`id`, else the first `name`); false when there is none. */
-export function scrollToAnchor(doc: Document, anchor: string): boolean {
+export function scrollToAnchor(doc: RouterDocument, anchor: string): boolean {
   const el = anchor ? (doc.getElementById(anchor) ?? doc.getElementsByName(anchor)[0]) : undefined;
-  if (el) el.scrollIntoView();
+  // jsdom has no scrollIntoView: the anchor is still found (no scroll to the top), and nothing throws.
+  if (el) el.scrollIntoView?.();
   return !!el;
 }
 
 /** Saves and restores positions; every method is a no-op when `on` is false. */
 export function createScroll(win: RouterWindow, on: boolean) {
   const saved = new Map<string, [number, number]>();
-  let restoration: ScrollRestoration | undefined;
+  let restoration: string | undefined;
   return {
     /** Takes scrolling over from the browser, which would restore before our content is rendered. */
     start() {

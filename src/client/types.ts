@@ -4,22 +4,12 @@
 import type { Head } from '../head.js';
 import type { AppLocation, UrlMode } from '../location.js';
 import type { AnyRoute, RenderContext, RouteMatch, RouteTable } from '../route-types.js';
+import type { RouterElement, RouterWindow } from './dom.js';
+
+export type { RouterWindow };
 
 /** Which URL form the router uses: `'auto'` picks `'history'` where pushState works, else `'hashbang'`. */
 export type RouterMode = 'auto' | UrlMode;
-
-/** The parts of a browser window the router uses: the global `window`, or a test DOM's window. */
-export interface RouterWindow extends Pick<
-  Window,
-  'location' | 'history' | 'document' | 'addEventListener' | 'removeEventListener' | 'dispatchEvent' | 'scrollTo' | 'scrollX' | 'scrollY'
-> {
-  /** The window's own `CustomEvent`, for the settled event. */
-  CustomEvent: typeof CustomEvent;
-  /** The window's own `URL`, to resolve link hrefs against the document. */
-  URL: typeof URL;
-  /** The window's own `AbortController`, whose signal removes the router's listeners (jsdom refuses another realm's). Default the global one. */
-  AbortController?: typeof AbortController;
-}
 
 /** The parts of a `history` package (v5) instance the router uses: `createMemoryHistory()`, `createBrowserHistory()`. */
 export interface RouterHistory {
@@ -64,7 +54,7 @@ export interface RouterOptions {
   /** The app's base path. Default the route table's `base`. */
   base?: string;
   /** Where a route's `render` HTML goes: an element or a selector read at `start()`. Default none. */
-  outlet?: Element | string | null;
+  outlet?: RouterElement | string | null;
   /** Route clicks on same-origin `<a>` links inside `base`. Default `true`. */
   links?: boolean;
   /** Scroll to the top on a new entry, back to the saved position on back/forward, to the anchor. Default `true`. */
@@ -74,10 +64,10 @@ export interface RouterOptions {
   /**
    * The window: its address bar and history, and (with `history`) the document for links, scroll,
    * title, an outlet selector and the settled event. Default the global `window` (read when
-   * `createRouter` is called, not at import); with `history`, none unless given. Any DOM `Window`
-   * fits, such as an iframe's `contentWindow`, whose type lacks the globals it has at run time.
+   * `createRouter` is called, not at import); with `history`, none unless given. Typed by shape:
+   * any DOM `Window` (an iframe's `contentWindow` too), happy-dom's and jsdom's fit without a cast.
    */
-  window?: RouterWindow | Window;
+  window?: RouterWindow;
   /**
    * A `history` package (v5) instance to read, write and listen through instead of the window's
    * address bar. With `createMemoryHistory()` no window is needed. Default none.

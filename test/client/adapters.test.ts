@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAdapter, windowNav } from '../../src/client/adapters.js';
-import type { RouterWindow } from '../../src/client/index.js';
 import { toUrl, type UrlMode } from '../../src/index.js';
 import { normalizeLocation } from '../../src/location.js';
 import { modes, setup, type Setup } from './fixture.js';
@@ -125,7 +124,7 @@ describe('the adapter of a page whose path may not change (file://, a sandboxed 
 
 describe('windowNav: the window as the router writes, reads and probes it', () => {
   let window: Window;
-  const open = (url = 'https://example.com/app/') => (window = new Window({ url })) as unknown as RouterWindow;
+  const open = (url = 'https://example.com/app/') => (window = new Window({ url }));
   afterEach(async () => {
     vi.restoreAllMocks();
     await window.happyDOM.close();

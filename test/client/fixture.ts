@@ -4,7 +4,7 @@
 import { Window } from 'happy-dom';
 import { createRoutes, toUrl, type AnyRoute, type RouteDefinition, type UrlMode } from '../../src/index.js';
 import { createRouter } from '../../src/client/index.js';
-import type { Router, RouterOptions, RouterWindow } from '../../src/client/index.js';
+import type { Router, RouterOptions } from '../../src/client/index.js';
 
 export const modes: UrlMode[] = ['history', 'hashbang'];
 
@@ -61,7 +61,7 @@ export function setup(mode: UrlMode | 'auto', options: SetupOptions = {}) {
           : (notFound ?? { title: 'Not found', render: ({ location }) => `<h1>Not found: ${esc(location)}</h1>` }),
     },
   );
-  const router: Router = createRouter({ routes: table, mode, base, outlet: '#outlet', window: window as unknown as RouterWindow, ...rest });
+  const router: Router = createRouter({ routes: table, mode, base, outlet: '#outlet', window, ...rest });
   const outlet = () => document.getElementById('outlet')?.innerHTML ?? '';
   /** The address bar, origin-relative. */
   const address = () => window.location.pathname + window.location.search + window.location.hash;

@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 import { createBrowserHistory, type BrowserHistory } from 'history';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRouter, type Router, type RouterWindow } from '../../src/client/index.js';
+import { createRouter, type Router } from '../../src/client/index.js';
 import { createRoutes } from '../../src/index.js';
 
 // The router on the `history` package's createBrowserHistory({ window }) in a happy-dom window: it
@@ -28,9 +28,8 @@ afterEach(async () => {
 function open(url = '/app/') {
   window = new Window({ url: 'https://example.com' + url });
   window.document.body.innerHTML = '<nav><a href="/app/books/3">three</a></nav><main id="outlet"></main>';
-  const win = window as unknown as RouterWindow;
   history = createBrowserHistory({ window: window as unknown as globalThis.Window });
-  router = createRouter({ routes: table, history, window: win, outlet: '#outlet' });
+  router = createRouter({ routes: table, history, window, outlet: '#outlet' });
   return router;
 }
 const address = () => window.location.pathname + window.location.search + window.location.hash;

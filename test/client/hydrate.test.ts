@@ -1,6 +1,6 @@
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRouter, type Router, type RouterWindow } from '../../src/client/index.js';
+import { createRouter, type Router } from '../../src/client/index.js';
 import { readHydration, renderedLocation } from '../../src/client/hydrate.js';
 import { createRoutes, notFound } from '../../src/index.js';
 import { createSnapshotHandler, type CleanUrls } from '../../src/server/index.js';
@@ -62,7 +62,7 @@ async function open(path: string, cleanUrls: CleanUrls = 'all') {
   const child = outlet.firstElementChild;
   (outlet.querySelector('#q') as unknown as { focus?: () => void } | null)?.focus?.();
   const client = app();
-  const router = createRouter({ routes: client.routes, outlet: '#app', window: window as unknown as RouterWindow });
+  const router = createRouter({ routes: client.routes, outlet: '#app', window });
   opened.push({ window, router });
   await router.start();
   return { window, router, loads: client.loads, outlet, child, html };
@@ -155,7 +155,7 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     const window = new Window({ url: 'https://example.com/#!/books/3' });
     window.document.write(html);
     const client = app();
-    const router = createRouter({ routes: client.routes, outlet: '#app', mode: 'hashbang', window: window as unknown as RouterWindow });
+    const router = createRouter({ routes: client.routes, outlet: '#app', mode: 'hashbang', window });
     opened.push({ window, router });
     await router.start();
     expect(client.loads).toEqual(['3']);
@@ -178,13 +178,13 @@ describe('readHydration and renderedLocation', () => {
   ])('reads %s', (markup, expected) => {
     const window = new Window();
     window.document.body.innerHTML = markup;
-    expect(readHydration(window.document as unknown as Document)).toEqual(expected);
+    expect(readHydration(window.document)).toEqual(expected);
   });
 
   it('reads the outlet mark, null without one or without an outlet', () => {
     const window = new Window();
     window.document.body.innerHTML = '<main data-router-rendered="/x"></main><div></div>';
-    const [main, div] = [window.document.querySelector('main'), window.document.querySelector('div')] as unknown as Element[];
+    const [main, div] = [window.document.querySelector('main'), window.document.querySelector('div')];
     expect([renderedLocation(main!), renderedLocation(div!), renderedLocation(null)]).toEqual(['/x', null, null]);
   });
 });

@@ -1,6 +1,6 @@
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRouter, type RouterWindow } from '../../src/client/index.js';
+import { createRouter } from '../../src/client/index.js';
 import { createRoutes } from '../../src/index.js';
 import { deferred, modes, setup, type Setup } from './fixture.js';
 
@@ -34,7 +34,7 @@ describe.each(modes)('the router lifecycle in %s mode', (mode) => {
     t = setup(mode);
     const track = trackListeners();
     const before = t.window.location.href;
-    const router = createRouter({ routes: t.table, mode, window: t.window as unknown as RouterWindow });
+    const router = createRouter({ routes: t.table, mode, window: t.window });
     expect(track.added).toEqual([]);
     expect(t.window.location.href).toBe(before);
     expect(t.document.documentElement.hasAttribute('data-router-state')).toBe(false);
@@ -199,7 +199,7 @@ describe('createRouter options', () => {
   const open = (url: string, pushState = true) => {
     window = new Window({ url });
     if (!pushState) Object.defineProperty(window.history, 'pushState', { value: undefined });
-    return window as unknown as RouterWindow;
+    return window;
   };
 
   it('needs a window where there is no global one, and names the memory history for Node', () => {
@@ -264,7 +264,7 @@ describe('createRouter options', () => {
     expect(await router.start()).toBe(true);
     expect([win.location.href, router.current?.location]).toEqual(['https://example.com/app/index.html?v=1#!/', '/']);
     expect(await router.navigate('/books/2', { state: 2 })).toBe(true);
-    expect([win.location.href, win.history.length, win.history.state.state]).toEqual([
+    expect([win.location.href, win.history.length, (win.history.state as { state: unknown }).state]).toEqual([
       'https://example.com/app/index.html?v=1#!/books/2',
       2,
       2,

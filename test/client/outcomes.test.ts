@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRoutes, notFound, redirect, toUrl, type Head } from '../../src/index.js';
-import { createRouter, type Router, type RouterWindow } from '../../src/client/index.js';
+import { createRouter, type Router } from '../../src/client/index.js';
 import { caseRoutes, cases } from '../outcome-cases.mjs';
 import { modes } from './fixture.js';
 
@@ -17,7 +17,7 @@ function open(mode: 'history' | 'hashbang', url = '/', extra: { head?: Head } = 
   document.body.innerHTML = '<main id="outlet"></main>';
   const { routes, notFound: notFoundView, error, head } = caseRoutes({ notFound, redirect });
   const table = createRoutes(routes, { notFound: notFoundView, head: extra.head ?? head });
-  const router: Router = createRouter({ routes: table, mode, outlet: '#outlet', error, window: window as unknown as RouterWindow });
+  const router: Router = createRouter({ routes: table, mode, outlet: '#outlet', error, window });
   const metas = (key: string) =>
     [...document.head.querySelectorAll('meta')]
       .filter((m) => m.getAttribute('name') === key || m.getAttribute('property') === key)
@@ -165,7 +165,7 @@ describe('the head the client router keeps', () => {
         }),
       },
     ]);
-    const router = createRouter({ routes: table, mode: 'history', window: window as unknown as RouterWindow });
+    const router = createRouter({ routes: table, mode: 'history', window });
     await router.start();
     const doc = window.document;
     expect(doc.querySelector('meta[name="description"]')?.getAttribute('content')).toBe(hostile);

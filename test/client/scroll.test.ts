@@ -1,7 +1,6 @@
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createScroll, POP, PUSH, REPLACE, scrollToAnchor } from '../../src/client/scroll.js';
-import type { RouterWindow } from '../../src/client/index.js';
 import { modes, setup, type Setup } from './fixture.js';
 
 describe('createScroll and scrollToAnchor', () => {
@@ -9,7 +8,7 @@ describe('createScroll and scrollToAnchor', () => {
   const open = () => {
     window = new Window({ url: 'https://example.com/' });
     window.document.body.innerHTML = '<h2 id="a">a</h2><a name="b">b</a><p id="caf&eacute;">c</p>';
-    return window as unknown as RouterWindow;
+    return window;
   };
   afterEach(async () => {
     vi.restoreAllMocks();

@@ -28,15 +28,25 @@ const { createRoutes, createRouter, notFound, redirect } = window.CrawlableRoute
 const { routes, notFound: notFoundView, error, head } = caseRoutes({ notFound, redirect });
 createRouter({ routes: createRoutes(routes, { notFound: notFoundView, head }), mode: 'history', outlet: '#app', error }).start();`;
 
-type Found = { title: string; canonical: string[]; description: string[]; siteName: string[]; heading: string; jsonLd: string[] };
+type Found = {
+  title: string;
+  canonical: string[];
+  description: string[];
+  siteName: string[];
+  heading: string;
+  jsonLd: string[];
+  /** The names of `<html>`'s attributes. */
+  root: string[];
+};
 
 function read(html: string): Found {
   type Node = { nodeName: string; tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string };
-  const found: Found = { title: '', canonical: [], description: [], siteName: [], heading: '', jsonLd: [] };
+  const found: Found = { title: '', canonical: [], description: [], siteName: [], heading: '', jsonLd: [], root: [] };
   const text = (n: Node): string => (n.value ?? '') + (n.childNodes ?? []).map(text).join('');
   const walk = (n: Node) => {
     const attr = (name: string) => n.attrs?.find((a) => a.name === name)?.value;
     if (n.tagName === 'title') found.title = text(n);
+    if (n.tagName === 'html') found.root = (n.attrs ?? []).map((a) => a.name);
     if (n.tagName === 'link' && attr('rel') === 'canonical') found.canonical.push(attr('href') ?? '');
     if (n.tagName === 'meta' && attr('name') === 'description') found.description.push(attr('content') ?? '');
     if (n.tagName === 'meta' && attr('property') === 'og:site_name') found.siteName.push(attr('content') ?? '');
@@ -129,6 +139,8 @@ describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (na
     expect(page.siteName).toEqual(['Shop']);
     expect(page.canonical).toEqual(c.status === 200 ? [toUrl(c.location, { origin: ORIGIN })] : []);
     if (c.status === 200) expect(page.jsonLd.map((j) => JSON.parse(j) as unknown)).toEqual([{ '@type': 'Thing', name: c.title }]);
+    // The router's settled attributes were its word to the headless renderer, not the snapshot's.
+    expect(page.root).toEqual([]);
   });
 
   it('never caches a failure: each request renders it again', async () => {

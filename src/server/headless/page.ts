@@ -87,10 +87,16 @@ export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderR
 
 /**
  * Serialises the page as a snapshot: the doctype, then the document with the meta fragment tag and
- * any canonical link removed, the state's canonical link added, and ugly links made pretty.
+ * any canonical link removed, the state's canonical link added, ugly links made pretty, and the
+ * settled attributes taken off `<html>`.
  */
 export function serializePage(window: BrowserWindow, job: RenderJob): string {
   const document = window.document;
+  // The settled attributes are the router's word to this renderer (pageOutcome has read them): the
+  // snapshot says its status over HTTP, as the hooks renderer's do. Left in, a page opened from it
+  // (cleanUrls 'all', a prerendered file) would say `settled` before its own router had started,
+  // to whatever waits on that signal (verify --browser, a headless render of that page).
+  for (const name of [STATE_ATTRIBUTE, STATUS_ATTRIBUTE, REDIRECT_ATTRIBUTE]) document.documentElement?.removeAttribute(name);
   for (const element of [...document.querySelectorAll('meta[name], link[rel]')]) {
     const read = (name: string) => element.getAttribute(name);
     if (isFragmentMeta(element.localName, read) || isCanonicalLink(element.localName, read)) element.remove();

@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
-import { serializePage, watchWindow } from '../../../src/server/headless/page.js';
+import { pageOutcome, serializePage, watchWindow } from '../../../src/server/headless/page.js';
 import type { RenderJob } from '../../../src/server/render/render.js';
 
 let windows: Window[] = [];
@@ -50,6 +50,16 @@ describe('serializePage', () => {
     walk(parse(html) as unknown as Node);
     expect(canonical).toEqual(["https://example.com/app/books/1?a=1&b='%22%3E"]);
     expect(links).toEqual(['/app/books/2', '/app/x', '/plain', '/app/books/3']);
+  });
+
+  it('takes the settled attributes off <html>, after pageOutcome has read them: they are the router’s word to the renderer', () => {
+    const window = page(
+      '<!DOCTYPE html><html lang="en" data-router-state="settled" data-router-status="301" data-router-redirect="/books/2" data-theme="dark"><head></head><body></body></html>',
+    );
+    const win = window as unknown as Parameters<typeof serializePage>[0];
+    expect(pageOutcome(win, job())).toEqual({ status: 301, redirect: '/books/2' });
+    const html = serializePage(win, job({ notFound: true }));
+    expect(html).toBe('<!DOCTYPE html>\n<html lang="en" data-theme="dark"><head></head><body></body></html>\n');
   });
 
   it('adds no canonical link to a notFound state, and writes no doctype the page lacks', () => {
