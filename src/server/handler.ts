@@ -14,6 +14,7 @@ import { createSnapshotCache, memoryStore, type StoredSnapshot } from './cache/c
 import { SnapshotError } from './errors.js';
 import { errorPage } from './html/escape.js';
 import { memoize } from './memo.js';
+import { ownMemo } from './held.js';
 import { checkNonce } from './html/hydration.js';
 import { DEFAULT_SHELL, parseShell } from './html/shell.js';
 import { defaultIsBot } from './http/bots.js';
@@ -110,10 +111,9 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     cache,
   });
   const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl, vary };
+  // The shell's answers are kept for the handler's life: one page, at most two answers.
   const shellMemo = {};
-  // A stored snapshot's answer at a clean URL has its own headers (Vary), so its own prepared copy.
-  const cleanMemos = new WeakMap<StoredSnapshot, object>();
-  const cleanMemo = (stored: StoredSnapshot) => cleanMemos.get(stored) ?? (cleanMemos.set(stored, {}), cleanMemos.get(stored) as object);
+  ownMemo(shellMemo, () => true);
 
   /** The answer of a stored snapshot, in the request's form (a redirect keeps the form it was asked in). */
   function fromSnapshot(request: Ask, stored: StoredSnapshot, clean: boolean): Answer | Promise<Answer> {
@@ -136,7 +136,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       cacheControl,
       vary: varies,
     };
-    return respond(request, page, { compress, memo: clean ? cleanMemo(stored) : stored });
+    // At a clean URL the answer has its own headers (Vary), the same body: the second variant.
+    return respond(request, page, { compress, memo: stored, variant: clean ? 1 : 0 });
   }
 
   /** The answer once the snapshot is rendered (or the render failed); null for a client that has gone. */

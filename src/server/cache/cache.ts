@@ -10,6 +10,7 @@
 
 import type { AppLocation } from '../../location.js';
 import { SnapshotError } from '../errors.js';
+import { ownMemo } from '../held.js';
 
 /** A snapshot as a store keeps it. */
 export interface StoredSnapshot {
@@ -54,10 +55,12 @@ export interface MemoryStoreOptions {
   /** Most snapshots kept; the least recently used go first. Default 1000. */
   maxEntries?: number;
   /**
-   * Most bytes kept (UTF-8 HTML plus keys); a larger snapshot is not kept at all. Default 50 MiB.
-   * The answers prepared from a kept snapshot live as long as it: the process holds its HTML text,
-   * its bytes as sent and, once asked for, gzipped, so budget up to three times this (measured full:
-   * 2.2 times with plain answers, 2.9 with gzip on text that hardly compresses).
+   * Most bytes kept alive by the entries: each one's HTML and key (as the process holds the text:
+   * a byte a character, two when it has one past U+00FF) and the answers prepared from it (its
+   * bytes as sent and gzipped, and their headers), counted as they are made, plus 512 bytes an
+   * entry and 384 an answer for the objects that hold them; the least recently used go first. A
+   * snapshot larger than this is not kept; an answer that would not fit beside its snapshot is sent
+   * but not kept (made again for the next request). Default 50 MiB.
    */
   maxBytes?: number;
 }
@@ -70,7 +73,7 @@ export interface MemoryStore extends SnapshotStore {
   keys(): AppLocation[];
   /** Snapshots held. */
   readonly size: number;
-  /** Bytes held. */
+  /** Bytes held: what `maxBytes` counts (HTML, keys and the answers prepared from them), never above it. */
   readonly bytes: number;
 }
 
@@ -80,10 +83,18 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value;
 }
 
+/** Bytes a string takes in the process: V8 keeps a text with no character past U+00FF at a byte a character, else two. */
+function textBytes(text: string): number {
+  return /[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length;
+}
+
+/** Bytes of the objects that hold one entry (measured on Node 20: about 420), beside its text. */
+export const ENTRY_BYTES = 512;
+
 // Stores whose `get` answers at once (no promise): the cache can serve their hits without waiting.
 const immediate = new WeakSet<SnapshotStore>();
 
-/** A least-recently-used store in memory, bounded by entries and bytes. */
+/** A least-recently-used store in memory, bounded by entries and by the bytes its entries keep alive. */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxEntries = positive(options.maxEntries, 1000, 'maxEntries');
   const maxBytes = positive(options.maxBytes, 50 * 1024 * 1024, 'maxBytes');
@@ -95,6 +106,13 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     if (!entry) return;
     entries.delete(key);
     bytes -= entry.bytes;
+  };
+  /** Drops the least recently used entries but `keep` until `more` bytes fit (and one more entry, with `entry`). */
+  const makeRoom = (more: number, keep: AppLocation, entry: boolean) => {
+    for (const oldest of entries.keys()) {
+      if (bytes + more <= maxBytes && (!entry || entries.size < maxEntries)) break;
+      if (oldest !== keep) remove(oldest);
+    }
   };
   const store: MemoryStore = {
     get size() {
@@ -112,14 +130,20 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
     },
     set(key, snapshot) {
       remove(key);
-      const size = Buffer.byteLength(snapshot.html) + Buffer.byteLength(key);
+      const size = ENTRY_BYTES + textBytes(snapshot.html) + textBytes(key);
       if (size > maxBytes) return;
-      for (const oldest of entries.keys()) {
-        if (entries.size < maxEntries && bytes + size <= maxBytes) break;
-        remove(oldest);
-      }
-      entries.set(key, { snapshot, bytes: size });
+      makeRoom(size, key, true);
+      const entry = { snapshot, bytes: size };
+      entries.set(key, entry);
       bytes += size;
+      // An answer prepared from this snapshot grows the entry while it is kept here; others make room.
+      ownMemo(snapshot, (more) => {
+        if (entries.get(key) !== entry || entry.bytes + more > maxBytes) return false;
+        makeRoom(more, key, false);
+        entry.bytes += more;
+        bytes += more;
+        return true;
+      });
     },
     delete: remove,
     keys() {

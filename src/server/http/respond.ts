@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { gzip as gzipCallback } from 'node:zlib';
+import { chargeMemo } from '../held.js';
 import type { Answer, Ask } from './exchange.js';
 
 const gzip = promisify(gzipCallback);
@@ -75,8 +76,13 @@ const encoder = new TextEncoder();
 export interface RespondOptions {
   /** gzip bodies for clients that accept it, and say `Vary: Accept-Encoding`. */
   compress: boolean;
-  /** An object whose lifetime the prepared answer may be kept for (a stored snapshot, the shell). */
+  /**
+   * An object the prepared answer may be kept on (a stored snapshot, the shell), for as long as it
+   * lives, if its owner counts the bytes (held.ts); with no owner nothing is kept past the request.
+   */
   memo?: object;
+  /** Which of the memo's pages this is, when it has two with the same body but other headers (a snapshot at its ugly URL: 0, at a clean URL: 1). Default 0. */
+  variant?: 0 | 1;
 }
 
 /** The headers and bytes of a 200-style answer, the same for every request that wants it. */
@@ -85,9 +91,43 @@ interface Prepared {
   body: Uint8Array;
 }
 
-// Per memo object: the plain answer and the gzipped one, each prepared once, not once per request
-// (the gzipped one is a promise until gzip is done).
-const preparedFor = new WeakMap<object, [plain?: Prepared, zipped?: Prepared | Promise<Prepared>]>();
+/** What is kept on a memo: its body as sent and gzipped (shared by its variants), and each answer. */
+interface Kept {
+  plain?: Uint8Array;
+  zipped?: Uint8Array;
+  /** The gzip being made, shared by the requests that want it meanwhile. */
+  zipping?: Promise<Uint8Array>;
+  /** Prepared answers, at `variant * 2 + (gzipped ? 1 : 0)`. */
+  answers: (Prepared | undefined)[];
+}
+
+// Per memo object: what was prepared once for it, not once per request, as far as its owner counts it.
+const keptFor = new WeakMap<object, Kept>();
+
+const keptOn = (memo: object): Kept => keptFor.get(memo) ?? (keptFor.set(memo, { answers: [] }), keptFor.get(memo) as Kept);
+
+/** Bytes of the objects that hold one kept answer (measured on Node 20: 280 to 420), beside its header text and body. */
+export const ANSWER_BYTES = 384;
+
+/** Bytes a prepared answer keeps alive beside its body: its header text and its objects. */
+function answerBytes(headers: Readonly<Record<string, string>>): number {
+  let bytes = ANSWER_BYTES;
+  for (const name in headers) bytes += name.length + (headers[name] as string).length;
+  return bytes;
+}
+
+/** Keeps `prepared` on `memo` when its owner counts its bytes (its body's only if the memo does not hold that body yet). */
+function keep(memo: object, index: number, prepared: Prepared, zip: boolean): void {
+  const kept = keptFor.get(memo);
+  if (kept?.answers[index]) return;
+  const known = zip ? kept?.zipped : kept?.plain;
+  const bytes = answerBytes(prepared.headers) + (known === prepared.body ? 0 : prepared.body.byteLength);
+  if (!chargeMemo(memo, bytes)) return;
+  const into = kept ?? keptOn(memo);
+  if (zip) into.zipped = prepared.body;
+  else into.plain = prepared.body;
+  into.answers[index] = prepared;
+}
 
 function headersOf(page: Page, compress: boolean, zip: boolean): Record<string, string> {
   const headers: Record<string, string> = {
@@ -108,13 +148,8 @@ function finish(headers: Record<string, string>, body: Uint8Array): Prepared {
   return { headers: Object.freeze(headers), body };
 }
 
-function preparePlain(page: Page, compress: boolean): Prepared {
-  return finish(headersOf(page, compress, false), encoder.encode(page.body));
-}
-
-async function prepareZipped(page: Page, compress: boolean): Promise<Prepared> {
+function zippedAnswer(page: Page, compress: boolean, body: Uint8Array): Prepared {
   const headers = headersOf(page, compress, true);
-  const body = new Uint8Array(await gzip(encoder.encode(page.body)));
   headers['Content-Encoding'] = 'gzip';
   return finish(headers, body);
 }
@@ -137,20 +172,36 @@ export function respond(request: Ask, page: Page, options: RespondOptions): Answ
   // Whether to gzip depends on the body's size in bytes; its length in UTF-16 units bounds that from below.
   const zip =
     options.compress && acceptsGzip(request) && (page.body.length >= GZIP_MIN || encoder.encode(page.body).byteLength >= GZIP_MIN);
-  const memo = options.memo;
-  let slot = memo ? preparedFor.get(memo) : undefined;
-  if (memo && !slot) preparedFor.set(memo, (slot = []));
+  const { memo, compress } = options;
+  const index = (options.variant ?? 0) * 2 + (zip ? 1 : 0);
+  const kept = memo && keptFor.get(memo);
+  const ready = kept && kept.answers[index];
+  if (ready) return answerWith(request, page, ready);
   if (!zip) {
-    const plain = slot?.[0] ?? preparePlain(page, options.compress);
-    if (slot) slot[0] = plain;
-    return answerWith(request, page, plain);
+    const prepared = finish(headersOf(page, compress, false), kept?.plain ?? encoder.encode(page.body));
+    if (memo) keep(memo, index, prepared, false);
+    return answerWith(request, page, prepared);
   }
-  const zipped = slot?.[1] ?? prepareZipped(page, options.compress);
-  if (!(zipped instanceof Promise)) return answerWith(request, page, zipped);
-  if (slot) {
-    slot[1] = zipped;
-    // Once made, later requests get it at once.
-    zipped.then((made) => slot[1] === zipped && (slot[1] = made)).catch(() => {});
+  if (kept?.zipped) {
+    const prepared = zippedAnswer(page, compress, kept.zipped);
+    if (memo) keep(memo, index, prepared, true);
+    return answerWith(request, page, prepared);
   }
-  return zipped.then((made) => answerWith(request, page, made));
+  let zipping = kept?.zipping;
+  if (!zipping) {
+    const made = gzip(kept?.plain ?? encoder.encode(page.body)).then((buffer) => new Uint8Array(buffer));
+    zipping = made;
+    // Requests that want it while gzip runs share it, on a memo whose owner still keeps it.
+    if (memo && chargeMemo(memo, 0)) {
+      const into = keptOn(memo);
+      into.zipping = made;
+      const done = () => void (into.zipping === made && (into.zipping = undefined));
+      made.then(done, done);
+    }
+  }
+  return zipping.then((body) => {
+    const prepared = zippedAnswer(page, compress, body);
+    if (memo) keep(memo, index, prepared, true);
+    return answerWith(request, page, prepared);
+  });
 }

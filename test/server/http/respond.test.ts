@@ -1,7 +1,16 @@
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { askOf, responseOf } from '../../../src/server/http/exchange.js';
-import { acceptsGzip, etagOf, isNotModified, respond as answer, type Page, type RespondOptions } from '../../../src/server/http/respond.js';
+import { ownMemo } from '../../../src/server/held.js';
+import { askOf, responseOf, type Answer } from '../../../src/server/http/exchange.js';
+import {
+  acceptsGzip,
+  ANSWER_BYTES,
+  etagOf,
+  isNotModified,
+  respond as answer,
+  type Page,
+  type RespondOptions,
+} from '../../../src/server/http/respond.js';
 
 const req = (headers: Record<string, string> = {}, method = 'GET') => askOf(new Request('http://localhost/', { method, headers }));
 // The answers read back as web Responses: the same object the fetch core returns.
@@ -108,6 +117,7 @@ describe('respond', () => {
 
   it('answers at once (no promise) but while a gzipped body is first made, and then at once from the memo', async () => {
     const memo = {};
+    ownMemo(memo, () => true);
     const plain = answer(req(), page, { compress: true, memo });
     expect(plain).not.toBeInstanceOf(Promise);
     expect(answer(req({ 'if-none-match': page.etag }), page, { compress: true, memo })).toMatchObject({ status: 304 });
@@ -117,6 +127,75 @@ describe('respond', () => {
     const again = answer(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo });
     expect(again).not.toBeInstanceOf(Promise);
     expect(again).toMatchObject({ status: 200, body: zipped.body });
+  });
+
+  /** A memo whose owner counts what is kept on it, up to `limit` bytes. */
+  const counted = (limit = Infinity) => {
+    const memo = {};
+    const charges: number[] = [];
+    let held = 0;
+    ownMemo(memo, (bytes) => {
+      if (held + bytes > limit) return false;
+      held += bytes;
+      // 0 asks whether it keeps anything on the memo at all (a gzip shared while it is made).
+      if (bytes) charges.push(bytes);
+      return true;
+    });
+    return { memo, charges, held: () => held };
+  };
+  // What an answer costs beside its body: its header text and its objects.
+  const headerText = (headers: Record<string, string>) =>
+    Object.entries(headers).reduce((n, [k, v]) => n + k.length + v.length, ANSWER_BYTES);
+
+  it("tells the memo's owner each answer's bytes once, the body once for both variants", async () => {
+    const { memo, charges, held } = counted();
+    const ugly = answer(req(), page, { compress: true, memo }) as Answer;
+    const clean = answer(req(), { ...page, vary: 'User-Agent' }, { compress: true, memo, variant: 1 }) as Answer;
+    const zipped = await answer(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo });
+    const cleanZipped = await answer(
+      req({ 'accept-encoding': 'gzip' }),
+      { ...page, vary: 'User-Agent' },
+      { compress: true, memo, variant: 1 },
+    );
+    const size = (a: Answer) => (a.body as Uint8Array).byteLength;
+    expect(clean.body).toBe(ugly.body);
+    expect(cleanZipped.body).toBe(zipped.body);
+    expect(cleanZipped.headers['Vary']).toBe('User-Agent, Accept-Encoding');
+    expect(charges).toEqual([
+      size(ugly) + headerText(ugly.headers),
+      headerText(clean.headers),
+      size(zipped) + headerText(zipped.headers),
+      headerText(cleanZipped.headers),
+    ]);
+    // Kept: asking again charges nothing more, and answers at once.
+    for (const variant of [0, 1] as const)
+      for (const encoding of ['gzip', 'identity'])
+        expect(answer(req({ 'accept-encoding': encoding }), page, { compress: true, memo, variant })).not.toBeInstanceOf(Promise);
+    expect(charges).toHaveLength(4);
+    expect(held()).toBe(charges.reduce((a, b) => a + b, 0));
+  });
+
+  it('keeps nothing on a memo whose owner refuses, or that has no owner: each request prepares its own', async () => {
+    const refused = counted(100);
+    const stray = {};
+    for (const memo of [refused.memo, stray]) {
+      const one = answer(req(), page, { compress: true, memo }) as Answer;
+      const two = answer(req(), page, { compress: true, memo }) as Answer;
+      expect(two.body).not.toBe(one.body);
+      expect(two.body).toEqual(one.body);
+      const zipped = answer(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo });
+      expect(zipped).toBeInstanceOf(Promise);
+      await zipped;
+      expect(answer(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo })).toBeInstanceOf(Promise);
+    }
+    expect(refused.held()).toBe(0);
+  });
+
+  it('shares one gzip between the requests that want it meanwhile, and charges it once', async () => {
+    const { memo, charges } = counted();
+    const [a, b] = await Promise.all([0, 1].map(() => answer(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo })));
+    expect(a?.body).toBe(b?.body);
+    expect(charges).toHaveLength(1);
   });
 
   it('gives every body its own strong ETag', () => {
