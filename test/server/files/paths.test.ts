@@ -8,8 +8,6 @@ import { resolveInside, snapshotLocation, snapshotPath } from '../../../src/serv
 // character, a trailing `.` or space (stripped), `.`/`..`, or a device name (any case, any extension).
 const WINDOWS_BAD = /[<>:"|?*\\\x00-\x1f]|[. ]$|^\.{1,2}$|^(?:CON|PRN|AUX|NUL|COM[0-9¹²³]|LPT[0-9¹²³]|CONIN\$|CONOUT\$)(?:\.|$)/i;
 
-// Canonical locations full of what file names make hard: case, Windows' characters and names,
-// escapes of them, `%25` before them, dots, snapshot-like folder names.
 /** The snapshot file of a location, or null where snapshotPath refuses it. */
 function pathOrNull(location: string): string | null {
   try {
@@ -19,6 +17,8 @@ function pathOrNull(location: string): string | null {
   }
 }
 
+// Canonical locations full of what file names make hard: case, Windows' characters and names,
+// escapes of them, `%25` before them, dots, snapshot-like folder names.
 const piece = fc.constantFrom(
   'a',
   'A',
