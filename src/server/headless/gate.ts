@@ -79,7 +79,8 @@ async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: Gat
   if (!gate.upstream) return notFound();
   // A crawler's URL chooses what the page does: by default it may read the upstream, never change
   // anything there (a POST to the API from a DOM-XSS, or from an app that writes on load).
-  if (!gate.upstreamMethods.includes(request.method.toUpperCase()))
+  const method = request.method.toUpperCase();
+  if (!gate.upstreamMethods.includes(method))
     return {
       status: 405,
       statusText: 'Method Not Allowed',
@@ -90,7 +91,7 @@ async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: Gat
   // not trusted), the request goes to the upstream or nowhere.
   const target = new URL(gate.upstream + url.pathname + url.search);
   if (target.origin !== gate.upstream) return null;
-  return fromUpstream(target, request, signal);
+  return fromUpstream(target, method, request, signal);
 }
 
 /** Requests of one render answered at once (files read, upstream connections), a browser's limit per host; others wait their turn. */
@@ -110,8 +111,7 @@ function requestQueue(job: RenderJob): RenderQueue {
   return queue;
 }
 
-async function fromUpstream(target: URL, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
-  const method = request.method.toUpperCase();
+async function fromUpstream(target: URL, method: string, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
   const body = method === 'GET' || method === 'HEAD' || !request.body ? null : Buffer.from(request.body);
   const headers = new Headers();
   for (const [name, value] of request.headers) if (!NOT_FORWARDED.test(name)) headers.append(name, value);

@@ -104,7 +104,11 @@ interface Kept {
 // Per memo object: what was prepared once for it, not once per request, as far as its owner counts it.
 const keptFor = new WeakMap<object, Kept>();
 
-const keptOn = (memo: object): Kept => keptFor.get(memo) ?? (keptFor.set(memo, { answers: [] }), keptFor.get(memo) as Kept);
+function keptOn(memo: object): Kept {
+  let kept = keptFor.get(memo);
+  if (!kept) keptFor.set(memo, (kept = { answers: [] }));
+  return kept;
+}
 
 /** Bytes of the objects that hold one kept answer (measured on Node 20: 280 to 420), beside its header text and body. */
 export const ANSWER_BYTES = 384;
