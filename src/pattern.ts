@@ -6,6 +6,7 @@ import { parse, pathToRegexp, PathError, type Keys, type Token, type TokenData }
 import { canonicalPathText } from './location.js';
 import type { Params } from './params.js';
 import { encodeComponent } from './query.js';
+import { record } from './record.js';
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
 
@@ -129,7 +130,7 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
 
   const build = (given: Params): string => {
     // Own params only: a param named `constructor` or `toString` that is not given is missing, not Object's.
-    const params = Object.assign(Object.create(null) as Params, given);
+    const params = Object.assign(record<Params>(), given);
     // An empty param makes `//`, which a location collapses; a wildcard may end with one
     // (`['a', '']` is `a/`, as match reads a trailing slash).
     if (names.some((name) => writesEmptySegment(params[name])))

@@ -2,6 +2,7 @@
 // plus (RFC 3986), not the space of HTML form encoding, so `C++` survives every form of a URL.
 
 import { loneSurrogate, percentDecode } from './percent.js';
+import { record } from './record.js';
 
 /** A parsed query: one string per key, or an array when the key repeats. */
 export type Query = Record<string, string | string[]>;
@@ -11,8 +12,8 @@ export type QueryInput = Record<string, string | number | boolean | null | undef
 
 /** Parses `a=1&b=2&a=3` (no leading `?`) into `{ a: ['1', '3'], b: '2' }`; a bare key gets `''`. */
 export function parseQuery(text: string): Query {
-  // A null prototype: keys such as `__proto__` and `constructor` are data, never inherited members.
-  const query: Query = Object.create(null) as Query;
+  // Nothing inherited: keys such as `__proto__` and `constructor` are data, never members.
+  const query = record<Query>();
   if (text === '') return query;
   for (const pair of text.split('&')) {
     if (pair === '') continue;

@@ -11,6 +11,7 @@ import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './qu
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
 import { createIndex } from './route-index.js';
+import { record } from './record.js';
 import type { AnyRoute, Entries, LoadContext, RouteDefinition, RouteMatch, RoutesOptions, RouteTable, TypedRoute } from './route-types.js';
 
 const decodeParam = (raw: string): string => percentDecode(raw);
@@ -78,8 +79,8 @@ export function createRoutes<const P extends readonly string[]>(
       const c = compiled[id] as Compiled;
       const m = c.regexp.exec(at.path);
       if (!m) continue;
-      // No prototype, as the query's: a param named `__proto__` is the URL's text, never the object's prototype.
-      const params = Object.create(null) as Params;
+      // Nothing inherited, as the query's: a param named `__proto__` is the URL's text, never the object's prototype.
+      const params = record<Params>();
       for (let i = 1; i < m.length; i++) {
         const raw = m[i];
         if (raw === undefined) continue;
@@ -121,7 +122,7 @@ export function createRoutes<const P extends readonly string[]>(
     resolve(location, fallback = notFound) {
       const found = match(location);
       if (found || !fallback) return found;
-      return result(fallback, Object.create(null) as Params, parts(location), true);
+      return result(fallback, record<Params>(), parts(location), true);
     },
     stateOf(location) {
       const at = parts(location);

@@ -7,6 +7,8 @@ import { hookText } from '../../hook-text.js';
 import { outcomeOf } from '../../outcome.js';
 import { stateHead } from '../../head.js';
 import type { Params } from '../../params.js';
+import type { Query } from '../../query.js';
+import { record } from '../../record.js';
 import type { AnyRoute, RouteMatch, RouteTable } from '../../route-types.js';
 import { dataScript } from '../html/hydration.js';
 import { rewriteLinks } from '../html/links.js';
@@ -81,7 +83,7 @@ export function hooksRenderer(
         }
       }
       signal.throwIfAborted();
-      const context = { params: found?.params ?? (Object.create(null) as Params), query: found?.query ?? {}, location, data };
+      const context = { params: found?.params ?? record<Params>(), query: found?.query ?? record<Query>(), location, data };
       const tags = stateHead(
         table,
         view ?? {},
