@@ -17,10 +17,12 @@ interface Node {
   tail: number[];
   /** Tails whose next segment starts with known text (`p:id.:ext`), by that text. */
   prefixed: Map<string, number[]>;
+  /** The static edges as `[text, node, …]`, when few enough to compare in place (set once built). */
+  edges: (string | Node)[] | null;
 }
 
 function node(): Node {
-  return { statics: new Map(), param: null, terminal: [], tail: [], prefixed: new Map() };
+  return { statics: new Map(), param: null, terminal: [], tail: [], prefixed: new Map(), edges: null };
 }
 
 /** Builds the index over patterns given as token lists, in declaration order. */
@@ -104,27 +106,52 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
     at.terminal.push(id);
   });
 
-  // Walks the path's segments in place (no split): `from` is the index after a `/`.
+  // A node with a few static edges and no prefixed tails compares the path's text with each edge
+  // in place: no slice, no hash of it (a node with none, as `/res/:id` past a param, looks nothing
+  // up). A case-insensitive table looks its segment up lower-cased.
+  const seal = (at: Node): void => {
+    if (at.prefixed.size === 0 && at.statics.size <= (sensitive ? 8 : 0)) at.edges = [...at.statics].flat();
+    at.statics.forEach(seal);
+    if (at.param) seal(at.param);
+  };
+  seal(root);
+
+  // Walks the path's segments in place (no split): `from` is the index after a `/`. A node with a
+  // static edge and a param edge walks the static one first, by recursion; a single way on is a loop.
   function walk(at: Node, path: string, from: number, out: number[]): void {
-    for (let i = 0; i < at.tail.length; i++) out.push(at.tail[i] as number);
-    // Past the end, or just after a trailing slash (optional in every pattern, path-to-regexp's `trailing`).
-    if (from >= path.length) {
-      for (let i = 0; i < at.terminal.length; i++) out.push(at.terminal[i] as number);
-      return;
-    }
-    let end = path.indexOf('/', from);
-    if (end < 0) end = path.length;
-    // A node with static edges only past a param (`/res/:id`) has no text to look up: no slice.
-    if (at.statics.size + at.prefixed.size > 0) {
-      const segment = key(path.slice(from, end));
-      for (let n = 1, most = at.prefixed.size && Math.min(segment.length, longestPrefix); n <= most; n++) {
-        const ids = at.prefixed.get(segment.slice(0, n));
-        if (ids) for (const id of ids) out.push(id);
+    for (;;) {
+      for (let i = 0; i < at.tail.length; i++) out.push(at.tail[i] as number);
+      // Past the end, or just after a trailing slash (optional in every pattern, path-to-regexp's `trailing`).
+      if (from >= path.length) {
+        for (let i = 0; i < at.terminal.length; i++) out.push(at.terminal[i] as number);
+        return;
       }
-      const next = at.statics.get(segment);
-      if (next) walk(next, path, end + 1, out);
+      let end = path.indexOf('/', from);
+      if (end < 0) end = path.length;
+      let next: Node | undefined;
+      const edges = at.edges;
+      if (edges) {
+        for (let i = 0; i < edges.length && !next; i += 2) {
+          const text = edges[i] as string;
+          if (text.length === end - from && path.startsWith(text, from)) next = edges[i + 1] as Node;
+        }
+      } else {
+        const segment = key(path.slice(from, end));
+        for (let n = 1, most = at.prefixed.size && Math.min(segment.length, longestPrefix); n <= most; n++) {
+          const ids = at.prefixed.get(segment.slice(0, n));
+          if (ids) for (const id of ids) out.push(id);
+        }
+        next = at.statics.get(segment);
+      }
+      from = end + 1;
+      if (next && at.param) walk(next, path, from, out);
+      else if (next) {
+        at = next;
+        continue;
+      }
+      if (!at.param) return;
+      at = at.param;
     }
-    if (at.param) walk(at.param, path, end + 1, out);
   }
 
   /** The ids of every pattern that may match `path` (a canonical path), in declaration order. */

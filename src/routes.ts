@@ -14,7 +14,8 @@ import { createIndex } from './route-index.js';
 import { record } from './record.js';
 import type { AnyRoute, Entries, LoadContext, RouteDefinition, RouteMatch, RoutesOptions, RouteTable, TypedRoute } from './route-types.js';
 
-const decodeParam = (raw: string): string => percentDecode(raw);
+// Most params hold no escape: they are their own value, with no call into the decoder.
+const decodeParam = (raw: string): string => (raw.includes('%') ? percentDecode(raw) : raw);
 
 /** Compiles a route table shared by the client router and the snapshot server. */
 export function createRoutes<const T extends readonly TypedRoute<string, unknown, string>[]>(

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { toUglyUrl } from '../../src/codec.js';
 import { normalizeLocation, toLocation, toUrl } from '../../src/location.js';
 import type { Params } from '../../src/params.js';
-import { compile, TokenData } from 'path-to-regexp';
+import { compile, match as ptrMatch, TokenData } from 'path-to-regexp';
+import { percentDecode } from '../../src/percent.js';
 import { compileRoute, writePath } from '../../src/pattern.js';
 import { RouteError } from '../../src/route-error.js';
 import { createRoutes } from '../../src/routes.js';
@@ -190,7 +191,7 @@ describe('random route tables', () => {
     );
   });
 
-  it('the segment index picks the route a first-match scan over every regexp picks', () => {
+  it('the segment index picks the route a first-match scan over every regexp picks, and the params it captures', () => {
     // Paths from the table's own patterns, then bent: another route's literals, case, slashes, junk.
     const table = fc.array(pattern, { minLength: 1, maxLength: 6 }).chain((patterns) =>
       fc.tuple(
@@ -226,7 +227,18 @@ describe('random route tables', () => {
           else if (bend === 'junk') path += literal.replace(/[?#]/g, encodeURIComponent);
           const canonical = normalizeLocation(path.replace(/[?#]/g, encodeURIComponent));
           const expected = compiled.findIndex((c) => c.regexp.test(canonical));
-          expect(whole.match(canonical)?.route.name ?? null).toBe(expected < 0 ? null : `r${expected}`);
+          const found = whole.match(canonical);
+          expect(found?.route.name ?? null).toBe(expected < 0 ? null : `r${expected}`);
+          // The params path-to-regexp's own match() reads, with the table's decoding: a pattern the
+          // index reads whole takes them from the path's segments, not from its regexp.
+          const scan =
+            expected < 0
+              ? false
+              : ptrMatch(new TokenData((compiled[expected] as { tokens: TokenData['tokens'] }).tokens), {
+                  sensitive: sens,
+                  decode: (raw) => percentDecode(raw),
+                })(canonical);
+          expect(found ? { ...found.params } : null).toEqual(scan ? { ...scan.params } : null);
         }
       }),
       fuzz(103, 400, 4),
