@@ -92,7 +92,7 @@ export function createRouter(options: RouterOptions): Router {
     if (started && doc) {
       const root = doc.documentElement;
       root.setAttribute(STATE_ATTRIBUTE, 'settled');
-      root.setAttribute(STATUS_ATTRIBUTE, String(status));
+      root.setAttribute(STATUS_ATTRIBUTE, '' + status);
       if (moved === undefined) root.removeAttribute(REDIRECT_ATTRIBUTE);
       else root.setAttribute(REDIRECT_ATTRIBUTE, moved);
       win.dispatchEvent(new win.CustomEvent(SETTLED_EVENT, { detail: { location: current && current.location, status, redirect: moved } }));
