@@ -234,7 +234,7 @@ export function createRouter(options: RouterOptions): Router {
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
     const fresh = !e || (entry !== null && e.key === entry.key && reading.loc !== (current as Current).location);
-    if (fresh) e = { key: newKey(), idx: (entry ? entry.idx : -1) + 1 };
+    if (fresh) e = { key: newKey(), idx: entry ? entry.idx + 1 : 0 };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
     if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
     const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
