@@ -131,7 +131,7 @@ export function createRouter(options: RouterOptions): Router {
     const context = { ...contextOf(m), data, error };
     // Only the first commit may find the server's view of its location in the outlet (and its head).
     const rendered = drawn !== null;
-    const keep = rendered && drawn === stripAnchor(m.location);
+    const keep = drawn === stripAnchor(m.location);
     drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
@@ -174,7 +174,7 @@ export function createRouter(options: RouterOptions): Router {
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
-    const seeded = seed !== null && seed.location === stripAnchor(loc) ? seed : null;
+    const seeded = seed?.location === stripAnchor(loc) ? seed : null;
     seed = null;
     try {
       let m = routes.resolve(loc, fallback) as RouteMatch;
