@@ -108,7 +108,7 @@ export function windowNav(win: RouterWindow, base: string): Nav {
     // The entry the browser is on, if the router stamped it.
     entry() {
       const e = h.state as Partial<Entry> | null;
-      return e && typeof e.key === 'string' && typeof e.idx === 'number' ? (e as Entry) : null;
+      return typeof e?.key === 'string' && typeof e.idx === 'number' ? (e as Entry) : null;
     },
     write(url, entry, replace, loc) {
       if (api) {
