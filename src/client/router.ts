@@ -238,7 +238,7 @@ export function createRouter(options: RouterOptions): Router {
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
     if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
     const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
-    if (at && reading.loc === at.loc && (fresh || (e as Entry).key === at.key)) return;
+    if (reading.loc === at?.loc && (fresh || (e as Entry).key === at.key)) return;
     return run(reading.loc, POP, e as Entry);
   }
 
