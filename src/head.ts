@@ -58,7 +58,7 @@ export function headKey(tag: string, attr: (name: string) => string | null | und
   }
   if (tag === 'link') {
     const rel = read('rel');
-    return rel ? `link ${rel.split(/\s+/).join(' ')} ${read('hreflang') ?? ''}` : null;
+    return rel ? `link ${rel.replace(/\s+/g, ' ')} ${read('hreflang') ?? ''}` : null;
   }
   return tag === 'script' && read('type') === LD_TYPE ? 'json-ld' : null;
 }

@@ -36,16 +36,18 @@ export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
         href = base + href.slice(page.length);
       }
       const hash = href.indexOf('#');
+      // Whether the URL has a `#!` fragment: its first `#` followed by `!`.
+      const bang = hash >= 0 && href.charCodeAt(hash + 1) === 33;
       // In a `#!` app a plain `#anchor` (no `!`) is an anchor on the state shown now, never a state
       // of its own (docs/scheme.md, "Reading the text after `#!`"). Any other URL names the location
       // of any of its forms: none outside `base`, nor for a malformed `_escaped_fragment_`.
       const loc =
-        hashbang && shown && hash >= 0 && href.charCodeAt(hash + 1) !== 33
+        hashbang && shown && hash >= 0 && !bang
           ? normalizeLocation(stripAnchor(shown) + href.slice(hash))
           : readLocation(href, base, uglyState);
       // A URL that reads is ugly when it has the parameter (a malformed one does not read), and
       // pretty when it has `#!`: hashbang's form is pretty, history's neither.
-      return loc === null ? null : { loc, ok: /^[^#]*#!/.test(href) === hashbang && !hasEscapedFragment(href) };
+      return loc === null ? null : { loc, ok: bang === hashbang && !hasEscapedFragment(href) };
     },
   };
 }
@@ -106,7 +108,7 @@ export function windowNav(win: RouterWindow, base: string): Nav {
     // The entry the browser is on, if the router stamped it.
     entry() {
       const e = h.state as Partial<Entry> | null;
-      return e && typeof e.key === 'string' && typeof e.idx === 'number' ? (e as Entry) : null;
+      return typeof e?.key === 'string' && typeof e.idx === 'number' ? (e as Entry) : null;
     },
     write(url, entry, replace, loc) {
       if (api) {

@@ -18,7 +18,7 @@ export function createHead(doc: RouterDocument): (tags: readonly HeadTag[], rend
   return (tags, rendered, same) => {
     for (const el of added) el.remove();
     // Put back in reverse, so each one's next sibling is in place (or gone: then at the end).
-    for (const [el, parent, next] of taken.reverse()) parent.insertBefore(el, next && next.parentNode === parent ? next : null);
+    for (const [el, parent, next] of taken.reverse()) parent.insertBefore(el, next?.parentNode === parent ? next : null);
     added = [];
     taken = [];
     const head = doc.head;

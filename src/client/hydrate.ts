@@ -9,7 +9,7 @@ import type { RouterDocument, RouterElement } from './dom.js';
 export function readHydration(doc: RouterDocument): HydrationPayload | null {
   try {
     const payload = JSON.parse(doc.getElementById(DATA_SCRIPT_ID)?.textContent ?? 'null') as HydrationPayload | null;
-    return payload && typeof payload.location === 'string' ? payload : null;
+    return typeof payload?.location === 'string' ? payload : null;
   } catch {
     return null; // a page that mangled its own script loads as usual
   }

@@ -92,7 +92,7 @@ export function createRouter(options: RouterOptions): Router {
     if (started && doc) {
       const root = doc.documentElement;
       root.setAttribute(STATE_ATTRIBUTE, 'settled');
-      root.setAttribute(STATUS_ATTRIBUTE, String(status));
+      root.setAttribute(STATUS_ATTRIBUTE, '' + status);
       if (moved === undefined) root.removeAttribute(REDIRECT_ATTRIBUTE);
       else root.setAttribute(REDIRECT_ATTRIBUTE, moved);
       win.dispatchEvent(new win.CustomEvent(SETTLED_EVENT, { detail: { location: current && current.location, status, redirect: moved } }));
@@ -131,7 +131,7 @@ export function createRouter(options: RouterOptions): Router {
     const context = { ...contextOf(m), data, error };
     // Only the first commit may find the server's view of its location in the outlet (and its head).
     const rendered = drawn !== null;
-    const keep = rendered && drawn === stripAnchor(m.location);
+    const keep = drawn === stripAnchor(m.location);
     drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
@@ -174,7 +174,7 @@ export function createRouter(options: RouterOptions): Router {
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
-    const seeded = seed !== null && seed.location === stripAnchor(loc) ? seed : null;
+    const seeded = seed?.location === stripAnchor(loc) ? seed : null;
     seed = null;
     try {
       let m = routes.resolve(loc, fallback) as RouteMatch;
@@ -234,11 +234,11 @@ export function createRouter(options: RouterOptions): Router {
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
     const fresh = !e || (entry !== null && e.key === entry.key && reading.loc !== (current as Current).location);
-    if (fresh) e = { key: newKey(), idx: (entry ? entry.idx : -1) + 1 };
+    if (fresh) e = { key: newKey(), idx: entry ? entry.idx + 1 : 0 };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
     if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
     const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
-    if (at && reading.loc === at.loc && (fresh || (e as Entry).key === at.key)) return;
+    if (reading.loc === at?.loc && (fresh || (e as Entry).key === at.key)) return;
     return run(reading.loc, POP, e as Entry);
   }
 

@@ -14,9 +14,9 @@ export const POP = 2;
 
 /** Scrolls to the element an in-page anchor names (`id`, else the first `name`); false when there is none. */
 export function scrollToAnchor(doc: RouterDocument, anchor: string): boolean {
-  const el = anchor ? (doc.getElementById(anchor) ?? doc.getElementsByName(anchor)[0]) : undefined;
+  const el = anchor ? (doc.getElementById(anchor) ?? doc.getElementsByName(anchor)[0]) : null;
   // jsdom has no scrollIntoView: the anchor is still found (no scroll to the top), and nothing throws.
-  if (el) el.scrollIntoView?.();
+  el?.scrollIntoView?.();
   return !!el;
 }
 
