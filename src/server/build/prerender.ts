@@ -11,7 +11,8 @@
 // Two states whose files would be one on a case-insensitive file system (`/Books/1`, `/books/1`;
 // files/collisions.ts) are found before anything is rendered, over every state of the table, so
 // that every shard and every platform decides alike: the first in the table's order is written,
-// the other fails, never overwriting it.
+// the other fails, never overwriting it. So does a state whose file would stand where the sitemap
+// goes (`/sitemap.xml` is the folder `sitemap.xml/`), unless no sitemap is written.
 
 import { stripAnchor } from '../../location.js';
 import { mkdir, stat } from 'node:fs/promises';
@@ -26,7 +27,7 @@ import { createSnapshotHandler } from '../handler.js';
 import { snapshotPath } from '../files/paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from '../render/render.js';
-import { sitemap } from './sitemap.js';
+import { isSitemapName, sitemap } from './sitemap.js';
 
 /** Options of `prerender`. */
 export interface PrerenderOptions {
@@ -176,6 +177,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     if (shard.total === 1 || shardOf(state, shard.total) === shard.current) locations.push(state);
   }
   const collided = findCollisions(seen);
+  const sitemapsAt = options.sitemap !== false;
   const progress = createProgress(options.progress, locations.length + faults.length);
   for (const fault of faults) progress.step(fault.location, fault.error);
   const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
@@ -187,6 +189,11 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     const file = snapshotPath(location);
     const collision = collided.get(location);
     if (collision !== undefined) throw new SnapshotError('PATH_COLLISION', collision);
+    if (sitemapsAt && takesSitemapName(file))
+      throw new SnapshotError(
+        'PATH_COLLISION',
+        `its file ${JSON.stringify(file)} stands where the sitemap goes: rename the route, or prerender with sitemap: false`,
+      );
     const snapshot = await handler.render(location);
     if (snapshot.redirect !== undefined) {
       redirects.push({ location, status: snapshot.status, to: snapshot.redirect, at });
@@ -238,9 +245,24 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   return report;
 }
 
+/** Whether a snapshot's file (`sitemap.xml/index.html`) starts with a name the sitemap may take. */
+const takesSitemapName = (file: string): boolean => isSitemapName(file.split('/', 1)[0] as string);
+
 async function writeSitemap(options: PrerenderOptions, outDir: string, locations: AppLocation[]): Promise<string[]> {
   const parts = await sitemap(locations, { origin: options.origin, base: options.routes.base, mode: options.mode });
-  for (const part of parts) await writeInside(outDir, part.name, part.xml);
+  for (const part of parts) {
+    // A folder of that name (a state's snapshot written by an older version) is not replaced.
+    const folder = await stat(path.join(outDir, part.name)).then(
+      (s) => s.isDirectory(),
+      () => false,
+    );
+    if (folder)
+      throw new SnapshotError(
+        'PATH_COLLISION',
+        `${part.name} is a folder in ${outDir}, where the sitemap goes: remove it, or use sitemap: false`,
+      );
+    await writeInside(outDir, part.name, part.xml);
+  }
   return parts.map((part) => part.name);
 }
 
@@ -266,7 +288,9 @@ async function sitemapOnly(options: PrerenderOptions, outDir: string, started: n
     if (collided.has(state)) continue;
     let file: string | null;
     try {
-      file = await fileInside(outDir, snapshotPath(state));
+      const relative = snapshotPath(state);
+      if (takesSitemapName(relative)) continue;
+      file = await fileInside(outDir, relative);
     } catch {
       continue;
     }

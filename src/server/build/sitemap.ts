@@ -51,6 +51,12 @@ function checkDate(lastmod: unknown): string {
   return lastmod.toISOString();
 }
 
+/**
+ * Whether a name at the top of a folder is one the sitemap may take: `sitemap.xml`, `sitemap-1.xml`…
+ * in any case (one name on a case-insensitive disk). Internal: prerender keeps states out of them.
+ */
+export const isSitemapName = (name: string): boolean => /^sitemap(?:-\d+)?\.xml$/i.test(name);
+
 /** Writes sitemap files for locations: one urlset, or numbered urlsets under an index past the limits. */
 export async function sitemap(
   locations: Iterable<AppLocation> | AsyncIterable<AppLocation>,

@@ -235,6 +235,32 @@ describe('prerender', () => {
     }
   });
 
+  it('fails a state whose file would stand where the sitemap goes, and writes the sitemap', async () => {
+    // Before, the state's folder `sitemap.xml/` was written and the run then threw a raw EISDIR.
+    const table = createRoutes([
+      { path: '/', render: () => '<p>home</p>' },
+      {
+        path: '/:page',
+        render: ({ params }) => `<p>${esc(params.page)}</p>`,
+        entries: () => ['sitemap.xml', 'SiteMap-2.XML', 'sitemap-x.xml', 'a'].map((page) => ({ page })),
+      },
+    ]);
+    const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com' });
+    const taken = (file: string) =>
+      `its file ${JSON.stringify(file)} stands where the sitemap goes: rename the route, or prerender with sitemap: false`;
+    expect(report.failures).toEqual([
+      { location: '/sitemap.xml', error: taken('sitemap.xml/index.html') },
+      { location: '/SiteMap-2.XML', error: taken('SiteMap-2.XML/index.html') },
+    ]);
+    expect(files(dir).sort()).toEqual(['a/index.html', 'index.html', 'sitemap-x.xml/index.html', 'sitemap.xml']);
+    const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+    expect(urls).toEqual(['https://example.com/', 'https://example.com/sitemap-x.xml', 'https://example.com/a']);
+    // With no sitemap, the name is the state's.
+    const none = await prerender({ routes: table, outDir: path.join(dir, 'none'), origin: 'https://example.com', sitemap: false });
+    expect(none).toMatchObject({ written: 5, failed: 0, sitemaps: [] });
+    expect(readFileSync(path.join(dir, 'none', 'sitemap.xml', 'index.html'), 'utf8')).toContain('<p>sitemap.xml</p>');
+  });
+
   it('shows progress as plain lines when the stream is not a terminal', async () => {
     const lines: string[] = [];
     await prerender({
@@ -338,6 +364,17 @@ describe('prerender across machines (shard)', () => {
     await prerender({ ...base, outDir: path.join(dir, 'merged'), sitemapOnly: true });
     const urls = parseXml(readFileSync(path.join(dir, 'merged', 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
     expect(urls).toEqual([`https://example.com${pair[0]}`]);
+  });
+
+  it("refuses the sitemap step where a folder holds the sitemap's name, rather than fail on a raw file system error", async () => {
+    const table = createRoutes([{ path: '/:page', render: ({ params }) => `<p>${esc(params.page)}</p>`, entries: () => [{ page: 'a' }] }]);
+    const gathered = path.join(dir, 'gathered');
+    await prerender({ origin: 'https://example.com', routes: table, outDir: gathered, sitemap: false });
+    mkdirSync(path.join(gathered, 'sitemap.xml'));
+    await expect(prerender({ origin: 'https://example.com', routes: table, outDir: gathered, sitemapOnly: true })).rejects.toMatchObject({
+      code: 'PATH_COLLISION',
+      message: `sitemap.xml is a folder in ${gathered}, where the sitemap goes: remove it, or use sitemap: false`,
+    });
   });
 
   it('refuses the sitemap step for a folder that is not there, rather than write an empty sitemap', async () => {
