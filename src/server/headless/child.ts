@@ -36,6 +36,8 @@ const opened = new Map<BrowserPage, { id: number }>();
 const signals = new WeakMap<BrowserWindow, PageSignals>();
 const aborts = new Map<number, AbortController>();
 const waiting = new Map<number, (answer: GateAnswer) => void>();
+/** The requests of each page still waiting for their answer, by job id: dropped when the page closes. */
+const asked = new Map<number, Set<number>>();
 let nextRequest = 0;
 // Answers come with their body in parts (protocol.ts): a request resolves once its last part came.
 const gather = answerParts();
@@ -47,10 +49,25 @@ function jobOf(window: BrowserWindow): { id: number } | undefined {
 
 function ask(id: number, request: GateRequest): Promise<GateAnswer> {
   const rid = nextRequest++;
+  let rids = asked.get(id);
+  if (!rids) asked.set(id, (rids = new Set()));
+  rids.add(rid);
   return new Promise((resolve) => {
-    waiting.set(rid, resolve);
+    waiting.set(rid, (answer) => {
+      rids.delete(rid);
+      resolve(answer);
+    });
     send({ type: 'request', rid, id, request });
   });
+}
+
+/** A closed page's requests: no one waits for their answers, and parts still on the way are ignored. */
+function forget(id: number): void {
+  for (const rid of asked.get(id) ?? []) {
+    waiting.delete(rid);
+    gather.drop(rid);
+  }
+  asked.delete(id);
 }
 
 function readExactly(length: number): Buffer {
@@ -218,6 +235,8 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
 function serve(browser: Browser): void {
   process.on('message', (message: ToChild) => {
     if (message.type === 'answer' || message.type === 'part') {
+      // An answer to a request of a page closed meanwhile is nobody's.
+      if (!waiting.has(message.rid)) return;
       const whole = gather(message);
       if (!whole) return;
       const resolve = waiting.get(whole.rid);
@@ -242,7 +261,10 @@ function serve(browser: Browser): void {
             });
           },
         )
-        .finally(() => aborts.delete(id));
+        .finally(() => {
+          aborts.delete(id);
+          forget(id);
+        });
     }
   });
   send({ type: 'ready' });

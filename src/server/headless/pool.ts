@@ -186,7 +186,9 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     if (message.type === 'ready') return onReady();
     const running = typeof message.id === 'number' ? child.jobs.get(message.id) : undefined;
     if (message.type === 'request') {
-      const answer = (reply: GateAnswer) => sendAnswer((part) => post(child, part), message.rid, reply);
+      // A body's parts stop once the render is over: its page is closed, and no one gathers them.
+      const live = () => !running?.settled;
+      const answer = (reply: GateAnswer) => sendAnswer((part) => post(child, part), message.rid, reply, live);
       if (!running || !validRequest(message.request)) return void answer(null);
       // The answer goes within the request's turn (gate.ts); a request that failed or never had a turn gets a network error.
       void answerAsync(gate, running.job, message.request, running.ends.signal, answer).catch(() => answer(null));

@@ -74,22 +74,30 @@ export const PART = 1024 * 1024;
 /**
  * Sends the answer to request `rid` with `send` (true once a message has gone, false when it could
  * not), its body a part at a time, each once the last has gone: a page fetching a 60 MB file over
- * and over never has the server copy the whole body in one turn of its event loop.
+ * and over never has the server copy the whole body in one turn of its event loop. Parts stop
+ * once `wanted()` is false: the render is over, its page closed, and no one gathers them.
  */
-export async function sendAnswer(send: (message: AnswerMessage) => Promise<boolean>, rid: number, answer: GateAnswer): Promise<void> {
+export async function sendAnswer(
+  send: (message: AnswerMessage) => Promise<boolean>,
+  rid: number,
+  answer: GateAnswer,
+  wanted: () => boolean = () => true,
+): Promise<void> {
   const body = answer ? answer.body : new Uint8Array(0);
   const parts = Math.max(0, Math.ceil(body.length / PART) - 1);
   if (!(await send({ type: 'answer', rid, answer: answer && { ...answer, body: body.subarray(0, PART) }, parts }))) return;
-  for (let at = PART; at < body.length; at += PART) if (!(await send({ type: 'part', rid, body: body.subarray(at, at + PART) }))) return;
+  for (let at = PART; at < body.length && wanted(); at += PART)
+    if (!(await send({ type: 'part', rid, body: body.subarray(at, at + PART) }))) return;
 }
 
 /**
  * The page process's end of `sendAnswer`: each answer message in; out, the request's id and its
- * whole answer once the last part came, else undefined. A part of no answer in progress is ignored.
+ * whole answer once the last part came, else undefined. A part of no answer in progress is ignored;
+ * `drop(rid)` forgets the parts of a request no one waits for any more (its page was closed).
  */
-export function answerParts(): (message: AnswerMessage) => { rid: number; answer: GateAnswer } | undefined {
+export function answerParts(): ((message: AnswerMessage) => { rid: number; answer: GateAnswer } | undefined) & { drop(rid: number): void } {
   const open = new Map<number, { answer: NonNullable<GateAnswer>; body: Uint8Array[]; left: number }>();
-  return (message) => {
+  const take = (message: AnswerMessage) => {
     const { rid } = message;
     if (message.type === 'answer') {
       if (message.parts > 0 && message.answer) open.set(rid, { answer: message.answer, body: [message.answer.body], left: message.parts });
@@ -103,6 +111,7 @@ export function answerParts(): (message: AnswerMessage) => { rid: number; answer
     open.delete(rid);
     return { rid, answer: { ...gathering.answer, body: Buffer.concat(gathering.body) } };
   };
+  return Object.assign(take, { drop: (rid: number) => void open.delete(rid) });
 }
 
 /** One frame of the synchronous pipe: a 4-byte big-endian length, then the bytes. */

@@ -55,6 +55,27 @@ describe('sendAnswer and answerParts', () => {
     expect(Buffer.compare(body, big!.body)).toBe(0);
   });
 
+  it('stops sending parts once they are not wanted, and the page process forgets a request it dropped', async () => {
+    // Before, every part of a 60 MB body went to the page process after its render was over.
+    const sent: AnswerMessage[] = [];
+    let over = false;
+    await sendAnswer(
+      async (m) => sent.push(m) > 0 && ((over = sent.length === 2), true),
+      3,
+      answer(5 * PART),
+      () => !over,
+    );
+    expect(sent.map((m) => m.type)).toEqual(['answer', 'part']);
+    const two: AnswerMessage[] = [];
+    await sendAnswer(async (m) => two.push(m) > 0, 3, answer(PART + 1));
+    const gather = answerParts();
+    expect(gather(two[0]!)).toBeUndefined();
+    gather.drop(3);
+    // The rest of a dropped answer is nobody's: nothing is gathered for it.
+    expect(gather(two[1]!)).toBeUndefined();
+    expect(two.map(gather).map((r) => r?.answer?.body.length)).toEqual([undefined, PART + 1]);
+  });
+
   it('sends a short answer and a network error in one message, and stops when a message could not go', async () => {
     for (const [reply, parts] of [
       [answer(10), 0],
