@@ -27,20 +27,24 @@ function surrogateFault(text: string, index: number): PercentFault {
   return { kind: 'LONE_SURROGATE', index, text: text[index] as string };
 }
 
-/** For each ASCII code, the escape to write for it, or undefined to keep it as it is. */
+/**
+ * For each ASCII code, the escape to write for it, or undefined to keep it as it is; for each code
+ * 128-255, the escape of that byte (every byte of a non-ASCII character is escaped).
+ */
 export type EscapeTable = readonly (string | undefined)[];
 
 /** An escape table that keeps exactly the ASCII characters `keep` matches (a one-character RegExp). */
 export function escapeTable(keep: RegExp): EscapeTable {
-  return Array.from({ length: 128 }, (_, code) =>
+  return Array.from({ length: 256 }, (_, code) =>
     keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase(),
   );
 }
 
 /**
  * UTF-8 percent-encodes `text` from `from` in one pass: each ASCII character as `table` says, every
- * other character as the escapes of its UTF-8 bytes (a run of them natively). A lone surrogate is
- * handed to `onLoneSurrogate`, which throws or returns the text to write in its place.
+ * other character as the escapes of its UTF-8 bytes, from `table` too (encodeURIComponent would be
+ * a runtime call, dearer than the loop). A lone surrogate is handed to `onLoneSurrogate`, which
+ * throws or returns the text to write in its place.
  */
 export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate: (fault: PercentFault) => string, from = 0): string {
   let out = '';
@@ -51,17 +55,22 @@ export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate:
     out += text.slice(start, i);
     if (code < 128) out += table[code];
     else {
-      // encodeURIComponent refuses exactly a lone surrogate: the run is written up to it, and the
-      // surrogate as `onLoneSurrogate` says.
-      let end = i + 1;
-      while (text.charCodeAt(end) > 127) end++;
-      try {
-        out += encodeURIComponent(text.slice(i, end));
-      } catch {
-        end = loneSurrogate(text, i);
-        out += encodeURIComponent(text.slice(i, end)) + onLoneSurrogate(surrogateFault(text, end++));
+      // A surrogate pair is one code point; a lone surrogate has no UTF-8.
+      let rest = text.codePointAt(i) as number;
+      if (rest >> 11 === 0x1b) out += onLoneSurrogate(surrogateFault(text, i));
+      else {
+        if (rest > 0xffff) i++;
+        // Its UTF-8 bytes: 6 bits a continuation byte, last first, until the rest fits the lead
+        // byte (C0, E0 or F0 and 5, 4 or 3 bits).
+        let bytes = '';
+        let lead = 0x80;
+        do {
+          bytes = table[0x80 | (rest & 63)] + bytes;
+          rest >>= 6;
+          lead = 0x80 | (lead >> 1);
+        } while (rest > (0xff - lead) >> 1);
+        out += table[lead | rest] + bytes;
       }
-      i = end - 1;
     }
     start = i + 1;
   }

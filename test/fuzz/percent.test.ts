@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { percentDecode, strictDecode } from '../../src/percent.js';
+import { escapeTable, percentDecode, percentEncode, strictDecode } from '../../src/percent.js';
 import { fuzz } from './runs.js';
 
 // Percent-decoding against an oracle built on the platform's own decodeURIComponent: at each
@@ -94,6 +94,40 @@ describe('strictDecode from an index', () => {
         expect(whole).toEqual(typeof part === 'string' ? part : { ...part, index: part.index + from });
       }),
       fuzz(203, 3000),
+    );
+  });
+});
+
+describe('percentEncode', () => {
+  // The encoder writes UTF-8 itself (no encodeURIComponent), so it is held to encodeURIComponent:
+  // with a table that keeps ASCII letters only, every other character is written as `%XX` (ASCII)
+  // or as encodeURIComponent writes it, and each lone surrogate as the hook says, from any index.
+  const table = escapeTable(/[A-Za-z]/);
+  function oracleEncode(text: string): string {
+    let out = '';
+    for (let i = 0; i < text.length; i++) {
+      const code = text.charCodeAt(i);
+      const pair = (code & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
+      if (/[A-Za-z]/.test(text[i] as string)) out += text[i];
+      else if (code < 128) out += '%' + code.toString(16).toUpperCase().padStart(2, '0');
+      else if (pair) out += encodeURIComponent(text.slice(i, ++i + 1));
+      else out += code >> 11 === 0x1b ? `<${code.toString(16)}>` : encodeURIComponent(text[i] as string);
+    }
+    return out;
+  }
+  const unit = fc.oneof(
+    fc.nat({ max: 0xffff }).map((c) => String.fromCharCode(c)),
+    fc.constantFrom('\uD83D\uDE00', '\uDBFF\uDFFF', '\uD800', '\uDFFF', 'é', '\u07FF', '\u0800', '\uFFFF', 'a', '%'),
+  );
+
+  it('writes what encodeURIComponent writes, and each lone surrogate as its hook says, from any index', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), fc.nat({ max: 45 }), (text, at) => {
+        const from = Math.min(at, text.length);
+        const hook = (fault: { index: number }) => `<${text.charCodeAt(fault.index).toString(16)}>`;
+        expect(percentEncode(text, table, hook, from)).toBe(oracleEncode(text.slice(from)));
+      }),
+      fuzz(331, 2000),
     );
   });
 });
