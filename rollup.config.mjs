@@ -24,9 +24,9 @@ const named = (ext) => (chunk) => `${isVendored(chunk.facadeModuleId) ? vendored
 // production, so the minifier drops the long error texts, and the plain file for development, so it
 // keeps them even on a page with no `process` at all.
 // The one file a page loads carries both licences' notices (the minifier keeps a `/*!` comment).
-// The minifier may write ES2020 (the browser targets have it), takes three passes, and writes the
-// UMD wrapper's function expressions as arrows (none of them is a constructor or reads `this`).
-const minify = terser({ ecma: 2020, compress: { passes: 3, unsafe_arrows: true } });
+// The minifier may write ES2020 (the browser targets have it) and takes three passes. Not
+// `unsafe_arrows`: it made the constructor of record.ts an arrow, and `new` on it threw.
+const minify = terser({ ecma: 2020, compress: { passes: 3 } });
 const banner = '/*! crawlable-router, MIT licence. path-to-regexp, MIT licence, (c) 2014 Blake Embrey */';
 const nodeEnv = (env) => ({
   name: `node-env-${env}`,

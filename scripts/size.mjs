@@ -86,7 +86,8 @@ export async function fileSize(file) {
 // dictionary mode +34 B, static edges compared in place and a walk that loops, a param with no
 // escape not decoded): app 8,998, UMD 9,804, createRouter alone 5,383. The codec's encoder writing a
 // character's UTF-8 escapes itself, not through encodeURIComponent (goal 3): the codec alone 1,557 ->
-// 1,571, UMD 9,831.
+// 1,571, UMD 9,831. The UMD minifier without unsafe_arrows, which made record.ts's constructor an
+// arrow (`new` on it threw in every page): UMD 9,846.
 /**
  * The size budgets `npm test` holds (test/size.test.ts) and `npm run bench` reports beside issue 17's
  * goals (bench/size.mjs): what an app imports (null: the built UMD file), the budget in bytes of
