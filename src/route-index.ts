@@ -25,6 +25,12 @@ function node(): Node {
   return { statics: new Map(), param: null, terminal: [], tail: [], prefixed: new Map(), edges: null };
 }
 
+/** Where the segment of `path` that starts at `from` ends: its next `/`, or the end. */
+function segmentEnd(path: string, from: number): number {
+  const end = path.indexOf('/', from);
+  return end < 0 ? path.length : end;
+}
+
 /** Builds the index over patterns given as token lists, in declaration order. */
 export function createIndex(patterns: readonly (readonly Token[])[], sensitive: boolean) {
   const root = node();
@@ -118,6 +124,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
 
   // Walks the path's segments in place (no split): `from` is the index after a `/`. A node with a
   // static edge and a param edge walks the static one first, by recursion; a single way on is a loop.
+  // A segment's end is looked for only where an edge needs it: a static edge that matches ends there.
   function walk(at: Node, path: string, from: number, out: number[]): void {
     for (;;) {
       for (let i = 0; i < at.tail.length; i++) out.push(at.tail[i] as number);
@@ -126,16 +133,20 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         for (let i = 0; i < at.terminal.length; i++) out.push(at.terminal[i] as number);
         return;
       }
-      let end = path.indexOf('/', from);
-      if (end < 0) end = path.length;
+      let end = -1;
       let next: Node | undefined;
       const edges = at.edges;
       if (edges) {
         for (let i = 0; i < edges.length && !next; i += 2) {
           const text = edges[i] as string;
-          if (text.length === end - from && path.startsWith(text, from)) next = edges[i + 1] as Node;
+          const stop = from + text.length;
+          if (path.startsWith(text, from) && (stop === path.length || path.charCodeAt(stop) === 47)) {
+            next = edges[i + 1] as Node;
+            end = stop;
+          }
         }
       } else {
+        end = segmentEnd(path, from);
         const segment = key(path.slice(from, end));
         for (let n = 1, most = at.prefixed.size && Math.min(segment.length, longestPrefix); n <= most; n++) {
           const ids = at.prefixed.get(segment.slice(0, n));
@@ -143,14 +154,15 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         }
         next = at.statics.get(segment);
       }
-      from = end + 1;
-      if (next && at.param) walk(next, path, from, out);
+      if (next && at.param) walk(next, path, end + 1, out);
       else if (next) {
         at = next;
+        from = end + 1;
         continue;
       }
       if (!at.param) return;
       at = at.param;
+      from = (end < 0 ? segmentEnd(path, from) : end) + 1;
     }
   }
 
