@@ -251,7 +251,7 @@ const takesSitemapName = (file: string): boolean => isSitemapName(file.split('/'
 async function writeSitemap(options: PrerenderOptions, outDir: string, locations: AppLocation[]): Promise<string[]> {
   const parts = await sitemap(locations, { origin: options.origin, base: options.routes.base, mode: options.mode });
   for (const part of parts) {
-    // A folder of that name (a state's snapshot written by an older version) is not replaced.
+    // A folder of that name (a state's snapshot left by an older version, or by a run with no sitemap) is not replaced.
     const folder = await stat(path.join(outDir, part.name)).then(
       (s) => s.isDirectory(),
       () => false,
