@@ -4,9 +4,16 @@
 //
 // Each pattern is cut into `/` segments. Leading segments that are plain text become static edges,
 // a segment that is one whole `:param` becomes the param edge; the pattern ends at a node as a
-// `terminal`. At the first segment the index cannot read exactly (a wildcard, an optional group,
-// text mixed with a param, an empty segment) the pattern stops there as a `tail`: it is tested
-// whenever a path's walk passes that node.
+// `terminal`; a last group opening with `/` is read as two patterns, one that ends before it and one
+// that reads on into it. At the first segment the index cannot read exactly (a wildcard, any other
+// group, text mixed with a param, an empty segment) the pattern stops there as a `tail`: it is
+// tested whenever a path's walk passes that node.
+//
+// Most patterns the index reads exactly (`exact`): every segment plain text or one whole `:param`,
+// with no trailing `/`, and at most a last group of such segments (`/docs{/:lang}`) or a last
+// wildcard of whole segments (`/files/*path`). A canonical path whose walk reaches such a pattern is
+// matched by its regexp, and each param is the path segment at the param's place: the match needs
+// no regexp (`readParams`). The fuzz tests hold both readings to path-to-regexp's own match().
 
 import type { Token } from 'path-to-regexp';
 
@@ -31,6 +38,23 @@ function segmentEnd(path: string, from: number): number {
   return end < 0 ? path.length : end;
 }
 
+/** Whether `path` holds `text` at `from` (startsWith, without the call). */
+function holds(path: string, from: number, text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (path.charCodeAt(from + i) !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
+ * How the params of a pattern the index reads exactly are read from a path whose walk reached it:
+ * each param's name and the index of its path segment, in order. With `rest`, the last is a
+ * wildcard, which takes the segments from its own to the end. Internal.
+ */
+export interface Reading {
+  names: string[];
+  at: number[];
+  rest: boolean;
+}
+
 /** Builds the index over patterns given as token lists, in declaration order. */
 export function createIndex(patterns: readonly (readonly Token[])[], sensitive: boolean) {
   const root = node();
@@ -40,17 +64,27 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
   let longestPrefix = 0;
 
   // Each pattern goes down the tree one `/` segment at a time, as far as the index can read it.
-  patterns.forEach((tokens, id) => {
+  // Gives how its params are read from a path that reaches it, where the index reads it exactly.
+  const exact = patterns.map((all, id): Reading | null => {
+    let tokens = all;
     let at = root;
     // The tokens of the segment being read; null before the pattern's first `/`.
     let segment: Token[] | null = null;
+    // The segments taken so far, each whole-segment param's place among them, and whether a last
+    // group was read into (a path then may or may not have the group's segments).
+    let depth = 0;
+    let grouped = false;
+    const reading: Reading = { names: [], at: [], rest: false };
     // Takes the edge of the segment read: true when the pattern goes on from the node reached,
     // false when it stopped at `at` as a tail (or as a tail filed by its segment's known text).
     const step = (): boolean => {
       if (segment === null) return true;
       const first = segment[0];
-      if (segment.length === 1 && first?.type === 'param') at = at.param ??= node();
-      else if (segment.length === 1 && first?.type === 'text') {
+      if (segment.length === 1 && first?.type === 'param') {
+        at = at.param ??= node();
+        reading.names.push(first.name);
+        reading.at.push(depth);
+      } else if (segment.length === 1 && first?.type === 'text') {
         const k = key(first.value);
         let next = at.statics.get(k);
         if (!next) at.statics.set(k, (next = node()));
@@ -67,6 +101,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         at.tail.push(id);
         return false;
       }
+      depth++;
       return true;
     };
     for (let t = 0; t < tokens.length; t++) {
@@ -75,23 +110,24 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         const pieces = token.value.split('/');
         for (let i = 0; i < pieces.length; i++) {
           if (i > 0) {
-            if (!step()) return;
+            if (!step()) return null;
             segment = [];
           } else if (segment === null) {
-            if (pieces[0] !== '') return root.tail.push(id);
+            if (pieces[0] !== '') return (root.tail.push(id), null);
             continue;
           }
           const piece = pieces[i] as string;
           if (piece !== '') segment.push({ type: 'text', value: piece });
         }
-      } else if (segment === null) return root.tail.push(id);
+      } else if (segment === null) return (root.tail.push(id), null);
       else if (token.type === 'param') segment.push(token);
       else {
-        // Wildcards and groups may span segments: the index stops here. A group that opens with
-        // `/` (`/docs{/:lang}`) leaves the segment before it whole when the pattern ends there or
-        // goes on with `/`; else the segment goes on after the group (`/feed{/:lang}.xml` is
-        // `/feed.xml` without it) and is filed by its known text.
-        const first = token.type === 'group' ? token.tokens[0] : undefined;
+        // Wildcards and groups may span segments. A group that opens with `/` (`/docs{/:lang}`)
+        // leaves the segment before it whole when the pattern ends there or goes on with `/`; else
+        // the segment goes on after the group (`/feed{/:lang}.xml` is `/feed.xml` without it) and
+        // is filed by its known text.
+        const group = token.type === 'group' ? token.tokens : [];
+        const first = group[0];
         const next = tokens[t + 1];
         if (
           first?.type === 'text' &&
@@ -99,17 +135,34 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
           segment.length > 0 &&
           (!next || (next.type === 'text' && next.value.startsWith('/')))
         ) {
-          if (step()) at.tail.push(id);
-        } else {
-          segment.push(token);
-          step();
+          if (!step()) return null;
+          if (next) return (at.tail.push(id), null);
+          // A last group is read as path-to-regexp reads it, as two patterns: one ends here, the
+          // other reads on into the group. A path takes one or the other by its number of segments.
+          at.terminal.push(id);
+          tokens = group;
+          t = -1;
+          segment = null;
+          grouped = true;
+          continue;
         }
-        return;
+        if (token.type === 'wildcard' && !next && segment.length === 0 && !grouped) {
+          // A last wildcard of whole segments (`/files/*path`) takes the rest of a path that goes on.
+          at.tail.push(id);
+          reading.names.push(token.name);
+          reading.at.push(depth);
+          reading.rest = true;
+          return reading;
+        }
+        segment.push(token);
+        step();
+        return null;
       }
     }
     // A pattern ending in `/` ends at the segment before: the trailing slash is the regexp's to test.
-    if ((segment === null || segment.length > 0) && !step()) return;
+    if ((segment === null || segment.length > 0) && !step()) return null;
     at.terminal.push(id);
+    return segment !== null && segment.length > 0 ? reading : null;
   });
 
   // A node with a few static edges and no prefixed tails compares the path's text with each edge
@@ -140,7 +193,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         for (let i = 0; i < edges.length && !next; i += 2) {
           const text = edges[i] as string;
           const stop = from + text.length;
-          if (path.startsWith(text, from) && (stop === path.length || path.charCodeAt(stop) === 47)) {
+          if ((stop === path.length || path.charCodeAt(stop) === 47) && holds(path, from, text)) {
             next = edges[i + 1] as Node;
             end = stop;
           }
@@ -166,10 +219,49 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
     }
   }
 
-  /** The ids of every pattern that may match `path` (a canonical path), in declaration order. */
-  return function candidates(path: string): number[] {
-    const out: number[] = [];
-    walk(root, path, 1, out);
-    return out.length > 1 ? out.sort((a, b) => a - b) : out;
+  return {
+    /** The ids of every pattern that may match `path` (a canonical path), in declaration order. */
+    candidates(path: string): number[] {
+      const out: number[] = [];
+      walk(root, path, 1, out);
+      return out.length > 1 ? out.sort((a, b) => a - b) : out;
+    },
+    exact,
   };
+}
+
+/**
+ * Reads the params of a pattern the index reads exactly (`reading`) from `path`, a canonical path
+ * whose walk reached it, into `params`, each decoded by `decode`. A param of a segment the path does
+ * not have (an optional group's) is left out; false when the wildcard has none to take.
+ */
+export function readParams(
+  path: string,
+  reading: Reading,
+  params: Record<string, string | string[] | undefined>,
+  decode: (raw: string) => string,
+): boolean {
+  const { names, at, rest } = reading;
+  const last = at.length - 1;
+  // `from` is where segment `s` starts, just after its `/`; past the end when the path has no such segment.
+  for (let i = 0, from = 1, s = 0; i <= last; i++) {
+    for (const want = at[i] as number; s < want; s++) from = segmentEnd(path, from) + 1;
+    const wildcard = rest && i === last;
+    // An optional group's param is left out; a wildcard with nothing to take fails.
+    if (from >= path.length) {
+      if (wildcard) return false;
+      continue;
+    }
+    let end = segmentEnd(path, from);
+    if (wildcard) {
+      const parts: string[] = [decode(path.slice(from, end))];
+      while (end < path.length) parts.push(decode(path.slice(end + 1, (end = segmentEnd(path, end + 1)))));
+      params[names[i] as string] = parts;
+    } else {
+      params[names[i] as string] = decode(path.slice(from, end));
+      from = end + 1;
+      s++;
+    }
+  }
+  return true;
 }

@@ -10,7 +10,7 @@ import { percentDecode } from './percent.js';
 import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
-import { createIndex } from './route-index.js';
+import { createIndex, readParams } from './route-index.js';
 import { record } from './record.js';
 import type { AnyRoute, Entries, LoadContext, RouteDefinition, RouteMatch, RoutesOptions, RouteTable, TypedRoute } from './route-types.js';
 
@@ -50,7 +50,7 @@ export function createRoutes<const P extends readonly string[]>(
       );
     byName.set(r.name, i);
   });
-  const candidates = createIndex(
+  const { candidates, exact } = createIndex(
     compiled.map((c) => c.tokens),
     sensitive,
   );
@@ -77,15 +77,21 @@ export function createRoutes<const P extends readonly string[]>(
     const ids = candidates(at.path);
     for (let n = 0; n < ids.length; n++) {
       const id = ids[n] as number;
-      const c = compiled[id] as Compiled;
-      const m = c.regexp.exec(at.path);
-      if (!m) continue;
       // Nothing inherited, as the query's: a param named `__proto__` is the URL's text, never the object's prototype.
       const params = record<Params>();
-      for (let i = 1; i < m.length; i++) {
-        const raw = m[i];
-        if (raw === undefined) continue;
-        params[c.names[i - 1] as string] = c.wildcards[i - 1] ? raw.split('/').map(decodeParam) : decodeParam(raw);
+      // A pattern the index reads exactly matches the path its walk reached: no regexp.
+      const reading = exact[id];
+      if (reading) {
+        if (!readParams(at.path, reading, params, decodeParam)) continue;
+      } else {
+        const c = compiled[id] as Compiled;
+        const m = c.regexp.exec(at.path);
+        if (!m) continue;
+        for (let i = 1; i < m.length; i++) {
+          const raw = m[i];
+          if (raw === undefined) continue;
+          params[c.names[i - 1] as string] = c.wildcards[i - 1] ? raw.split('/').map(decodeParam) : decodeParam(raw);
+        }
       }
       return result(table[id] as R, params, at, false);
     }

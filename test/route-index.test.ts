@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { match as ptrMatch, parse } from 'path-to-regexp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { compileRoute } from '../src/pattern.js';
-import { createIndex } from '../src/route-index.js';
+import { createIndex, readParams } from '../src/route-index.js';
 import { createRoutes } from '../src/routes.js';
 
 /** The index over `paths` as createRoutes builds it. */
@@ -10,7 +10,7 @@ const indexOf = (paths: string[], sensitive = true) =>
   createIndex(
     paths.map((path) => compileRoute({ path }, sensitive).tokens),
     sensitive,
-  );
+  ).candidates;
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -31,8 +31,8 @@ describe('candidates', () => {
   });
 
   it('leaves a pattern the index cannot read whole to its regexp, at the node where it stops', () => {
-    // An optional group, a wildcard, text after a param and a pattern ending in `/` stop the index.
-    const candidates = indexOf(['/docs{/:lang}', '/files/*path', '/raw/:id.json', '/dir/']);
+    // A group in the middle, a wildcard, text after a param and a pattern ending in `/` stop the index.
+    const candidates = indexOf(['/docs{/:lang}/x', '/files/*path', '/raw/:id.json', '/dir/']);
     expect(candidates('/docs')).toEqual([0]);
     expect(candidates('/docs/en/extra')).toEqual([0]);
     expect(candidates('/files/a/b')).toEqual([1]);
@@ -79,9 +79,91 @@ describe('candidates', () => {
   });
 
   it('tests a token list that does not start with a slash against every path', () => {
-    const candidates = createIndex([parse('{/:lang}/docs').tokens, parse('/a').tokens], true);
+    const { candidates } = createIndex([parse('{/:lang}/docs').tokens, parse('/a').tokens], true);
     expect(candidates('/a')).toEqual([0, 1]);
     expect(candidates('/en/docs')).toEqual([0]);
+  });
+});
+
+describe('patterns read exactly', () => {
+  const exactOf = (paths: string[]) =>
+    createIndex(
+      paths.map((path) => compileRoute({ path }, true).tokens),
+      true,
+    ).exact;
+  const read = (path: string, pattern: string) => {
+    const reading = exactOf([pattern])[0];
+    if (!reading) throw new Error(`${pattern} is not read exactly`);
+    const params: Record<string, string | string[]> = {};
+    return readParams(path, reading, params, (raw) => raw.toUpperCase()) ? params : null;
+  };
+
+  it('reads whole-segment params, a last optional group of segments and a last wildcard, and nothing else', () => {
+    const exact = exactOf([
+      '/a/:x/b/:y',
+      '/docs{/:lang}',
+      '/e/:id{/edit/:tab}',
+      '/files/*path',
+      '/',
+      '/dir/',
+      '/r/:id.json',
+      '/d{/:x}/e',
+      '/w/*a/b',
+      '/o{-:x}',
+      '/n{/:x{/:y}}',
+      '/g{/*w}',
+    ]);
+    expect(exact.map((r) => r && { ...r })).toEqual([
+      { names: ['x', 'y'], at: [1, 3], rest: false },
+      { names: ['lang'], at: [1], rest: false },
+      { names: ['id', 'tab'], at: [1, 3], rest: false },
+      { names: ['path'], at: [1], rest: true },
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+      { names: ['x', 'y'], at: [1, 2], rest: false },
+      null,
+    ]);
+  });
+
+  it('takes each param from its segment, leaves out a group the path does not have, and decodes each', () => {
+    expect(read('/a/1/b/2', '/a/:x/b/:y')).toEqual({ x: '1', y: '2' });
+    expect(read('/a/1/b/2/', '/a/:x/b/:y')).toEqual({ x: '1', y: '2' });
+    expect(read('/e/7', '/e/:id{/edit/:tab}')).toEqual({ id: '7' });
+    expect(read('/e/7/', '/e/:id{/edit/:tab}')).toEqual({ id: '7' });
+    expect(read('/e/7/edit/t/', '/e/:id{/edit/:tab}')).toEqual({ id: '7', tab: 'T' });
+    expect(read('/n', '/n{/:x{/:y}}')).toEqual({});
+    expect(read('/n/1/', '/n{/:x{/:y}}')).toEqual({ x: '1' });
+    expect(read('/n/1/2', '/n{/:x{/:y}}')).toEqual({ x: '1', y: '2' });
+  });
+
+  it("gives a last wildcard the rest of the path, a trailing slash's empty segment too, and fails when there is none", () => {
+    expect(read('/files/a/b.txt', '/files/*path')).toEqual({ path: ['A', 'B.TXT'] });
+    expect(read('/files/a/', '/files/*path')).toEqual({ path: ['A', ''] });
+    expect(read('/files/', '/files/*path')).toBeNull();
+    expect(read('/files', '/files/*path')).toBeNull();
+  });
+
+  it('matches such a pattern with no regexp, with the params its regexp would read', () => {
+    const table = createRoutes([{ path: '/e/:id{/edit/:tab}' }, { path: '/files/*path' }, { path: '/a/:x' }]);
+    const exec = vi.spyOn(RegExp.prototype, 'exec');
+    const found = ['/e/7', '/e/7/edit/t', '/files/a%20b/c', '/a/%41'].map((p) => table.match(p)?.params);
+    // The route regexps, not the test of a canonical path.
+    expect(exec.mock.contexts.filter((re) => /^\^\(\?:\\\/[efa]/.test((re as RegExp).source))).toEqual([]);
+    expect(found.map((p) => p && { ...p })).toEqual([{ id: '7' }, { id: '7', tab: 't' }, { path: ['a b', 'c'] }, { x: 'A' }]);
+    expect(table.match('/files')).toBeNull();
+    expect(table.match('/e/7/edit')).toBeNull();
+    // A wildcard in a last group is its regexp's to read: the path may end before it.
+    const g = createRoutes([{ path: '/g{/*w}' }]);
+    expect(['/g', '/g/', '/g/a/b', '/h'].map((p) => g.match(p)?.params).map((p) => p && { ...p })).toEqual([
+      {},
+      {},
+      { w: ['a', 'b'] },
+      undefined,
+    ]);
   });
 });
 
