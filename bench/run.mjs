@@ -63,7 +63,7 @@ figure(
     [
       'URL + URLSearchParams (naive)',
       fmt(codec.naive),
-      `×${(codec.naive / codec.ours).toFixed(1)} slower`,
+      `×${(codec.naive / codec.ours).toFixed(2)} slower`,
       '≥ 10× faster',
       verdict(codec.naive / codec.ours >= 10),
     ],
@@ -132,7 +132,7 @@ figure(
     ],
     [
       `cached snapshots ≥ 90% of bare node:http req/s (${snap.bytes} B, 50 connections)`,
-      `${Math.round(snap.served.rps)} vs ${Math.round(snap.bare.rps)} req/s = ${(served * 100).toFixed(0)}%`,
+      `${Math.round(snap.served.rps)} vs ${Math.round(snap.bare.rps)} req/s = ${(served * 100).toFixed(1)}%`,
       verdict(served >= 0.9),
     ],
     [
@@ -191,7 +191,7 @@ figure(
   [
     [
       `a bot at a clean URL from the cache ≥ 90% of bare node:http req/s (${clean.bytes} B, 50 connections)`,
-      `${Math.round(clean.served.rps)} vs ${Math.round(clean.bare.rps)} req/s = ${(botServed * 100).toFixed(0)}%`,
+      `${Math.round(clean.served.rps)} vs ${Math.round(clean.bare.rps)} req/s = ${(botServed * 100).toFixed(1)}%`,
       verdict(botServed >= 0.9),
     ],
     ["'all': time to first byte of an uncached state (/ssr/books/:id, its data in the page)", ms(clean.ttfbAll), ''],
