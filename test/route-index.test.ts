@@ -1,7 +1,9 @@
 import fc from 'fast-check';
-import { match as ptrMatch, parse } from 'path-to-regexp';
+import { match as ptrMatch, parse, TokenData } from 'path-to-regexp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { normalizeLocation } from '../src/location.js';
 import { compileRoute } from '../src/pattern.js';
+import { percentDecode } from '../src/percent.js';
 import { createIndex, readParams } from '../src/route-index.js';
 import { createRoutes } from '../src/routes.js';
 
@@ -163,6 +165,60 @@ describe('patterns read exactly', () => {
       {},
       { w: ['a', 'b'] },
       undefined,
+    ]);
+  });
+  it('reads a case-insensitive table as its regexps do: letters in any case, escapes as text, decoded as they came', () => {
+    // The index, not the regexp's `i` flag, now decides such a match: `%C3%A9` (é) and `%C3%89` (É)
+    // are different text, `%2F` is text in a segment, and a param keeps the path's case.
+    const patterns = ['/Café/:id{/Édit{/:tab}}', '/A%2Fb/*rest', '/:x/Z', '/v/:a/*b'];
+    const table = createRoutes(
+      patterns.map((path) => ({ path })),
+      { sensitive: false },
+    );
+    const scans = patterns.map((path) =>
+      ptrMatch(new TokenData(compileRoute({ path }, false).tokens), { sensitive: false, decode: (raw) => percentDecode(raw) }),
+    );
+    const paths = [
+      '/CAFÉ/1',
+      '/caf%c3%a9/Ab',
+      '/CAF%C3%A9/1/%C3%89DIT',
+      '/café/1/%c3%a9dit',
+      '/Caf%C3%A9/1/%C3%89dit/T/',
+      '/a%2fB/x/Y/',
+      '/A%2Fb',
+      '/a/b/x/y',
+      '/Q/z/',
+      '/V/1/%2F/z',
+    ];
+    const exec = vi.spyOn(RegExp.prototype, 'exec');
+    const found = paths.map((p) => {
+      const m = table.match(p);
+      return m && { path: m.route.path, params: { ...m.params } };
+    });
+    // No route regexp ran (canonical spelling's own regexps may).
+    const routeSources = new Set(patterns.map((path) => compileRoute({ path }, false).regexp.source));
+    expect(exec.mock.contexts.filter((re) => routeSources.has((re as RegExp).source))).toEqual([]);
+    exec.mockRestore();
+    // What a first-match scan with path-to-regexp's own match() reads from the canonical path.
+    const expected = paths.map((p) => {
+      for (let i = 0; i < scans.length; i++) {
+        const scan = (scans[i] as (typeof scans)[number])(normalizeLocation(p));
+        if (scan) return { path: patterns[i], params: { ...scan.params } };
+      }
+      return null;
+    });
+    expect(found).toEqual(expected);
+    expect(found.map((f) => f?.path ?? null)).toEqual([
+      null,
+      '/Café/:id{/Édit{/:tab}}',
+      '/Café/:id{/Édit{/:tab}}',
+      null,
+      '/Café/:id{/Édit{/:tab}}',
+      '/A%2Fb/*rest',
+      null,
+      null,
+      '/:x/Z',
+      '/v/:a/*b',
     ]);
   });
 });

@@ -73,6 +73,10 @@ function patterns(exact: boolean): fc.Arbitrary<Pattern> {
       if (!exact || groups === 0) kinds.push('wildcard', 'prefixed wildcard');
       // A pattern starts with `/`, so the first segment is never optional.
       if (!exact || (groups === 0 && wildcards === 0)) kinds.push(...(i === 0 ? [] : ['optional segment']), 'optional tail');
+      // A last segment followed by nested groups of whole segments (`/a{/:b{/c/:d}}`), which the
+      // index reads exactly, one reading per depth. Not exact here: href leaves out an inner group's
+      // param when an outer one is missing.
+      if (!exact && last) kinds.push('nested tail');
       const kind = g(fc.constantFrom, ...kinds);
       if (kind === 'static') path += '/' + word();
       else if (kind === 'param') path += '/' + capture(false, false);
@@ -82,6 +86,15 @@ function patterns(exact: boolean): fc.Arbitrary<Pattern> {
       else if (kind === 'wildcard' || kind === 'prefixed wildcard') {
         // What follows a wildcard holds a separator, or `/*a/x` would read `/x/x` two ways.
         path += '/' + (kind === 'prefixed wildcard' ? word() : '') + capture(true, false) + (last && g(fc.boolean) ? '' : sep());
+      } else if (kind === 'nested tail') {
+        path += '/' + (g(fc.boolean) ? word() : capture(false, false));
+        const depth = g(fc.integer, { min: 1, max: 3 });
+        for (let d = 0; d < depth; d++) {
+          groups++;
+          const body: string[] = g(fc.constantFrom, ['word'], ['param'], ['word', 'param'], ['param', 'word']);
+          path += '{' + body.map((b) => '/' + (b === 'word' ? word() : capture(false, true))).join('');
+        }
+        path += '}'.repeat(depth);
       } else if (kind === 'optional segment') {
         groups++;
         const body = g(fc.constantFrom, 'word', 'param', 'both');
