@@ -112,7 +112,9 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
   if (DEV) {
     const declared = paramNames(data.tokens);
     const twice = declared.find((name, i) => declared.indexOf(name) !== i);
-    if (twice !== undefined || DOT_SEGMENT.test(route.path))
+    // The text as the regexp reads it (escapes of `.` decoded, `\.` unescaped), each param or group one character.
+    const text = data.tokens.map((token) => (token.type === 'text' ? token.value : 'x')).join('');
+    if (twice !== undefined || DOT_SEGMENT.test(text))
       throw new RouteError(
         'BAD_PATTERN',
         `bad pattern ${JSON.stringify(route.path)}: ${twice === undefined ? 'a "//", "." or ".." segment, which no URL keeps' : `the param "${twice}" is named twice`}`,

@@ -283,6 +283,10 @@ describe('createRoutes', () => {
     [[{ path: '/a/./b' }], 'bad pattern "/a/./b": a "//", "." or ".." segment, which no URL keeps'],
     [[{ path: '/a/..' }], 'bad pattern "/a/..": a "//", "." or ".." segment, which no URL keeps'],
     [[{ path: '/a/:id/.' }], 'bad pattern "/a/:id/.": a "//", "." or ".." segment, which no URL keeps'],
+    // Written as escapes or escaped, they are still such segments.
+    [[{ path: '/%2E%2E/x' }], 'bad pattern "/%2E%2E/x": a "//", "." or ".." segment, which no URL keeps'],
+    [[{ path: '/a/%2e' }], 'bad pattern "/a/%2e": a "//", "." or ".." segment, which no URL keeps'],
+    [[{ path: '/a/\\./b' }], 'bad pattern "/a/\\\\./b": a "//", "." or ".." segment, which no URL keeps'],
   ])('refuses a bad pattern: %j', (routes, message) => {
     expect(() => createRoutes(routes as { path: string }[])).toThrow(expect.objectContaining({ code: 'BAD_PATTERN', message }));
   });
