@@ -78,15 +78,16 @@ export function createRoutes<const P extends readonly string[]>(
     for (let n = 0; n < ids.length; n++) {
       const id = ids[n] as number;
       // Nothing inherited, as the query's: a param named `__proto__` is the URL's text, never the object's prototype.
-      const params = record<Params>();
+      let params: Params;
       // A pattern the index reads exactly matches the path its walk reached: no regexp.
       const reading = exact[id];
       if (reading) {
-        if (!readParams(at.path, reading, params, decodeParam)) continue;
+        if (!readParams(at.path, reading, (params = record<Params>()), decodeParam)) continue;
       } else {
         const c = compiled[id] as Compiled;
         const m = c.regexp.exec(at.path);
         if (!m) continue;
+        params = record<Params>();
         for (let i = 1; i < m.length; i++) {
           const raw = m[i];
           if (raw === undefined) continue;
