@@ -8,11 +8,14 @@ import { createIndex, readParams } from '../src/route-index.js';
 import { createRoutes } from '../src/routes.js';
 
 /** The index over `paths` as createRoutes builds it. */
-const indexOf = (paths: string[], sensitive = true) =>
+const indexOver = (paths: string[], sensitive = true) =>
   createIndex(
     paths.map((path) => compileRoute({ path }, sensitive).tokens),
     sensitive,
-  ).candidates;
+  );
+
+/** Its candidates. */
+const indexOf = (paths: string[], sensitive = true) => indexOver(paths, sensitive).candidates;
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -88,11 +91,7 @@ describe('candidates', () => {
 });
 
 describe('patterns read exactly', () => {
-  const exactOf = (paths: string[]) =>
-    createIndex(
-      paths.map((path) => compileRoute({ path }, true).tokens),
-      true,
-    ).exact;
+  const exactOf = (paths: string[]) => indexOver(paths).exact;
   const read = (path: string, pattern: string) => {
     const reading = exactOf([pattern])[0];
     if (!reading) throw new Error(`${pattern} is not read exactly`);
