@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, run } from '../src/cli.js';
 import { parseXml } from './server/xml.js';
+import { listen } from './server/helpers.js';
 import { startSite } from './verify/site.js';
 
 const BIN = path.resolve('bin/crawlable-router.js');
@@ -54,6 +55,16 @@ export default createRoutes([
   writeFileSync(
     path.join(dir, 'stuck.mjs'),
     `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }, { id: '8' }] }];`,
+  );
+  // A client-rendered app whose data comes from its API, for --upstream.
+  mkdirSync(path.join(dir, 'api-app'));
+  writeFileSync(
+    path.join(dir, 'api-app/index.html'),
+    '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>',
+  );
+  writeFileSync(
+    path.join(dir, 'api-app/main.js'),
+    `const r = await fetch('/api' + location.pathname); document.getElementById('app').textContent = r.status + ' ' + (await r.text());`,
   );
   writeFileSync(path.join(dir, 'bare.mjs'), `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }] }];`);
   writeFileSync(path.join(dir, 'broken.mjs'), `export default [;`);
@@ -134,6 +145,20 @@ describe('crawlable-router prerender (child process)', () => {
     expect(book).toContain('<link rel="canonical" href="https://example.com/books/7">');
   });
 
+  it("sends the page's API calls to --upstream with --headless (without it they get 404)", async () => {
+    const api = await listen((req, res) => void res.writeHead(200, { 'content-type': 'text/plain' }).end(`from the API for ${req.url}`));
+    try {
+      const args = ['prerender', '--routes', 'bare.mjs', '--origin', 'https://example.com', '--headless', 'api-app', '--no-sitemap'];
+      const result = await cli([...args, '--out', 'out-upstream', '--upstream', api.base]);
+      expect(result.code).toBe(EXIT.OK);
+      expect(readFileSync(path.join(dir, 'out-upstream/books/7/index.html'), 'utf8')).toContain('200 from the API for /api/books/7');
+      expect((await cli([...args, '--out', 'out-no-upstream'])).code).toBe(EXIT.OK);
+      expect(readFileSync(path.join(dir, 'out-no-upstream/books/7/index.html'), 'utf8')).toContain('<div id="app">404 ');
+    } finally {
+      await api.close();
+    }
+  });
+
   it('fails only the state whose script never yields with --isolate, and finishes the run', async () => {
     // One state at a time, with time for a fresh thread to load happy-dom on a busy machine.
     const result = await cli([
@@ -159,10 +184,10 @@ describe('crawlable-router prerender (child process)', () => {
     expect(existsSync(path.join(dir, 'out-stuck/books/8/index.html'))).toBe(false);
   });
 
-  it('exits 2 for --isolate without --headless', async () => {
-    expect(
-      (await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', '--isolate'])).code,
-    ).toBe(EXIT.USAGE);
+  it.each(['--isolate', '--upstream=http://127.0.0.1:1'])('exits 2 for %s without --headless', async (option) => {
+    expect((await inProcess(['prerender', '--routes', 'routes.mjs', '--out', 'x', '--origin', 'https://example.com', option])).code).toBe(
+      EXIT.USAGE,
+    );
   });
 
   it('exits 1 and names the failures when some states fail', async () => {

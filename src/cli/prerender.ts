@@ -29,8 +29,10 @@ Options:
   --shell FILE         the app's HTML shell              [default: the module's \`shell\` export]
   --outlet SELECTOR    the shell element the state is rendered into          [default: #app]
   --headless DIR       render the real app from DIR in happy-dom instead of the render hooks
-  --isolate            with --headless, each page on a worker thread ended at --timeout, so a
-                       script that never yields fails its state instead of stalling the run
+  --isolate            with --headless, each page in a page process of its own, ended at
+                       --timeout, so a script that never yields fails its state, not the run
+  --upstream URL       with --headless, the origin that answers the page's API requests (GET
+                       and HEAD) for what DIR has no file for; without it they get 404
   --no-sitemap         do not write sitemap.xml
   --shard K/N          render only slice K of N (a hash of each location picks its slice; no
                        sitemap): N jobs render a site together, then gather their folders into
@@ -132,6 +134,7 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
       outlet: { type: 'string' },
       headless: { type: 'string' },
       isolate: { type: 'boolean' },
+      upstream: { type: 'string' },
       'no-sitemap': { type: 'boolean' },
       shard: { type: 'string' },
       json: { type: 'boolean' },
@@ -147,13 +150,19 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
   const resolve = (file: string) => path.resolve(io.cwd, file);
   const { mode, ...loaded } = await prerenderSetup(values, io);
   const shell = values.shell !== undefined ? readText(resolve(values.shell), 'shell') : loaded.shell;
-  if (values.isolate && values.headless === undefined) throw new UsageError('--isolate needs --headless');
+  for (const option of ['isolate', 'upstream'] as const)
+    if (values[option] !== undefined && values.headless === undefined) throw new UsageError(`--${option} needs --headless`);
   let renderer;
   try {
     renderer =
       values.headless === undefined
         ? undefined
-        : headlessRenderer({ root: resolve(values.headless), timeoutMs, isolate: Boolean(values.isolate) });
+        : headlessRenderer({
+            root: resolve(values.headless),
+            timeoutMs,
+            isolate: Boolean(values.isolate),
+            ...(values.upstream !== undefined && { upstream: values.upstream }),
+          });
   } catch (error) {
     throw new SetupError((error as Error).message);
   }

@@ -50,6 +50,13 @@ export function createRouter(options: RouterOptions): Router {
     throw new TypeError(
       DEV ? 'createRouter: no window; pass { window }, or { history } such as createMemoryHistory() in Node' : 'no window',
     );
+  // A classic script's `var history = createBrowserHistory()` hands over the window's own history.
+  if (instance && !instance.listen)
+    throw new TypeError(
+      DEV
+        ? 'createRouter: history is not an instance of the history package (the window’s own?); pass createBrowserHistory({ window }) or createMemoryHistory()'
+        : 'no history',
+    );
   const base = normalizeBase(options.base ?? routes.base);
   const doc = win?.document;
   const nav = instance ? historyNav(instance) : windowNav(win, base);

@@ -177,6 +177,15 @@ describe('the router on createMemoryHistory, in Node', () => {
     expect([router.current?.location, address(), history.index]).toEqual(['/books/3', '/app/books/3', 0]);
   });
 
+  it('refuses, when created, a history option that is not an instance of the package (the window’s own history)', () => {
+    // A classic script's top-level `var history = createBrowserHistory()` leaves `history` the
+    // window's own (a read-only global), which has neither `location` nor `listen`.
+    const windowHistory = { length: 1, state: null, pushState() {}, replaceState() {}, go() {} };
+    const bad = { routes: table, history: windowHistory } as unknown as Parameters<typeof createRouter>[0];
+    expect(() => createRouter(bad)).toThrow(TypeError);
+    expect(() => createRouter(bad)).toThrow(/createBrowserHistory/);
+  });
+
   it('stops listening to the instance on destroy()', async () => {
     await open().start();
     router.destroy();
@@ -202,10 +211,12 @@ describe('the README’s ten-line test of an app’s guards', () => {
 });
 
 describe('a production build of the router, in Node', () => {
-  it('keeps a short message for its errors: no window, and a redirect loop', async () => {
+  it('keeps a short message for its errors: no window, not a history instance, and a redirect loop', async () => {
     await inProduction(async () => {
       const prod = await import('../../src/client/index.js');
       expect(() => prod.createRouter({ routes: table })).toThrow(new TypeError('no window'));
+      const windowHistory = { length: 1, state: null, pushState() {}, go() {} } as unknown as MemoryHistory;
+      expect(() => prod.createRouter({ routes: table, history: windowHistory })).toThrow(new TypeError('no history'));
       const looping = prod.createRouter({ routes: table, history: createMemoryHistory({ initialEntries: ['/app/'] }) });
       await looping.start();
       looping.beforeEach((to) => (to.path === '/admin' ? '/admin?again' : true));

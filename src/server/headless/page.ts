@@ -41,6 +41,19 @@ export function watchWindow(window: BrowserWindow): PageSignals {
     const thrown = (event as unknown as { error?: unknown; message?: string }).error;
     signals.error = thrown ?? new Error((event as unknown as { message?: string }).message ?? 'an error event');
   });
+  // A script of the page's own origin that fails to load or run (a 404, a module whose import fails)
+  // fires `error` at its element alone, heard here in the capture phase: without it the page is its
+  // shell. Another origin's script never loads in the renderer, so its failure is not the app's.
+  window.addEventListener(
+    'error',
+    (event) => {
+      const script = event.target as { tagName?: string; src?: string } | null;
+      if (signals.error !== undefined || script?.tagName !== 'SCRIPT') return;
+      if (script.src && !script.src.startsWith(window.location.origin + '/')) return;
+      signals.error = new Error(`its script ${script.src || '(inline)'} did not load or run`);
+    },
+    true,
+  );
   window.addEventListener('load', () => {
     signals.loaded = true;
     onLoad();

@@ -79,6 +79,9 @@ const APPS: Record<string, Record<string, string>> = {
       };
       document.getElementById('app').textContent = (await sum('/data/big.bin')) + ' ' + (await sum('/api/big'));`,
   },
+  // The app's own module cannot load (an import that 404s, as a bare name a browser cannot resolve):
+  // nothing but the script element hears of it, and the page is the empty shell.
+  broken: { 'index.html': SHELL('app.js'), 'app.js': `import './lib/missing.js'; document.getElementById('app').textContent = 'ran';` },
   // What the page must not reach.
   probe: {
     'index.html': SHELL('app.js', '<script src="https://evil.example/x.js"></script>'),
@@ -292,6 +295,20 @@ describe('headlessRenderer', () => {
     expect(snap.status).toBe(200);
     expect(read(snap.html).app).toBe('');
     expect(failing.openPages + ignoring.openPages).toBe(0);
+  });
+
+  it('fails the render of a page whose own script did not load, rather than snapshot its empty shell as 200', async () => {
+    const failing = headlessRenderer({ root: path.join(dir, 'broken'), timeoutMs: 3000 });
+    const ignoring = headlessRenderer({ root: path.join(dir, 'broken'), timeoutMs: 3000, pageErrors: 'ignore' });
+    renderers.push(failing, ignoring);
+    const handler = (renderer: HeadlessRenderer) =>
+      createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
+    await expect(handler(failing).render('/')).rejects.toMatchObject({
+      code: 'RENDER_FAILED',
+      message: 'the page of / threw before it settled: Error: its script https://example.com/app.js did not load or run',
+    });
+    const snap = await handler(ignoring).render('/');
+    expect([snap.status, read(snap.html).app]).toEqual([200, '']);
   });
 
   it("aborts a page's upstream requests when that page closes, never when another page of the origin does", async () => {

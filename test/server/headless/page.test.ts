@@ -82,4 +82,30 @@ describe('watchWindow', () => {
     await Promise.all([signals.load, signals.settle]);
     expect([signals.loaded, signals.settled]).toEqual([true, true]);
   });
+
+  it("records a same-origin script that failed (its error event reaches only its element), not another origin's or an image's", () => {
+    const window = new Window({ url: 'https://example.com/app/' });
+    windows.push(window);
+    const signals = watchWindow(window as unknown as Parameters<typeof watchWindow>[0]);
+    const fail = (tag: string, src?: string) => {
+      const element = window.document.createElement(tag);
+      if (src !== undefined) element.setAttribute('src', src);
+      window.document.body.appendChild(element);
+      element.dispatchEvent(new window.Event('error'));
+    };
+    fail('img', '/missing.png');
+    fail('script', 'https://analytics.example/x.js');
+    expect(signals.error).toBeUndefined();
+    fail('script', '/app/main.js');
+    fail('script');
+    expect(String(signals.error)).toBe('Error: its script https://example.com/app/main.js did not load or run');
+    // An inline module script whose import fails: its element has no src.
+    const inline = new Window({ url: 'https://example.com/app/' });
+    windows.push(inline);
+    const heard = watchWindow(inline as unknown as Parameters<typeof watchWindow>[0]);
+    const element = inline.document.createElement('script');
+    inline.document.body.appendChild(element);
+    element.dispatchEvent(new inline.Event('error'));
+    expect(String(heard.error)).toBe('Error: its script (inline) did not load or run');
+  });
 });
