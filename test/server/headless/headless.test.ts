@@ -203,6 +203,17 @@ describe('headlessRenderer', () => {
     expect(renderer.openPages).toBe(0);
   });
 
+  it("snapshots the app at a state whose query holds a ' (which the page's URL parser writes %27), never the upstream's answer", async () => {
+    // `'` is raw in a canonical query, and a browser's URL parser escapes it in a query: the page's
+    // request for its own document must still get the shell, not a 404 or the upstream's answer.
+    const { handler } = setup('idle');
+    for (const location of ["/books/42?q=O'Reilly", '/books/42?q=O%27Reilly']) {
+      const snap = await handler.render(location);
+      expect(read(snap.html)).toMatchObject({ title: 'Book 42', app: 'Ulyssesnext' });
+      expect(snap.html).not.toContain('upstream');
+    }
+  });
+
   it('serves an unknown state with 404 and no canonical link, as the app draws it', async () => {
     const { handler } = setup('idle');
     const snap = await handler.render('/nope/1');
