@@ -79,6 +79,16 @@ const APPS: Record<string, Record<string, string>> = {
       };
       document.getElementById('app').textContent = (await sum('/data/big.bin')) + ' ' + (await sum('/api/big'));`,
   },
+  // Structured data of the page's query, written as a browser keeps it safe: through textContent.
+  jsonld: {
+    'index.html': SHELL('app.js'),
+    'app.js': `const q = new URLSearchParams(location.search).get('q') ?? '';
+      const ld = document.createElement('script');
+      ld.type = 'application/ld+json';
+      ld.textContent = JSON.stringify({ '@type': 'SearchResultsPage', name: q });
+      document.head.appendChild(ld);
+      document.getElementById('app').append(document.createComment('results for ' + q), 'Results for ' + q);`,
+  },
   // What the page must not reach.
   probe: {
     'index.html': SHELL('app.js', '<script src="https://evil.example/x.js"></script>'),
@@ -212,6 +222,24 @@ describe('headlessRenderer', () => {
       expect(read(snap.html)).toMatchObject({ title: 'Book 42', app: 'Ulyssesnext' });
       expect(snap.html).not.toContain('upstream');
     }
+  });
+
+  it("keeps as text what the page wrote as text from a crawler's URL: no </script> or --> of it is markup in the snapshot", async () => {
+    const { handler } = setup('jsonld');
+    const q = '</script><img src=x onerror=alert(1)>--><img src=y onerror=alert(2)>';
+    const snap = await handler.render('/books/1?q=' + encodeURIComponent(q));
+    type Node = { tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string };
+    const tags: string[] = [];
+    let ld: unknown;
+    const walk = (n: Node) => {
+      if (n.tagName) tags.push(n.tagName);
+      if (n.attrs?.some((a) => a.value === 'application/ld+json')) ld = JSON.parse(n.childNodes?.[0]?.value ?? '');
+      (n.childNodes ?? []).forEach(walk);
+    };
+    walk(parse(snap.html) as unknown as Node);
+    expect(tags).not.toContain('img');
+    expect(ld).toEqual({ '@type': 'SearchResultsPage', name: q });
+    expect(read(snap.html).app).toBe('Results for ' + q);
   });
 
   it('serves an unknown state with 404 and no canonical link, as the app draws it', async () => {

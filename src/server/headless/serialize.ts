@@ -1,0 +1,122 @@
+// A headless page's DOM as HTML, by the HTML standard's fragment serialisation, with the one duty a
+// snapshot adds: parsed again, the text holds the page's elements and no other. A page's DOM may
+// hold text that no markup can hold as it is (a script's text with `</script>` in it, a comment with
+// `-->`), put there safely through `textContent` from the URL a crawler chose; written as it is,
+// that text would be markup in the snapshot (an `<img onerror>` the page never had). So:
+// - text and attribute values are escaped (`&`, NBSP, `<`, `>`; `"` in values, so `</noscript>` in
+//   a value inside `<noscript>` ends nothing, in a parser that runs scripts or one that does not);
+// - the text of an element whose content is raw (script, style, …) has each `</` before a letter
+//   written `<\/`, which JavaScript, JSON and CSS read as the same text; such text under SVG or
+//   MathML (where a parser reads it as markup) is escaped as other text is;
+// - a comment has what would end it early written with `&gt;` (comments are inert), and a
+//   processing instruction its `<` and `>`.
+// happy-dom's own serialiser writes script and style text, comments and `<`/`>` in values as they are.
+
+/** The parts of a DOM node the serialiser reads (happy-dom's nodes have them). */
+export interface DomNode {
+  readonly nodeType: number;
+  readonly localName?: string | null;
+  readonly namespaceURI?: string | null;
+  readonly prefix?: string | null;
+  readonly attributes?: ArrayLike<{ readonly name: string; readonly value: string }>;
+  readonly childNodes: ArrayLike<DomNode>;
+  /** A `<template>`'s contents. */
+  readonly content?: DomNode;
+  /** Text, comment and processing instruction data. */
+  readonly data?: string;
+  /** A processing instruction's target. */
+  readonly target?: string;
+}
+
+const HTML = 'http://www.w3.org/1999/xhtml';
+const SVG = 'http://www.w3.org/2000/svg';
+const MATHML = 'http://www.w3.org/1998/Math/MathML';
+const VOID = new Set([
+  'area',
+  'base',
+  'basefont',
+  'bgsound',
+  'br',
+  'col',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
+const RAW = new Set(['style', 'script', 'xmp', 'iframe', 'noembed', 'noframes', 'plaintext']);
+const ENTITIES: Record<string, string> = { '&': '&amp;', '\u00a0': '&nbsp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' };
+
+const escapeText = (text: string) => text.replace(/[&\u00a0<>]/g, (c) => ENTITIES[c] as string);
+const escapeValue = (text: string) => text.replace(/[&\u00a0<>"]/g, (c) => ENTITIES[c] as string);
+/** Raw text, with no `</` that could end its element or one around it (`</noscript`). */
+const rawText = (text: string) => text.replace(/<\/(?=[A-Za-z])/g, '<\\/');
+/** Comment data, with nothing that ends a comment early (`-->`, `--!>`, a leading `>` or `->`) nor a `</` before a letter. */
+const commentData = (text: string) => rawText(text.replace(/^-?>|--!?>/g, (end) => end.slice(0, -1) + '&gt;'));
+
+function tagName(element: DomNode): string {
+  const { namespaceURI: ns, localName, prefix } = element;
+  return ns === HTML || ns === SVG || ns === MATHML || !prefix ? (localName as string) : `${prefix}:${localName as string}`;
+}
+
+/** An element's start tag. */
+function startTag(element: DomNode, name: string): string {
+  let out = '<' + name;
+  const attributes = element.attributes ?? [];
+  for (let i = 0; i < attributes.length; i++) {
+    const attribute = attributes[i] as { name: string; value: string };
+    out += ` ${attribute.name}="${escapeValue(attribute.value)}"`;
+  }
+  return out + '>';
+}
+
+/** True for an element a parser reads as foreign content (SVG, MathML), or whose tag starts it (`svg`, `math`). */
+const isForeign = (element: DomNode) => element.namespaceURI !== HTML || element.localName === 'svg' || element.localName === 'math';
+
+/** The HTML of `root` (an element, with its tags), walked without recursion: a page may nest elements deeply. */
+export function serializeNode(root: DomNode): string {
+  const out: string[] = [];
+  // What is left to write: a node with whether it is under foreign content, or an end tag's text.
+  const todo: Array<string | { node: DomNode; foreign: boolean; parent: DomNode | null }> = [{ node: root, foreign: false, parent: null }];
+  for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
+    if (typeof next === 'string') {
+      out.push(next);
+      continue;
+    }
+    const { node, foreign, parent } = next;
+    switch (node.nodeType) {
+      case 1: {
+        const name = tagName(node);
+        out.push(startTag(node, name));
+        if (node.namespaceURI === HTML && VOID.has(node.localName as string)) break;
+        const inside = foreign || isForeign(node);
+        const children =
+          node.namespaceURI === HTML && node.localName === 'template' && node.content ? node.content.childNodes : node.childNodes;
+        todo.push(`</${name}>`);
+        for (let i = children.length - 1; i >= 0; i--) todo.push({ node: children[i] as DomNode, foreign: inside, parent: node });
+        break;
+      }
+      case 3:
+      case 4: {
+        const data = node.data ?? '';
+        const raw = !foreign && parent !== null && parent.namespaceURI === HTML && RAW.has(parent.localName as string);
+        out.push(raw ? rawText(data) : escapeText(data));
+        break;
+      }
+      case 7:
+        out.push(`<?${node.target ?? ''} ${(node.data ?? '').replace(/[<>]/g, (c) => ENTITIES[c] as string)}>`);
+        break;
+      case 8:
+        out.push(`<!--${commentData(node.data ?? '')}-->`);
+        break;
+    }
+  }
+  return out.join('');
+}
