@@ -18,8 +18,9 @@ export interface DomNode {
   readonly localName?: string | null;
   readonly namespaceURI?: string | null;
   readonly prefix?: string | null;
-  readonly attributes?: ArrayLike<{ readonly name: string; readonly value: string }>;
-  readonly childNodes: ArrayLike<DomNode>;
+  readonly attributes?: Iterable<{ readonly name: string; readonly value: string }>;
+  readonly parentNode: DomNode | null;
+  readonly childNodes: Iterable<DomNode>;
   /** A `<template>`'s contents. */
   readonly content?: DomNode;
   /** Text, comment and processing instruction data. */
@@ -69,11 +70,7 @@ function tagName(element: DomNode): string {
 /** An element's start tag. */
 function startTag(element: DomNode, name: string): string {
   let out = '<' + name;
-  const attributes = element.attributes ?? [];
-  for (let i = 0; i < attributes.length; i++) {
-    const attribute = attributes[i] as { name: string; value: string };
-    out += ` ${attribute.name}="${escapeValue(attribute.value)}"`;
-  }
+  for (const attribute of element.attributes ?? []) out += ` ${attribute.name}="${escapeValue(attribute.value)}"`;
   return out + '>';
 }
 
@@ -83,30 +80,39 @@ const isForeign = (element: DomNode) => element.namespaceURI !== HTML || element
 /** The HTML of `root` (an element, with its tags), walked without recursion: a page may nest elements deeply. */
 export function serializeNode(root: DomNode): string {
   const out: string[] = [];
-  // What is left to write: a node with whether it is under foreign content, or an end tag's text.
-  const todo: Array<string | { node: DomNode; foreign: boolean; parent: DomNode | null }> = [{ node: root, foreign: false, parent: null }];
-  for (let next = todo.pop(); next !== undefined; next = todo.pop()) {
-    if (typeof next === 'string') {
-      out.push(next);
+  // What is left to write, last first: a node (with whether it is under foreign content), or an end tag's text.
+  const todo: Array<DomNode | string> = [root];
+  const foreignAt: boolean[] = [false];
+  while (todo.length > 0) {
+    const node = todo.pop() as DomNode | string;
+    const foreign = foreignAt.pop() as boolean;
+    if (typeof node === 'string') {
+      out.push(node);
       continue;
     }
-    const { node, foreign, parent } = next;
     switch (node.nodeType) {
       case 1: {
         const name = tagName(node);
         out.push(startTag(node, name));
-        if (node.namespaceURI === HTML && VOID.has(node.localName as string)) break;
+        const html = node.namespaceURI === HTML;
+        if (html && VOID.has(node.localName as string)) break;
         const inside = foreign || isForeign(node);
-        const children =
-          node.namespaceURI === HTML && node.localName === 'template' && node.content ? node.content.childNodes : node.childNodes;
         todo.push(`</${name}>`);
-        for (let i = children.length - 1; i >= 0; i--) todo.push({ node: children[i] as DomNode, foreign: inside, parent: node });
+        foreignAt.push(false);
+        const holder = html && node.localName === 'template' && node.content ? node.content : node;
+        // Iterated, not indexed: happy-dom's NodeList is a proxy, and its previousSibling a search.
+        const children = [...holder.childNodes];
+        for (let i = children.length - 1; i >= 0; i--) {
+          todo.push(children[i] as DomNode);
+          foreignAt.push(inside);
+        }
         break;
       }
       case 3:
       case 4: {
         const data = node.data ?? '';
-        const raw = !foreign && parent !== null && parent.namespaceURI === HTML && RAW.has(parent.localName as string);
+        const parent = node.parentNode;
+        const raw = !foreign && parent?.nodeType === 1 && parent.namespaceURI === HTML && RAW.has(parent.localName as string);
         out.push(raw ? rawText(data) : escapeText(data));
         break;
       }

@@ -38,8 +38,15 @@ describe('serializeNode', () => {
   });
 
   it('writes a processing instruction with no < or > of its data, so it ends where it should', () => {
-    const pi: DomNode = { nodeType: 7, target: 'x', data: '--><img src=x onerror=alert(1)>', childNodes: [] };
-    const root: DomNode = { nodeType: 1, localName: 'div', namespaceURI: 'http://www.w3.org/1999/xhtml', attributes: [], childNodes: [pi] };
+    const pi: DomNode = { nodeType: 7, target: 'x', data: '--><img src=x onerror=alert(1)>', childNodes: [], parentNode: null };
+    const root: DomNode = {
+      nodeType: 1,
+      localName: 'div',
+      namespaceURI: 'http://www.w3.org/1999/xhtml',
+      attributes: [],
+      childNodes: [pi],
+      parentNode: null,
+    };
     const html = serializeNode(root);
     expect(html).toBe('<div><?x --&gt;&lt;img src=x onerror=alert(1)&gt;></div>');
     const names: string[] = [];
@@ -58,6 +65,7 @@ describe('serializeNode', () => {
       namespaceURI: 'http://www.w3.org/1999/xhtml',
       attributes: [],
       childNodes: children,
+      parentNode: null,
     });
     let root = element('b', []);
     for (let i = 1; i < 100_000; i++) root = element('b', [root]);
