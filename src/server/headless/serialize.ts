@@ -5,9 +5,11 @@
 // that text would be markup in the snapshot (an `<img onerror>` the page never had). So:
 // - text and attribute values are escaped (`&`, NBSP, `<`, `>`; `"` in values, so `</noscript>` in
 //   a value inside `<noscript>` ends nothing, in a parser that runs scripts or one that does not);
-// - the text of an element whose content is raw (script, style, …) has each `</` before a letter
-//   written `<\/`, which JavaScript, JSON and CSS read as the same text; such text under SVG or
-//   MathML (where a parser reads it as markup) is escaped as other text is;
+// - raw text (a script's, a style's, …) and comments, which cannot be escaped, have each `</` that
+//   would end their element or one around them whose content a parser reads as text (`</script`
+//   in a script, `</noscript` inside a noscript, `</textarea` inside a textarea) written `<\/`,
+//   which JavaScript, JSON and CSS read as the same text; any other `</` (a template script's
+//   `</div>`) is kept. Raw text under SVG or MathML (read there as markup) is escaped as text;
 // - a comment has what would end it early written with `&gt;` (comments are inert), and a
 //   processing instruction its `<` and `>`.
 // happy-dom's own serialiser writes script and style text, comments and `<`/`>` in values as they are.
@@ -57,10 +59,19 @@ const ENTITIES: Record<string, string> = { '&': '&amp;', '\u00a0': '&nbsp;', '<'
 
 const escapeText = (text: string) => text.replace(/[&\u00a0<>]/g, (c) => ENTITIES[c] as string);
 const escapeValue = (text: string) => text.replace(/[&\u00a0<>"]/g, (c) => ENTITIES[c] as string);
-/** Raw text, with no `</` that could end its element or one around it (`</noscript`). */
-const rawText = (text: string) => text.replace(/<\/(?=[A-Za-z])/g, '<\\/');
-/** Comment data, with nothing that ends a comment early (`-->`, `--!>`, a leading `>` or `->`) nor a `</` before a letter. */
-const commentData = (text: string) => rawText(text.replace(/^-?>|--!?>/g, (end) => end.slice(0, -1) + '&gt;'));
+
+// Elements whose content a parser reads as text up to their end tag (noscript: where scripts run).
+const TEXT_CONTENT = new Set([...RAW, 'noscript', 'textarea', 'title']);
+const closerPatterns = new Map<string, RegExp>();
+/** Text with no `</` of the `closers` (`|`-joined element names; none: as it is). */
+function closeNone(text: string, closers: string): string {
+  if (closers === '') return text;
+  let pattern = closerPatterns.get(closers);
+  if (!pattern) closerPatterns.set(closers, (pattern = new RegExp(`</(?=(?:${closers}))`, 'gi')));
+  return text.replace(pattern, '<\\/');
+}
+/** Comment data, with nothing that ends a comment early: `-->`, `--!>`, a leading `>` or `->`. */
+const commentData = (text: string) => text.replace(/^-?>|--!?>/g, (end) => end.slice(0, -1) + '&gt;');
 
 function tagName(element: DomNode): string {
   const { namespaceURI: ns, localName, prefix } = element;
@@ -77,15 +88,21 @@ function startTag(element: DomNode, name: string): string {
 /** True for an element a parser reads as foreign content (SVG, MathML), or whose tag starts it (`svg`, `math`). */
 const isForeign = (element: DomNode) => element.namespaceURI !== HTML || element.localName === 'svg' || element.localName === 'math';
 
+/** What is left to write of a node: whether it is under foreign content, and the elements around it that end at their end tag's text. */
+interface Place {
+  foreign: boolean;
+  closers: string;
+}
+
 /** The HTML of `root` (an element, with its tags), walked without recursion: a page may nest elements deeply. */
 export function serializeNode(root: DomNode): string {
   const out: string[] = [];
-  // What is left to write, last first: a node (with whether it is under foreign content), or an end tag's text.
+  // What is left to write, last first: a node (with its place), or an end tag's text.
   const todo: Array<DomNode | string> = [root];
-  const foreignAt: boolean[] = [false];
+  const places: Array<Place | null> = [{ foreign: false, closers: '' }];
   while (todo.length > 0) {
     const node = todo.pop() as DomNode | string;
-    const foreign = foreignAt.pop() as boolean;
+    const place = places.pop() as Place;
     if (typeof node === 'string') {
       out.push(node);
       continue;
@@ -96,15 +113,22 @@ export function serializeNode(root: DomNode): string {
         out.push(startTag(node, name));
         const html = node.namespaceURI === HTML;
         if (html && VOID.has(node.localName as string)) break;
-        const inside = foreign || isForeign(node);
+        const local = node.localName as string;
+        const inside: Place = {
+          foreign: place.foreign || isForeign(node),
+          closers:
+            html && TEXT_CONTENT.has(local) && !place.closers.split('|').includes(local)
+              ? (place.closers ? place.closers + '|' : '') + local
+              : place.closers,
+        };
         todo.push(`</${name}>`);
-        foreignAt.push(false);
-        const holder = html && node.localName === 'template' && node.content ? node.content : node;
+        places.push(null);
+        const holder = html && local === 'template' && node.content ? node.content : node;
         // Iterated, not indexed: happy-dom's NodeList is a proxy, and its previousSibling a search.
         const children = [...holder.childNodes];
         for (let i = children.length - 1; i >= 0; i--) {
           todo.push(children[i] as DomNode);
-          foreignAt.push(inside);
+          places.push(inside);
         }
         break;
       }
@@ -112,15 +136,15 @@ export function serializeNode(root: DomNode): string {
       case 4: {
         const data = node.data ?? '';
         const parent = node.parentNode;
-        const raw = !foreign && parent?.nodeType === 1 && parent.namespaceURI === HTML && RAW.has(parent.localName as string);
-        out.push(raw ? rawText(data) : escapeText(data));
+        const raw = !place.foreign && parent?.nodeType === 1 && parent.namespaceURI === HTML && RAW.has(parent.localName as string);
+        out.push(raw ? closeNone(data, place.closers) : escapeText(data));
         break;
       }
       case 7:
         out.push(`<?${node.target ?? ''} ${(node.data ?? '').replace(/[<>]/g, (c) => ENTITIES[c] as string)}>`);
         break;
       case 8:
-        out.push(`<!--${commentData(node.data ?? '')}-->`);
+        out.push(`<!--${closeNone(commentData(node.data ?? ''), place.closers)}-->`);
         break;
     }
   }

@@ -33,7 +33,26 @@ describe('serializeNode', () => {
       '<html lang="en"><head><meta charset="utf-8"><title>a &amp; b</title></head><body>' +
         '<p class="x" data-q="&quot;a&quot; &amp; b">a&nbsp;b <br><img src="/i.png" alt=""></p>' +
         '<template><li>t</li></template><svg viewBox="0 0 1 1"><foreignObject><div>f</div></foreignObject></svg>' +
-        '<script>if (a < b && c > d) go("<\\/p>");</script><style>p > a { color: red }</style><textarea>x &lt; y</textarea></body></html>',
+        '<script>if (a < b && c > d) go("</p>");</script><style>p > a { color: red }</style><textarea>x &lt; y</textarea></body></html>',
+    );
+  });
+
+  it("keeps every </ that ends nothing: a template script's markup, commented-out markup", () => {
+    const d = documentOf(
+      '<!DOCTYPE html><html><head><script type="text/template" id="row"><li class="x">{{name}}</li></script></head>' +
+        '<body><!-- <div>old</div> --><div id="app"></div></body></html>',
+    );
+    const template = d.getElementById('row');
+    if (!template) throw new Error('no template');
+    expect(serialize(d.documentElement)).toContain('<script type="text/template" id="row"><li class="x">{{name}}</li></script>');
+    expect(serialize(d.documentElement)).toContain('<!-- <div>old</div> -->');
+    // What would end the script, or a textarea around it, is what changes.
+    template.append(d.createTextNode('</SCRIPT></textarea>'));
+    expect(serialize(template)).toBe('<script type="text/template" id="row"><li class="x">{{name}}</li><\\/SCRIPT></textarea></script>');
+    const textarea = d.createElement('textarea');
+    textarea.append(template, d.createComment('</textarea><b>'));
+    expect(serialize(textarea)).toBe(
+      '<textarea><script type="text/template" id="row"><li class="x">{{name}}</li><\\/SCRIPT><\\/textarea></script><!--<\\/textarea><b>--></textarea>',
     );
   });
 
