@@ -70,6 +70,11 @@ function closeNone(text: string, closers: string): string {
   if (!pattern) closerPatterns.set(closers, (pattern = new RegExp(`</(?=(?:${closers}))`, 'gi')));
   return text.replace(pattern, '<\\/');
 }
+/** `closers` with `name`, sorted: a page nesting them in any order makes at most 2^10 distinct sets (and patterns). */
+function withCloser(closers: string, name: string): string {
+  const names = closers === '' ? [] : closers.split('|');
+  return names.includes(name) ? closers : [...names, name].sort().join('|');
+}
 /** Comment data, with nothing that ends a comment early: `-->`, `--!>`, a leading `>` or `->`. */
 const commentData = (text: string) => text.replace(/^-?>|--!?>/g, (end) => end.slice(0, -1) + '&gt;');
 
@@ -116,10 +121,7 @@ export function serializeNode(root: DomNode): string {
         const local = node.localName as string;
         const inside: Place = {
           foreign: place.foreign || isForeign(node),
-          closers:
-            html && TEXT_CONTENT.has(local) && !place.closers.split('|').includes(local)
-              ? (place.closers ? place.closers + '|' : '') + local
-              : place.closers,
+          closers: html && TEXT_CONTENT.has(local) ? withCloser(place.closers, local) : place.closers,
         };
         todo.push(`</${name}>`);
         places.push(null);
