@@ -6,7 +6,7 @@
 // shares it: one process renders, the others poll the store with backoff until the snapshot lands,
 // the lock is gone (its holder failed or died: one of them takes over) or their own time is up.
 // A store that fails is a miss: the state is rendered here, and `onError` hears of it once per
-// outage (the first failure after a success), not once per request.
+// outage (the first failure while nothing of the store failed), not once per request.
 
 import type { AppLocation } from '../../location.js';
 import { SnapshotError } from '../errors.js';
@@ -197,23 +197,33 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
   const { store, ttlMs, onError, waitMs = Infinity, lockTtlMs = 10_000 } = options;
   const now = options.now ?? Date.now;
   const inflight = new Map<AppLocation, { promise: Promise<StoredSnapshot>; stale: boolean }>();
-  let down = false;
-  const fault = (error: unknown) => {
-    if (!down) onError(error);
-    down = true;
+  // What of the store fails now: its reads, its writes (set, delete, lock). An outage starts when
+  // one fails while none did, and ends when each that failed has worked again: a store that reads
+  // but refuses writes (a read-only replica, a Redis past maxmemory) is one outage, not one per
+  // request whose read worked in between.
+  const failing = new Set<'read' | 'write'>();
+  const fault = (kind: 'read' | 'write', error: unknown) => {
+    if (failing.size === 0) onError(error);
+    failing.add(kind);
   };
-  const quietly = (work: () => Promise<void>) => work().then(() => void (down = false), fault);
+  const quietly = (work: () => Promise<void>) =>
+    work().then(
+      () => void failing.delete('write'),
+      (error: unknown) => fault('write', error),
+    );
 
   async function lookup(key: AppLocation): Promise<StoredSnapshot | undefined> {
     if (!store) return undefined;
+    let found: StoredSnapshot | undefined;
     try {
-      const found = await store.get(key);
-      down = false;
-      if (found && found.renderedAt + ttlMs > now()) return found;
-      if (found) await store.delete(key);
+      found = await store.get(key);
+      failing.delete('read');
     } catch (error) {
-      fault(error);
+      fault('read', error);
+      return undefined;
     }
+    if (found && found.renderedAt + ttlMs > now()) return found;
+    if (found) await quietly(async () => store.delete(key));
     return undefined;
   }
 
@@ -252,10 +262,10 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       let lock: SnapshotLock | null;
       try {
         lock = await store.lock(key, lockTtlMs);
-        down = false;
+        failing.delete('write');
       } catch (error) {
         // No lock to be had: render here, as a process with no fleet would.
-        fault(error);
+        fault('write', error);
         return keep(key, await produce(() => {}), flight);
       }
       if (lock) return holding(lock, produce, flight);

@@ -59,8 +59,11 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
 // holder whose lock expired and was taken by another never touches the new holder's lock.
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
-// KEYS[2] the snapshot. A state already kept is not locked: whoever asks reads it instead.
-const LOCK = `if redis.call('EXISTS', KEYS[2]) == 1 then return 0 end if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
+// KEYS[2] the snapshot, ARGV[3] MAGIC. A state already kept is not locked: whoever asks reads it
+// instead. What is kept must be ours (a string that starts with MAGIC): anything else at the key (a
+// later version's format, another app's value, a hash) reads as a miss, so no lock for it would
+// leave every request waiting for a render no one does until the value expires.
+const LOCK = `if redis.call('TYPE', KEYS[2]).ok == 'string' and redis.call('GETRANGE', KEYS[2], 0, #ARGV[3] - 1) == ARGV[3] then return 0 end if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
 // ARGV[2] the snapshot's value, ARGV[3] its TTL.
 const COMMIT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) redis.call('DEL', KEYS[1]) return 1 end return 0`;
 
@@ -199,7 +202,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     async lock(key, ttlMs): Promise<SnapshotLock | null> {
       const token = randomBytes(16).toString('base64url');
       const name = lockKey(key);
-      if ((await script(LOCK, [name, snapshotKey(key)], [token, pttl(ttlMs)])) !== 1) return null;
+      if ((await script(LOCK, [name, snapshotKey(key)], [token, pttl(ttlMs), MAGIC])) !== 1) return null;
       return {
         extend: async (ms) => void (await script(EXTEND, [name], [token, pttl(ms)])),
         release: async () => void (await script(RELEASE, [name], [token])),

@@ -69,8 +69,10 @@ export async function answerAsync(
 }
 
 async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
-  if (stripAnchor(job.url) === stripAnchor(url.href)) {
-    // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback).
+  if (stripAnchor(new URL(job.url).href) === stripAnchor(url.href)) {
+    // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback). Both
+    // are compared as the URL parser writes them: it escapes what a canonical location keeps raw
+    // (`'` in a query), so `?q=O'Reilly` would otherwise be asked for as another URL (the upstream's).
     const shell = await gate.folder.find('/', gate.indexPath);
     return shell ? ok(await gate.folder.read(shell), HTML_TYPE) : notFound();
   }

@@ -9,6 +9,7 @@ import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } 
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { escapeHtml } from '../html/escape.js';
 import { prettyHref } from '../html/links.js';
+import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
 
 /** What a window told us while it loaded. */
@@ -126,5 +127,7 @@ export function serializePage(window: BrowserWindow, job: RenderJob): string {
     if (pretty !== null) element.setAttribute('href', pretty);
   }
   const doctype = document.doctype ? `<!DOCTYPE ${escapeHtml(document.doctype.name)}>\n` : '';
-  return doctype + (document.documentElement?.outerHTML ?? '') + '\n';
+  // Not happy-dom's outerHTML: text the page holds safely (a script's `</script>`) must not become markup (serialize.ts).
+  const root = document.documentElement as unknown as DomNode | null;
+  return doctype + (root ? serializeNode(root) : '') + '\n';
 }

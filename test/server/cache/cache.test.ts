@@ -416,6 +416,43 @@ describe('createSnapshotCache over a store with locks (a fleet)', () => {
     expect(produce).toHaveBeenCalledTimes(1);
   });
 
+  it.each([
+    ['a store without locks', false],
+    ['a store with locks', true],
+  ])(
+    'reports once, not once per request, a store that reads but refuses every write (a read-only replica, a full Redis): %s',
+    async (_, locks) => {
+      const onError = vi.fn();
+      let refusing = true;
+      const write = () => (refusing ? Promise.reject(new Error('READONLY You cannot write against a read only replica.')) : undefined);
+      const entries = memoryStore();
+      const store: SnapshotStore = {
+        get: async (key) => entries.get(key),
+        set: async (key, snapshot, ttl) => {
+          await write();
+          entries.set(key, snapshot, ttl);
+        },
+        delete: write,
+        keys: () => [],
+        ...(locks && {
+          lock: async () => {
+            await write();
+            return { extend: async () => {}, release: async () => {}, commit: async () => {} };
+          },
+        }),
+      };
+      const cache = createSnapshotCache({ store, ttlMs: 60_000, onError });
+      for (let i = 0; i < 5; i++) expect((await cache.get(`/a/${i}`, async () => snap(`a${i}`))).html).toBe(`a${i}`);
+      expect(onError).toHaveBeenCalledTimes(1);
+      // Writes work again, then fail again: a second outage, heard once more.
+      refusing = false;
+      await cache.get('/b', async () => snap('b'));
+      refusing = true;
+      for (const key of ['/c', '/d']) await cache.get(key, async () => snap(key));
+      expect(onError).toHaveBeenCalledTimes(2);
+    },
+  );
+
   it('renders here when the store cannot lock, and reports it once', async () => {
     const onError = vi.fn();
     const down = () => Promise.reject(new Error('redis down'));

@@ -1,6 +1,6 @@
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { StoredSnapshot } from '../../../src/server/cache/cache.js';
+import { createSnapshotCache, type StoredSnapshot } from '../../../src/server/cache/cache.js';
 import { decodeSnapshot, encodeSnapshot, redisStore, type RedisStoreOptions } from '../../../src/server/cache/redis-store.js';
 import { redisServerPath, startRedis, type RedisServer } from '../../../scripts/redis-server.mjs';
 
@@ -148,6 +148,25 @@ describe('redisStore locks', () => {
     const { store: s } = await store();
     await s.set('/kept', snap('here'), 60_000);
     expect(await s.lock('/kept', 10_000)).toBeNull();
+  });
+
+  it.each<[string, (client: Awaited<ReturnType<typeof connect>>, key: string) => Promise<unknown>]>([
+    ['a plain string', (client, key) => client.set(key, 'hello')],
+    ['a snapshot of another format (a later version)', (client, key) => client.set(key, 'crawlable-router/2\n{"bytes":0}\n')],
+    ['a key of another type', (client, key) => client.hSet(key, 'f', 'v')],
+  ])('locks a state whose key holds %s, which is no snapshot, so it is rendered, not waited for', async (_, plant) => {
+    const { store: s, client, prefix } = await store();
+    await plant(client, `${prefix}snapshot:/x`);
+    const lock = await s.lock('/x', 10_000);
+    expect(lock).not.toBeNull();
+    await lock?.commit(snap('rendered'), 60_000);
+    expect((await s.get('/x'))?.html).toBe('rendered');
+    // Through the cache: the request renders at once, where it waited for waitMs and failed (a 504).
+    await plant(client, `${prefix}snapshot:/y`);
+    const cache = createSnapshotCache({ store: s, ttlMs: 60_000, onError: () => {}, waitMs: 1000, lockTtlMs: 2000 });
+    const started = Date.now();
+    expect((await cache.get('/y', async () => snap('fresh'))).html).toBe('fresh');
+    expect(Date.now() - started).toBeLessThan(500);
   });
 
   it('commits the snapshot and frees the lock in one step', async () => {

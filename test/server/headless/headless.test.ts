@@ -82,6 +82,16 @@ const APPS: Record<string, Record<string, string>> = {
   // The app's own module cannot load (an import that 404s, as a bare name a browser cannot resolve):
   // nothing but the script element hears of it, and the page is the empty shell.
   broken: { 'index.html': SHELL('app.js'), 'app.js': `import './lib/missing.js'; document.getElementById('app').textContent = 'ran';` },
+  // Structured data of the page's query, written as a browser keeps it safe: through textContent.
+  jsonld: {
+    'index.html': SHELL('app.js'),
+    'app.js': `const q = new URLSearchParams(location.search).get('q') ?? '';
+      const ld = document.createElement('script');
+      ld.type = 'application/ld+json';
+      ld.textContent = JSON.stringify({ '@type': 'SearchResultsPage', name: q });
+      document.head.appendChild(ld);
+      document.getElementById('app').append(document.createComment('results for ' + q), 'Results for ' + q);`,
+  },
   // What the page must not reach.
   probe: {
     'index.html': SHELL('app.js', '<script src="https://evil.example/x.js"></script>'),
@@ -204,6 +214,35 @@ describe('headlessRenderer', () => {
     expect(snap.html.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(snap.status).toBe(200);
     expect(renderer.openPages).toBe(0);
+  });
+
+  it("snapshots the app at a state whose query holds a ' (which the page's URL parser writes %27), never the upstream's answer", async () => {
+    // `'` is raw in a canonical query, and a browser's URL parser escapes it in a query: the page's
+    // request for its own document must still get the shell, not a 404 or the upstream's answer.
+    const { handler } = setup('idle');
+    for (const location of ["/books/42?q=O'Reilly", '/books/42?q=O%27Reilly']) {
+      const snap = await handler.render(location);
+      expect(read(snap.html)).toMatchObject({ title: 'Book 42', app: 'Ulyssesnext' });
+      expect(snap.html).not.toContain('upstream');
+    }
+  });
+
+  it("keeps as text what the page wrote as text from a crawler's URL: no </script> or --> of it is markup in the snapshot", async () => {
+    const { handler } = setup('jsonld');
+    const q = '</script><img src=x onerror=alert(1)>--><img src=y onerror=alert(2)>';
+    const snap = await handler.render('/books/1?q=' + encodeURIComponent(q));
+    type Node = { tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string };
+    const tags: string[] = [];
+    let ld: unknown;
+    const walk = (n: Node) => {
+      if (n.tagName) tags.push(n.tagName);
+      if (n.attrs?.some((a) => a.value === 'application/ld+json')) ld = JSON.parse(n.childNodes?.[0]?.value ?? '');
+      (n.childNodes ?? []).forEach(walk);
+    };
+    walk(parse(snap.html) as unknown as Node);
+    expect(tags).not.toContain('img');
+    expect(ld).toEqual({ '@type': 'SearchResultsPage', name: q });
+    expect(read(snap.html).app).toBe('Results for ' + q);
   });
 
   it('serves an unknown state with 404 and no canonical link, as the app draws it', async () => {

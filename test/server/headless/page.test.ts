@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { Window } from 'happy-dom';
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -68,6 +69,110 @@ describe('serializePage', () => {
     if (doctype) window.document.removeChild(doctype);
     const html = serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound: true }));
     expect(html).toBe('<html><head></head><body>x</body></html>\n');
+  });
+});
+
+describe('serializePage: text a page holds safely stays text', () => {
+  // What an app puts in its DOM through textContent or setAttribute (safe in a browser), from the URL a
+  // crawler chose. Written as happy-dom writes it, each of these became markup in the snapshot.
+  type P5 = {
+    nodeName: string;
+    tagName?: string;
+    attrs?: { name: string; value: string }[];
+    childNodes?: P5[];
+    content?: P5;
+    value?: string;
+  };
+
+  /** The snapshot of a page whose app wrote `text` in each place, as an app does with what it read from its URL. */
+  function write(text: string): string {
+    const window = page('<!DOCTYPE html><html><head></head><body><main id="app"></main></body></html>');
+    const d = window.document;
+    const ld = d.createElement('script');
+    ld.setAttribute('type', 'application/ld+json');
+    ld.textContent = JSON.stringify({ name: text });
+    const style = d.createElement('style');
+    style.textContent = `p::after { content: ${JSON.stringify(text)} }`;
+    const title = d.createElement('title');
+    title.textContent = text;
+    d.head.append(ld, style, title);
+    const noscript = d.createElement('noscript');
+    const pixel = d.createElement('img');
+    pixel.setAttribute('alt', text);
+    noscript.append(pixel);
+    const svg = d.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    const svgStyle = d.createElementNS('http://www.w3.org/2000/svg', 'style');
+    svgStyle.textContent = text;
+    const plainScript = d.createElement('script');
+    plainScript.setAttribute('type', 'text/plain');
+    plainScript.textContent = text;
+    svg.append(svgStyle, plainScript);
+    const app = d.getElementById('app');
+    app?.append(d.createComment(text), noscript, svg);
+    return serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound: true }));
+  }
+
+  /** What a parser (running scripts or not) reads in a snapshot: its elements' names, JSON-LD texts and img alts. */
+  function read(html: string, scriptingEnabled: boolean) {
+    const found = { tags: [] as string[], ld: [] as unknown[], alt: [] as string[] };
+    const walk = (n: P5) => {
+      if (n.tagName) found.tags.push(n.tagName);
+      if (n.tagName === 'script' && n.attrs?.some((a) => a.value === 'application/ld+json'))
+        found.ld.push(JSON.parse((n.childNodes ?? []).map((c) => c.value ?? '').join('')));
+      if (n.tagName === 'img') found.alt.push(n.attrs?.find((a) => a.name === 'alt')?.value ?? '');
+      (n.content?.childNodes ?? n.childNodes ?? []).forEach(walk);
+    };
+    walk(parse(html, { scriptingEnabled }) as unknown as P5);
+    return found;
+  }
+
+  const EVIL = '</script></style></noscript></title>--><img src=x onerror=alert(1)><!--';
+
+  it("writes a script's </script>, a comment's -->, </noscript> in a value and text under SVG so that no element is added", () => {
+    const html = write(EVIL);
+    for (const scripting of [true, false]) {
+      const found = read(html, scripting);
+      expect(found.tags).toEqual(read(write('plain'), scripting).tags);
+      // The only img is the noscript's own, an element only where scripts do not run.
+      expect(found.alt).toEqual(scripting ? [] : [EVIL]);
+      expect(found.ld).toEqual([{ name: EVIL }]);
+    }
+  });
+
+  it('adds no element and keeps the JSON-LD and the values, for any text (property)', () => {
+    const plain = [read(write('plain'), false).tags, read(write('plain'), true).tags];
+    const piece = fc.constantFrom(
+      '</script>',
+      '</STYLE ',
+      '</noscript>',
+      '</title>',
+      '-->',
+      '--!>',
+      '>',
+      '->',
+      '<!--',
+      '<img src=x onerror=a()>',
+      '&amp;',
+      '\u00a0',
+      '"',
+      '<\\/',
+      '?>',
+      '<svg>',
+      '</svg>',
+    );
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, fc.string()), { maxLength: 8 }), (parts) => {
+        const text = parts.join('');
+        const html = write(text);
+        for (const scripting of [false, true]) {
+          const found = read(html, scripting);
+          expect(found.tags).toEqual(plain[scripting ? 1 : 0]);
+          expect(found.ld).toEqual([{ name: text }]);
+          expect(found.alt).toEqual(scripting ? [] : [text]);
+        }
+      }),
+      { numRuns: 200, seed: 2026 },
+    );
   });
 });
 
