@@ -24,8 +24,8 @@ export interface Compiled {
   build: (params: Params) => string;
 }
 
-/** The params a pattern cannot be written without: those outside every optional group `{…}`. */
-function requiredNames(tokens: readonly Token[]): string[] {
+/** The params a pattern cannot be written without: those outside every optional group `{…}`. Internal. */
+export function requiredNames(tokens: readonly Token[]): string[] {
   return tokens.flatMap((token) => (token.type === 'param' || token.type === 'wildcard' ? [token.name] : []));
 }
 

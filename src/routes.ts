@@ -5,7 +5,7 @@
 import { isCanonicalPath, normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from './location.js';
 import { redirect } from './outcome.js';
 import type { Params } from './params.js';
-import { compileRoute, type Compiled } from './pattern.js';
+import { compileRoute, requiredNames, type Compiled } from './pattern.js';
 import { percentDecode } from './percent.js';
 import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
 import { DEV } from './dev.js';
@@ -37,7 +37,7 @@ export function createRoutes<const P extends readonly string[]>(
   const compiled = list.map((r) => compileRoute(r, sensitive));
   // A redirect route loads by throwing its redirect: one path for the client and every renderer.
   const table = list.map((r, i) =>
-    r.redirect === undefined ? r : ({ ...r, load: redirectLoad(r, compiled[i] as Compiled, sensitive) } as R),
+    r.redirect === undefined ? r : ({ ...r, load: redirectLoad(r, compiled[i] as ReturnType<typeof compileRoute>, sensitive) } as R),
   );
   const ids = new Map<unknown, number>(table.map((r, i) => [r, i]));
   const byName = new Map<string, number>();
@@ -185,7 +185,11 @@ export function createRoutes<const P extends readonly string[]>(
 }
 
 /** The `load` of a redirect route: a pattern filled with the matched params (query kept), or the function's target; 301. */
-function redirectLoad(r: RouteDefinition<string, unknown>, source: Compiled, sensitive: boolean): (context: LoadContext) => never {
+function redirectLoad(
+  r: RouteDefinition<string, unknown>,
+  source: ReturnType<typeof compileRoute>,
+  sensitive: boolean,
+): (context: LoadContext) => never {
   const to = r.redirect as string | ((context: LoadContext) => AppLocation);
   if (typeof to === 'function')
     return (context) => {
@@ -198,6 +202,19 @@ function redirectLoad(r: RouteDefinition<string, unknown>, source: Compiled, sen
       'BAD_REDIRECT',
       DEV ? `the redirect of ${describe(r)} to ${JSON.stringify(to)} needs params its path does not capture: ${missing.join(', ')}` : '',
     );
+  // A param of another kind (`:id` to `*id`) fails every request, and one optional in the path but
+  // required by the target fails those without it: a development check, so that no state is a 500.
+  if (DEV) {
+    const wildcard = (c: Compiled, name: string) => c.wildcards[c.names.indexOf(name)];
+    const captured = requiredNames(source.tokens);
+    const unfit = requiredNames(target.tokens).filter((n) => !captured.includes(n));
+    for (const n of target.names) if (wildcard(target, n) !== wildcard(source, n)) unfit.push(n);
+    if (unfit.length)
+      throw new RouteError(
+        'BAD_REDIRECT',
+        `the redirect of ${describe(r)} to ${JSON.stringify(to)} cannot always write its params: ${unfit.join(', ')} (a wildcard in one and a param in the other, or optional in the path but not in the target)`,
+      );
+  }
   return ({ params, location }) => {
     const state = stripAnchor(location);
     const q = state.indexOf('?');

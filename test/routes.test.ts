@@ -477,4 +477,22 @@ describe('canonical locations and redirect routes', () => {
       }),
     );
   });
+
+  it.each([
+    ['/f/:id', '/g/*id'],
+    ['/f/*id', '/g/:id'],
+    ['/x{/:lang}/p', '/y/:lang/p'],
+  ])('refuses in development a redirect from %s to %s, which cannot write its params on every request', (path, redirect) => {
+    expect(() => createRoutes([{ path, redirect }])).toThrow(
+      expect.objectContaining({ code: 'BAD_REDIRECT', message: expect.stringContaining('cannot always write its params') }),
+    );
+  });
+
+  it('takes a redirect whose target has optional params the path may not have', () => {
+    const table = createRoutes([
+      { path: '/x/:lang/p', redirect: '/y{/:lang}/p' },
+      { path: '/a{/:b}', redirect: '/c{/:b}' },
+    ]);
+    expect(table.routes).toHaveLength(2);
+  });
 });
