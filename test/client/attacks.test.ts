@@ -1,0 +1,196 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toUrl } from '../../src/index.js';
+import { launch } from '../demo/chromium.js';
+import { needDist, serveApp, settled, watchedPage, type AppServer } from './chromium-app.js';
+
+// The hostile review of the browser side, in real Chromium (the built ES modules, `npm run build`
+// first): URLs an attacker makes a visitor land on or click, redirects to other hosts, markup planted
+// in a page, and navigations that race the browser's own back. Every test here checks that nothing
+// left the origin, no script ran from a URL and no error escaped.
+
+const APP = `
+import { createRoutes, redirect } from '/dist/index.js';
+import { createRouter } from '/dist/client/index.js';
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
+const wait = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)));
+  });
+const routes = createRoutes(
+  [
+    { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
+    {
+      path: '/books/:id',
+      title: ({ params }) => 'Book ' + params.id,
+      head: ({ params, query }) => ({
+        meta: [{ name: 'description', content: params.id }, { property: 'og:title', content: String(query.q) }],
+        link: [{ rel: 'alternate', href: '/x/' + params.id, hreflang: String(query.q) }],
+        jsonLd: { name: params.id, q: query.q },
+      }),
+      render: ({ params }) => '<h1>Book ' + esc(params.id) + '</h1>',
+    },
+    // The app's own API gives trusted HTML (sanitized where it was stored), which render writes as it is.
+    { path: '/posts/:id', load: ({ params }) => ({ html: '<b>post ' + esc(params.id) + '</b>' }), render: ({ data }) => '<h1>Post</h1>' + data.html },
+    { path: '/go/:to', load: ({ params }) => Promise.reject(redirect(params.to)) },
+    { path: '/old/:id', redirect: '/books/:id' },
+    { path: '/slow/:n', load: async ({ params, signal }) => (await wait(+params.n, signal), params.n), render: ({ location }) => '<h1>' + esc(location) + '</h1>' },
+  ],
+  { base: '/app/', notFound: { title: 'Not found', render: () => '<h1>Not found</h1>' } },
+);
+const router = createRouter({ routes, outlet: '#app', mode: window.MODE });
+router.beforeEach((to) => (to.path.startsWith('/guard/') ? decodeURIComponent(to.path.slice(7)) : true));
+window.router = router;
+window.marker = 42; // gone if the document is ever replaced
+router.start();
+`;
+
+type Mode = 'history' | 'hashbang';
+interface Seen {
+  location: string | undefined;
+  address: string;
+  status: string | undefined;
+  h1: string | undefined;
+  marker: number | undefined;
+  pwned: unknown;
+}
+
+let server: AppServer;
+let browser: Browser;
+beforeAll(async () => {
+  needDist();
+  server = await serveApp(APP, {
+    body: '<nav id="nav"></nav><main id="app"></main><p id="reviews" style="margin-top:3000px">reviews</p>',
+  });
+  browser = await launch();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens `url` in `mode` and waits for the router to settle; `t.seen()` reads the page. */
+async function open(mode: Mode, url: string) {
+  const t = await watchedPage(await browser.newContext(), server.origin);
+  await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
+  await t.page.goto(server.origin + url);
+  await settled(t.page);
+  const seen = () =>
+    t.page.evaluate((): Seen => {
+      const w = window as unknown as { router: { current: { location: string } | null }; marker?: number; pwned?: unknown };
+      return {
+        location: w.router.current?.location,
+        address: location.pathname + location.search + location.hash,
+        status: document.documentElement.dataset['routerStatus'],
+        h1: document.querySelector('#app h1')?.textContent ?? undefined,
+        marker: w.marker,
+        pwned: w.pwned,
+      };
+    });
+  return { ...t, seen };
+}
+
+const urlOf = (mode: Mode, location: string) => toUrl(location, { base: '/app/', mode });
+
+describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
+  it.each([
+    ['#!//evil.example', '/app/#!//evil.example', '/evil.example', '404'],
+    ['#!/\\evil.example', '/app/#!/\\evil.example', '/%5Cevil.example', '404'],
+    ['#!%2F%2Fevil.example (a query on the base)', '/app/#!%2F%2Fevil.example', '/?%2F%2Fevil.example', '200'],
+    ['#!/%2F%2Fevil.example', '/app/#!/%2F%2Fevil.example', '/%2F%2Fevil.example', '404'],
+    ['#!/%5C%5Cevil', '/app/#!/%5C%5Cevil', '/%5C%5Cevil', '404'],
+    ['a lone %', '/app/#!/books/%', '/books/%25', '200'],
+    ['control characters', '/app/#!/books/%01%00%0D%0A', '/books/%01%00%0D%0A', '200'],
+    ['#!javascript:', '/app/#!javascript:window.pwned=1', '/?javascript:window.pwned=1', '200'],
+    ['an ugly URL naming //evil.example', '/app/?_escaped_fragment_=%2F%2Fevil.example', '/evil.example', '404'],
+    ['an ugly URL after empty parameters', '/app/?&_escaped_fragment_=/books/3', '/books/3', '200'],
+    ['a path with //', '/app//evil.example/', '/evil.example/', '404'],
+    ['a load redirect to //evil.example', '/app/#!/go/%2F%2Fevil.example', '/evil.example', '302'],
+    ['a load redirect to https://evil.example', '/app/#!/go/https%3A%2F%2Fevil.example', '/https:/evil.example', '302'],
+    ['a load redirect to \\\\evil.example', '/app/#!/go/%5C%5Cevil.example', '/%5C%5Cevil.example', '302'],
+    ['a guard redirect to //evil.example', '/app/#!/guard/%2F%2Fevil.example', '/evil.example', '302'],
+    ['a guard redirect to https://evil.example', '/app/#!/guard/https%3A%2F%2Fevil.example', '/https:/evil.example', '302'],
+    ['a redirect route given ..%2F..%2F', '/app/#!/old/..%2F..%2F', '/books/..%2F..%2F', '301'],
+  ])('landing on %s stays on the origin, inside the base, with the state’s status', async (_, url, location, status) => {
+    const t = await open(mode, url);
+    try {
+      expect(await t.seen()).toMatchObject({ location, address: urlOf(mode, location), status, marker: 42, pwned: undefined });
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.context.close();
+    }
+  });
+
+  it.each([
+    ['two parameters', '/app/?_escaped_fragment_=/a&_escaped_fragment_=/b'],
+    ['a parameter before another', '/app/?_escaped_fragment_=/books/1&x=1'],
+    ['a malformed escape', '/app/?_escaped_fragment_=%'],
+    ['invalid UTF-8', '/app/?_escaped_fragment_=%C3'],
+    ['a fragment after it', '/app/?_escaped_fragment_=/books/1#!/books/2'],
+  ])('leaves a malformed ugly URL (%s) alone, settled, without an error', async (_, url) => {
+    const t = await open(mode, url);
+    try {
+      const seen = await t.seen();
+      expect(seen).toMatchObject({ location: undefined, marker: 42 });
+      expect(server.origin + seen.address).toBe(server.origin + url);
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.context.close();
+    }
+  });
+
+  it('routes and writes a 1 MB #! fragment without an error, and stays on the origin', async () => {
+    const t = await open(mode, '/app/#!/books/' + 'a'.repeat(1_000_000));
+    try {
+      const seen = await t.seen();
+      expect(seen.location).toBe('/books/' + 'a'.repeat(1_000_000));
+      expect(seen.address).toBe(urlOf(mode, seen.location as string));
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.context.close();
+    }
+  });
+});
+
+describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
+  it.each([
+    ['a space before it', ' #reviews'],
+    ['a tab and a newline around it', '\t#reviews\n'],
+  ])('take an anchor href with %s for an anchor on the state shown, as the browser reads it', async (_, href) => {
+    const t = await open(mode, urlOf(mode, '/books/1'));
+    try {
+      await t.page.evaluate((href) => {
+        const a = document.createElement('a');
+        a.href = href;
+        a.textContent = 'to the reviews';
+        document.getElementById('nav')?.append(a);
+      }, href);
+      await t.page.getByText('to the reviews').click();
+      await t.page.waitForFunction(() => scrollY > 1000, null, { timeout: 5000 });
+      await settled(t.page);
+      expect(await t.seen()).toMatchObject({ location: '/books/1', h1: 'Book 1', marker: 42 });
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.context.close();
+    }
+  });
+
+  it('takes an href whose #! is split by a tab for the state it names, as the browser reads it', async () => {
+    const t = await open(mode, urlOf(mode, '/books/1'));
+    try {
+      await t.page.evaluate(() => {
+        const a = document.createElement('a');
+        a.href = '#\t!/books/7';
+        a.textContent = 'seven';
+        document.getElementById('nav')?.append(a);
+      });
+      await t.page.getByText('seven').click();
+      await t.page.waitForFunction(() => document.querySelector('#app h1')?.textContent === 'Book 7', null, { timeout: 5000 });
+      expect(await t.seen()).toMatchObject({ location: '/books/7', address: urlOf(mode, '/books/7'), marker: 42 });
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.context.close();
+    }
+  });
+});
