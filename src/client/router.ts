@@ -64,6 +64,9 @@ export function createRouter(options: RouterOptions): Router {
   const fallback = routes.notFound ?? {};
   let current: Current | null = null;
   let entry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
+  // The entry the address bar is on and the location it names: `current`'s, or one a back/forward
+  // reached whose navigation is still in flight. A navigation made meanwhile starts from there.
+  let here: { loc: AppLocation; e: Entry } | null = null;
   let pending: { loc: AppLocation; key: string } | null = null;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
@@ -103,6 +106,7 @@ export function createRouter(options: RouterOptions): Router {
   function undoPop(to: Entry, from: Entry | null) {
     pending = null; // the restoring pop that follows is an echo, not a new navigation
     if (!from) return; // `current` is shown in `from`
+    here = { loc: (current as Current).location, e: from };
     const delta = to.idx - from.idx;
     if (api && delta) nav.go(-delta);
     else write((current as Current).location, from, true);
@@ -126,6 +130,7 @@ export function createRouter(options: RouterOptions): Router {
     if (entry) scroll.save(entry.key);
     if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
+    here = { loc: m.location, e };
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
     const context = { ...contextOf(m), data, error };
@@ -233,8 +238,9 @@ export function createRouter(options: RouterOptions): Router {
     let e = nav.entry();
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !e || (entry !== null && e.key === entry.key && reading.loc !== (current as Current).location);
-    if (fresh) e = { key: newKey(), idx: entry ? entry.idx + 1 : 0 };
+    const fresh = !e || (here !== null && e.key === here.e.key && reading.loc !== here.loc);
+    if (fresh) e = { key: newKey(), idx: here ? here.e.idx + 1 : 0 };
+    here = { loc: reading.loc, e: e as Entry };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
     if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
     const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
@@ -253,8 +259,8 @@ export function createRouter(options: RouterOptions): Router {
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
     const loc = normalizeLocation(to);
     // The same location again replaces its entry (as browsers do for the same URL): a reload, not a duplicate.
-    const rep = replace || (current !== null && loc === current.location);
-    const idx = entry ? entry.idx + (rep ? 0 : 1) : 0;
+    const rep = replace || loc === here?.loc;
+    const idx = here ? here.e.idx + (rep ? 0 : 1) : 0;
     return run(loc, rep ? REPLACE : PUSH, { key: newKey(), idx, state });
   }
 

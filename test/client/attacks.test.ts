@@ -194,3 +194,33 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
     }
   });
 });
+
+describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => {
+  it('pushes a navigation made while a back is still loading after the entry the back reached, never over it', async () => {
+    const t = await open(mode, urlOf(mode, '/'));
+    try {
+      const walk = await t.page.evaluate(async () => {
+        type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
+        const router = (window as unknown as { router: R }).router;
+        const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+        await router.navigate('/slow/1');
+        await router.navigate('/slow/300');
+        await router.navigate('/slow/2');
+        history.back(); // to /slow/300, whose load takes 300 ms
+        await pause(50);
+        await router.navigate('/slow/2'); // the visitor clicks the link to where they were
+        const seen = [router.current.location];
+        for (let i = 0; i < 3; i++) {
+          history.back();
+          await pause(50);
+          await router.settled();
+          seen.push(router.current.location);
+        }
+        return seen;
+      });
+      expect(walk).toEqual(['/slow/2', '/slow/300', '/slow/1', '/']);
+    } finally {
+      await t.context.close();
+    }
+  });
+});
