@@ -224,3 +224,35 @@ describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => 
     }
   });
 });
+
+describe('markup planted in a page the router starts on', () => {
+  // A page holding visitors' content (a comment a sanitizer let through with its id) before the router
+  // starts: a prerendered snapshot served to browsers, or a shell a CMS fills in.
+  const PLANTED = JSON.stringify({ location: '/posts/1', status: 200, data: { html: '<img src=x onerror="window.pwned=1">' } });
+  let planted: AppServer;
+  beforeAll(async () => {
+    const escaped = PLANTED.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    planted = await serveApp(APP, { body: `<main id="app"></main><aside><p id="crawlable-router-data">${escaped}</p></aside>` });
+  });
+  afterAll(() => planted?.close());
+
+  it.each(['history', 'hashbang'] as const)(
+    'never takes an element other than the data script for the first state’s data (%s mode)',
+    async (mode) => {
+      const t = await watchedPage(await browser.newContext(), planted.origin);
+      try {
+        await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
+        await t.page.goto(planted.origin + urlOf(mode, '/posts/1'));
+        await settled(t.page);
+        const seen = await t.page.evaluate(() => ({
+          app: document.getElementById('app')?.innerHTML,
+          pwned: (window as unknown as { pwned?: unknown }).pwned,
+        }));
+        expect(seen).toEqual({ app: '<h1>Post</h1><b>post 1</b>', pwned: undefined });
+        expect([t.errors, t.off]).toEqual([[], []]);
+      } finally {
+        await t.context.close();
+      }
+    },
+  );
+});
