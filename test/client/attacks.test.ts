@@ -256,3 +256,28 @@ describe('markup planted in a page the router starts on', () => {
     },
   );
 });
+
+describe.each(['history', 'hashbang'] as const)('head tags in %s mode', (mode) => {
+  it('writes params and query into the title, meta, link and JSON-LD as text, never as markup', async () => {
+    const id = '"><script>window.pwned=1</script><!--';
+    const q = '</script><img src=x onerror="window.pwned=2">\u2028';
+    const location = '/books/' + encodeURIComponent(id) + '?q=' + encodeURIComponent(q);
+    const t = await open(mode, urlOf(mode, location));
+    try {
+      const head = await t.page.evaluate(() => ({
+        title: document.title,
+        description: document.querySelector('meta[name=description]')?.getAttribute('content'),
+        og: document.querySelector('meta[property="og:title"]')?.getAttribute('content'),
+        hreflang: document.querySelector('link[rel=alternate]')?.getAttribute('hreflang'),
+        ld: JSON.parse(document.querySelector('script[type="application/ld+json"]')?.textContent ?? 'null'),
+        scripts: document.querySelectorAll('script').length,
+        images: document.querySelectorAll('img').length,
+      }));
+      expect(head).toEqual({ title: 'Book ' + id, description: id, og: q, hreflang: q, ld: { name: id, q }, scripts: 2, images: 0 });
+      expect((await t.seen()).pwned).toBeUndefined();
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.context.close();
+    }
+  });
+});
