@@ -102,14 +102,18 @@ export function createRouter(options: RouterOptions): Router {
     }
   }
 
-  /** Puts the URL back where it was after a back/forward that a guard cancelled. */
-  function undoPop(to: Entry, from: Entry | null) {
+  /**
+   * Puts the address bar back on `current`'s entry after a navigation was cancelled or failed while
+   * it was elsewhere: a back/forward a guard refused, or one a newer, refused navigation superseded.
+   */
+  function undoPop() {
     pending = null; // the restoring pop that follows is an echo, not a new navigation
-    if (!from) return; // `current` is shown in `from`
-    here = { loc: (current as Current).location, e: from };
-    const delta = to.idx - from.idx;
+    const on = here;
+    if (!entry || !on || on.e.key === entry.key) return; // `current` is shown where the browser is
+    here = { loc: (current as Current).location, e: entry };
+    const delta = on.e.idx - entry.idx;
     if (api && delta) nav.go(-delta);
-    else write((current as Current).location, from, true);
+    else write((current as Current).location, entry, true);
   }
 
   /**
@@ -140,8 +144,9 @@ export function createRouter(options: RouterOptions): Router {
     drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
-      status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
-      moved = via ? m.location : undefined;
+      // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
+      // the state failed, as the server answers it, never the last state's status over a stale view.
+      ((status = 500), (moved = undefined));
       // Development builds refuse a promise from `render` or `title`, as the server does (src/hook-text.ts).
       if (outlet && view.render && !keep)
         outlet.innerHTML = DEV ? hookText(view.render(context), 'render', m.location) : view.render(context);
@@ -149,6 +154,8 @@ export function createRouter(options: RouterOptions): Router {
       if (DEV) hookText(title, 'title', m.location);
       if (title !== undefined && doc) doc.title = title;
       setHead?.(stateHead(routes, view, context), rendered, keep);
+      status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
+      moved = via ? m.location : undefined;
     }
     scroll.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
@@ -171,11 +178,14 @@ export function createRouter(options: RouterOptions): Router {
     pending = { loc, key: e.key };
     if (started && doc) doc.documentElement.setAttribute(STATE_ATTRIBUTE, 'busy');
     const from = current;
-    const fromEntry = entry;
     // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
     const follow = (to: AppLocation, code: number) => {
-      if (depth >= MAX_REDIRECTS)
+      if (depth >= MAX_REDIRECTS) {
+        // With nothing shown yet (a first navigation: a headless render's page) the page fails: 500.
+        if (!current) status = 500;
+        undoPop();
         throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : 'redirect loop');
+      }
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
@@ -194,12 +204,12 @@ export function createRouter(options: RouterOptions): Router {
           verdict = await until(guard({ ...m, state: e.state } as Target, from), signal);
         } catch (x) {
           if (signal.aborted) return false;
-          if (kind === POP) undoPop(e, fromEntry);
+          undoPop();
           throw x;
         }
         if (signal.aborted) return false;
         if (verdict === false) {
-          if (kind === POP) undoPop(e, fromEntry);
+          undoPop();
           return false;
         }
         if (typeof verdict === 'string') return follow(verdict, 302);

@@ -36,14 +36,17 @@ const routes = createRoutes(
     { path: '/go/:to', load: ({ params }) => Promise.reject(redirect(params.to)) },
     { path: '/old/:id', redirect: '/books/:id' },
     { path: '/slow/:n', load: async ({ params, signal }) => (await wait(+params.n, signal), params.n), render: ({ location }) => '<h1>' + esc(location) + '</h1>' },
+    // Hooks that throw for some params (an app's bug a visitor's URL reaches), and a redirect chain as long as a URL makes it.
+    { path: '/json/:x', title: ({ params }) => JSON.parse(params.x).name, render: ({ params }) => '<h1>' + esc(JSON.parse(params.x).name) + '</h1>' },
+    { path: '/hop/:n', load: ({ params }) => Promise.reject(redirect('/hop/' + (+params.n + 1))) },
   ],
   { base: '/app/', notFound: { title: 'Not found', render: () => '<h1>Not found</h1>' } },
 );
 const router = createRouter({ routes, outlet: '#app', mode: window.MODE });
-router.beforeEach((to) => (to.path.startsWith('/guard/') ? decodeURIComponent(to.path.slice(7)) : true));
+router.beforeEach((to) => (to.path.startsWith('/guard/') ? decodeURIComponent(to.path.slice(7)) : to.path !== '/refused'));
 window.router = router;
 window.marker = 42; // gone if the document is ever replaced
-router.start();
+router.start().catch((error) => (window.failed = String(error)));
 `;
 
 type Mode = 'history' | 'hashbang';
@@ -153,6 +156,43 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
   });
 });
 
+describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) => {
+  it.each([
+    ['a render and title that throw for its params', '/json/bad'],
+    ['a redirect chain past ten hops', '/hop/1'],
+  ])('landing on a state whose navigation fails (%s) publishes 500, never 200 with the shell', async (_, location) => {
+    const t = await open(mode, urlOf(mode, location));
+    try {
+      const seen = await t.page.evaluate(() => ({
+        status: document.documentElement.dataset['routerStatus'],
+        failed: typeof (window as unknown as { failed?: string }).failed,
+      }));
+      expect(seen).toEqual({ status: '500', failed: 'string' });
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.context.close();
+    }
+  });
+
+  it('publishes 500 when the hooks of a state navigated to throw, and the state’s own status again after', async () => {
+    const t = await open(mode, urlOf(mode, '/books/1'));
+    try {
+      const statuses = await t.page.evaluate(async () => {
+        type R = { navigate(to: string): Promise<boolean> };
+        const router = (window as unknown as { router: R }).router;
+        const status = () => document.documentElement.dataset['routerStatus'];
+        const failed = await router.navigate('/json/bad').catch(() => 'rejected');
+        const after = status();
+        await router.navigate('/books/2');
+        return [failed, after, status()];
+      });
+      expect(statuses).toEqual(['rejected', '500', '200']);
+    } finally {
+      await t.context.close();
+    }
+  });
+});
+
 describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
   it.each([
     ['a space before it', ' #reviews'],
@@ -196,6 +236,24 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
 });
 
 describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => {
+  it('puts the address bar back on the state shown when a navigation that superseded a back/forward is refused', async () => {
+    const t = await open(mode, urlOf(mode, '/books/1'));
+    try {
+      const seen = await t.page.evaluate(async () => {
+        type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
+        const router = (window as unknown as { router: R }).router;
+        location.hash = '#!/books/2'; // a #! link followed by the browser, or typed: a new entry
+        const refused = await router.navigate('/refused'); // the app navigates meanwhile; a guard refuses
+        for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 50)).then(() => router.settled());
+        return { refused, location: router.current.location, address: location.pathname + location.search + location.hash };
+      });
+      expect(seen.refused).toBe(false);
+      expect(seen.address).toBe(urlOf(mode, seen.location));
+    } finally {
+      await t.context.close();
+    }
+  });
+
   it('pushes a navigation made while a back is still loading after the entry the back reached, never over it', async () => {
     const t = await open(mode, urlOf(mode, '/'));
     try {
