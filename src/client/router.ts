@@ -132,7 +132,10 @@ export function createRouter(options: RouterOptions): Router {
     error?: unknown,
   ) {
     if (entry) scroll.save(entry.key);
-    if (kind !== POP) write(m.location, e, kind === REPLACE);
+    // A traversal whose load was in flight when the browser landed on a new entry of the same location
+    // (a `#anchor` typed again in a `#!` app) commits on that entry, where the browser is.
+    if (kind === POP && here?.loc === m.location) e = here.e;
+    else if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
     here = { loc: m.location, e };
     current = { ...m, state: e.state, data };
