@@ -132,9 +132,9 @@ export function createRouter(options: RouterOptions): Router {
     error?: unknown,
   ) {
     if (entry) scroll.save(entry.key);
-    // A traversal whose load was in flight when the browser landed on a new entry of the same location
-    // (a `#anchor` typed again in a `#!` app) commits on that entry, where the browser is.
-    if (kind === POP && here?.loc === m.location) e = here.e;
+    // While it loaded, the browser may have landed on a new entry naming this very location (the same
+    // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
+    if (kind !== REPLACE && here?.loc === m.location) e = here.e;
     else if (kind !== POP) write(m.location, e, kind === REPLACE);
     entry = e;
     here = { loc: m.location, e };

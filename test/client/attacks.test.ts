@@ -1,4 +1,4 @@
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUrl } from '../../src/index.js';
 import { launch } from '../demo/chromium.js';
@@ -61,12 +61,14 @@ interface Seen {
 
 let server: AppServer;
 let browser: Browser;
+let context: BrowserContext; // one for every test, each in its own tab: the modules load once
 beforeAll(async () => {
   needDist();
   server = await serveApp(APP, {
     body: '<nav id="nav"></nav><main id="app"></main><p id="reviews" style="margin-top:3000px">reviews</p>',
   });
   browser = await launch();
+  context = await browser.newContext();
 }, 60_000);
 afterAll(async () => {
   await browser?.close();
@@ -75,7 +77,7 @@ afterAll(async () => {
 
 /** Opens `url` in `mode` and waits for the router to settle; `t.seen()` reads the page. */
 async function open(mode: Mode, url: string) {
-  const t = await watchedPage(await browser.newContext(), server.origin);
+  const t = await watchedPage(context, server.origin);
   await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
   await t.page.goto(server.origin + url);
   await settled(t.page);
@@ -121,7 +123,7 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
       expect(await t.seen()).toMatchObject({ location, address: urlOf(mode, location), status, marker: 42, pwned: undefined });
       expect([t.errors, t.off]).toEqual([[], []]);
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 
@@ -139,7 +141,7 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
       expect(server.origin + seen.address).toBe(server.origin + url);
       expect([t.errors, t.off]).toEqual([[], []]);
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 
@@ -151,7 +153,7 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
       expect(seen.address).toBe(urlOf(mode, seen.location as string));
       expect([t.errors, t.off]).toEqual([[], []]);
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 });
@@ -170,7 +172,7 @@ describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) =>
       expect(seen).toEqual({ status: '500', failed: 'string' });
       expect([t.errors, t.off]).toEqual([[], []]);
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 
@@ -188,7 +190,7 @@ describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) =>
       });
       expect(statuses).toEqual(['rejected', '500', '200']);
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 });
@@ -212,7 +214,7 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
       expect(await t.seen()).toMatchObject({ location: '/books/1', h1: 'Book 1', marker: 42 });
       expect([t.errors, t.off]).toEqual([[], []]);
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 
@@ -230,7 +232,7 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
       expect(await t.seen()).toMatchObject({ location: '/books/7', address: urlOf(mode, '/books/7'), marker: 42 });
       expect([t.errors, t.off]).toEqual([[], []]);
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 });
@@ -250,7 +252,7 @@ describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => 
       expect(seen.refused).toBe(false);
       expect(seen.address).toBe(urlOf(mode, seen.location));
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 
@@ -278,7 +280,7 @@ describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => 
       });
       expect(walk).toEqual(['/slow/2', '/slow/300', '/slow/1', '/']);
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 });
@@ -297,7 +299,7 @@ describe('markup planted in a page the router starts on', () => {
   it.each(['history', 'hashbang'] as const)(
     'never takes an element other than the data script for the first state’s data (%s mode)',
     async (mode) => {
-      const t = await watchedPage(await browser.newContext(), planted.origin);
+      const t = await watchedPage(context, planted.origin);
       try {
         await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
         await t.page.goto(planted.origin + urlOf(mode, '/posts/1'));
@@ -309,7 +311,7 @@ describe('markup planted in a page the router starts on', () => {
         expect(seen).toEqual({ app: '<h1>Post</h1><b>post 1</b>', pwned: undefined });
         expect([t.errors, t.off]).toEqual([[], []]);
       } finally {
-        await t.context.close();
+        await t.page.close();
       }
     },
   );
@@ -335,7 +337,7 @@ describe.each(['history', 'hashbang'] as const)('head tags in %s mode', (mode) =
       expect((await t.seen()).pwned).toBeUndefined();
       expect([t.errors, t.off]).toEqual([[], []]);
     } finally {
-      await t.context.close();
+      await t.page.close();
     }
   });
 });

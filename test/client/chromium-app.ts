@@ -22,7 +22,7 @@ export async function serveApp(app: string, { head = '', body = '<main id="app">
     const path = (req.url ?? '/').split('?', 1)[0] as string;
     const file = join(DIST, path.slice('/dist/'.length));
     if (path.startsWith('/dist/') && file.startsWith(DIST + sep) && existsSync(file))
-      res.writeHead(200, { 'content-type': 'text/javascript' }).end(readFileSync(file));
+      res.writeHead(200, { 'content-type': 'text/javascript', 'cache-control': 'max-age=600' }).end(readFileSync(file));
     else if (path === '/app.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(app);
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(shell);
   });

@@ -183,5 +183,12 @@ describe.each(['history', 'hashbang'])('random history sequences in %s mode', (m
         { op: 'go', n: 1, gap: 0 },
       ],
     ],
+    [
+      'the location of a push in flight typed as #!',
+      [
+        { op: 'navigate', to: '/slow/4', gap: 0 },
+        { op: 'hash', to: '/slow/4', gap: 0 },
+      ],
+    ],
   ])('end as one state after %s', (_, list) => check(context, list as Op[]));
 });
