@@ -134,8 +134,9 @@ export function createRouter(options: RouterOptions): Router {
     if (entry) scroll.save(entry.key);
     // While it loaded, the browser may have landed on a new entry naming this very location (the same
     // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
+    // A replace writes over the entry the browser is on now, at that entry's position.
     if (kind !== REPLACE && here?.loc === m.location) e = here.e;
-    else if (kind !== POP) write(m.location, e, kind === REPLACE);
+    else if (kind !== POP) write(m.location, kind === REPLACE && here ? (e = { ...e, idx: here.e.idx }) : e, kind === REPLACE);
     entry = e;
     here = { loc: m.location, e };
     current = { ...m, state: e.state, data };

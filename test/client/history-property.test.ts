@@ -190,5 +190,12 @@ describe.each(['history', 'hashbang'])('random history sequences in %s mode', (m
         { op: 'hash', to: '/slow/4', gap: 0 },
       ],
     ],
+    [
+      'the location of a replace in flight typed as #!',
+      [
+        { op: 'replace', to: '/slow/4', gap: 0 },
+        { op: 'hash', to: '/slow/4', gap: 0 },
+      ],
+    ],
   ])('end as one state after %s', (_, list) => check(context, list as Op[]));
 });
