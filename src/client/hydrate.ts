@@ -5,10 +5,15 @@
 import { DATA_SCRIPT_ID, RENDERED_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
 import type { RouterDocument, RouterElement } from './dom.js';
 
-/** The page's hydration payload, or null when it has none or it does not read as one. */
+/**
+ * The page's hydration payload, or null when it has none or it does not read as one. Only a
+ * `<script>` is read: another element with the id (a visitor's comment that a sanitizer let through
+ * with its `id`) would hand the first navigation data that no `load` gave, for `render` to trust.
+ */
 export function readHydration(doc: RouterDocument): HydrationPayload | null {
+  const script = doc.getElementById(DATA_SCRIPT_ID);
   try {
-    const payload = JSON.parse(doc.getElementById(DATA_SCRIPT_ID)?.textContent ?? 'null') as HydrationPayload | null;
+    const payload = JSON.parse((script?.localName === 'script' && script.textContent) || 'null') as HydrationPayload | null;
     return typeof payload?.location === 'string' ? payload : null;
   } catch {
     return null; // a page that mangled its own script loads as usual

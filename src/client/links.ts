@@ -27,8 +27,10 @@ export function linkHandler(win: LiveWindow, read: (href: string) => Reading | n
     const a = event.composedPath().find((n) => (n as RouterElement).localName === 'a') as RouterElement | undefined;
     if (!a) return;
     // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href` (the parser's prefix for it).
-    const href = a.getAttribute('href') ?? a.getAttribute('xlink:href');
-    if (href === null) return; // a placeholder link
+    const text = a.getAttribute('href') ?? a.getAttribute('xlink:href');
+    if (text === null) return; // a placeholder link
+    // As the URL parser reads it: no C0 control or space around it, no tab or newline in it (` #x` is `#x`).
+    const href = text.replace(/^[\0- ]+|[\0- ]+$|[\t\n\r]/g, '');
     if (!/^(_self)?$/i.test(a.getAttribute('target') ?? '') || a.matches(LEFT_ALONE)) return;
     if (/^#(?!!)/.test(href)) {
       // In a `#!` app the browser would overwrite the state in the fragment: scroll ourselves.

@@ -71,6 +71,9 @@ export function createRouter(options: RouterOptions): Router {
   const fallback = routes.notFound ?? {};
   let current: Current | null = null;
   let entry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
+  // The entry the address bar is on and the location it names: `current`'s, or one a back/forward
+  // reached whose navigation is still in flight. A navigation made meanwhile starts from there.
+  let here: { loc: AppLocation; e: Entry } | null = null;
   let pending: { loc: AppLocation; key: string } | null = null;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
@@ -106,13 +109,18 @@ export function createRouter(options: RouterOptions): Router {
     }
   }
 
-  /** Puts the URL back where it was after a back/forward that a guard cancelled. */
-  function undoPop(to: Entry, from: Entry | null) {
+  /**
+   * Puts the address bar back on `current`'s entry after a navigation was cancelled or failed while
+   * it was elsewhere: a back/forward a guard refused, or one a newer, refused navigation superseded.
+   */
+  function undoPop() {
     pending = null; // the restoring pop that follows is an echo, not a new navigation
-    if (!from) return; // `current` is shown in `from`
-    const delta = to.idx - from.idx;
+    const on = here;
+    if (!entry || !on || on.e.key === entry.key) return; // `current` is shown where the browser is
+    here = { loc: (current as Current).location, e: entry };
+    const delta = on.e.idx - entry.idx;
     if (api && delta) nav.go(-delta);
-    else write((current as Current).location, from, true);
+    else write((current as Current).location, entry, true);
   }
 
   /**
@@ -131,8 +139,13 @@ export function createRouter(options: RouterOptions): Router {
     error?: unknown,
   ) {
     if (entry) scroll.save(entry.key);
-    if (kind !== POP) write(m.location, e, kind === REPLACE);
+    // While it loaded, the browser may have landed on a new entry naming this very location (the same
+    // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
+    // A replace writes over the entry the browser is on now, at that entry's position.
+    if (kind !== REPLACE && here?.loc === m.location) e = here.e;
+    else if (kind !== POP) write(m.location, kind === REPLACE && here ? (e = { ...e, idx: here.e.idx }) : e, kind === REPLACE);
     entry = e;
+    here = { loc: m.location, e };
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
     const context = { ...contextOf(m), data, error };
@@ -142,8 +155,9 @@ export function createRouter(options: RouterOptions): Router {
     drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
-      status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
-      moved = via ? m.location : undefined;
+      // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
+      // the state failed, as the server answers it, never the last state's status over a stale view.
+      ((status = 500), (moved = undefined));
       // Development builds refuse a promise from `render` or `title`, as the server does (src/hook-text.ts).
       if (outlet && view.render && !keep)
         outlet.innerHTML = DEV ? hookText(view.render(context), 'render', m.location) : view.render(context);
@@ -151,6 +165,8 @@ export function createRouter(options: RouterOptions): Router {
       if (DEV) hookText(title, 'title', m.location);
       if (title !== undefined && doc) doc.title = title;
       setHead?.(stateHead(routes, view, context), rendered, keep);
+      status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
+      moved = via ? m.location : undefined;
     }
     scroll.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
@@ -173,11 +189,14 @@ export function createRouter(options: RouterOptions): Router {
     pending = { loc, key: e.key };
     if (started && doc) doc.documentElement.setAttribute(STATE_ATTRIBUTE, 'busy');
     const from = current;
-    const fromEntry = entry;
     // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
     const follow = (to: AppLocation, code: number) => {
-      if (depth >= MAX_REDIRECTS)
+      if (depth >= MAX_REDIRECTS) {
+        // With nothing shown yet (a first navigation: a headless render's page) the page fails: 500.
+        if (!current) status = 500;
+        undoPop();
         throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : 'redirect loop');
+      }
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
@@ -196,12 +215,12 @@ export function createRouter(options: RouterOptions): Router {
           verdict = await until(guard({ ...m, state: e.state } as Target, from), signal);
         } catch (x) {
           if (signal.aborted) return false;
-          if (kind === POP) undoPop(e, fromEntry);
+          undoPop();
           throw x;
         }
         if (signal.aborted) return false;
         if (verdict === false) {
-          if (kind === POP) undoPop(e, fromEntry);
+          undoPop();
           return false;
         }
         if (typeof verdict === 'string') return follow(verdict, 302);
@@ -240,8 +259,9 @@ export function createRouter(options: RouterOptions): Router {
     let e = nav.entry();
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !e || (entry !== null && e.key === entry.key && reading.loc !== (current as Current).location);
-    if (fresh) e = { key: newKey(), idx: entry ? entry.idx + 1 : 0 };
+    const fresh = !e || (here !== null && e.key === here.e.key && reading.loc !== here.loc);
+    if (fresh) e = { key: newKey(), idx: here ? here.e.idx + 1 : 0 };
+    here = { loc: reading.loc, e: e as Entry };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
     if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
     const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
@@ -260,8 +280,8 @@ export function createRouter(options: RouterOptions): Router {
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
     const loc = normalizeLocation(to);
     // The same location again replaces its entry (as browsers do for the same URL): a reload, not a duplicate.
-    const rep = replace || (current !== null && loc === current.location);
-    const idx = entry ? entry.idx + (rep ? 0 : 1) : 0;
+    const rep = replace || loc === here?.loc;
+    const idx = here ? here.e.idx + (rep ? 0 : 1) : 0;
     return run(loc, rep ? REPLACE : PUSH, { key: newKey(), idx, state });
   }
 

@@ -174,6 +174,8 @@ describe('readHydration and renderedLocation', () => {
     ['<script type="application/json" id="crawlable-router-data">{not json</script>', null],
     ['<script type="application/json" id="crawlable-router-data">{"data":1}</script>', null],
     ['<script type="application/json" id="crawlable-router-data">"/a"</script>', null],
+    ['<p id="crawlable-router-data">{"location":"/a","status":200,"data":1}</p>', null],
+    ['<textarea id="crawlable-router-data">{"location":"/a","status":200,"data":1}</textarea>', null],
     ['', null],
   ])('reads %s', (markup, expected) => {
     const window = new Window();

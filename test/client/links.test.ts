@@ -131,6 +131,23 @@ describe.each(modes)('links in %s mode', (mode) => {
     expect(guard).not.toHaveBeenCalled();
   });
 
+  it.each([
+    ['a space before it', '<a href=" #reviews">x</a>'],
+    ['a tab and a newline around it', '<a href="&#9;#reviews&#10;">x</a>'],
+  ])('reads an anchor href with %s as the URL parser does: a plain #anchor', async (_, html) => {
+    await start();
+    const scrolled = vi.spyOn(t.document.getElementById('reviews')!, 'scrollIntoView');
+    expect(await click(html)).toBe(true);
+    expect(scrolled).toHaveBeenCalledTimes(1);
+    expect([t.router.current?.location, t.address(), t.window.history.length]).toEqual(['/books/1', t.urlOf('/books/1'), 2]);
+  });
+
+  it('reads a #! href split by a tab as the URL parser does: the state it names', async () => {
+    await start();
+    expect(await click('<a href="#&#9;!/books/7">x</a>')).toBe(true);
+    expect([t.router.current?.location, t.address()]).toEqual(['/books/7', t.urlOf('/books/7')]);
+  });
+
   it('scrolls to a named element for a percent-encoded #anchor', async () => {
     await start();
     t.document.getElementById('outlet')!.innerHTML += '<a name="café">c</a>';

@@ -1,0 +1,343 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toUrl } from '../../src/index.js';
+import { launch } from '../demo/chromium.js';
+import { needDist, serveApp, settled, watchedPage, type AppServer } from './chromium-app.js';
+
+// The hostile review of the browser side, in real Chromium (the built ES modules, `npm run build`
+// first): URLs an attacker makes a visitor land on or click, redirects to other hosts, markup planted
+// in a page, and navigations that race the browser's own back. Every test here checks that nothing
+// left the origin, no script ran from a URL and no error escaped.
+
+const APP = `
+import { createRoutes, redirect } from '/dist/index.js';
+import { createRouter } from '/dist/client/index.js';
+const esc = (s) => String(s).replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
+const wait = (ms, signal) =>
+  new Promise((resolve, reject) => {
+    const t = setTimeout(resolve, ms);
+    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)));
+  });
+const routes = createRoutes(
+  [
+    { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
+    {
+      path: '/books/:id',
+      title: ({ params }) => 'Book ' + params.id,
+      head: ({ params, query }) => ({
+        meta: [{ name: 'description', content: params.id }, { property: 'og:title', content: String(query.q) }],
+        link: [{ rel: 'alternate', href: '/x/' + params.id, hreflang: String(query.q) }],
+        jsonLd: { name: params.id, q: query.q },
+      }),
+      render: ({ params }) => '<h1>Book ' + esc(params.id) + '</h1>',
+    },
+    // The app's own API gives trusted HTML (sanitized where it was stored), which render writes as it is.
+    { path: '/posts/:id', load: ({ params }) => ({ html: '<b>post ' + esc(params.id) + '</b>' }), render: ({ data }) => '<h1>Post</h1>' + data.html },
+    { path: '/go/:to', load: ({ params }) => Promise.reject(redirect(params.to)) },
+    { path: '/old/:id', redirect: '/books/:id' },
+    { path: '/slow/:n', load: async ({ params, signal }) => (await wait(+params.n, signal), params.n), render: ({ location }) => '<h1>' + esc(location) + '</h1>' },
+    // Hooks that throw for some params (an app's bug a visitor's URL reaches), and a redirect chain as long as a URL makes it.
+    { path: '/json/:x', title: ({ params }) => JSON.parse(params.x).name, render: ({ params }) => '<h1>' + esc(JSON.parse(params.x).name) + '</h1>' },
+    { path: '/hop/:n', load: ({ params }) => Promise.reject(redirect('/hop/' + (+params.n + 1))) },
+  ],
+  { base: '/app/', notFound: { title: 'Not found', render: () => '<h1>Not found</h1>' } },
+);
+const router = createRouter({ routes, outlet: '#app', mode: window.MODE });
+router.beforeEach((to) => (to.path.startsWith('/guard/') ? decodeURIComponent(to.path.slice(7)) : to.path !== '/refused'));
+window.router = router;
+window.marker = 42; // gone if the document is ever replaced
+router.start().catch((error) => (window.failed = String(error)));
+`;
+
+type Mode = 'history' | 'hashbang';
+interface Seen {
+  location: string | undefined;
+  address: string;
+  status: string | undefined;
+  h1: string | undefined;
+  marker: number | undefined;
+  pwned: unknown;
+}
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext; // one for every test, each in its own tab: the modules load once
+beforeAll(async () => {
+  needDist();
+  server = await serveApp(APP, {
+    body: '<nav id="nav"></nav><main id="app"></main><p id="reviews" style="margin-top:3000px">reviews</p>',
+  });
+  browser = await launch();
+  context = await browser.newContext();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Opens `url` in `mode` and waits for the router to settle; `t.seen()` reads the page. */
+async function open(mode: Mode, url: string) {
+  const t = await watchedPage(context, server.origin);
+  await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
+  await t.page.goto(server.origin + url);
+  await settled(t.page);
+  const seen = () =>
+    t.page.evaluate((): Seen => {
+      const w = window as unknown as { router: { current: { location: string } | null }; marker?: number; pwned?: unknown };
+      return {
+        location: w.router.current?.location,
+        address: location.pathname + location.search + location.hash,
+        status: document.documentElement.dataset['routerStatus'],
+        h1: document.querySelector('#app h1')?.textContent ?? undefined,
+        marker: w.marker,
+        pwned: w.pwned,
+      };
+    });
+  return { ...t, seen };
+}
+
+const urlOf = (mode: Mode, location: string) => toUrl(location, { base: '/app/', mode });
+
+describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
+  it.each([
+    ['#!//evil.example', '/app/#!//evil.example', '/evil.example', '404'],
+    ['#!/\\evil.example', '/app/#!/\\evil.example', '/%5Cevil.example', '404'],
+    ['#!%2F%2Fevil.example (a query on the base)', '/app/#!%2F%2Fevil.example', '/?%2F%2Fevil.example', '200'],
+    ['#!/%2F%2Fevil.example', '/app/#!/%2F%2Fevil.example', '/%2F%2Fevil.example', '404'],
+    ['#!/%5C%5Cevil', '/app/#!/%5C%5Cevil', '/%5C%5Cevil', '404'],
+    ['a lone %', '/app/#!/books/%', '/books/%25', '200'],
+    ['control characters', '/app/#!/books/%01%00%0D%0A', '/books/%01%00%0D%0A', '200'],
+    ['#!javascript:', '/app/#!javascript:window.pwned=1', '/?javascript:window.pwned=1', '200'],
+    ['an ugly URL naming //evil.example', '/app/?_escaped_fragment_=%2F%2Fevil.example', '/evil.example', '404'],
+    ['an ugly URL after empty parameters', '/app/?&_escaped_fragment_=/books/3', '/books/3', '200'],
+    ['a path with //', '/app//evil.example/', '/evil.example/', '404'],
+    ['a load redirect to //evil.example', '/app/#!/go/%2F%2Fevil.example', '/evil.example', '302'],
+    ['a load redirect to https://evil.example', '/app/#!/go/https%3A%2F%2Fevil.example', '/https:/evil.example', '302'],
+    ['a load redirect to \\\\evil.example', '/app/#!/go/%5C%5Cevil.example', '/%5C%5Cevil.example', '302'],
+    ['a guard redirect to //evil.example', '/app/#!/guard/%2F%2Fevil.example', '/evil.example', '302'],
+    ['a guard redirect to https://evil.example', '/app/#!/guard/https%3A%2F%2Fevil.example', '/https:/evil.example', '302'],
+    ['a redirect route given ..%2F..%2F', '/app/#!/old/..%2F..%2F', '/books/..%2F..%2F', '301'],
+  ])('landing on %s stays on the origin, inside the base, with the state’s status', async (_, url, location, status) => {
+    const t = await open(mode, url);
+    try {
+      expect(await t.seen()).toMatchObject({ location, address: urlOf(mode, location), status, marker: 42, pwned: undefined });
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.page.close();
+    }
+  });
+
+  it.each([
+    ['two parameters', '/app/?_escaped_fragment_=/a&_escaped_fragment_=/b'],
+    ['a parameter before another', '/app/?_escaped_fragment_=/books/1&x=1'],
+    ['a malformed escape', '/app/?_escaped_fragment_=%'],
+    ['invalid UTF-8', '/app/?_escaped_fragment_=%C3'],
+    ['a fragment after it', '/app/?_escaped_fragment_=/books/1#!/books/2'],
+  ])('leaves a malformed ugly URL (%s) alone, settled, without an error', async (_, url) => {
+    const t = await open(mode, url);
+    try {
+      const seen = await t.seen();
+      expect(seen).toMatchObject({ location: undefined, marker: 42 });
+      expect(server.origin + seen.address).toBe(server.origin + url);
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.page.close();
+    }
+  });
+
+  it('routes and writes a 1 MB #! fragment without an error, and stays on the origin', async () => {
+    const t = await open(mode, '/app/#!/books/' + 'a'.repeat(1_000_000));
+    try {
+      const seen = await t.seen();
+      expect(seen.location).toBe('/books/' + 'a'.repeat(1_000_000));
+      expect(seen.address).toBe(urlOf(mode, seen.location as string));
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.page.close();
+    }
+  });
+});
+
+describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) => {
+  it.each([
+    ['a render and title that throw for its params', '/json/bad'],
+    ['a redirect chain past ten hops', '/hop/1'],
+  ])('landing on a state whose navigation fails (%s) publishes 500, never 200 with the shell', async (_, location) => {
+    const t = await open(mode, urlOf(mode, location));
+    try {
+      const seen = await t.page.evaluate(() => ({
+        status: document.documentElement.dataset['routerStatus'],
+        failed: typeof (window as unknown as { failed?: string }).failed,
+      }));
+      expect(seen).toEqual({ status: '500', failed: 'string' });
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.page.close();
+    }
+  });
+
+  it('publishes 500 when the hooks of a state navigated to throw, and the state’s own status again after', async () => {
+    const t = await open(mode, urlOf(mode, '/books/1'));
+    try {
+      const statuses = await t.page.evaluate(async () => {
+        type R = { navigate(to: string): Promise<boolean> };
+        const router = (window as unknown as { router: R }).router;
+        const status = () => document.documentElement.dataset['routerStatus'];
+        const failed = await router.navigate('/json/bad').catch(() => 'rejected');
+        const after = status();
+        await router.navigate('/books/2');
+        return [failed, after, status()];
+      });
+      expect(statuses).toEqual(['rejected', '500', '200']);
+    } finally {
+      await t.page.close();
+    }
+  });
+});
+
+describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
+  it.each([
+    ['a space before it', ' #reviews'],
+    ['a tab and a newline around it', '\t#reviews\n'],
+  ])('take an anchor href with %s for an anchor on the state shown, as the browser reads it', async (_, href) => {
+    const t = await open(mode, urlOf(mode, '/books/1'));
+    try {
+      await t.page.evaluate((href) => {
+        const a = document.createElement('a');
+        a.href = href;
+        a.textContent = 'to the reviews';
+        document.getElementById('nav')?.append(a);
+      }, href);
+      await t.page.getByText('to the reviews').click();
+      await t.page.waitForFunction(() => scrollY > 1000, null, { timeout: 5000 });
+      await settled(t.page);
+      expect(await t.seen()).toMatchObject({ location: '/books/1', h1: 'Book 1', marker: 42 });
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.page.close();
+    }
+  });
+
+  it('takes an href whose #! is split by a tab for the state it names, as the browser reads it', async () => {
+    const t = await open(mode, urlOf(mode, '/books/1'));
+    try {
+      await t.page.evaluate(() => {
+        const a = document.createElement('a');
+        a.href = '#\t!/books/7';
+        a.textContent = 'seven';
+        document.getElementById('nav')?.append(a);
+      });
+      await t.page.getByText('seven').click();
+      await t.page.waitForFunction(() => document.querySelector('#app h1')?.textContent === 'Book 7', null, { timeout: 5000 });
+      expect(await t.seen()).toMatchObject({ location: '/books/7', address: urlOf(mode, '/books/7'), marker: 42 });
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.page.close();
+    }
+  });
+});
+
+describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => {
+  it('puts the address bar back on the state shown when a navigation that superseded a back/forward is refused', async () => {
+    const t = await open(mode, urlOf(mode, '/books/1'));
+    try {
+      const seen = await t.page.evaluate(async () => {
+        type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
+        const router = (window as unknown as { router: R }).router;
+        location.hash = '#!/books/2'; // a #! link followed by the browser, or typed: a new entry
+        const refused = await router.navigate('/refused'); // the app navigates meanwhile; a guard refuses
+        for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 50)).then(() => router.settled());
+        return { refused, location: router.current.location, address: location.pathname + location.search + location.hash };
+      });
+      expect(seen.refused).toBe(false);
+      expect(seen.address).toBe(urlOf(mode, seen.location));
+    } finally {
+      await t.page.close();
+    }
+  });
+
+  it('pushes a navigation made while a back is still loading after the entry the back reached, never over it', async () => {
+    const t = await open(mode, urlOf(mode, '/'));
+    try {
+      const walk = await t.page.evaluate(async () => {
+        type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
+        const router = (window as unknown as { router: R }).router;
+        const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+        await router.navigate('/slow/1');
+        await router.navigate('/slow/300');
+        await router.navigate('/slow/2');
+        history.back(); // to /slow/300, whose load takes 300 ms
+        await pause(50);
+        await router.navigate('/slow/2'); // the visitor clicks the link to where they were
+        const seen = [router.current.location];
+        for (let i = 0; i < 3; i++) {
+          history.back();
+          await pause(50);
+          await router.settled();
+          seen.push(router.current.location);
+        }
+        return seen;
+      });
+      expect(walk).toEqual(['/slow/2', '/slow/300', '/slow/1', '/']);
+    } finally {
+      await t.page.close();
+    }
+  });
+});
+
+describe('markup planted in a page the router starts on', () => {
+  // A page holding visitors' content (a comment a sanitizer let through with its id) before the router
+  // starts: a prerendered snapshot served to browsers, or a shell a CMS fills in.
+  const PLANTED = JSON.stringify({ location: '/posts/1', status: 200, data: { html: '<img src=x onerror="window.pwned=1">' } });
+  let planted: AppServer;
+  beforeAll(async () => {
+    const escaped = PLANTED.replace(/&/g, '&amp;').replace(/</g, '&lt;');
+    planted = await serveApp(APP, { body: `<main id="app"></main><aside><p id="crawlable-router-data">${escaped}</p></aside>` });
+  });
+  afterAll(() => planted?.close());
+
+  it.each(['history', 'hashbang'] as const)(
+    'never takes an element other than the data script for the first state’s data (%s mode)',
+    async (mode) => {
+      const t = await watchedPage(context, planted.origin);
+      try {
+        await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
+        await t.page.goto(planted.origin + urlOf(mode, '/posts/1'));
+        await settled(t.page);
+        const seen = await t.page.evaluate(() => ({
+          app: document.getElementById('app')?.innerHTML,
+          pwned: (window as unknown as { pwned?: unknown }).pwned,
+        }));
+        expect(seen).toEqual({ app: '<h1>Post</h1><b>post 1</b>', pwned: undefined });
+        expect([t.errors, t.off]).toEqual([[], []]);
+      } finally {
+        await t.page.close();
+      }
+    },
+  );
+});
+
+describe.each(['history', 'hashbang'] as const)('head tags in %s mode', (mode) => {
+  it('writes params and query into the title, meta, link and JSON-LD as text, never as markup', async () => {
+    const id = '"><script>window.pwned=1</script><!--';
+    const q = '</script><img src=x onerror="window.pwned=2">\u2028';
+    const location = '/books/' + encodeURIComponent(id) + '?q=' + encodeURIComponent(q);
+    const t = await open(mode, urlOf(mode, location));
+    try {
+      const head = await t.page.evaluate(() => ({
+        title: document.title,
+        description: document.querySelector('meta[name=description]')?.getAttribute('content'),
+        og: document.querySelector('meta[property="og:title"]')?.getAttribute('content'),
+        hreflang: document.querySelector('link[rel=alternate]')?.getAttribute('hreflang'),
+        ld: JSON.parse(document.querySelector('script[type="application/ld+json"]')?.textContent ?? 'null'),
+        scripts: document.querySelectorAll('script').length,
+        images: document.querySelectorAll('img').length,
+      }));
+      expect(head).toEqual({ title: 'Book ' + id, description: id, og: q, hreflang: q, ld: { name: id, q }, scripts: 2, images: 0 });
+      expect((await t.seen()).pwned).toBeUndefined();
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.page.close();
+    }
+  });
+});
