@@ -32,24 +32,23 @@ export default createRoutes([
     `export default [{ path: '/ok', render: () => 'ok' }, { path: '/bad', render: () => { throw new Error('db down'); } }];`,
   );
   writeFileSync(path.join(dir, 'none.mjs'), `export const appRoutes = 1;`);
+  // A client-rendered app in its own folder: the one shell, loading `main`.
+  const clientApp = (name: string, main: string) => {
+    mkdirSync(path.join(dir, name));
+    writeFileSync(
+      path.join(dir, name, 'index.html'),
+      '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>',
+    );
+    writeFileSync(path.join(dir, name, 'main.js'), main);
+  };
   // A client-rendered app for --headless, and a table with no render hooks.
-  mkdirSync(path.join(dir, 'app'));
-  writeFileSync(
-    path.join(dir, 'app/index.html'),
-    '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>',
-  );
-  writeFileSync(
-    path.join(dir, 'app/main.js'),
+  clientApp(
+    'app',
     `document.title = 'At ' + location.pathname; document.getElementById('app').innerHTML = '<p>drawn by the client for ' + location.pathname + '</p>';`,
   );
   // The same app, stuck for ever in a script on /books/8.
-  mkdirSync(path.join(dir, 'stuck'));
-  writeFileSync(
-    path.join(dir, 'stuck/index.html'),
-    '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>',
-  );
-  writeFileSync(
-    path.join(dir, 'stuck/main.js'),
+  clientApp(
+    'stuck',
     `if (location.pathname === '/books/8') { while (true) {} } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
   );
   writeFileSync(
@@ -57,13 +56,8 @@ export default createRoutes([
     `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }, { id: '8' }] }];`,
   );
   // A client-rendered app whose data comes from its API, for --upstream.
-  mkdirSync(path.join(dir, 'api-app'));
-  writeFileSync(
-    path.join(dir, 'api-app/index.html'),
-    '<!DOCTYPE html><html><head><title>App</title><script type="module" src="/main.js"></script></head><body><div id="app"></div></body></html>',
-  );
-  writeFileSync(
-    path.join(dir, 'api-app/main.js'),
+  clientApp(
+    'api-app',
     `const r = await fetch('/api' + location.pathname); document.getElementById('app').textContent = r.status + ' ' + (await r.text());`,
   );
   writeFileSync(path.join(dir, 'bare.mjs'), `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }] }];`);
