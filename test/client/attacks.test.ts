@@ -96,6 +96,16 @@ async function open(mode: Mode, url: string) {
   return { ...t, seen };
 }
 
+/** Opens `url` in `mode`, runs `check` on the page, and closes the page whatever `check` did. */
+async function visit(mode: Mode, url: string, check: (t: Awaited<ReturnType<typeof open>>) => Promise<void>) {
+  const t = await open(mode, url);
+  try {
+    await check(t);
+  } finally {
+    await t.page.close();
+  }
+}
+
 const urlOf = (mode: Mode, location: string) => toUrl(location, { base: '/app/', mode });
 
 describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
@@ -118,13 +128,10 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
     ['a guard redirect to https://evil.example', '/app/#!/guard/https%3A%2F%2Fevil.example', '/https:/evil.example', '302'],
     ['a redirect route given ..%2F..%2F', '/app/#!/old/..%2F..%2F', '/books/..%2F..%2F', '301'],
   ])('landing on %s stays on the origin, inside the base, with the state’s status', async (_, url, location, status) => {
-    const t = await open(mode, url);
-    try {
+    await visit(mode, url, async (t) => {
       expect(await t.seen()).toMatchObject({ location, address: urlOf(mode, location), status, marker: 42, pwned: undefined });
       expect([t.errors, t.off]).toEqual([[], []]);
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 
   it.each([
@@ -134,27 +141,21 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
     ['invalid UTF-8', '/app/?_escaped_fragment_=%C3'],
     ['a fragment after it', '/app/?_escaped_fragment_=/books/1#!/books/2'],
   ])('leaves a malformed ugly URL (%s) alone, settled, without an error', async (_, url) => {
-    const t = await open(mode, url);
-    try {
+    await visit(mode, url, async (t) => {
       const seen = await t.seen();
       expect(seen).toMatchObject({ location: undefined, marker: 42 });
       expect(server.origin + seen.address).toBe(server.origin + url);
       expect([t.errors, t.off]).toEqual([[], []]);
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 
   it('routes and writes a 1 MB #! fragment without an error, and stays on the origin', async () => {
-    const t = await open(mode, '/app/#!/books/' + 'a'.repeat(1_000_000));
-    try {
+    await visit(mode, '/app/#!/books/' + 'a'.repeat(1_000_000), async (t) => {
       const seen = await t.seen();
       expect(seen.location).toBe('/books/' + 'a'.repeat(1_000_000));
       expect(seen.address).toBe(urlOf(mode, seen.location as string));
       expect([t.errors, t.off]).toEqual([[], []]);
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 });
 
@@ -163,22 +164,18 @@ describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) =>
     ['a render and title that throw for its params', '/json/bad'],
     ['a redirect chain past ten hops', '/hop/1'],
   ])('landing on a state whose navigation fails (%s) publishes 500, never 200 with the shell', async (_, location) => {
-    const t = await open(mode, urlOf(mode, location));
-    try {
+    await visit(mode, urlOf(mode, location), async (t) => {
       const seen = await t.page.evaluate(() => ({
         status: document.documentElement.dataset['routerStatus'],
         failed: typeof (window as unknown as { failed?: string }).failed,
       }));
       expect(seen).toEqual({ status: '500', failed: 'string' });
       expect([t.errors, t.off]).toEqual([[], []]);
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 
   it('publishes 500 when the hooks of a state navigated to throw, and the state’s own status again after', async () => {
-    const t = await open(mode, urlOf(mode, '/books/1'));
-    try {
+    await visit(mode, urlOf(mode, '/books/1'), async (t) => {
       const statuses = await t.page.evaluate(async () => {
         type R = { navigate(to: string): Promise<boolean> };
         const router = (window as unknown as { router: R }).router;
@@ -189,9 +186,7 @@ describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) =>
         return [failed, after, status()];
       });
       expect(statuses).toEqual(['rejected', '500', '200']);
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 });
 
@@ -200,8 +195,7 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
     ['a space before it', ' #reviews'],
     ['a tab and a newline around it', '\t#reviews\n'],
   ])('take an anchor href with %s for an anchor on the state shown, as the browser reads it', async (_, href) => {
-    const t = await open(mode, urlOf(mode, '/books/1'));
-    try {
+    await visit(mode, urlOf(mode, '/books/1'), async (t) => {
       await t.page.evaluate((href) => {
         const a = document.createElement('a');
         a.href = href;
@@ -213,14 +207,11 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
       await settled(t.page);
       expect(await t.seen()).toMatchObject({ location: '/books/1', h1: 'Book 1', marker: 42 });
       expect([t.errors, t.off]).toEqual([[], []]);
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 
   it('takes an href whose #! is split by a tab for the state it names, as the browser reads it', async () => {
-    const t = await open(mode, urlOf(mode, '/books/1'));
-    try {
+    await visit(mode, urlOf(mode, '/books/1'), async (t) => {
       await t.page.evaluate(() => {
         const a = document.createElement('a');
         a.href = '#\t!/books/7';
@@ -231,16 +222,13 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
       await t.page.waitForFunction(() => document.querySelector('#app h1')?.textContent === 'Book 7', null, { timeout: 5000 });
       expect(await t.seen()).toMatchObject({ location: '/books/7', address: urlOf(mode, '/books/7'), marker: 42 });
       expect([t.errors, t.off]).toEqual([[], []]);
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 });
 
 describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => {
   it('puts the address bar back on the state shown when a navigation that superseded a back/forward is refused', async () => {
-    const t = await open(mode, urlOf(mode, '/books/1'));
-    try {
+    await visit(mode, urlOf(mode, '/books/1'), async (t) => {
       const seen = await t.page.evaluate(async () => {
         type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
         const router = (window as unknown as { router: R }).router;
@@ -251,14 +239,11 @@ describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => 
       });
       expect(seen.refused).toBe(false);
       expect(seen.address).toBe(urlOf(mode, seen.location));
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 
   it('pushes a navigation made while a back is still loading after the entry the back reached, never over it', async () => {
-    const t = await open(mode, urlOf(mode, '/'));
-    try {
+    await visit(mode, urlOf(mode, '/'), async (t) => {
       const walk = await t.page.evaluate(async () => {
         type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
         const router = (window as unknown as { router: R }).router;
@@ -279,9 +264,7 @@ describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => 
         return seen;
       });
       expect(walk).toEqual(['/slow/2', '/slow/300', '/slow/1', '/']);
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 });
 
@@ -322,8 +305,7 @@ describe.each(['history', 'hashbang'] as const)('head tags in %s mode', (mode) =
     const id = '"><script>window.pwned=1</script><!--';
     const q = '</script><img src=x onerror="window.pwned=2">\u2028';
     const location = '/books/' + encodeURIComponent(id) + '?q=' + encodeURIComponent(q);
-    const t = await open(mode, urlOf(mode, location));
-    try {
+    await visit(mode, urlOf(mode, location), async (t) => {
       const head = await t.page.evaluate(() => ({
         title: document.title,
         description: document.querySelector('meta[name=description]')?.getAttribute('content'),
@@ -336,8 +318,6 @@ describe.each(['history', 'hashbang'] as const)('head tags in %s mode', (mode) =
       expect(head).toEqual({ title: 'Book ' + id, description: id, og: q, hreflang: q, ld: { name: id, q }, scripts: 2, images: 0 });
       expect((await t.seen()).pwned).toBeUndefined();
       expect([t.errors, t.off]).toEqual([[], []]);
-    } finally {
-      await t.page.close();
-    }
+    });
   });
 });
