@@ -113,7 +113,7 @@ export function createRouter(options: RouterOptions): Router {
    * Puts the address bar back on `current`'s entry after a navigation was cancelled or failed while
    * it was elsewhere: a back/forward a guard refused, or one a newer, refused navigation superseded.
    */
-  function undoPop() {
+  function restoreAddress() {
     pending = null; // the restoring pop that follows is an echo, not a new navigation
     const on = here;
     if (!entry || !on || on.e.key === entry.key) return; // `current` is shown where the browser is
@@ -194,7 +194,7 @@ export function createRouter(options: RouterOptions): Router {
       if (depth >= MAX_REDIRECTS) {
         // With nothing shown yet (a first navigation: a headless render's page) the page fails: 500.
         if (!current) status = 500;
-        undoPop();
+        restoreAddress();
         throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : 'redirect loop');
       }
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
@@ -215,12 +215,12 @@ export function createRouter(options: RouterOptions): Router {
           verdict = await until(guard({ ...m, state: e.state } as Target, from), signal);
         } catch (x) {
           if (signal.aborted) return false;
-          undoPop();
+          restoreAddress();
           throw x;
         }
         if (signal.aborted) return false;
         if (verdict === false) {
-          undoPop();
+          restoreAddress();
           return false;
         }
         if (typeof verdict === 'string') return follow(verdict, 302);
