@@ -9,7 +9,7 @@ export const SETTLED_EVENT = 'crawlable-router:settled';
 /** The root element's attribute: `busy` or `settled` (absent before `start()` and after `destroy()`). */
 export const STATE_ATTRIBUTE = 'data-router-state';
 
-/** The root element's attribute with the state's status as a server would answer it: 200, 404, 500 or a redirect's. */
+/** The root element's attribute with the state's status as a server would answer it: 200, 400, 404, 500 or a redirect's. */
 export const STATUS_ATTRIBUTE = 'data-router-status';
 
 /** The root element's attribute with the location a redirect led to, when one did. */

@@ -160,6 +160,8 @@ export interface RouterWindow {
   CustomEvent?: new (type: string, init: { detail: object }) => RouterEvent;
   /** The window's own `URL`, to resolve link hrefs (every window has it; the DOM's `Window` type lacks it). */
   URL?: new (url: string, base: string) => RouterUrl;
+  /** Reports an error as an uncaught one (`window.onerror`, the console): what a navigation nobody awaits threw. */
+  reportError?(error: unknown): void;
   /** The window's own `AbortController`, whose signal removes the router's listeners (jsdom refuses another realm's). Default the global one. */
   AbortController?: new () => { readonly signal: RouterSignal; abort(): void };
 }

@@ -2,7 +2,7 @@
 // pipeline (match → guards → load → commit → scroll → subscribers). URL forms are the adapters'
 // business; this file never asks which adapter it has.
 
-import { hasEscapedFragment } from '../codec.js';
+import { hasEscapedFragment, uglyState } from '../codec.js';
 import { DEV } from '../dev.js';
 import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
@@ -42,7 +42,7 @@ const adder =
 
 /** Creates a router over the route table; nothing happens until `start()`. */
 export function createRouter(options: RouterOptions): Router {
-  const { routes, links = true, error: errorView, history: instance } = options;
+  const { routes, links = true, error: errorView, history: instance, onError } = options;
   // With a `history` instance the window is only the document's (links, scroll, title), and optional.
   // A window's own CustomEvent and URL are there at run time even where its type (the DOM's `Window`) lacks them.
   const win = (options.window ?? (instance ? undefined : (globalThis as { window?: LiveWindow }).window)) as LiveWindow;
@@ -87,6 +87,10 @@ export function createRouter(options: RouterOptions): Router {
   // with, and where a redirect (from a load, a redirect route or a guard) took the navigation.
   let status = 200;
   let moved: AppLocation | undefined;
+  // What a navigation nobody awaits threw (a back/forward, a typed URL, a link click): the app's
+  // `onError`, else the window's report (window.onerror, the console); never an unhandled rejection,
+  // which ends a Node process.
+  const report = onError ?? ((x: unknown) => (win?.reportError ? win.reportError(x) : console.error(x)));
   // A server-rendered page's gifts to the first navigation (src/client/hydrate.ts): its data, and an outlet already drawn.
   let seed: HydrationPayload | null = null;
   let drawn: string | null = null;
@@ -274,7 +278,7 @@ export function createRouter(options: RouterOptions): Router {
     // A traversal between `#!` URLs fires popstate, then hashchange for the same URL.
     if (event.type === 'hashchange' && href === lastHref) return;
     // A plain `#anchor` belongs to the state shown only while the page part of the URL is unchanged.
-    void arrive(href, stripAnchor(href) === stripAnchor(lastHref) && current ? current.location : null);
+    arrive(href, stripAnchor(href) === stripAnchor(lastHref) && current ? current.location : null)?.catch(report);
   }
 
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
@@ -305,11 +309,20 @@ export function createRouter(options: RouterOptions): Router {
       // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
       const { signal } = (listening = new (win?.AbortController ?? AbortController)());
       nav.listen(onPop, signal);
-      if (links && doc) doc.addEventListener('click', linkHandler(win, adapter.read, navigate), { signal });
+      if (links && doc)
+        doc.addEventListener(
+          'click',
+          linkHandler(win, adapter.read, (loc) => navigate(loc).catch(report)),
+          { signal },
+        );
       scroll.start();
-      const first = arrive(nav.href(), null);
+      const href = nav.href();
+      const first = arrive(href, null);
       if (first) return first;
-      if (!pending) idle(); // outside base: not the app's page, but nothing is in flight
+      // Outside base: not the app's page, but nothing is in flight. A malformed ugly URL is no
+      // state: 400, as the server answers it, for whatever reads the page's status.
+      if (hasEscapedFragment(href) && !uglyState(href)) status = 400;
+      if (!pending) idle();
       return Promise.resolve(false);
     },
     navigate,

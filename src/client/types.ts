@@ -73,6 +73,12 @@ export interface RouterOptions {
    * address bar. With `createMemoryHistory()` no window is needed. Default none.
    */
   history?: RouterHistory;
+  /**
+   * Called with what a navigation nobody awaits threw: one started by back/forward, a typed URL or
+   * a link click, whose guard or subscriber threw or whose redirects looped. Default the window's
+   * `reportError` (`window.onerror`, the console), else `console.error`: never an unhandled rejection.
+   */
+  onError?: (error: unknown) => void;
 }
 
 /** Options of `navigate`. */

@@ -44,6 +44,10 @@ const routes = createRoutes(
 );
 const router = createRouter({ routes, outlet: '#app', mode: window.MODE });
 router.beforeEach((to) => (to.path.startsWith('/guard/') ? decodeURIComponent(to.path.slice(7)) : to.path !== '/refused'));
+// A guard with a bug a visitor can reach once the app sets window.throwing.
+router.beforeEach((to) => {
+  if (window.throwing && to.path === '/throws') throw new Error('guard threw');
+});
 window.router = router;
 window.marker = 42; // gone if the document is ever replaced
 router.start().catch((error) => (window.failed = String(error)));
@@ -143,7 +147,8 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
   ])('leaves a malformed ugly URL (%s) alone, settled, without an error', async (_, url) => {
     await visit(mode, url, async (t) => {
       const seen = await t.seen();
-      expect(seen).toMatchObject({ location: undefined, marker: 42 });
+      // No state, as the server answers it: 400 for whatever reads the page's status.
+      expect(seen).toMatchObject({ location: undefined, marker: 42, status: '400' });
       expect(server.origin + seen.address).toBe(server.origin + url);
       expect([t.errors, t.off]).toEqual([[], []]);
     });
@@ -171,6 +176,37 @@ describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) =>
       }));
       expect(seen).toEqual({ status: '500', failed: 'string' });
       expect([t.errors, t.off]).toEqual([[], []]);
+    });
+  });
+
+  it('reports what a guard threw for a link click or a back through window.onerror, never as an unhandled rejection', async () => {
+    await visit(mode, urlOf(mode, '/throws'), async (t) => {
+      const seen = await t.page.evaluate(
+        async (href) => {
+          type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
+          const w = window as unknown as { router: R; throwing?: boolean };
+          const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+          const reported: string[] = [];
+          let rejections = 0;
+          addEventListener('error', (event) => reported.push((event.error as Error).message));
+          addEventListener('unhandledrejection', () => rejections++);
+          await w.router.navigate('/books/2');
+          w.throwing = true;
+          history.back(); // to /throws, whose guard throws now
+          await pause();
+          const a = document.createElement('a');
+          a.href = href;
+          a.textContent = 'throws';
+          document.getElementById('nav')?.append(a);
+          a.click();
+          await pause();
+          await w.router.settled();
+          return { reported, rejections, location: w.router.current.location };
+        },
+        urlOf(mode, '/throws'),
+      );
+      expect(seen).toEqual({ reported: ['guard threw', 'guard threw'], rejections: 0, location: '/books/2' });
+      expect(t.off).toEqual([]);
     });
   });
 

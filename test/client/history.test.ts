@@ -1,5 +1,5 @@
 import { createMemoryHistory, type MemoryHistory } from 'history';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRouter, type Router } from '../../src/client/index.js';
 import { createRoutes, type AnyRoute } from '../../src/index.js';
 import { inProduction } from '../production.js';
@@ -131,6 +131,38 @@ describe('the router on createMemoryHistory, in Node', () => {
     expect(await router.navigate('/admin')).toBe(true);
     // A redirected push is one entry, at the target.
     expect([router.current?.location, address(), history.index]).toEqual(['/books/9', '/app/books/9', 2]);
+  });
+
+  it('hands what a back/forward navigation threw to onError, never to an unhandled rejection', async () => {
+    const errors: unknown[] = [];
+    await open('/app/', { onError: (x) => errors.push(x) }).start();
+    await router.navigate('/books/1');
+    const boom = new Error('guard failed');
+    router.beforeEach(() => {
+      throw boom;
+    });
+    history.back(); // nobody awaits this navigation: its guard's error goes to onError
+    await router.settled();
+    expect(errors).toEqual([boom]);
+    expect([router.current?.location, address()]).toEqual(['/books/1', '/app/books/1']);
+  });
+
+  it('logs what a back/forward navigation threw with console.error when there is no onError and no window', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await open().start();
+      await router.navigate('/books/1');
+      router.subscribe(() => {
+        throw new Error('subscriber failed');
+      });
+      history.back();
+      await router.settled();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      expect(logged.mock.calls.map(([x]) => (x as Error).message)).toEqual(['subscriber failed']);
+      expect(router.current?.location).toBe('/');
+    } finally {
+      logged.mockRestore();
+    }
   });
 
   it('keeps only the latest of racing loaders: the older one is aborted and never commits', async () => {

@@ -62,6 +62,29 @@ describe.each(modes)('links in %s mode', (mode) => {
     expect(t.address()).toBe(t.urlOf(location));
   });
 
+  it('hands what a clicked link’s navigation threw to onError, or to the window’s reportError', async () => {
+    const boom = new Error('guard failed');
+    const errors: unknown[] = [];
+    t = setup(mode, { onError: (x) => errors.push(x) });
+    await t.router.start();
+    t.router.beforeEach((to) => {
+      if (to.location === '/books/2') throw boom;
+    });
+    expect(await click('<a href="/app/books/2">x</a>')).toBe(true);
+    expect([errors, t.router.current?.location]).toEqual([[boom], '/']);
+    t.router.destroy();
+    // Without onError, a browser's window reports it as uncaught (window.onerror), never as a rejection.
+    t = setup(mode);
+    const reported = vi.fn();
+    Object.assign(t.window, { reportError: reported });
+    await t.router.start();
+    t.router.beforeEach(() => {
+      throw boom;
+    });
+    await click('<a href="/app/books/2">x</a>');
+    expect(reported.mock.calls).toEqual([[boom]]);
+  });
+
   it.each([
     ['target=_blank', '<a href="/app/books/2" target="_blank">x</a>'],
     ['a named target', '<a href="/app/books/2" target="side">x</a>'],
