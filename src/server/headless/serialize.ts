@@ -10,6 +10,9 @@
 //   in a script, `</noscript` inside a noscript, `</textarea` inside a textarea) written `<\/`,
 //   which JavaScript, JSON and CSS read as the same text; any other `</` (a template script's
 //   `</div>`) is kept. Raw text under SVG or MathML (read there as markup) is escaped as text;
+// - a script's `<!--` is written `<\!--` (`\u003c!--` in a JSON script), which JavaScript and JSON
+//   read as the same text: after `<!--`, a `<script` would put the parser in the state where the
+//   script's own end tag does not end it, and the rest of the page would be the script's text;
 // - a comment has what would end it early written with `&gt;` (comments are inert), and a
 //   processing instruction its `<` and `>`.
 // happy-dom's own serialiser writes script and style text, comments and `<`/`>` in values as they are.
@@ -75,6 +78,15 @@ function withCloser(closers: string, name: string): string {
   const names = closers === '' ? [] : closers.split('|');
   return names.includes(name) ? closers : [...names, name].sort().join('|');
 }
+/** A script's type says JSON (`application/ld+json`, `importmap`, …): its text is JSON, read with JSON's escapes. */
+const JSON_SCRIPT = /json|^\s*(importmap|speculationrules)\s*$/i;
+/** A script's text with no `<!--`, the one way into the tokenizer's states where `</script>` ends nothing. */
+function scriptText(text: string, script: DomNode): string {
+  if (!text.includes('<!--')) return text;
+  const type = [...(script.attributes ?? [])].find((attribute) => attribute.name === 'type')?.value ?? '';
+  return text.replaceAll('<!--', JSON_SCRIPT.test(type) ? '\\u003c!--' : '<\\!--');
+}
+
 /** Comment data, with nothing that ends a comment early: `-->`, `--!>`, a leading `>` or `->`. */
 const commentData = (text: string) => text.replace(/^-?>|--!?>/g, (end) => end.slice(0, -1) + '&gt;');
 
@@ -139,7 +151,8 @@ export function serializeNode(root: DomNode): string {
         const data = node.data ?? '';
         const parent = node.parentNode;
         const raw = !place.foreign && parent?.nodeType === 1 && parent.namespaceURI === HTML && RAW.has(parent.localName as string);
-        out.push(raw ? closeNone(data, place.closers) : escapeText(data));
+        const text = raw ? closeNone(data, place.closers) : escapeText(data);
+        out.push(raw && parent.localName === 'script' ? scriptText(text, parent) : text);
         break;
       }
       case 7:
