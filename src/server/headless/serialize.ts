@@ -10,9 +10,10 @@
 //   in a script, `</noscript` inside a noscript, `</textarea` inside a textarea) written `<\/`,
 //   which JavaScript, JSON and CSS read as the same text; any other `</` (a template script's
 //   `</div>`) is kept. Raw text under SVG or MathML (read there as markup) is escaped as text;
-// - a script's `<!--` is written `<\!--` (`\u003c!--` in a JSON script), which JavaScript and JSON
-//   read as the same text: after `<!--`, a `<script` would put the parser in the state where the
-//   script's own end tag does not end it, and the rest of the page would be the script's text;
+// - a script whose text leaves the parser where its own end tag ends nothing (`<!--` then `<script`,
+//   with no `-->` after: the tokenizer's double-escaped state), which would make the rest of the
+//   page its text, has its `<!--` written `<\!--` (`\u003c!--` in a JSON script), which JavaScript
+//   and JSON read as the same text; any other script's `<!--` (an old page's `<!-- … //-->`) is kept;
 // - a comment has what would end it early written with `&gt;` (comments are inert), and a
 //   processing instruction its `<` and `>`.
 // happy-dom's own serialiser writes script and style text, comments and `<`/`>` in values as they are.
@@ -80,9 +81,25 @@ function withCloser(closers: string, name: string): string {
 }
 /** A script's type says JSON (`application/ld+json`, `importmap`, …): its text is JSON, read with JSON's escapes. */
 const JSON_SCRIPT = /json|^\s*(importmap|speculationrules)\s*$/i;
-/** A script's text with no `<!--`, the one way into the tokenizer's states where `</script>` ends nothing. */
+/**
+ * Whether a parser reading `text` as a script's ends in its double-escaped state, where the
+ * script's end tag ends nothing: states 0 (script data), 1 (escaped, after `<!--`), 2 (double escaped,
+ * after `<!--` then `<script`); `-->` (or `<!-->`) goes back to 0.
+ */
+function endsDoubleEscaped(text: string): boolean {
+  let state = 0;
+  for (const [token] of text.matchAll(/<!---*>|<!--|-->|<(\/?)script(?=[\t\n\f\r />])/gi)) {
+    if (token.endsWith('->')) state = 0;
+    else if (token.startsWith('<!')) state ||= 1;
+    else if (token[1] === '/') state = state === 2 ? 1 : state;
+    else if (state === 1) state = 2;
+  }
+  return state === 2;
+}
+
+/** A script's text with no `<!--` where it would keep the script's end tag from ending it. */
 function scriptText(text: string, script: DomNode): string {
-  if (!text.includes('<!--')) return text;
+  if (!text.includes('<!--') || !endsDoubleEscaped(text)) return text;
   const type = [...(script.attributes ?? [])].find((attribute) => attribute.name === 'type')?.value ?? '';
   return text.replaceAll('<!--', JSON_SCRIPT.test(type) ? '\\u003c!--' : '<\\!--');
 }

@@ -1,4 +1,5 @@
 import { Window } from 'happy-dom';
+import fc from 'fast-check';
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
 import { serializeNode, type DomNode } from '../../../src/server/headless/serialize.js';
@@ -20,6 +21,11 @@ function documentOf(html: string) {
 }
 
 const serialize = (node: unknown) => serializeNode(node as DomNode);
+
+/** A node of parse5's tree, as these tests read it. */
+type Parsed = { nodeName: string; value?: string; attrs?: { name: string; value: string }[]; childNodes?: Parsed[] };
+/** Every node of a parse5 tree, in document order. */
+const walk = (node: Parsed, nodes: Parsed[] = []): Parsed[] => (nodes.push(node), node.childNodes?.forEach((c) => walk(c, nodes)), nodes);
 
 describe('serializeNode', () => {
   it('writes a parsed page as the standard does: void elements, templates, SVG names, NBSP and quotes', () => {
@@ -73,13 +79,46 @@ describe('serializeNode', () => {
     d.body.prepend(script);
     // Parsed again by the standard's parser (parse5; happy-dom's own has no double-escaped state),
     // the script ends before the paragraph, which is still an element of the page.
-    type Parsed = { nodeName: string; value?: string; attrs?: { name: string; value: string }[]; childNodes?: Parsed[] };
-    const nodes: Parsed[] = [];
-    const walk = (n: Parsed): void => (nodes.push(n), n.childNodes?.forEach(walk));
-    walk(parse('<!DOCTYPE html>' + serialize(d.documentElement)) as unknown as Parsed);
+    const nodes = walk(parse('<!DOCTYPE html>' + serialize(d.documentElement)) as unknown as Parsed);
     expect(nodes.some((n) => n.nodeName === 'p' && n.attrs?.some((a) => a.name === 'id' && a.value === 'after'))).toBe(true);
     const text = nodes.find((n) => n.nodeName === 'script')?.childNodes?.[0]?.value ?? '';
     expect(read(text)).toEqual(value);
+  });
+
+  it.each([
+    ['an old page’s comment around its code', '<!--\nvar s = "<script>";\n//-->'],
+    ['a <!--<script> closed by -->', 'var s = "<!--<script>-->"'],
+    ['<!--> (empty)', 'var s = "<!--><script>"'],
+    ['<script> before any <!--', 'var s = "<script><!--"'],
+  ])('keeps the text of a script whose end tag still ends it (%s) as it is', (_, text) => {
+    const d = documentOf('<!DOCTYPE html><html><head></head><body></body></html>');
+    const script = d.createElement('script');
+    script.textContent = text;
+    expect(serialize(script)).toBe(`<script>${text}</script>`);
+  });
+
+  it('ends every script where it ends, for any text of the tokens that move the parser between its script states', () => {
+    const d = documentOf('<!DOCTYPE html><html><head></head><body></body></html>');
+    const pieces = ['<!--', '-->', '<!-->', '<!--->', '-', '>', '<script>', '<SCRIPT ', '<script/', '</script>', '<scripts>', 'x', '\n'];
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 12 }), (parts) => {
+        const text = parts.join('');
+        const body = d.createElement('body');
+        const script = d.createElement('script');
+        script.textContent = text;
+        const after = d.createElement('p');
+        after.textContent = 'after';
+        body.append(script, after);
+        const parsed = parse('<!DOCTYPE html><html><head></head>' + serialize(body) + '</html>') as unknown as Parsed;
+        const nodes = walk(parsed);
+        // The paragraph is still an element, and the script's text reads as the text it was, once
+        // the two rewrites (`<\/` and `<\!`, each JavaScript's escape of the same character) are read back.
+        expect(nodes.some((n) => n.nodeName === 'p')).toBe(true);
+        const written = nodes.find((n) => n.nodeName === 'script')?.childNodes?.[0]?.value ?? '';
+        expect(written.replaceAll('<\\/', '</').replaceAll('<\\!', '<!')).toBe(text);
+      }),
+      { numRuns: 500, seed: 17 },
+    );
   });
 
   it('writes a processing instruction with no < or > of its data, so it ends where it should', () => {
@@ -94,12 +133,9 @@ describe('serializeNode', () => {
     };
     const html = serializeNode(root);
     expect(html).toBe('<div><?x --&gt;&lt;img src=x onerror=alert(1)&gt;></div>');
-    const names: string[] = [];
-    const walk = (n: { tagName?: string; childNodes?: unknown[] }) => {
-      if (n.tagName) names.push(n.tagName);
-      (n.childNodes ?? []).forEach((c) => walk(c as typeof n));
-    };
-    walk(parse(html));
+    const names = walk(parse(html) as unknown as Parsed)
+      .map((n) => n.nodeName)
+      .filter((name) => !name.startsWith('#'));
     expect(names).toEqual(['html', 'head', 'body', 'div']);
   });
 
