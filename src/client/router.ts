@@ -90,6 +90,9 @@ export function createRouter(options: RouterOptions): Router {
   // A server-rendered page's gifts to the first navigation (src/client/hydrate.ts): its data, and an outlet already drawn.
   let seed: HydrationPayload | null = null;
   let drawn: string | null = null;
+  // The title a route without one shows, as its snapshot does: the shell's, read at start(); unknown
+  // once a server-rendered first state had a title of its own (the page's title is that state's).
+  let shellTitle: string | undefined;
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
     nav.write(adapter.url(loc), e, replace, loc);
@@ -161,8 +164,11 @@ export function createRouter(options: RouterOptions): Router {
       // Development builds refuse a promise from `render` or `title`, as the server does (src/hook-text.ts).
       if (outlet && view.render && !keep)
         outlet.innerHTML = DEV ? hookText(view.render(context), 'render', m.location) : view.render(context);
-      const title = typeof view.title === 'function' ? view.title(context) : view.title;
+      let title = typeof view.title === 'function' ? view.title(context) : view.title;
       if (DEV) hookText(title, 'title', m.location);
+      if (rendered && title !== undefined) shellTitle = undefined;
+      // The error view without a title leaves the title as it is.
+      if (!failed) title ??= shellTitle;
       if (title !== undefined && doc) doc.title = title;
       setHead?.(stateHead(routes, view, context), rendered, keep);
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
@@ -298,6 +304,7 @@ export function createRouter(options: RouterOptions): Router {
       // Without a document there is no server-rendered page to hydrate from.
       if (doc) {
         seed = readHydration(doc);
+        shellTitle = doc.title;
         // A page opened at an ugly URL is the server's snapshot of a state even without the mark:
         // its head tags are that state's ('' matches no location, so the outlet is drawn anew).
         drawn = renderedLocation(outlet ?? null) ?? (hasEscapedFragment(nav.href()) ? '' : null);
