@@ -16,4 +16,6 @@ export interface HydrationPayload {
   status: number;
   /** What the route's `load` returned; absent when the route has no `load`. */
   data?: unknown;
+  /** The shell's title, when the state's own title replaced it in the page: what a route without a title shows. */
+  title?: string;
 }

@@ -94,6 +94,9 @@ export function createRouter(options: RouterOptions): Router {
   // A server-rendered page's gifts to the first navigation (src/client/hydrate.ts): its data, and an outlet already drawn.
   let seed: HydrationPayload | null = null;
   let drawn: string | null = null;
+  // The title a route without one shows, as its snapshot does: the shell's (unknown on a snapshot
+  // opened at an ugly URL, whose title may be its state's).
+  let shellTitle: string | undefined;
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
     nav.write(adapter.url(loc), e, replace, loc);
@@ -167,7 +170,9 @@ export function createRouter(options: RouterOptions): Router {
         outlet.innerHTML = DEV ? hookText(view.render(context), 'render', m.location) : view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
       if (DEV) hookText(title, 'title', m.location);
-      if (title !== undefined && doc) doc.title = title;
+      // A route without a title shows the shell's; the error view without one leaves the title as it is.
+      const shown = title ?? (failed ? title : shellTitle);
+      if (shown !== undefined && doc) doc.title = shown;
       setHead?.(stateHead(routes, view, context), rendered, keep);
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
@@ -305,6 +310,8 @@ export function createRouter(options: RouterOptions): Router {
         // A page opened at an ugly URL is the server's snapshot of a state even without the mark:
         // its head tags are that state's ('' matches no location, so the outlet is drawn anew).
         drawn = renderedLocation(outlet ?? null) ?? (hasEscapedFragment(nav.href()) ? '' : null);
+        // A server-rendered page names the shell's title when its state's replaced it.
+        shellTitle = drawn === null || seed ? (seed?.title ?? doc.title) : undefined;
       }
       // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
       const { signal } = (listening = new (win?.AbortController ?? AbortController)());

@@ -90,6 +90,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     links: { ...settings, page: settings.origin + settings.base },
   });
   const retryAfter = String(options.queue?.retryAfterSeconds ?? 5);
+  // A failed render is shared by every request that waited for it: onError hears of it once.
+  const reported = new WeakSet<object>();
   const cacheOptions = options.cache === false ? null : (options.cache ?? {});
   const cache = createSnapshotCache({
     store: cacheOptions ? (cacheOptions.store ?? memoryStore(cacheOptions)) : null,
@@ -149,7 +151,10 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       // A client that has gone gets nothing written; its wait is over.
       if (request.signal?.aborted) return null;
       const { page, report } = failurePage(error, retryAfter);
-      if (report) onError(error, key);
+      if (report && !reported.has(error as object)) {
+        reported.add(Object(error));
+        onError(error, key);
+      }
       return respond(request, { ...page, vary: clean ? vary : undefined }, { compress });
     }
     return fromSnapshot(request, stored, clean);

@@ -32,6 +32,7 @@ function app() {
         },
         render: ({ data }) => `<h1>${esc(JSON.stringify(data))}</h1><input id="q">`,
       },
+      { path: '/plain', render: () => '<p>No title of its own</p>' },
     ],
     { notFound: { title: 'Not found', render: () => '<h1>Nothing here</h1>' } },
   );
@@ -109,6 +110,18 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     expect(canonical()).toEqual([]);
     await t.router.navigate('/books/7');
     expect(canonical()).toEqual([]);
+  });
+
+  it("shows the shell's title, as the server does, for a route without one, after a state whose title replaced it", async () => {
+    const t = await open('/books/7');
+    expect(t.window.document.title).toBe('Book 7');
+    await t.router.navigate('/plain');
+    expect(t.window.document.title).toBe('Books');
+    const t2 = await open('/plain');
+    expect(t2.html).toContain('<title>Books</title>');
+    await t2.router.navigate('/books/8');
+    await t2.router.navigate('/plain');
+    expect(t2.window.document.title).toBe('Books');
   });
 
   it('keeps the server-rendered notFound view', async () => {

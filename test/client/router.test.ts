@@ -288,6 +288,16 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     expect(t.document.title).toBe('Home');
   });
 
+  it("shows the shell's title for a route without one, as its snapshot does, not the last state's", async () => {
+    t = setup(mode);
+    t.document.title = 'Shop';
+    await t.router.start();
+    await t.router.navigate('/books/1');
+    expect(t.document.title).toBe('Book 1');
+    await t.router.navigate('/files/a/b');
+    expect(t.document.title).toBe('Shop');
+  });
+
   it('without an error view, leaves the outlet and title and tells subscribers', async () => {
     await open();
     const seen: unknown[] = [];

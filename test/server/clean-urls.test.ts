@@ -104,7 +104,9 @@ describe.each(MATRIX)('cleanUrls %s, %s user agent', (cleanUrls, agent, rendered
     const page = read(reply.body);
     if (rendered) {
       expect(page).toMatchObject({ title: 'Book 7', meta: 0, outlet: '{"name":"Name of 7"}' });
-      expect(page.data).toEqual(cleanUrls === 'all' ? { location: '/books/7', status: 200, data: { name: 'Name of 7' } } : null);
+      expect(page.data).toEqual(
+        cleanUrls === 'all' ? { location: '/books/7', status: 200, data: { name: 'Name of 7' }, title: 'Books' } : null,
+      );
       expect(page.rendered).toBe(cleanUrls === 'all' ? '/books/7' : null);
     } else {
       expect(page).toEqual({ title: 'Books', meta: 1, data: null, outlet: 'Loading…', rendered: null });

@@ -377,6 +377,26 @@ describe('cache', () => {
     expect(load).toHaveBeenCalledTimes(1);
   });
 
+  it('tells onError once of a render that failed for 20 concurrent requests, each answered 500', async () => {
+    const onError = vi.fn();
+    const load = vi.fn();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const handler = createSnapshotHandler({
+      routes: createRoutes([
+        { path: '/x', load: async () => (load(), await held, Promise.reject(new Error('db down'))), render: () => '' },
+      ]),
+      origin: ORIGIN,
+      onError,
+    });
+    const answers = Array.from({ length: 20 }, () => handler.fetch(new Request(`${ORIGIN}/?_escaped_fragment_=/x`)));
+    await vi.waitFor(() => expect(load).toHaveBeenCalled());
+    release();
+    expect((await Promise.all(answers)).map((r) => r?.status)).toEqual(Array(20).fill(500));
+    expect(load).toHaveBeenCalledTimes(1);
+    expect(onError).toHaveBeenCalledTimes(1);
+  });
+
   it('keys the cache by canonical state: percent-encoding variants render once', async () => {
     const load = vi.fn();
     const { port } = await serve({ routes: table('/', { load }) });

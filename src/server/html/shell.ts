@@ -34,6 +34,8 @@ export interface ShellParts {
 export interface ShellTemplate {
   /** The shell for browsers: the meta fragment tag in its head, once, and ugly links made pretty. */
   readonly page: string;
+  /** The shell's own title as text, as `document.title` reads it in a browser ('' when it has none). */
+  readonly title: string;
   /** The shell with a state's title, head additions and outlet content; existing canonical links and meta fragment tags removed. */
   snapshot(parts: ShellParts): string;
 }
@@ -267,5 +269,11 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   const headPoint = headInsertPoint(found);
   const metas = found.metas.filter((e) => e.sourceCodeLocation);
   const pieces = cut(html, templateEdits(html, found, metas, inner, headPoint));
-  return { page: browserPage(html, found, metas, headPoint), snapshot: (parts) => fill(pieces, parts) };
+  // The text of the first <title>, its whitespace collapsed as `document.title` gives it.
+  const title = (found.title?.childNodes ?? [])
+    .map((node) => ('value' in node ? node.value : ''))
+    .join('')
+    .replace(/[\t\n\f\r ]+/g, ' ')
+    .trim();
+  return { page: browserPage(html, found, metas, headPoint), title, snapshot: (parts) => fill(pieces, parts) };
 }

@@ -138,6 +138,15 @@ describe('parseShell', () => {
     expect(() => shellOf(html, outlet)).toThrow(SnapshotError);
   });
 
+  it.each([
+    ['<title>  Books &amp;\n more </title>', 'Books & more'],
+    ['<title></title>', ''],
+    ['', ''],
+    ['<title>First</title><title>Second</title>', 'First'],
+  ])("gives the shell's title as document.title reads it: %s", (title, text) => {
+    expect(shellOf(`<html><head>${title}</head><body><div id="app"></div></body></html>`).title).toBe(text);
+  });
+
   it('refuses a shell that is not a string', () => {
     expect(() => parseShell(42 as unknown as string, { outlet: '#app', links })).toThrow(/shell must be a string/);
   });
