@@ -1,6 +1,8 @@
 // Crawlers never follow a link that contains `_escaped_fragment_` (docs/scheme.md), so every
 // `href` in a snapshot that names an ugly URL is rewritten to the pretty (or, in history mode, clean)
-// URL of the same state. Links are found by parse5, never by a regex over markup.
+// URL of the same state. So is a `#!` link relative to its page (`href="#!/books/2"`): a crawler reads
+// it against the ugly URL it fetched, where it names no state (`/?_escaped_fragment_=/a#!/books/2`).
+// Links are found by parse5, never by a regex over markup.
 
 import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
 import { hasEscapedFragment, PARAM, toPrettyUrl } from '../../codec.js';
@@ -33,18 +35,24 @@ function withScheme(href: string, url: URL): string {
 }
 const LINK_ELEMENTS = new Set(['a', 'area', 'link']);
 
-/** True when the text may hold an ugly link: the cheap test that spares most snapshots a parse. */
-export function mayHoldUglyLinks(text: string): boolean {
-  return text.includes(PARAM);
+/** True when the text may hold an ugly or a relative `#!` link: the cheap test that spares most snapshots a parse. */
+function mayHoldLinksToRewrite(text: string): boolean {
+  return text.includes(PARAM) || text.includes('#!');
 }
 
 /**
- * The pretty (hashbang) or clean (history) form of an ugly `href`, or null when `href` is not ugly or
- * does not decode. Links into the app become the state's URL; another site's ugly URL gets the
- * scheme's own mapping with every other byte kept. Relative links stay origin-relative.
+ * The pretty (hashbang) or clean (history) form of an ugly `href`, or of a `#!` link relative to its
+ * page, or null when `href` is neither or does not decode. Links into the app become the state's
+ * URL; another site's ugly URL gets the scheme's own mapping with every other byte kept. Relative
+ * links stay origin-relative.
  */
 export function prettyHref(href: string, context: LinkContext): string | null {
   const value = href.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+  if (value.startsWith('#!')) {
+    // The state after `#!`, written from the base: the same link whatever URL the page was read at.
+    const location = toLocation(value, { base: context.base });
+    return location === null ? null : toUrl(location, { base: context.base, mode: context.mode });
+  }
   if (!hasEscapedFragment(value)) return null;
   const absolute = /^(?:[A-Za-z][A-Za-z0-9+.-]*:|\/\/)/.test(value);
   let url: URL;
@@ -111,9 +119,9 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
   return out + text.slice(at);
 }
 
-/** Rewrites every ugly link in an HTML fragment (a render hook's output) to its pretty or clean URL. */
+/** Rewrites every ugly or relative `#!` link in an HTML fragment (a render hook's output) to its pretty or clean URL. */
 export function rewriteLinks(html: string, context: LinkContext): string {
-  if (!mayHoldUglyLinks(html)) return html;
+  if (!mayHoldLinksToRewrite(html)) return html;
   const fragment = parseFragment(html, { sourceCodeLocationInfo: true });
   const edits: Edit[] = [];
   walkElements(fragment, (element) => {

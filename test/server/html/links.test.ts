@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { toUglyUrl } from '../../../src/codec.js';
 import { applyEdits, prettyHref, rewriteLinks } from '../../../src/server/html/links.js';
 
 const ctx = (mode: 'history' | 'hashbang', base = '/') => ({
@@ -32,7 +33,27 @@ describe('prettyHref', () => {
   });
 
   it.each([
+    // [href, base, hashbang result, history result]
+    ['#!/books/2', '/', '/#!/books/2', '/books/2'],
+    ['#!/books/2#reviews', '/shop/', '/shop/#!/books/2#reviews', '/shop/books/2#reviews'],
+    ['#!key=v&b', '/shop/', '/shop/#!key=v&b', '/shop/?key=v&b'],
+    [' #!', '/shop/', '/shop/#!/', '/shop/'],
+  ])('writes the relative #! link %s (base %s) from the base: %s / %s', (href, base, hashbang, history) => {
+    expect(prettyHref(href, ctx('hashbang', base))).toBe(hashbang);
+    expect(prettyHref(href, ctx('history', base))).toBe(history);
+  });
+
+  it('writes a relative #! link so that a crawler at an ugly URL reads the state it names', () => {
+    // Against the ugly URL the crawler fetched, the link as the app wrote it names no state.
+    const at = 'https://example.com/shop/?_escaped_fragment_=/books/1';
+    expect(new URL('#!/books/2', at).href).toBe(at + '#!/books/2');
+    const href = prettyHref('#!/books/2', ctx('hashbang', '/shop/')) as string;
+    expect(toUglyUrl(new URL(href, at).href)).toBe('https://example.com/shop/?_escaped_fragment_=/books/2');
+  });
+
+  it.each([
     ['/books/1', 'a clean link'],
+    ['#books', 'an anchor'],
     ['/#!/books/1', 'a pretty link'],
     ['/?x=_escaped_fragment_', 'a link with the name only as a value'],
     ['/?_escaped_fragment_=%zz', 'a malformed escape'],
@@ -111,6 +132,7 @@ describe('rewriteLinks', () => {
       '<!-- <a href="/?_escaped_fragment_=/c"> --><script>"<a href=/?_escaped_fragment_=/s>"</script>',
     ],
     ['<img src="/?_escaped_fragment_=/i">', '<img src="/?_escaped_fragment_=/i">'],
+    ['<nav><a href="#!/b/2">2</a><a href="#top">top</a></nav>', '<nav><a href="/#!/b/2">2</a><a href="#top">top</a></nav>'],
     ['<a href="/?_escaped_fragment_=/%22%3E%3Cimg%20onerror%3Dx%3E">h</a>', '<a href="/#!/%22%3E%3Cimg%20onerror=x%3E">h</a>'],
     ['<a href="/?_escaped_fragment_=/q?a=1%26b=%27">q</a>', '<a href="/#!/q?a=1&amp;b=&#39;">q</a>'],
   ])('rewrites %s', (html, expected) => {
