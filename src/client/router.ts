@@ -151,7 +151,7 @@ export function createRouter(options: RouterOptions): Router {
     const context = { ...contextOf(m), data, error };
     // Only the first commit may find the server's view of its location in the outlet (and its head).
     const rendered = drawn !== null;
-    const keep = drawn === stripAnchor(m.location);
+    const keep = drawn === context.location;
     drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
@@ -200,7 +200,7 @@ export function createRouter(options: RouterOptions): Router {
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
-    const seeded = seed?.location === stripAnchor(loc) ? seed : null;
+    const seeded = seed?.location === routes.stateOf(loc) ? seed : null;
     seed = null;
     try {
       let m = routes.resolve(loc, fallback) as RouteMatch;
