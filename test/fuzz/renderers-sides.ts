@@ -75,8 +75,14 @@ export const urlOf = (base: string, raw: string, mode: UrlMode) =>
  * The client router landing in `mode` on `url`: on the shell, or on `page` (a server-rendered page,
  * whose data and outlet the router takes over).
  */
-export async function client({ table, error, loads }: Built, url: string, mode: UrlMode, page?: string): Promise<Outcome> {
-  const window = new Window({ url });
+export async function client(
+  { table, error, loads }: Built,
+  url: string,
+  mode: UrlMode,
+  { page, from }: { page?: string; from?: string } = {},
+): Promise<Outcome> {
+  // Navigating `from` another state: the router starts there, then goes to the state's location.
+  const window = new Window({ url: from ?? url });
   const document = window.document;
   if (page === undefined) {
     document.head.innerHTML = SHELL_HEAD;
@@ -86,9 +92,16 @@ export async function client({ table, error, loads }: Built, url: string, mode: 
   const loaded = loads.count;
   const router = createRouter({ routes: table, mode, outlet: '#app', error, window, links: false, scroll: false });
   try {
-    await router.start().catch((e: Error) => {
+    // A redirect loop fails the navigation (the server answers it with redirects without end).
+    let looped = false;
+    const loop = (e: Error) => {
       if (!/redirected more than/.test(e.message)) throw e;
-    });
+      looped = true;
+    };
+    await router.start().catch(loop);
+    if (from !== undefined) looped = false; // the state before may have been a loop; this one is the question
+    if (from !== undefined) await router.navigate(toLocation(url, { base: table.base }) as string).catch(loop);
+    if (looped) return { status: 500, final: 500 };
     const root = document.documentElement;
     const status = Number(root.getAttribute('data-router-status'));
     const moved = root.getAttribute('data-router-redirect');
