@@ -200,7 +200,7 @@ export function createRouter(options: RouterOptions): Router {
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
-    const seeded = seed?.location === routes.stateOf(loc) ? seed : null;
+    const seeded = seed && seed.location === routes.stateOf(loc) ? seed : null;
     seed = null;
     try {
       let m = routes.resolve(loc, fallback) as RouteMatch;
