@@ -22,8 +22,9 @@ const fixes = (raw: string) => RegExp(`(?:%[\\dA-Fa-f]{2})+|%|[^${PCHAR}${raw}%]
 const PATH_FIX = fixes('');
 const QUERY_FIX = fixes('?');
 
-// Escapes of unreserved characters (letters, digits, `-._~`), which canonical spelling decodes.
-const UNRESERVED = /(?:%(?:2[DE]|3\d|4[1-9A-F]|5[\dAF]|6[1-9A-F]|7[\dAE]))+/g;
+// Escapes of unreserved characters (letters, digits, `-._~`), which canonical spelling decodes, and
+// of `'`, which a browser's URL parser escapes in a query (not in a path or `#!` fragment): one state.
+const UNRESERVED = /(?:%(?:2[7DE]|3\d|4[1-9A-F]|5[\dAF]|6[1-9A-F]|7[\dAE]))+/g;
 
 /**
  * Canonical spelling of one URL component (RFC 3986 §6.2.2): characters the component may not hold

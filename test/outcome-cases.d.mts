@@ -14,6 +14,9 @@ export interface OutcomeCase {
   error?: boolean;
 }
 
+/** HTML-escapes text, as a route's `render` must. */
+export function esc(text: unknown): string;
+
 export function caseRoutes(lib: { notFound: typeof notFound; redirect: typeof redirect }): {
   routes: RouteDefinition<string, unknown>[];
   notFound: NotFoundDefinition;

@@ -2,7 +2,8 @@
 // (plain JavaScript, so the headless test serves this very file to its page). `caseRoutes(lib)`
 // builds the routes from the library it is given: the sources in Node, the UMD global in the page.
 
-const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+/** HTML-escapes text, as a route's `render` must. */
+export const esc = (text) => String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /** The route table's definitions, the error view and the head defaults, from `{ notFound, redirect }`. */
 export function caseRoutes({ notFound, redirect }) {

@@ -32,9 +32,6 @@ const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
     Promise.resolve(value).then(resolve, reject);
   });
 
-/** What a match gives `load` and the views: its params, query and location. */
-const contextOf = (m: RouteMatch) => ({ params: m.params, query: m.query, location: m.location });
-
 /** `add` for a set of callbacks, returning its undo (`beforeEach`, `subscribe`). */
 const adder =
   <T>(set: Set<T>) =>
@@ -69,6 +66,9 @@ export function createRouter(options: RouterOptions): Router {
   const subscribers = new Set<Listener>();
   // With no notFound route in the table, an unmatched location still commits, with an empty route.
   const fallback = routes.notFound ?? {};
+  // What a match gives `load` and the views: its params, query and state, the location the server
+  // renders (no anchor, only the query keys its route declares), so that both sides show one page.
+  const contextOf = (m: RouteMatch) => ({ params: m.params, query: m.query, location: routes.stateOf(m.location) });
   let current: Current | null = null;
   let entry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
   // The entry the address bar is on and the location it names: `current`'s, or one a back/forward
@@ -158,7 +158,7 @@ export function createRouter(options: RouterOptions): Router {
     const context = { ...contextOf(m), data, error };
     // Only the first commit may find the server's view of its location in the outlet (and its head).
     const rendered = drawn !== null;
-    const keep = drawn === stripAnchor(m.location);
+    const keep = drawn === context.location;
     drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
     if (view) {
@@ -209,7 +209,7 @@ export function createRouter(options: RouterOptions): Router {
       return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
-    const seeded = seed?.location === stripAnchor(loc) ? seed : null;
+    const seeded = seed && seed.location === routes.stateOf(loc) ? seed : null;
     seed = null;
     try {
       let m = routes.resolve(loc, fallback) as RouteMatch;

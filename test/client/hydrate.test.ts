@@ -20,6 +20,8 @@ function app() {
       { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
       {
         path: '/books/:id',
+        // `?utm_source=…` and other keys name the same state.
+        queryKeys: [],
         title: ({ params }) => `Book ${params.id}`,
         head: ({ params }) => ({
           meta: [{ name: 'description', content: `About book ${params.id}` }],
@@ -77,6 +79,15 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     expect(t.outlet.firstElementChild).toBe(t.child);
     expect(t.window.document.activeElement?.id).toBe('q');
     expect(t.window.document.title).toBe('Book 7');
+  });
+
+  it('uses the data and keeps the outlet at a URL with query keys the route does not declare, or an anchor', async () => {
+    for (const url of ['/books/7?utm_source=news', '/books/7#reviews']) {
+      const t = await open(url);
+      expect(t.loads).toEqual([]);
+      expect(t.outlet.firstElementChild).toBe(t.child);
+      expect(t.router.current?.location).toBe(url);
+    }
   });
 
   it('loads and renders as usual on every later navigation, back to the first location included', async () => {

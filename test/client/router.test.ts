@@ -357,6 +357,16 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     });
   });
 
+  it('gives load and the views the state the server renders: no anchor, only the declared query keys', async () => {
+    const seen: string[] = [];
+    const hook = (name: string) => (c: { location: string }) => (seen.push(`${name} ${c.location}`), name);
+    const routes = [{ path: '/s', queryKeys: ['q'], load: hook('load'), title: hook('title'), render: hook('render') }];
+    await open({ url: toUrl('/s?q=1&utm=x#top', { base: '/app/', mode }), routes });
+    expect(t.router.current?.location).toBe('/s?q=1&utm=x#top');
+    expect(seen).toEqual(['load /s?q=1', 'render /s?q=1', 'title /s?q=1']);
+    expect(t.table.stateOf('/s?q=1&utm=x#top')).toBe('/s?q=1');
+  });
+
   it('writes hrefs for links in its mode', async () => {
     await open();
     expect(t.router.href('/books/42?x=1#top')).toBe(toUrl('/books/42?x=1#top', { base: t.base, mode }));
