@@ -171,7 +171,7 @@ export function createRouter(options: RouterOptions): Router {
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
       if (DEV) hookText(title, 'title', m.location);
       // A route without a title shows the shell's; the error view without one leaves the title as it is.
-      const shown = title ?? (failed ? title : shellTitle);
+      const shown = title ?? (failed ? undefined : shellTitle);
       if (shown !== undefined && doc) doc.title = shown;
       setHead?.(stateHead(routes, view, context), rendered, keep);
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
@@ -304,12 +304,13 @@ export function createRouter(options: RouterOptions): Router {
       started = true;
       const o = options.outlet;
       outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
+      const href = nav.href();
       // Without a document there is no server-rendered page to hydrate from.
       if (doc) {
         seed = readHydration(doc);
         // A page opened at an ugly URL is the server's snapshot of a state even without the mark:
         // its head tags are that state's ('' matches no location, so the outlet is drawn anew).
-        drawn = renderedLocation(outlet ?? null) ?? (hasEscapedFragment(nav.href()) ? '' : null);
+        drawn = renderedLocation(outlet ?? null) ?? (hasEscapedFragment(href) ? '' : null);
         // A server-rendered page names the shell's title when its state's replaced it.
         shellTitle = drawn === null || seed ? (seed?.title ?? doc.title) : undefined;
       }
@@ -323,7 +324,6 @@ export function createRouter(options: RouterOptions): Router {
           { signal },
         );
       scroll.start();
-      const href = nav.href();
       const first = arrive(href, null);
       if (first) return first;
       // Outside base: not the app's page, but nothing is in flight. A malformed ugly URL is no
