@@ -113,7 +113,10 @@ export function jsonLdText(value: unknown): string {
   return (JSON.stringify(value) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
-/** A state's head tags: the table's defaults, then `extra` (the canonical link), then the view's own. Internal. */
+/**
+ * A state's head tags: `extra` (the server's canonical link), then the table's defaults, then the
+ * view's own; a later layer's tag wins, so a hook that names a canonical link keeps it. Internal.
+ */
 export function stateHead<C>(
   table: { head?: Head | ((context: C) => Head) | undefined },
   view: { head?: ((context: never) => Head) | undefined },
@@ -122,5 +125,5 @@ export function stateHead<C>(
 ): HeadTag[] {
   // The hooks are typed by their route (`HeadFunction` in routes.ts); here the context is whatever the caller renders with.
   const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
-  return mergeHead([defaults, extra, view.head && (view.head as (context: C) => Head)(context)]);
+  return mergeHead([extra, defaults, view.head && (view.head as (context: C) => Head)(context)]);
 }

@@ -33,7 +33,7 @@ export interface TableSpec {
   notFound: boolean;
   notFoundLoad: Load;
   queryKeys?: string[];
-  defaults: 'none' | 'static' | 'function';
+  defaults: 'none' | 'static' | 'function' | 'canonical';
 }
 
 /** A route's path pattern from its first word and pieces, its params named p0, p1… */

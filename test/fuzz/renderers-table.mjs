@@ -73,7 +73,9 @@ export function tableOf(spec, { createRoutes, notFound, redirect }) {
             meta: [{ property: 'og:url', content: c.location }],
             link: [{ rel: 'alternate', hreflang: 'fr', href: `/fr${c.location}` }],
           })
-        : undefined;
+        : spec.defaults === 'canonical'
+          ? { link: [{ rel: 'canonical', href: 'https://example.org/every-state' }] }
+          : undefined;
   const nfLoad = loadOf(spec.notFoundLoad, 'nf', '/a', 302);
   const notFoundView = spec.notFound
     ? {

@@ -31,8 +31,8 @@ harden();
 const options = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
 const send = (message: FromChild) => void process.send?.(message);
 
-/** The job id of each open page, found by its window for the page's requests. */
-const opened = new Map<BrowserPage, { id: number }>();
+/** Each open page's job id, found by its window for the page's requests, and the HTML it was served. */
+const opened = new Map<BrowserPage, { id: number; source?: string }>();
 const signals = new WeakMap<BrowserWindow, PageSignals>();
 const aborts = new Map<number, AbortController>();
 const waiting = new Map<number, (answer: GateAnswer) => void>();
@@ -42,7 +42,7 @@ let nextRequest = 0;
 // Answers come with their body in parts (protocol.ts): a request resolves once its last part came.
 const gather = answerParts();
 
-function jobOf(window: BrowserWindow): { id: number } | undefined {
+function jobOf(window: BrowserWindow): { id: number; source?: string } | undefined {
   for (const [page, job] of opened) if (page.mainFrame.window === window) return job;
   return undefined;
 }
@@ -102,12 +102,16 @@ const interceptor = {
   async beforeAsyncRequest({ request, window }: { request: Request; window: BrowserWindow }) {
     if (/^(data|blob):/.test(request.url)) return undefined;
     try {
-      const id = jobOf(window)?.id;
-      if (id === undefined) return window.Response.error();
+      const job = jobOf(window);
+      if (job === undefined) return window.Response.error();
       const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
       // The server takes no body longer than a frame: a longer one is not sent.
       if (body && body.byteLength > MAX_FRAME) return window.Response.error();
-      const answer = await ask(id, { url: request.url, method: request.method, headers: [...request.headers], body });
+      const first = job.source === undefined;
+      if (first) job.source = '';
+      const answer = await ask(job.id, { url: request.url, method: request.method, headers: [...request.headers], body });
+      // A page's first request is its navigation: the answer is the HTML it was served, before any script ran.
+      if (first && answer) job.source = Buffer.from(answer.body).toString('utf8');
       if (!answer) return window.Response.error();
       return new window.Response(NO_BODY.has(answer.status) ? null : answer.body, {
         status: answer.status,
@@ -219,7 +223,7 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
     // The router's outcome: a redirect needs no page, a 404 no canonical link, a 500 fails in the handler.
     const outcome = pageOutcome(window, { ...job, match: null, signal });
     if (outcome.redirect !== undefined) return { html: '', ...outcome };
-    const html = serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 });
+    const html = serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 }, opened.get(page)?.source ?? '');
     // No page is that long (crawlers read the first 15 MB); a script that makes one is not handed to the server whole.
     if (html.length > MAX_HTML) throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} is longer than 64 MiB`);
     return { html, ...outcome };

@@ -8,7 +8,8 @@ import { isCanonicalLink, isFragmentMeta } from '../../head.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../settled.js';
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { escapeHtml } from '../html/escape.js';
-import { prettyHref } from '../html/links.js';
+import { parse } from 'parse5';
+import { prettyHref, walkElements } from '../html/links.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
 
@@ -99,23 +100,41 @@ export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderR
   return { status };
 }
 
+/** The hrefs of the canonical links in a page's own HTML, as served: the shell's, not any state's. */
+function servedCanonicals(source: string): Set<string> {
+  const hrefs = new Set<string>();
+  if (!/canonical/i.test(source)) return hrefs;
+  walkElements(parse(source), (element) => {
+    const read = (name: string) => element.attrs.find((a) => a.name === name)?.value;
+    if (isCanonicalLink(element.tagName, read)) hrefs.add(read('href') ?? '');
+  });
+  return hrefs;
+}
+
 /**
- * Serialises the page as a snapshot: the doctype, then the document with the meta fragment tag and
- * any canonical link removed, the state's canonical link added, ugly links made pretty, and the
- * settled attributes taken off `<html>`.
+ * Serialises the page as a snapshot: the doctype, then the document with the meta fragment tag
+ * removed, ugly links made pretty, and the settled attributes taken off `<html>`. A canonical link
+ * the page's scripts wrote (a route's `head`, as the hooks renderer keeps it) stays; those of the
+ * HTML it was served (`source`) are the shell's and go, and a 200 state without one of its own
+ * gets the state's canonical link.
  */
-export function serializePage(window: BrowserWindow, job: RenderJob): string {
+export function serializePage(window: BrowserWindow, job: RenderJob, source: string): string {
   const document = window.document;
   // The settled attributes are the router's word to this renderer (pageOutcome has read them): the
   // snapshot says its status over HTTP, as the hooks renderer's do. Left in, a page opened from it
   // (cleanUrls 'all', a prerendered file) would say `settled` before its own router had started,
   // to whatever waits on that signal (verify --browser, a headless render of that page).
   for (const name of [STATE_ATTRIBUTE, STATUS_ATTRIBUTE, REDIRECT_ATTRIBUTE]) document.documentElement?.removeAttribute(name);
+  const served = servedCanonicals(source);
+  let own = false;
   for (const element of [...document.querySelectorAll('meta[name], link[rel]')]) {
     const read = (name: string) => element.getAttribute(name);
-    if (isFragmentMeta(element.localName, read) || isCanonicalLink(element.localName, read)) element.remove();
+    if (isFragmentMeta(element.localName, read)) element.remove();
+    else if (!isCanonicalLink(element.localName, read)) continue;
+    else if (served.has(read('href') ?? '')) element.remove();
+    else own = true;
   }
-  if (!job.notFound && document.head) {
+  if (!job.notFound && !own && document.head) {
     const link = document.createElement('link');
     link.setAttribute('rel', 'canonical');
     link.setAttribute('href', job.canonical);

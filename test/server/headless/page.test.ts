@@ -30,12 +30,12 @@ const job = (overrides: Partial<RenderJob> = {}): RenderJob => ({
 });
 
 describe('serializePage', () => {
-  it('writes the doctype, drops meta fragment tags and foreign canonical links, adds the state canonical link escaped', () => {
-    const window = page(
+  it('writes the doctype, drops meta fragment tags and the shell’s canonical links, adds the state canonical link escaped', () => {
+    const source =
       '<!DOCTYPE html><html><head><meta name="Fragment" content="!"><link rel="Canonical stylesheet" href="https://wrong.example/"><title>T</title></head>' +
-        '<body><a href="/app/?_escaped_fragment_=/books/2">n</a><a href="?_escaped_fragment_=/x">r</a><a href="/plain">p</a><area href="/app/books/3?_escaped_fragment_="></body></html>',
-    );
-    const html = serializePage(window as unknown as Parameters<typeof serializePage>[0], job());
+      '<body><a href="/app/?_escaped_fragment_=/books/2">n</a><a href="?_escaped_fragment_=/x">r</a><a href="/plain">p</a><area href="/app/books/3?_escaped_fragment_="></body></html>';
+    const window = page(source);
+    const html = serializePage(window as unknown as Parameters<typeof serializePage>[0], job(), source);
     expect(html.startsWith('<!DOCTYPE html>\n<html>')).toBe(true);
     expect(html).not.toMatch(/fragment|wrong\.example/i);
     expect(html).toContain(`<link rel="canonical" href="https://example.com/app/books/1?a=1&amp;b='%22%3E">`);
@@ -59,15 +59,34 @@ describe('serializePage', () => {
     );
     const win = window as unknown as Parameters<typeof serializePage>[0];
     expect(pageOutcome(win, job())).toEqual({ status: 301, redirect: '/books/2' });
-    const html = serializePage(win, job({ notFound: true }));
+    const html = serializePage(win, job({ notFound: true }), '');
     expect(html).toBe('<!DOCTYPE html>\n<html lang="en" data-theme="dark"><head></head><body></body></html>\n');
+  });
+
+  it('keeps a canonical link the page’s scripts wrote (a route’s head, as the hooks renderer does) and adds none of its own', () => {
+    const source = '<!DOCTYPE html><html><head><link rel="canonical" href="https://example.com/app/"></head><body></body></html>';
+    const own = (notFound: boolean) => {
+      const window = page(source);
+      const link = window.document.createElement('link');
+      link.setAttribute('rel', 'canonical');
+      link.setAttribute('href', 'https://example.com/app/books');
+      window.document.head.appendChild(link);
+      return serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound }), source);
+    };
+    for (const notFound of [false, true])
+      expect(own(notFound)).toBe('<!DOCTYPE html>\n<html><head><link rel="canonical" href="https://example.com/app/books"></head><body></body></html>\n');
+    // The shell's own link, left in place by a route with no canonical of its own, is replaced.
+    const window = page(source);
+    expect(serializePage(window as unknown as Parameters<typeof serializePage>[0], job(), source)).toContain(
+      `<head><link rel="canonical" href="https://example.com/app/books/1?a=1&amp;b='%22%3E"></head>`,
+    );
   });
 
   it('adds no canonical link to a notFound state, and writes no doctype the page lacks', () => {
     const window = page('<html><head></head><body>x</body></html>');
     const doctype = window.document.doctype;
     if (doctype) window.document.removeChild(doctype);
-    const html = serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound: true }));
+    const html = serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound: true }), '');
     expect(html).toBe('<html><head></head><body>x</body></html>\n');
   });
 });
@@ -109,7 +128,7 @@ describe('serializePage: text a page holds safely stays text', () => {
     svg.append(svgStyle, plainScript);
     const app = d.getElementById('app');
     app?.append(d.createComment(text), noscript, svg);
-    return serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound: true }));
+    return serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound: true }), '');
   }
 
   /** What a parser (running scripts or not) reads in a snapshot: its elements' names, JSON-LD texts and img alts. */

@@ -139,15 +139,29 @@ describe('hooksRenderer', () => {
     const match = table.resolve('/h/1');
     const { html } = await hooksRenderer(headShell, table).render({ ...job('/h/1'), match, notFound: false });
     expect(html).toBe(
-      '<!DOCTYPE html><html><head><title>Shell</title><meta name="viewport" content="w">' +
+      '<!DOCTYPE html><html><head><title>Shell</title><meta name="viewport" content="w"><link rel="canonical" href="https://example.com/#!/h/1">' +
         '<meta name="description" content="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029">' +
-        '<meta name="twitter:card" content="summary"><link rel="canonical" href="https://example.com/#!/h/1"><meta property="og:title" content="1">' +
+        '<meta name="twitter:card" content="summary"><meta property="og:title" content="1">' +
         '<link rel="alternate" href="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029" hreflang="de">' +
         '<script type="application/ld+json">{"name":"\\"\\u003e\\u003cimg src=x onerror=alert(1)\\u003e\\u003c/script\\u003e\\u003c!--\\u2028\\u2029","@type":"Book"}</script>' +
         '</head><body><div id="app"></div></body></html>',
     );
     const script = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(JSON.parse(script)).toEqual({ name: hostile, '@type': 'Book' });
+  });
+
+  it('keeps a canonical link a head hook names, the route’s over the table’s, as the client router does', async () => {
+    const canonical = (href: string) => ({ link: [{ rel: 'canonical', href }] });
+    const table = createRoutes(
+      [{ path: '/own', head: () => canonical('https://example.com/#!/elsewhere') }, { path: '/default' }],
+      { head: canonical('https://example.com/#!/every') },
+    );
+    const links = async (location: string) => {
+      const { html } = await hooksRenderer(shell, table).render({ ...job(location), match: table.resolve(location), notFound: false });
+      return [...html.matchAll(/<link rel="canonical" href="([^"]*)">/g)].map((m) => m[1]);
+    };
+    expect(await links('/own')).toEqual(['https://example.com/#!/elsewhere']);
+    expect(await links('/default')).toEqual(['https://example.com/#!/every']);
   });
 
   it('renders the notFound view with 404 and no canonical link when load throws notFound(), and hands back a redirect', async () => {
