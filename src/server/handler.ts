@@ -155,7 +155,10 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
         reported.add(Object(error));
         onError(error, key);
       }
-      return respond(request, { ...page, vary: clean ? vary : undefined }, { compress });
+      // Where everyone gets rendered pages, a failed one is the app's shell with the failure's status:
+      // a browser's router loads the state itself and shows it or its error view; nobody indexes a 5xx.
+      const app = clean && hydrate ? { body: shell.page } : {};
+      return respond(request, { ...page, ...app, vary: clean ? vary : undefined }, { compress });
     }
     return fromSnapshot(request, stored, clean);
   }

@@ -192,6 +192,37 @@ describe('one cache for a state, whatever the form', () => {
   });
 });
 
+describe("'all' mode, a state whose render fails", () => {
+  it('answers its clean URL with the shell and the failure’s status (500, 504, 503), never stored; the ugly URL keeps the plain page', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const { port, errors } = await serve({ cleanUrls: 'all', timeoutMs: 300, queue: { concurrency: 1, maxWaiting: 0 } }, (id) => {
+      if (id === 'slow') return new Promise(() => {});
+      if (id === 'held') return held.then(() => ({ name: 'held' }));
+      throw new Error('the database is down');
+    });
+    for (const agent of [BROWSER, BOT]) {
+      const answer = await request(port, '/books/7', { headers: { 'User-Agent': agent } });
+      expect(answer.status).toBe(500);
+      expect(answer.headers['cache-control']).toBe('no-store');
+      expect(read(answer.body)).toEqual({ title: 'Books', meta: 1, data: null, outlet: 'Loading…', rendered: null });
+    }
+    expect(errors).toHaveLength(2); // each request rendered again: a failure is never cached
+    const ugly = await request(port, '/?_escaped_fragment_=/books/7');
+    expect(ugly.status).toBe(500);
+    expect(ugly.body).not.toContain('Loading…');
+    const slow = await request(port, '/books/slow', { headers: { 'User-Agent': BROWSER } });
+    expect([slow.status, read(slow.body).outlet]).toEqual([504, 'Loading…']);
+    // One render holds the only slot and none may wait: the next state is refused, with Retry-After.
+    const holding = request(port, '/books/held');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const busy = await request(port, '/books/8', { headers: { 'User-Agent': BROWSER } });
+    expect([busy.status, busy.headers['retry-after'], read(busy.body).outlet]).toEqual([503, '5', 'Loading…']);
+    release();
+    expect((await holding).status).toBe(200);
+  });
+});
+
 describe('hostile requests', () => {
   const hostile: [string, string | null][] = [
     ['a 100 kB agent', 'Googlebot/2.1 ' + 'x'.repeat(100_000)],
