@@ -74,7 +74,9 @@ describe('serializePage', () => {
       return serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound }), source);
     };
     for (const notFound of [false, true])
-      expect(own(notFound)).toBe('<!DOCTYPE html>\n<html><head><link rel="canonical" href="https://example.com/app/books"></head><body></body></html>\n');
+      expect(own(notFound)).toBe(
+        '<!DOCTYPE html>\n<html><head><link rel="canonical" href="https://example.com/app/books"></head><body></body></html>\n',
+      );
     // The shell's own link, left in place by a route with no canonical of its own, is replaced.
     const window = page(source);
     expect(serializePage(window as unknown as Parameters<typeof serializePage>[0], job(), source)).toContain(

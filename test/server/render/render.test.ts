@@ -152,10 +152,9 @@ describe('hooksRenderer', () => {
 
   it('keeps a canonical link a head hook names, the route’s over the table’s, as the client router does', async () => {
     const canonical = (href: string) => ({ link: [{ rel: 'canonical', href }] });
-    const table = createRoutes(
-      [{ path: '/own', head: () => canonical('https://example.com/#!/elsewhere') }, { path: '/default' }],
-      { head: canonical('https://example.com/#!/every') },
-    );
+    const table = createRoutes([{ path: '/own', head: () => canonical('https://example.com/#!/elsewhere') }, { path: '/default' }], {
+      head: canonical('https://example.com/#!/every'),
+    });
     const links = async (location: string) => {
       const { html } = await hooksRenderer(shell, table).render({ ...job(location), match: table.resolve(location), notFound: false });
       return [...html.matchAll(/<link rel="canonical" href="([^"]*)">/g)].map((m) => m[1]);
