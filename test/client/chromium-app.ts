@@ -38,11 +38,15 @@ export interface Watched {
   page: Page;
   /** Uncaught errors and console errors of the page. */
   errors: string[];
-  /** Requests and top-level navigations off the origin (the requests aborted). */
+  /** Requests and top-level navigations off the origin (none reaches another host: see launch()). */
   off: string[];
 }
 
-/** A new page of `context` on `origin`, every request off it aborted and recorded. */
+/**
+ * A new page of `context` on `origin`, every request off it recorded. Requests are watched, not
+ * intercepted: interception turns Chromium's cache off, and every page would fetch each module of
+ * dist/ again. The browser of launch() resolves no host name, so no request leaves the machine.
+ */
 export async function watchedPage(context: BrowserContext, origin: string): Promise<Watched> {
   const page = await context.newPage();
   const errors: string[] = [];
@@ -53,11 +57,9 @@ export async function watchedPage(context: BrowserContext, origin: string): Prom
     const url = frame.url();
     if (!url.startsWith(origin + '/') && url !== 'about:blank') off.push(url);
   });
-  await page.route('**', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(origin + '/')) return route.continue();
-    off.push(url);
-    return route.abort();
+  page.on('request', (request) => {
+    const url = request.url();
+    if (!url.startsWith(origin + '/') && !/^(data|blob|about):/.test(url)) off.push(url);
   });
   return { context, page, errors, off };
 }
