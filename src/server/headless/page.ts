@@ -8,6 +8,7 @@ import { isCanonicalLink, isFragmentMeta } from '../../head.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../settled.js';
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { escapeHtml } from '../html/escape.js';
+import { isValue } from 'happy-dom/lib/PropertySymbol.js';
 import { parse } from 'parse5';
 import { prettyHref, walkElements } from '../html/links.js';
 import { serializeNode, type DomNode } from './serialize.js';
@@ -148,5 +149,5 @@ export function serializePage(window: BrowserWindow, job: RenderJob, source: str
   const doctype = document.doctype ? `<!DOCTYPE ${escapeHtml(document.doctype.name)}>\n` : '';
   // Not happy-dom's outerHTML: text the page holds safely (a script's `</script>`) must not become markup (serialize.ts).
   const root = document.documentElement as unknown as DomNode | null;
-  return doctype + (root ? serializeNode(root) : '') + '\n';
+  return doctype + (root ? serializeNode(root, (element) => (element as unknown as Record<symbol, string | null>)[isValue]) : '') + '\n';
 }

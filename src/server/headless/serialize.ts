@@ -112,11 +112,19 @@ function tagName(element: DomNode): string {
   return ns === HTML || ns === SVG || ns === MATHML || !prefix ? (localName as string) : `${prefix}:${localName as string}`;
 }
 
-/** An element's start tag. */
-function startTag(element: DomNode, name: string): string {
+/**
+ * An element's start tag. A customized built-in made by `createElement(name, { is })` has its `is`
+ * value written as an attribute when it has none, as the standard's serialisation does.
+ */
+function startTag(element: DomNode, name: string, isValue: IsValue): string {
   let out = '<' + name;
-  for (const attribute of element.attributes ?? []) out += ` ${attribute.name}="${escapeValue(attribute.value)}"`;
-  return out + '>';
+  let named = false;
+  for (const attribute of element.attributes ?? []) {
+    out += ` ${attribute.name}="${escapeValue(attribute.value)}"`;
+    named ||= attribute.name === 'is';
+  }
+  const is = named ? null : isValue(element);
+  return out + (is ? ` is="${escapeValue(is)}">` : '>');
 }
 
 /** True for an element a parser reads as foreign content (SVG, MathML), or whose tag starts it (`svg`, `math`). */
@@ -128,8 +136,14 @@ interface Place {
   closers: string;
 }
 
-/** The HTML of `root` (an element, with its tags), walked without recursion: a page may nest elements deeply. */
-export function serializeNode(root: DomNode): string {
+/** Reads the `is` value an element was created with (the DOM keeps it apart from its attributes). */
+export type IsValue = (element: DomNode) => string | null | undefined;
+
+/**
+ * The HTML of `root` (an element, with its tags), walked without recursion: a page may nest
+ * elements deeply. `isValue` reads a customized built-in's `is` value. Default none.
+ */
+export function serializeNode(root: DomNode, isValue: IsValue = () => null): string {
   const out: string[] = [];
   // What is left to write, last first: a node (with its place), or an end tag's text.
   const todo: Array<DomNode | string> = [root];
@@ -144,7 +158,7 @@ export function serializeNode(root: DomNode): string {
     switch (node.nodeType) {
       case 1: {
         const name = tagName(node);
-        out.push(startTag(node, name));
+        out.push(startTag(node, name, isValue));
         const html = node.namespaceURI === HTML;
         if (html && VOID.has(node.localName as string)) break;
         const local = node.localName as string;

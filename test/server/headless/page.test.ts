@@ -84,6 +84,17 @@ describe('serializePage', () => {
     );
   });
 
+  it('writes the is value of a customized built-in made by createElement, once and escaped', () => {
+    const window = page('<!DOCTYPE html><html><head></head><body></body></html>');
+    const made = window.document.createElement('button', { is: 'x-"b"' });
+    const named = window.document.createElement('button', { is: 'x-c' });
+    named.setAttribute('is', 'x-own');
+    window.document.body.append(made, named);
+    expect(serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound: true }), '')).toContain(
+      '<body><button is="x-&quot;b&quot;"></button><button is="x-own"></button></body>',
+    );
+  });
+
   it('adds no canonical link to a notFound state, and writes no doctype the page lacks', () => {
     const window = page('<html><head></head><body>x</body></html>');
     const doctype = window.document.doctype;
