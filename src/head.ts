@@ -115,15 +115,17 @@ export function jsonLdText(value: unknown): string {
 
 /**
  * A state's head tags: `extra` (the server's canonical link), then the table's defaults, then the
- * view's own; a later layer's tag wins, so a hook that names a canonical link keeps it. Internal.
+ * view's own; a later layer's tag wins, so a hook that names a canonical link keeps it. A state
+ * that is not found or failed (`extra` null) has no canonical link from any layer. Internal.
  */
 export function stateHead<C>(
   table: { head?: Head | ((context: C) => Head) | undefined },
   view: { head?: ((context: never) => Head) | undefined },
   context: C,
-  extra?: Head,
+  extra?: Head | null,
 ): HeadTag[] {
   // The hooks are typed by their route (`HeadFunction` in routes.ts); here the context is whatever the caller renders with.
   const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
-  return mergeHead([extra, defaults, view.head && (view.head as (context: C) => Head)(context)]);
+  const tags = mergeHead([extra, defaults, view.head && (view.head as (context: C) => Head)(context)]);
+  return extra === null ? tags.filter((t) => t.key !== CANONICAL_KEY) : tags;
 }

@@ -173,7 +173,7 @@ export function createRouter(options: RouterOptions): Router {
       // A route without a title shows the shell's; the error view without one leaves the title as it is.
       const shown = title ?? (failed ? undefined : shellTitle);
       if (shown !== undefined && doc) doc.title = shown;
-      setHead?.(stateHead(routes, view, context), rendered, keep);
+      setHead?.(stateHead(routes, view, context, failed || m.notFound ? null : undefined), rendered, keep);
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
     }

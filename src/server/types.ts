@@ -94,7 +94,7 @@ export interface Snapshot {
   etag: string;
   /** When it was rendered. */
   lastModified: Date;
-  /** The canonical URL of the state. */
+  /** The state's own URL (`routes.canonical` on `origin`); the snapshot's link may name a head hook's instead, and a 404 has none. */
   canonical: string;
 }
 

@@ -151,6 +151,20 @@ describe('the head the client router keeps', () => {
     expect(headHtml()).toBe(before);
   });
 
+  it('shows no canonical link at a state not found or failed, even where the head defaults name one', async () => {
+    const canonical = ({ location }: { location: string }) => ({ link: [{ rel: 'canonical', href: 'https://example.com' + location }] });
+    t = open('history', '/', { head: canonical as unknown as Head });
+    const links = () => [...t.document.head.querySelectorAll('link[rel=canonical]')].map((el) => el.getAttribute('href'));
+    await t.router.start();
+    expect(links()).toEqual(['https://example.com/']);
+    for (const location of ['/items/missing', '/nowhere', '/items/boom']) {
+      await t.router.navigate(location);
+      expect(links()).toEqual([]);
+    }
+    await t.router.navigate('/items/7');
+    expect(links()).toEqual(['https://example.com/items/7']);
+  });
+
   it('writes hostile data as attribute values and JSON-LD that parses back to it', async () => {
     const hostile = '"><img src=x onerror=alert(1)></script><script>alert(2)</script>\u2028\u2029&amp;';
     const window = new Window({ url: 'https://example.com/x' });

@@ -96,6 +96,32 @@ function askSync(id: number, url: string, method: string): GateAnswer {
 
 const NO_BODY = new Set([101, 204, 205, 304]);
 
+// happy-dom runs a `defer` script as soon as it has loaded, as if it were `async`: a page whose
+// second script needs its first (a UMD bundle, then the app) threw when the second came first.
+// A browser runs them in document order; here each one's answer waits until the page's deferred
+// script before it has run (its load or error event).
+const deferred = new WeakMap<BrowserWindow, Promise<void>>();
+const claimed = new WeakSet<object>();
+
+/** Waits for the page's previous deferred script when `url` is the next deferred classic script's. */
+function deferredTurn(window: BrowserWindow, url: string): Promise<void> | undefined {
+  const script = [...window.document.querySelectorAll('script[src][defer]:not([async])')].find(
+    (element) =>
+      !claimed.has(element) && (element as unknown as { src: string }).src === url && !/module/i.test(element.getAttribute('type') ?? ''),
+  );
+  if (!script) return undefined;
+  claimed.add(script);
+  const before = deferred.get(window);
+  deferred.set(
+    window,
+    new Promise((ran) => {
+      script.addEventListener('load', () => ran(), { once: true });
+      script.addEventListener('error', () => ran(), { once: true });
+    }),
+  );
+  return before;
+}
+
 // An interceptor that throws leaves happy-dom's request task open and the page never idle: every
 // failure becomes a network error instead.
 const interceptor = {
@@ -109,7 +135,9 @@ const interceptor = {
       if (body && body.byteLength > MAX_FRAME) return window.Response.error();
       const first = job.source === undefined;
       if (first) job.source = '';
+      const turn = first ? undefined : deferredTurn(window, request.url);
       const answer = await ask(job.id, { url: request.url, method: request.method, headers: [...request.headers], body });
+      await turn;
       // A page's first request is its navigation: the answer is the HTML it was served, before any script ran.
       if (first && answer) job.source = Buffer.from(answer.body).toString('utf8');
       if (!answer) return window.Response.error();

@@ -117,7 +117,8 @@ function servedCanonicals(source: string): Set<string> {
  * removed, ugly links made pretty, and the settled attributes taken off `<html>`. A canonical link
  * the page's scripts wrote (a route's `head`, as the hooks renderer keeps it) stays; those of the
  * HTML it was served (`source`) are the shell's and go, and a 200 state without one of its own
- * gets the state's canonical link.
+ * gets the state's canonical link. A state that is not 200 (`job.notFound`) keeps none, as in the
+ * hooks renderer and the client router.
  */
 export function serializePage(window: BrowserWindow, job: RenderJob, source: string): string {
   const document = window.document;
@@ -132,7 +133,7 @@ export function serializePage(window: BrowserWindow, job: RenderJob, source: str
     const read = (name: string) => element.getAttribute(name);
     if (isFragmentMeta(element.localName, read)) element.remove();
     else if (!isCanonicalLink(element.localName, read)) continue;
-    else if (served.has(read('href') ?? '')) element.remove();
+    else if (job.notFound || served.has(read('href') ?? '')) element.remove();
     else own = true;
   }
   if (!job.notFound && !own && document.head) {

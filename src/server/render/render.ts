@@ -84,12 +84,7 @@ export function hooksRenderer(
       }
       signal.throwIfAborted();
       const context = { params: found?.params ?? record<Params>(), query: found?.query ?? record<Query>(), location, data };
-      const tags = stateHead(
-        table,
-        view ?? {},
-        context,
-        status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : undefined,
-      );
+      const tags = stateHead(table, view ?? {}, context, status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : null);
       // Synchronous hooks, as in the browser: a promise from either is a 500 here, never "[object Promise]".
       const title = hookText(typeof view?.title === 'function' ? view.title(context) : view?.title, 'title', location);
       const body: unknown = view?.render ? hookText(view.render(context), 'render', location) : undefined;

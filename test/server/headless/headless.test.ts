@@ -92,6 +92,12 @@ const APPS: Record<string, Record<string, string>> = {
       document.head.appendChild(ld);
       document.getElementById('app').append(document.createComment('results for ' + q), 'Results for ' + q);`,
   },
+  // Two deferred classic scripts, the first (from the upstream) answered last: the second needs it.
+  deferred: {
+    'index.html':
+      '<!DOCTYPE html><html><head><title>Shell</title><script defer src="/api/first.js"></script><script defer src="/second.js"></script></head><body><div id="app"></div></body></html>',
+    'second.js': "document.title = window.first + ' then second';",
+  },
   // What the page must not reach.
   probe: {
     'index.html': SHELL('app.js', '<script src="https://evil.example/x.js"></script>'),
@@ -136,6 +142,8 @@ beforeAll(async () => {
         () => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: 'slow data' })),
         300,
       );
+    if (req.url === '/api/first.js')
+      return void setTimeout(() => res.writeHead(200, { 'content-type': 'text/javascript' }).end("window.first = 'first';"), 300);
     if (req.method === 'POST') posts++;
     res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ name: `upstream ${req.url}` }));
   });
@@ -295,6 +303,12 @@ describe('headlessRenderer', () => {
     const { handler } = setup('classic');
     const snap = await handler.render('/books/1');
     expect(read(snap.html).app).toBe('classic ran / upstream /api/book');
+  });
+
+  it('runs deferred scripts in document order, as a browser does, when the first is answered last', async () => {
+    const { handler } = setup('deferred');
+    const snap = await handler.render('/');
+    expect([snap.status, read(snap.html).title]).toEqual([200, 'first then second']);
   });
 
   it("answers a page's POST to its API with 405 and never sends it upstream, unless upstreamMethods allows it", async () => {

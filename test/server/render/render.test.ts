@@ -163,6 +163,19 @@ describe('hooksRenderer', () => {
     expect(await links('/default')).toEqual(['https://example.com/#!/every']);
   });
 
+  it('writes no canonical link on a 404, even one the head defaults or the notFound view name', async () => {
+    const canonical = (href: string) => ({ link: [{ rel: 'canonical', href }] });
+    const table = createRoutes([{ path: '/gone', load: () => Promise.reject(notFound()) }], {
+      head: ({ location }) => canonical('https://example.com/#!' + location),
+      notFound: { title: 'Missing', head: () => canonical('https://example.com/#!/missing') },
+    });
+    for (const location of ['/gone', '/nowhere']) {
+      const { status, html } = await hooksRenderer(shell, table).render({ ...job(location), match: table.resolve(location) });
+      expect(status).toBe(404);
+      expect(html).not.toContain('canonical');
+    }
+  });
+
   it('renders the notFound view with 404 and no canonical link when load throws notFound(), and hands back a redirect', async () => {
     const table = createRoutes(
       [
