@@ -102,7 +102,9 @@ export async function fileSize(file) {
 // Then a second new-user trial (a route without a title shows the shell's, as its snapshot does,
 // +27 B) and a differential test of the renderers (the client's hooks given the state the server
 // renders, `'` and `%27` one location, an 'all' page kept at a URL with undeclared query keys,
-// +11 B): app 9,597, UMD 10,432, createRouter alone 5,605.
+// +11 B): app 9,597, UMD 10,432, createRouter alone 5,605. Then no canonical link from any head layer
+// on a state that is not found or failed, as on the server (a table default's was shown, +28 B):
+// app 9,626, UMD 10,459, createRouter alone 5,635, each within its budget, unchanged.
 /**
  * The size budgets `npm test` holds (test/size.test.ts) and `npm run bench` reports beside issue 17's
  * goals (bench/size.mjs): what an app imports (null: the built UMD file), the budget in bytes of
