@@ -101,14 +101,19 @@ export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderR
   return { status };
 }
 
+// Every page of an app is served the same shell: its canonical links are read once, not per snapshot.
+let lastServed: [source: string, hrefs: Set<string>] = ['', new Set()];
+
 /** The hrefs of the canonical links in a page's own HTML, as served: the shell's, not any state's. */
 function servedCanonicals(source: string): Set<string> {
+  if (source === lastServed[0]) return lastServed[1];
   const hrefs = new Set<string>();
-  if (!/canonical/i.test(source)) return hrefs;
-  walkElements(parse(source), (element) => {
-    const read = (name: string) => element.attrs.find((a) => a.name === name)?.value;
-    if (isCanonicalLink(element.tagName, read)) hrefs.add(read('href') ?? '');
-  });
+  if (/canonical/i.test(source))
+    walkElements(parse(source), (element) => {
+      const read = (name: string) => element.attrs.find((a) => a.name === name)?.value;
+      if (isCanonicalLink(element.tagName, read)) hrefs.add(read('href') ?? '');
+    });
+  lastServed = [source, hrefs];
   return hrefs;
 }
 
