@@ -175,15 +175,20 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
   };
   seal(root);
 
+  // The ids a walk finds, written over the last walk's: a new array grown by push was most of what a
+  // match allocated (its first push makes room for 17). It grows to the most any walk finds, and stays.
+  const found: number[] = [];
+  let count = 0;
+
   // Walks the path's segments in place (no split): `from` is the index after a `/`. A node with a
   // static edge and a param edge walks the static one first, by recursion; a single way on is a loop.
   // A segment's end is looked for only where an edge needs it: a static edge that matches ends there.
-  function walk(at: Node, path: string, from: number, out: number[]): void {
+  function walk(at: Node, path: string, from: number): void {
     for (;;) {
-      for (let i = 0; i < at.tail.length; i++) out.push(at.tail[i] as number);
+      for (let i = 0; i < at.tail.length; i++) found[count++] = at.tail[i] as number;
       // Past the end, or just after a trailing slash (optional in every pattern, path-to-regexp's `trailing`).
       if (from >= path.length) {
-        for (let i = 0; i < at.terminal.length; i++) out.push(at.terminal[i] as number);
+        for (let i = 0; i < at.terminal.length; i++) found[count++] = at.terminal[i] as number;
         return;
       }
       let end = -1;
@@ -203,11 +208,11 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         const segment = key(path.slice(from, end));
         for (let n = 1, most = at.prefixed.size && Math.min(segment.length, longestPrefix); n <= most; n++) {
           const ids = at.prefixed.get(segment.slice(0, n));
-          if (ids) for (const id of ids) out.push(id);
+          if (ids) for (const id of ids) found[count++] = id;
         }
         next = at.statics.get(segment);
       }
-      if (next && at.param) walk(next, path, end + 1, out);
+      if (next && at.param) walk(next, path, end + 1);
       else if (next) {
         at = next;
         from = end + 1;
@@ -222,9 +227,10 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
   return {
     /** The ids of every pattern that may match `path` (a canonical path), in declaration order. */
     candidates(path: string): number[] {
-      const out: number[] = [];
-      walk(root, path, 1, out);
-      return out.length > 1 ? out.sort((a, b) => a - b) : out;
+      count = 0;
+      walk(root, path, 1);
+      const ids = found.slice(0, count);
+      return count > 1 ? ids.sort((a, b) => a - b) : ids;
     },
     exact,
   };
