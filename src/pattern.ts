@@ -137,8 +137,9 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
     // (`['a', '']` is `a/`, as match reads a trailing slash).
     if (names.some((name) => writesEmptySegment(params[name])))
       throw new RouteError('BAD_PARAM', DEV ? `a param of ${describe(route)} cannot be "": it is not a path segment` : '');
-    const missing = required.filter((name) => params[name] == null);
-    if (missing.length) throw new RouteError('MISSING_PARAM', DEV ? `missing param ${missing.join(', ')} for ${describe(route)}` : '');
+    const missing = (name: string) => params[name] == null;
+    if (required.some(missing))
+      throw new RouteError('MISSING_PARAM', DEV ? `missing param ${required.filter(missing).join(', ')} for ${describe(route)}` : '');
     // With every required param there, nothing outside a group is missing.
     const path = writePath(data.tokens, params, encode, wrongType) as string;
     // Whichever params wrote it (`/:a` with `..`, `/.:b` with `.`); a `.` inside a segment is text.

@@ -137,11 +137,10 @@ function decode(text: string, strict: boolean, from = 0): string | PercentFault 
  * first malformed escape, invalid UTF-8 sequence or lone surrogate in it as a `PercentFault` (its
  * index in the whole text).
  */
-export const strictDecode = (text: string, from = 0): string | PercentFault => decode(text, true, from);
+export const strictDecode = (text: string, from?: number): string | PercentFault => decode(text, true, from);
 
 /**
- * Decodes every `%XX` in `text[from..to)` as UTF-8, leniently: `+` is always a plus, and whatever
+ * Decodes every `%XX` in `text` from `from` as UTF-8, leniently: `+` is always a plus, and whatever
  * does not decode stays exactly as it came (route params, queries and anchors of locations).
  */
-export const percentDecode = (text: string, from = 0, to = text.length): string =>
-  decode(from === 0 && to === text.length ? text : text.slice(from, to), false) as string;
+export const percentDecode = (text: string, from?: number): string => decode(text, false, from) as string;

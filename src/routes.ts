@@ -196,11 +196,13 @@ function redirectLoad(
       throw redirect(to(context), 301);
     };
   const target = compileRoute({ path: to }, sensitive);
-  const missing = target.names.filter((n) => !source.names.includes(n));
-  if (missing.length)
+  const uncaptured = (n: string) => !source.names.includes(n);
+  if (target.names.some(uncaptured))
     throw new RouteError(
       'BAD_REDIRECT',
-      DEV ? `the redirect of ${describe(r)} to ${JSON.stringify(to)} needs params its path does not capture: ${missing.join(', ')}` : '',
+      DEV
+        ? `the redirect of ${describe(r)} to ${JSON.stringify(to)} needs params its path does not capture: ${target.names.filter(uncaptured).join(', ')}`
+        : '',
     );
   // A param of another kind (`:id` to `*id`) fails every request, and one optional in the path but
   // required by the target fails those without it: a development check, so that no state is a 500.

@@ -115,7 +115,7 @@ describe('crawlable-router prerender (child process)', () => {
     const book = readFileSync(path.join(out, 'books/2/index.html'), 'utf8');
     expect(book).toContain('<title>Book 2</title>');
     expect(book).toContain('<main id="view"><h1>2</h1></main>');
-    expect(book).toContain('<link rel="canonical" href="https://example.com/app/#!/books/2">');
+    expect(book).toContain('<link rel="canonical" href="https://example.com/app/#!/books/2" data-router-head="/books/2">');
     const urls = parseXml(readFileSync(path.join(out, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
     expect(urls).toEqual(['https://example.com/app/', 'https://example.com/app/#!/books/1', 'https://example.com/app/#!/books/2']);
   });
@@ -136,7 +136,7 @@ describe('crawlable-router prerender (child process)', () => {
     const book = readFileSync(path.join(dir, 'out-headless/books/7/index.html'), 'utf8');
     expect(book).toContain('<title>At /books/7</title>');
     expect(book).toContain('<p>drawn by the client for /books/7</p>');
-    expect(book).toContain('<link rel="canonical" href="https://example.com/books/7">');
+    expect(book).toContain('<link rel="canonical" href="https://example.com/books/7" data-router-head="/books/7">');
   });
 
   it("sends the page's API calls to --upstream with --headless (without it they get 404)", async () => {

@@ -156,8 +156,7 @@ export function createRouter(options: RouterOptions): Router {
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
     const context = { ...contextOf(m), data, error };
-    // Only the first commit may find the server's view of its location in the outlet (and its head).
-    const rendered = drawn !== null;
+    // Only the first commit may find the server's view of its location in the outlet.
     const keep = drawn === context.location;
     drawn = null;
     // A change of anchor alone (no view) keeps the state's outcome as it is.
@@ -173,7 +172,7 @@ export function createRouter(options: RouterOptions): Router {
       // A route without a title shows the shell's; the error view without one leaves the title as it is.
       const shown = title ?? (failed ? undefined : shellTitle);
       if (shown !== undefined && doc) doc.title = shown;
-      setHead?.(stateHead(routes, view, context, failed || m.notFound ? null : undefined), rendered, keep);
+      setHead?.(stateHead(routes, view, context, failed || m.notFound ? null : undefined), context.location);
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
     }
@@ -309,7 +308,8 @@ export function createRouter(options: RouterOptions): Router {
       if (doc) {
         seed = readHydration(doc);
         // A page opened at an ugly URL is the server's snapshot of a state even without the mark:
-        // its head tags are that state's ('' matches no location, so the outlet is drawn anew).
+        // its title may be that state's ('' matches no location, so the outlet is drawn anew). Its
+        // head tags, as any page's, say which state they are of themselves (src/client/head.ts).
         drawn = renderedLocation(outlet ?? null) ?? (hasEscapedFragment(href) ? '' : null);
         // A server-rendered page names the shell's title when its state's replaced it.
         shellTitle = drawn === null || seed ? (seed?.title ?? doc.title) : undefined;

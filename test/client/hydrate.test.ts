@@ -156,7 +156,7 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     expect(t.outlet.firstElementChild).not.toBe(t.child);
   });
 
-  it("takes the head of a snapshot opened at its ugly URL for its state's, so no tag of it outlives the state", async () => {
+  it("takes the head of a snapshot opened at its ugly URL for its state's: its canonical link while the state is shown, no tag of it after", async () => {
     const t = await open('/?_escaped_fragment_=/books/7', 'bots');
     const head = () =>
       [...t.window.document.head.querySelectorAll('meta[name=description], script[type="application/ld+json"], link[rel=canonical]')].map(
@@ -165,7 +165,8 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     // The router has moved the address to the clean URL, loaded and drawn the state anew.
     expect(t.window.location.href).toBe('https://example.com/books/7');
     expect(t.loads).toEqual(['7']);
-    expect(head()).toEqual(['About book 7', '{"name":"Book 7"}']);
+    // The snapshot's canonical link names the state shown, at the URL the router moved to.
+    expect(head()).toEqual(['https://example.com/books/7', 'About book 7', '{"name":"Book 7"}']);
     await t.router.navigate('/');
     expect(head()).toEqual([]);
     await t.router.navigate('/books/8');

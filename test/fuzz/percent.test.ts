@@ -64,6 +64,16 @@ describe('percentDecode', () => {
     );
   });
 
+  it('decodes leniently from an index what it decodes of the part alone', () => {
+    fc.assert(
+      fc.property(text, fc.nat(), (t, n) => {
+        const from = t.length ? n % (t.length + 1) : 0;
+        expect(percentDecode(t, from)).toBe(percentDecode(t.slice(from)));
+      }),
+      fuzz(204, 3000),
+    );
+  });
+
   it('names, strictly, the first escape that starts no character, or decodes as the oracle does', () => {
     fc.assert(
       fc.property(text, (t) => {

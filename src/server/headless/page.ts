@@ -4,7 +4,7 @@
 // event; "settled" means done; no attribute means the page's own idle (happy-dom's
 // waitUntilComplete: scripts, fetches and timers all finished).
 
-import { isCanonicalLink, isFragmentMeta } from '../../head.js';
+import { HEAD_ATTRIBUTE, isCanonicalLink, isFragmentMeta } from '../../head.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../settled.js';
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { escapeHtml } from '../html/escape.js';
@@ -145,6 +145,8 @@ export function serializePage(window: BrowserWindow, job: RenderJob, source: str
     const link = document.createElement('link');
     link.setAttribute('rel', 'canonical');
     link.setAttribute('href', job.canonical);
+    // The state's, as the tags the app's router wrote are marked: the client router knows it for that state's.
+    link.setAttribute(HEAD_ATTRIBUTE, job.location);
     document.head.appendChild(link);
   }
   const context = { ...job.settings, page: job.url };

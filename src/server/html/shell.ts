@@ -24,6 +24,8 @@ export interface ShellParts {
   head?: string;
   /** The state's head tags, written at the end of the head; a shell head tag with the same key is left out. Default none. */
   tags?: readonly HeadTag[];
+  /** The state's location, marked on each of `tags` as `data-router-head`, for the client router. Default: no mark. */
+  location?: string | undefined;
   /** The outlet's inner HTML. Default: the shell's outlet content. */
   outlet?: string | undefined;
   /** The location written on the outlet as `data-router-rendered`, for the client to keep its content. Default none. */
@@ -249,7 +251,7 @@ function fill(pieces: readonly Piece[], parts: ShellParts): string {
     else if (piece.slot === 'keyed') out += keys.has(piece.key as string) ? '' : piece.text;
     else if (piece.slot === 'title') out += parts.title === undefined ? piece.text : escapeHtml(parts.title);
     else if (piece.slot === 'titleElement') out += parts.title === undefined ? '' : `<title>${escapeHtml(parts.title)}</title>`;
-    else if (piece.slot === 'head') out += (parts.head ?? '') + headHtml(tags);
+    else if (piece.slot === 'head') out += (parts.head ?? '') + headHtml(tags, parts.location);
     else if (piece.slot === 'mark') out += parts.mark === undefined ? '' : ` ${RENDERED_ATTRIBUTE}="${escapeHtml(parts.mark)}"`;
     else out += parts.outlet ?? piece.text;
   }

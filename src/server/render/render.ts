@@ -95,7 +95,7 @@ export function hooksRenderer(
       const payload = title === undefined ? { location, status, data } : { location, status, data, title: shell.title };
       const head = job.hydrate ? dataScript(payload, view ?? {}, job.hydrate.nonce) : undefined;
       const mark = job.hydrate ? location : undefined;
-      return { status, html: shell.snapshot({ title: title === undefined ? undefined : `${title}`, tags, head, outlet, mark }) };
+      return { status, html: shell.snapshot({ title: title === undefined ? undefined : `${title}`, tags, location, head, outlet, mark }) };
     },
   };
 }

@@ -231,7 +231,7 @@ describe('fileStore on case-insensitive and Windows file systems', () => {
     for (const q of ['Foo', 'foo', 'Foo', 'foo']) {
       const { html } = await handler.render(`/search?q=${q}`);
       expect(html).toContain(`<p>results for ${q}</p>`);
-      expect(html).toContain(`<link rel="canonical" href="https://example.com/search?q=${q}">`);
+      expect(html).toContain(`<link rel="canonical" href="https://example.com/search?q=${q}" data-router-head="/search?q=${q}">`);
     }
     expect(readdirSync(path.join(dir, 'search'))).toEqual(['index.q=Foo.html']);
   });

@@ -30,15 +30,18 @@ const job = (overrides: Partial<RenderJob> = {}): RenderJob => ({
 });
 
 describe('serializePage', () => {
-  it('writes the doctype, drops meta fragment tags and the shell’s canonical links, adds the state canonical link escaped', () => {
+  it('writes the doctype, drops meta fragment tags and the shell’s canonical links, adds the state canonical link escaped and marked as its', () => {
     const source =
       '<!DOCTYPE html><html><head><meta name="Fragment" content="!"><link rel="Canonical stylesheet" href="https://wrong.example/"><title>T</title></head>' +
       '<body><a href="/app/?_escaped_fragment_=/books/2">n</a><a href="?_escaped_fragment_=/x">r</a><a href="/plain">p</a><area href="/app/books/3?_escaped_fragment_="></body></html>';
     const window = page(source);
-    const html = serializePage(window as unknown as Parameters<typeof serializePage>[0], job(), source);
+    // A location is canonical (no raw `"` or `<`), but whatever it holds is written escaped.
+    const html = serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ location: '/books/1?a=1&b="<' }), source);
     expect(html.startsWith('<!DOCTYPE html>\n<html>')).toBe(true);
     expect(html).not.toMatch(/fragment|wrong\.example/i);
-    expect(html).toContain(`<link rel="canonical" href="https://example.com/app/books/1?a=1&amp;b='%22%3E">`);
+    expect(html).toContain(
+      `<link rel="canonical" href="https://example.com/app/books/1?a=1&amp;b='%22%3E" data-router-head="/books/1?a=1&amp;b=&quot;&lt;">`,
+    );
     const links: string[] = [];
     const canonical: string[] = [];
     type Node = { tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[] };
@@ -80,7 +83,7 @@ describe('serializePage', () => {
     // The shell's own link, left in place by a route with no canonical of its own, is replaced.
     const window = page(source);
     expect(serializePage(window as unknown as Parameters<typeof serializePage>[0], job(), source)).toContain(
-      `<head><link rel="canonical" href="https://example.com/app/books/1?a=1&amp;b='%22%3E"></head>`,
+      `<head><link rel="canonical" href="https://example.com/app/books/1?a=1&amp;b='%22%3E" data-router-head="/books/1"></head>`,
     );
   });
 

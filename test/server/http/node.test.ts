@@ -58,7 +58,7 @@ describe.each([
     const reply = await request(port, '/app/?_escaped_fragment_=/books/7');
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('<title>Book 7</title>');
-    expect(reply.body).toContain('<link rel="canonical" href="https://example.com/app/books/7">');
+    expect(reply.body).toContain('<link rel="canonical" href="https://example.com/app/books/7" data-router-head="/books/7">');
     expect(reply.headers['content-length']).toBe(String(reply.bytes.byteLength));
   });
 

@@ -40,15 +40,15 @@ describe('hooksRenderer', () => {
   it.each([
     [
       '/plain',
-      '<!DOCTYPE html><html><head><title>Shell</title><link rel="canonical" href="https://example.com/#!/plain"></head><body><div id="app">shell</div></body></html>',
+      '<!DOCTYPE html><html><head><title>Shell</title><link rel="canonical" href="https://example.com/#!/plain" data-router-head="/plain"></head><body><div id="app">shell</div></body></html>',
     ],
     [
       '/titled',
-      '<!DOCTYPE html><html><head><title>A &quot;title&quot; &lt;b&gt;</title><link rel="canonical" href="https://example.com/#!/titled"></head><body><div id="app"><a href="/#!/plain">p</a></div></body></html>',
+      '<!DOCTYPE html><html><head><title>A &quot;title&quot; &lt;b&gt;</title><link rel="canonical" href="https://example.com/#!/titled" data-router-head="/titled"></head><body><div id="app"><a href="/#!/plain">p</a></div></body></html>',
     ],
     [
       '/data/7',
-      '<!DOCTYPE html><html><head><title>Data 7</title><link rel="canonical" href="https://example.com/#!/data/7"></head><body><div id="app"><pre>{"id":"7","aborted":false}</pre></div></body></html>',
+      '<!DOCTYPE html><html><head><title>Data 7</title><link rel="canonical" href="https://example.com/#!/data/7" data-router-head="/data/7"></head><body><div id="app"><pre>{"id":"7","aborted":false}</pre></div></body></html>',
     ],
     ['/nope', '<!DOCTYPE html><html><head><title>Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>'],
   ])('renders %s with its hooks into the shell', async (location, html) => {
@@ -139,15 +139,33 @@ describe('hooksRenderer', () => {
     const match = table.resolve('/h/1');
     const { html } = await hooksRenderer(headShell, table).render({ ...job('/h/1'), match, notFound: false });
     expect(html).toBe(
-      '<!DOCTYPE html><html><head><title>Shell</title><meta name="viewport" content="w"><link rel="canonical" href="https://example.com/#!/h/1">' +
-        '<meta name="description" content="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029">' +
-        '<meta name="twitter:card" content="summary"><meta property="og:title" content="1">' +
-        '<link rel="alternate" href="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029" hreflang="de">' +
-        '<script type="application/ld+json">{"name":"\\"\\u003e\\u003cimg src=x onerror=alert(1)\\u003e\\u003c/script\\u003e\\u003c!--\\u2028\\u2029","@type":"Book"}</script>' +
+      '<!DOCTYPE html><html><head><title>Shell</title><meta name="viewport" content="w"><link rel="canonical" href="https://example.com/#!/h/1" data-router-head="/h/1">' +
+        '<meta name="description" content="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029" data-router-head="/h/1">' +
+        '<meta name="twitter:card" content="summary" data-router-head="/h/1"><meta property="og:title" content="1" data-router-head="/h/1">' +
+        '<link rel="alternate" href="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029" hreflang="de" data-router-head="/h/1">' +
+        '<script type="application/ld+json" data-router-head="/h/1">{"name":"\\"\\u003e\\u003cimg src=x onerror=alert(1)\\u003e\\u003c/script\\u003e\\u003c!--\\u2028\\u2029","@type":"Book"}</script>' +
         '</head><body><div id="app"></div></body></html>',
     );
-    const script = /<script type="application\/ld\+json">(.*?)<\/script>/.exec(html)?.[1] ?? '';
+    const script = /<script type="application\/ld\+json"[^>]*>(.*?)<\/script>/.exec(html)?.[1] ?? '';
     expect(JSON.parse(script)).toEqual({ name: hostile, '@type': 'Book' });
+  });
+
+  it("marks every head tag it writes with the state's location, escaped, and no tag of the shell", async () => {
+    const table = createRoutes([
+      { path: '/m', queryKeys: ['a', 'b'], head: () => ({ meta: [{ name: 'description', content: 'd' }], jsonLd: {} }) },
+    ]);
+    const markShell = parseShell(
+      '<!DOCTYPE html><html><head><title>Shell</title><meta name="robots" content="all"></head><body><div id="app"></div></body></html>',
+      { outlet: '#app', links: { ...settings, page: 'https://example.com/' } },
+    );
+    // A location is canonical (no raw `"` or `<`), but whatever it holds is written escaped.
+    const location = `/m?a=1&b='"<`;
+    const { html } = await hooksRenderer(markShell, table).render({ ...job(location), match: table.resolve('/m'), notFound: false });
+    const mark = ` data-router-head="/m?a=1&amp;b=&#39;&quot;&lt;"`;
+    expect(html).toContain(
+      `<meta name="robots" content="all"><link rel="canonical" href="https://example.com/#!/m?a=1&amp;b=&#39;&quot;&lt;"${mark}>` +
+        `<meta name="description" content="d"${mark}><script type="application/ld+json"${mark}>{}</script></head>`,
+    );
   });
 
   it('keeps a canonical link a head hook names, the route’s over the table’s, as the client router does', async () => {
@@ -157,7 +175,7 @@ describe('hooksRenderer', () => {
     });
     const links = async (location: string) => {
       const { html } = await hooksRenderer(shell, table).render({ ...job(location), match: table.resolve(location), notFound: false });
-      return [...html.matchAll(/<link rel="canonical" href="([^"]*)">/g)].map((m) => m[1]);
+      return [...html.matchAll(/<link rel="canonical" href="([^"]*)"/g)].map((m) => m[1]);
     };
     expect(await links('/own')).toEqual(['https://example.com/#!/elsewhere']);
     expect(await links('/default')).toEqual(['https://example.com/#!/every']);
