@@ -112,7 +112,11 @@ export async function fileSize(file) {
 // +10 B, app +12 B, UMD +10 B): app 9,601, UMD 10,445, createRouter alone 5,615, the codec 1,572,
 // the budgets unchanged. Then a match that no longer allocates an array grown by push for its
 // candidates (a list reused by each walk, copied out at its length; 240 B allocated per match at
-// 1000 routes where it was 340, +11 B): app 9,612, UMD 10,453, the budgets as they were.
+// 1000 routes where it was 340, +11 B): app 9,612, UMD 10,453, the budgets as they were. Then the
+// shell's title read from a mark on <title> that every page rendered for a state carries (the hooks
+// and headless renderers write it), where the data script of an 'all' page named it: a route without
+// a title after a headless, prerendered or ugly-URL page shows the shell's (createRouter alone +2 B):
+// app 9,614, UMD 10,454, createRouter alone 5,617.
 /**
  * The size budgets `npm test` holds (test/size.test.ts) and `npm run bench` reports beside issue 17's
  * goals (bench/size.mjs): what an app imports (null: the built UMD file), the budget in bytes of

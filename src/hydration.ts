@@ -1,12 +1,20 @@
 // What a server-rendered page (`cleanUrls: 'all'`) hands the client router, named once for both
-// sides: a JSON data script with the state's location and `data`, and an attribute on the outlet
-// saying which location the server rendered into it. No DOM and no Node here.
+// sides: a JSON data script with the state's location and `data`, an attribute on the outlet
+// saying which location the server rendered into it, and (on any page rendered for a state) an
+// attribute on `<title>` naming the shell's title. No DOM and no Node here.
 
 /** The id of the `<script type="application/json">` that carries the first state's data. */
 export const DATA_SCRIPT_ID = 'crawlable-router-data';
 
 /** The outlet attribute naming the location whose view the server already wrote into it. */
 export const RENDERED_ATTRIBUTE = 'data-router-rendered';
+
+/**
+ * The `<title>` attribute holding the shell's own title, on a page whose title a state's replaced
+ * (a snapshot, a server-rendered or prerendered page, one from the real app run headless): what the
+ * client shows for a route without a title, as the shell would.
+ */
+export const SHELL_TITLE_ATTRIBUTE = 'data-router-title';
 
 /** What the data script holds. */
 export interface HydrationPayload {
@@ -16,6 +24,4 @@ export interface HydrationPayload {
   status: number;
   /** What the route's `load` returned; absent when the route has no `load`. */
   data?: unknown;
-  /** The shell's title, when the state's own title replaced it in the page: what a route without a title shows. */
-  title?: string;
 }

@@ -10,7 +10,7 @@ import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } 
 import { stateHead } from '../head.js';
 import { hookText } from '../hook-text.js';
 import type { RouteMatch } from '../route-types.js';
-import type { HydrationPayload } from '../hydration.js';
+import { SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
 import { createHead } from './head.js';
 import { historyNav } from './history.js';
@@ -94,9 +94,8 @@ export function createRouter(options: RouterOptions): Router {
   // A server-rendered page's gifts to the first navigation (src/client/hydrate.ts): its data, and an outlet already drawn.
   let seed: HydrationPayload | null = null;
   let drawn: string | null = null;
-  // The title a route without one shows, as its snapshot does: the shell's (unknown on a snapshot
-  // opened at an ugly URL, whose title may be its state's).
-  let shellTitle: string | undefined;
+  // The title a route without one shows, as its snapshot does: the shell's.
+  let shellTitle = '';
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
     nav.write(adapter.url(loc), e, replace, loc);
@@ -311,8 +310,8 @@ export function createRouter(options: RouterOptions): Router {
         // its title may be that state's ('' matches no location, so the outlet is drawn anew). Its
         // head tags, as any page's, say which state they are of themselves (src/client/head.ts).
         drawn = renderedLocation(outlet ?? null) ?? (hasEscapedFragment(href) ? '' : null);
-        // A server-rendered page names the shell's title when its state's replaced it.
-        shellTitle = drawn === null || seed ? (seed?.title ?? doc.title) : undefined;
+        // A page rendered for a state names the shell's title on its <title> when the state's replaced it.
+        shellTitle = doc.querySelector('title')?.getAttribute(SHELL_TITLE_ATTRIBUTE) ?? doc.title;
       }
       // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
       const { signal } = (listening = new (win?.AbortController ?? AbortController)());

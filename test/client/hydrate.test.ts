@@ -135,6 +135,13 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
     expect(t2.window.document.title).toBe('Books');
   });
 
+  it("shows the shell's title for a route without one after a snapshot opened at its ugly URL", async () => {
+    const t = await open('/?_escaped_fragment_=/books/7', 'bots');
+    expect(t.window.document.title).toBe('Book 7');
+    await t.router.navigate('/plain');
+    expect(t.window.document.title).toBe('Books');
+  });
+
   it('keeps the server-rendered notFound view', async () => {
     const t = await open('/nowhere');
     expect(t.outlet.firstElementChild).toBe(t.child);

@@ -25,8 +25,9 @@ const ROUTES = `export const table = (createRoutes) =>
       entries: () => [{ id: '1' }],
       title: ({ params }) => 'Item ' + params.id,
       head: ({ params }) => ({ meta: [{ property: 'og:title', content: 'Item ' + params.id }], jsonLd: { '@type': 'Product', name: 'Item ' + params.id } }),
-      render: ({ params }) => '<h1>Item ' + params.id + '</h1><a href="/">Home</a>',
+      render: ({ params }) => '<h1>Item ' + params.id + '</h1><a href="/">Home</a> <a href="/about">About</a>',
     },
+    { path: '/about', render: () => '<h1>About</h1>' },
   ]);
 `;
 const APP = `import { table } from './routes.mjs';
@@ -90,7 +91,7 @@ const servedBy = {
   },
   async prerendered() {
     const report = await prerender({ routes: await routes(), outDir: out, origin: ORIGIN, shell: SHELL });
-    expect([report.failures, report.written]).toEqual([[], 2]);
+    expect([report.failures, report.written]).toEqual([[], 3]);
     const cache = { store: fileStore(out), ttlMs: Infinity };
     return createSnapshotHandler({ routes: await routes(), origin: ORIGIN, shell: SHELL, cleanUrls: 'all', cache, onError: () => {} });
   },
@@ -152,6 +153,20 @@ describe.each(Object.keys(servedBy) as (keyof typeof servedBy)[])("a %s page und
       await at(page, '/');
       expect(await head(page)).toEqual([...SHELL_TAGS, 'og:title=Home'].sort());
       expect(errors).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  }, 30_000);
+
+  it("shows the shell's title, not the first state's, on a route without one", async () => {
+    const page = await browser.newPage();
+    try {
+      await page.goto(server.base + '/items/1');
+      await at(page, '/items/1');
+      expect(await page.title()).toBe('Item 1');
+      await page.click('main a[href="/about"]');
+      await at(page, '/about');
+      expect(await page.title()).toBe('Shop');
     } finally {
       await page.close();
     }

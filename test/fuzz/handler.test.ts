@@ -143,10 +143,23 @@ const request = fc.record({
   ifNoneMatch: fc.constantFrom(undefined, '*', '"x"', 'W/"', '"'.repeat(50), 'junk'),
 });
 
-// What the shell, the hooks above and the error pages write (and the mark of the state's head
-// tags, data-router-head): any other element or attribute came from the input.
+// What the shell, the hooks above and the error pages write (and the marks of the state's head
+// tags, data-router-head, and of the shell's title, data-router-title): any other element or
+// attribute came from the input.
 const ELEMENTS = new Set(['html', 'head', 'body', 'meta', 'title', 'link', 'script', 'nav', 'a', 'main', 'p', 'h1']);
-const ATTRIBUTES = new Set(['lang', 'charset', 'name', 'content', 'rel', 'href', 'type', 'src', 'id', 'data-router-head']);
+const ATTRIBUTES = new Set([
+  'lang',
+  'charset',
+  'name',
+  'content',
+  'rel',
+  'href',
+  'type',
+  'src',
+  'id',
+  'data-router-head',
+  'data-router-title',
+]);
 const HEADERS = new Set([
   'content-type',
   'cache-control',

@@ -7,9 +7,11 @@
 import { HEAD_ATTRIBUTE, isCanonicalLink, isFragmentMeta } from '../../head.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../settled.js';
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
+import { SHELL_TITLE_ATTRIBUTE } from '../../hydration.js';
 import { escapeHtml } from '../html/escape.js';
+import { titleText } from '../html/shell.js';
 import { isValue } from 'happy-dom/lib/PropertySymbol.js';
-import { parse } from 'parse5';
+import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { prettyHref, walkElements } from '../html/links.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
@@ -101,20 +103,28 @@ export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderR
   return { status };
 }
 
-// Every page of an app is served the same shell: its canonical links are read once, not per snapshot.
-let lastServed: [source: string, hrefs: Set<string>] = ['', new Set()];
+/** What a page's own HTML, as served, says of the shell: its canonical links' hrefs and its title. */
+interface Served {
+  hrefs: Set<string>;
+  title: string;
+}
 
-/** The hrefs of the canonical links in a page's own HTML, as served: the shell's, not any state's. */
-function servedCanonicals(source: string): Set<string> {
+// Every page of an app is served the same shell: it is read once, not per snapshot.
+let lastServed: [source: string, served: Served] = ['', { hrefs: new Set(), title: '' }];
+
+/** The shell's canonical links and title, from a page's own HTML as served: not any state's. */
+function servedShell(source: string): Served {
   if (source === lastServed[0]) return lastServed[1];
-  const hrefs = new Set<string>();
-  if (/canonical/i.test(source))
-    walkElements(parse(source), (element) => {
-      const read = (name: string) => element.attrs.find((a) => a.name === name)?.value;
-      if (isCanonicalLink(element.tagName, read)) hrefs.add(read('href') ?? '');
-    });
-  lastServed = [source, hrefs];
-  return hrefs;
+  const served: Served = { hrefs: new Set(), title: '' };
+  let title: DefaultTreeAdapterMap['element'] | undefined;
+  walkElements(parse(source), (element) => {
+    const read = (name: string) => element.attrs.find((a) => a.name === name)?.value;
+    if (isCanonicalLink(element.tagName, read)) served.hrefs.add(read('href') ?? '');
+    else if (element.tagName === 'title') title ??= element;
+  });
+  served.title = titleText(title);
+  lastServed = [source, served];
+  return served;
 }
 
 /**
@@ -132,13 +142,13 @@ export function serializePage(window: BrowserWindow, job: RenderJob, source: str
   // (cleanUrls 'all', a prerendered file) would say `settled` before its own router had started,
   // to whatever waits on that signal (verify --browser, a headless render of that page).
   for (const name of [STATE_ATTRIBUTE, STATUS_ATTRIBUTE, REDIRECT_ATTRIBUTE]) document.documentElement?.removeAttribute(name);
-  const served = servedCanonicals(source);
+  const served = servedShell(source);
   let own = false;
   for (const element of [...document.querySelectorAll('meta[name], link[rel]')]) {
     const read = (name: string) => element.getAttribute(name);
     if (isFragmentMeta(element.localName, read)) element.remove();
     else if (!isCanonicalLink(element.localName, read)) continue;
-    else if (job.notFound || served.has(read('href') ?? '')) element.remove();
+    else if (job.notFound || served.hrefs.has(read('href') ?? '')) element.remove();
     else own = true;
   }
   if (!job.notFound && !own && document.head) {
@@ -149,6 +159,9 @@ export function serializePage(window: BrowserWindow, job: RenderJob, source: str
     link.setAttribute(HEAD_ATTRIBUTE, job.location);
     document.head.appendChild(link);
   }
+  // A title the page's scripts gave the state: the client is told the shell's, for routes without one.
+  const title = document.querySelector('title');
+  if (source && title && document.title !== served.title) title.setAttribute(SHELL_TITLE_ATTRIBUTE, served.title);
   const context = { ...job.settings, page: job.url };
   for (const element of [...document.querySelectorAll('a[href], area[href], link[href]')]) {
     const pretty = prettyHref(element.getAttribute('href') ?? '', context);

@@ -7,7 +7,7 @@
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { headKey, isCanonicalLink, isFragmentMeta, type HeadTag } from '../../head.js';
 import { SnapshotError } from '../errors.js';
-import { RENDERED_ATTRIBUTE } from '../../hydration.js';
+import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE } from '../../hydration.js';
 import { headHtml } from './head.js';
 import { escapeHtml } from './escape.js';
 import { applyEdits, hrefEdit, walkElements, type Edit, type LinkContext } from './links.js';
@@ -73,9 +73,13 @@ function isInside(element: Element, ancestor: Element): boolean {
   return false;
 }
 
-/** A slot in the template; `titleElement` is a whole `<title>` for shells that have none; `keyed` a shell head tag a state's tag may replace; `text` the shell's own text for the slot. */
+/**
+ * A slot in the template; `titleElement` is a whole `<title>` for shells that have none; `titleMark`
+ * the shell's title said on its `<title>` when a state's replaces it; `keyed` a shell head tag a
+ * state's tag may replace; `text` the shell's own text for the slot (for `titleMark`, its title).
+ */
 interface SlotRef {
-  slot: Slot | 'titleElement' | 'keyed';
+  slot: Slot | 'titleElement' | 'titleMark' | 'keyed';
   key?: string;
   text?: string;
 }
@@ -215,7 +219,14 @@ function browserPage(text: string, found: Scan, metas: readonly Element[], headP
  * canonical link but ours, and the slots. A head tag with a key is a slot of its own (its links
  * already rewritten), left out of a snapshot whose state sets a tag with that key (src/head.ts).
  */
-function templateEdits(text: string, found: Scan, metas: readonly Element[], inner: Range, headPoint: number): TemplateEdit[] {
+function templateEdits(
+  text: string,
+  found: Scan,
+  metas: readonly Element[],
+  inner: Range,
+  headPoint: number,
+  shellTitle: string,
+): TemplateEdit[] {
   const head = found.head;
   const outside = (edit: Range) => edit.end <= inner.start || edit.start >= inner.end;
   const slots = found.keyed
@@ -229,6 +240,9 @@ function templateEdits(text: string, found: Scan, metas: readonly Element[], inn
   const title = found.title?.sourceCodeLocation;
   if (title?.startTag && title.endTag && outside({ start: title.startOffset, end: title.endOffset })) {
     const own = text.slice(title.startTag.endOffset, title.endTag.startOffset);
+    // Just before the `>` of its start tag, as the outlet's mark.
+    const mark = title.startTag.endOffset - 1;
+    edits.push({ start: mark, end: mark, text: { slot: 'titleMark', text: shellTitle } });
     edits.push({ start: title.startTag.endOffset, end: title.endTag.startOffset, text: { slot: 'title', text: own } });
   } else {
     edits.push({ start: headPoint, end: headPoint, text: { slot: 'titleElement' } });
@@ -241,6 +255,18 @@ function templateEdits(text: string, found: Scan, metas: readonly Element[], inn
   return edits;
 }
 
+/** The text of a `<title>` (the first of a document), its whitespace collapsed as `document.title` gives it. Internal. */
+export function titleText(title: Element | null | undefined): string {
+  return (title?.childNodes ?? [])
+    .map((node) => ('value' in node ? node.value : ''))
+    .join('')
+    .replace(/[\t\n\f\r ]+/g, ' ')
+    .trim();
+}
+
+/** The attribute that tells the client the shell's title on a page whose title is a state's. */
+const shellTitleMark = (title: string): string => ` ${SHELL_TITLE_ATTRIBUTE}="${escapeHtml(title)}"`;
+
 /** Writes a state into the template's pieces. */
 function fill(pieces: readonly Piece[], parts: ShellParts): string {
   const tags = parts.tags ?? [];
@@ -250,7 +276,9 @@ function fill(pieces: readonly Piece[], parts: ShellParts): string {
     if (typeof piece === 'string') out += piece;
     else if (piece.slot === 'keyed') out += keys.has(piece.key as string) ? '' : piece.text;
     else if (piece.slot === 'title') out += parts.title === undefined ? piece.text : escapeHtml(parts.title);
-    else if (piece.slot === 'titleElement') out += parts.title === undefined ? '' : `<title>${escapeHtml(parts.title)}</title>`;
+    else if (piece.slot === 'titleMark') out += parts.title === undefined ? '' : shellTitleMark(piece.text as string);
+    else if (piece.slot === 'titleElement')
+      out += parts.title === undefined ? '' : `<title${shellTitleMark('')}>${escapeHtml(parts.title)}</title>`;
     else if (piece.slot === 'head') out += (parts.head ?? '') + headHtml(tags, parts.location);
     else if (piece.slot === 'mark') out += parts.mark === undefined ? '' : ` ${RENDERED_ATTRIBUTE}="${escapeHtml(parts.mark)}"`;
     else out += parts.outlet ?? piece.text;
@@ -270,12 +298,7 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   const inner = outletContent(found, options.outlet);
   const headPoint = headInsertPoint(found);
   const metas = found.metas.filter((e) => e.sourceCodeLocation);
-  const pieces = cut(html, templateEdits(html, found, metas, inner, headPoint));
-  // The text of the first <title>, its whitespace collapsed as `document.title` gives it.
-  const title = (found.title?.childNodes ?? [])
-    .map((node) => ('value' in node ? node.value : ''))
-    .join('')
-    .replace(/[\t\n\f\r ]+/g, ' ')
-    .trim();
+  const title = titleText(found.title);
+  const pieces = cut(html, templateEdits(html, found, metas, inner, headPoint, title));
   return { page: browserPage(html, found, metas, headPoint), title, snapshot: (parts) => fill(pieces, parts) };
 }

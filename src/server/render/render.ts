@@ -91,9 +91,7 @@ export function hooksRenderer(
       // Text as the DOM makes it of what the client assigns: `innerHTML = null` is empty, a symbol throws.
       const outlet = view?.render ? rewriteLinks(body === null ? '' : `${body as string}`, { ...job.settings, page: job.url }) : undefined;
       // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.
-      // With the shell's title when the state's replaced it: the title the client shows for a route without one.
-      const payload = title === undefined ? { location, status, data } : { location, status, data, title: shell.title };
-      const head = job.hydrate ? dataScript(payload, view ?? {}, job.hydrate.nonce) : undefined;
+      const head = job.hydrate ? dataScript({ location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
       const mark = job.hydrate ? location : undefined;
       return { status, html: shell.snapshot({ title: title === undefined ? undefined : `${title}`, tags, location, head, outlet, mark }) };
     },

@@ -79,7 +79,7 @@ describe('prerender', () => {
     expect(report.durationMs).toBeGreaterThanOrEqual(0);
     expect(peak).toBeLessThanOrEqual(2);
     const book = readFileSync(path.join(dir, 'books/1/index.html'), 'utf8');
-    expect(book).toContain('<title>Book 1</title>');
+    expect(book).toContain('<title data-router-title="">Book 1</title>');
     expect(book).toContain(`<link rel="canonical" href="${canonical}" data-router-head="/books/1">`);
     expect(readFileSync(path.join(dir, 'books/caf%C3%A9/index.html'), 'utf8')).toContain('<h1>café</h1>');
     const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);

@@ -87,6 +87,24 @@ describe('serializePage', () => {
     );
   });
 
+  it("names the shell's title on <title> when the page's scripts gave the state another, escaped; not when they left it", () => {
+    const source = '<!DOCTYPE html><html><head><title>  Shop &amp; "Co" </title></head><body></body></html>';
+    const serialize = (title?: string) => {
+      const window = page(source);
+      if (title !== undefined) window.document.title = title;
+      return serializePage(window as unknown as Parameters<typeof serializePage>[0], job(), source);
+    };
+    expect(serialize('Item <1>')).toContain('<title data-router-title="Shop &amp; &quot;Co&quot;">Item &lt;1&gt;</title>');
+    expect(serialize()).not.toContain('data-router-title');
+    expect(serialize('Shop & "Co"')).not.toContain('data-router-title');
+    // A title the page's scripts made where the shell had none: the shell's is ''.
+    const window = page('<!DOCTYPE html><html><head></head><body></body></html>');
+    window.document.title = 'Item';
+    expect(serializePage(window as unknown as Parameters<typeof serializePage>[0], job(), '<html></html>')).toContain(
+      '<title data-router-title="">Item</title>',
+    );
+  });
+
   it('writes the is value of a customized built-in made by createElement, once and escaped', () => {
     const window = page('<!DOCTYPE html><html><head></head><body></body></html>');
     const made = window.document.createElement('button', { is: 'x-"b"' });

@@ -79,11 +79,19 @@ describe('parseShell', () => {
     expect(snap).toContain('<div id="app"><p>Loading</p></div>');
   });
 
+  it("names the shell's title on <title> when a state's replaces it, as document.title reads it, escaped", () => {
+    const shell = shellOf(
+      '<!doctype html><html><head><title lang=en>\n  Shop &amp;\t"Co" </title></head><body><div id=app></div></body></html>',
+    );
+    expect(shell.snapshot({ title: 'Item' })).toContain('<title lang=en data-router-title="Shop &amp; &quot;Co&quot;">Item</title>');
+    expect(shell.snapshot({})).toContain('<title lang=en>\n  Shop &amp;\t"Co" </title>');
+  });
+
   it('adds no <title> to a shell without one unless the state has a title', () => {
     const html = '<!doctype html><html><head></head><body><div id=app></div></body></html>';
     expect(shellOf(html).snapshot({})).toBe('<!doctype html><html><head></head><body><div id=app></div></body></html>');
     expect(shellOf(html).snapshot({ title: 'T' })).toBe(
-      '<!doctype html><html><head><title>T</title></head><body><div id=app></div></body></html>',
+      '<!doctype html><html><head><title data-router-title="">T</title></head><body><div id=app></div></body></html>',
     );
   });
 
@@ -159,7 +167,7 @@ describe('parseShell', () => {
     const snaps = Array.from({ length: 1000 }, (_, i) => shell.snapshot({ title: `Book ${i}`, head: '', outlet: `<h1>${i}</h1>` }));
     expect(parse5.parse).toHaveBeenCalledTimes(1);
     expect(parse5.parseFragment).not.toHaveBeenCalled();
-    expect(snaps[7]).toContain('<title>Book 7</title>');
+    expect(snaps[7]).toContain('<title data-router-title="Books">Book 7</title>');
     expect(snaps[7]).toContain('<div id="app"><h1>7</h1></div>');
   });
 

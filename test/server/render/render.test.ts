@@ -44,13 +44,16 @@ describe('hooksRenderer', () => {
     ],
     [
       '/titled',
-      '<!DOCTYPE html><html><head><title>A &quot;title&quot; &lt;b&gt;</title><link rel="canonical" href="https://example.com/#!/titled" data-router-head="/titled"></head><body><div id="app"><a href="/#!/plain">p</a></div></body></html>',
+      '<!DOCTYPE html><html><head><title data-router-title="Shell">A &quot;title&quot; &lt;b&gt;</title><link rel="canonical" href="https://example.com/#!/titled" data-router-head="/titled"></head><body><div id="app"><a href="/#!/plain">p</a></div></body></html>',
     ],
     [
       '/data/7',
-      '<!DOCTYPE html><html><head><title>Data 7</title><link rel="canonical" href="https://example.com/#!/data/7" data-router-head="/data/7"></head><body><div id="app"><pre>{"id":"7","aborted":false}</pre></div></body></html>',
+      '<!DOCTYPE html><html><head><title data-router-title="Shell">Data 7</title><link rel="canonical" href="https://example.com/#!/data/7" data-router-head="/data/7"></head><body><div id="app"><pre>{"id":"7","aborted":false}</pre></div></body></html>',
     ],
-    ['/nope', '<!DOCTYPE html><html><head><title>Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>'],
+    [
+      '/nope',
+      '<!DOCTYPE html><html><head><title data-router-title="Shell">Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>',
+    ],
   ])('renders %s with its hooks into the shell', async (location, html) => {
     expect((await hooksRenderer(shell, routes).render(job(location))).html).toBe(html);
   });
@@ -97,7 +100,7 @@ describe('hooksRenderer', () => {
     await expect(run('/symbol')).rejects.toThrow(TypeError);
     await expect(run('/symbol-title')).rejects.toThrow(TypeError);
     // An object is text by its toString, as the DOM makes it (not by valueOf, as `'' + x` would).
-    expect((await run('/object')).html).toMatch(/<title>T<\/title>.*<div id="app">R<\/div>/);
+    expect((await run('/object')).html).toMatch(/<title data-router-title="Shell">T<\/title>.*<div id="app">R<\/div>/);
   });
 
   it('renders the bare shell with no canonical link when nothing matches and there is no notFound route', async () => {
@@ -205,7 +208,7 @@ describe('hooksRenderer', () => {
     const gone = await hooksRenderer(shell, table).render({ ...job('/gone'), match: table.resolve('/gone') });
     expect(gone).toEqual({
       status: 404,
-      html: '<!DOCTYPE html><html><head><title>Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>',
+      html: '<!DOCTYPE html><html><head><title data-router-title="Shell">Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>',
     });
     expect(await hooksRenderer(shell, table).render({ ...job('/moved'), match: table.resolve('/moved') })).toEqual({
       status: 308,
