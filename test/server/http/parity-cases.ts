@@ -82,6 +82,10 @@ const TARGETS = [
   '/app/book/%22%3E%3Cscript%3E%0D%0AX-Evil:1',
   '/app/?_escaped_fragment_=/book/%2522%253E%253Cx%253E%250D%250AX-Evil:1',
   '/app/books/%00',
+  '/app/?_escaped_fragment_=%3Cscript%3Ealert(1)%3C/script%3E%ZZ',
+  '/app/?_escaped_fragment_=<script>alert(1)</script>%C0',
+  '/app/<script>alert(1)</script>?_escaped_fragment_=%E0%80',
+  '/app/books/<script>alert(1)</script>',
   '/app/?_escaped_fragment_=/books/%0D%0AX-Evil:1',
   // dot segments, raw and encoded; other hosts; backslashes
   '/app/../app/books/1',
