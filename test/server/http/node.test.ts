@@ -115,6 +115,9 @@ describe('the node adapter', () => {
     ["Express's original URL under a mount", { url: '/x', originalUrl: '/app/x?_escaped_fragment_=' }, '/app/x?_escaped_fragment_='],
     ['the absolute form a proxy receives', { url: 'http://evil.example/app/?_escaped_fragment_=/b' }, '/app/?_escaped_fragment_=/b'],
     ['a path that reads as an authority', { url: '//evil.example/x' }, '//evil.example/x'],
+    // As the URL parser reads them (so a web Request, and a browser, which never sends one): `/` in the path, text in the query.
+    ['a path with backslashes', { url: '/app\\books\\1?q=a\\b#c\\d' }, '/app/books/1?q=a\\b'],
+    ['a path with a backslash that reads as an authority', { url: '/\\evil.example/x' }, '//evil.example/x'],
   ])('reads only the path and query from %s, never the host', (_, req, target) => {
     const ask = toAsk({
       method: 'get',
