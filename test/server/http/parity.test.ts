@@ -168,18 +168,26 @@ describe.each(['bots', 'all', 'shell'] as const)('cleanUrls %s', (cleanUrls) => 
       ]);
       const label = `${method} ${JSON.stringify(target.slice(0, 80))} ${JSON.stringify(headers).slice(0, 120)}`;
       if (!same(node, viaExpress)) problems.push(`${label}\n  node    ${show(node)}\n  express ${show(viaExpress)}`);
-      if (!same(node, viaMounted)) problems.push(`${label}\n  node    ${show(node)}\n  mounted ${show(viaMounted)}`);
+      // Express decides which paths reach a mount, and `/app\books` is not under `/app` to it.
+      const unmounted = target.startsWith('/app\\') && viaMounted.status === NEXT.status;
+      if (!same(node, viaMounted) && !unmounted) problems.push(`${label}\n  node    ${show(node)}\n  mounted ${show(viaMounted)}`);
       for (const broken of breaks(node, one)) problems.push(`${label}: ${broken}\n  ${show(node)}`);
       const status = expectedStatus(one, cleanUrls);
       if (status !== undefined && node.status !== status) problems.push(`${label}: ${node.status}, not ${status}`);
       if (web) {
-        // A web Request's URL is parsed (backslashes made slashes, dot segments removed, other
-        // bytes escaped): `fetch` is compared with Node sent the target as parsed.
+        // A web Request's URL is parsed (dot segments removed, backslashes made slashes, bytes
+        // escaped): `fetch` is compared with Node sent the target as the URL parser wrote it, and
+        // that rewriting must not change the state answered (its status and ETag), unless Node's
+        // own parser refused the raw target (a 400 with no Content-Type) or the answer is the 400
+        // page, which quotes the target as it came.
         const parsed = new URL(url as string).pathname + new URL(url as string).search;
         const fromWeb = await web;
         const asParsed = parsed === target ? node : await raw(door.node.port, method, parsed, sent);
         if (!same(asParsed, fromWeb))
           problems.push(`${label} (as ${parsed.slice(0, 80)})\n  node  ${show(asParsed)}\n  fetch ${show(fromWeb)}`);
+        const state = (seen: Seen) => `${seen.status} ${seen.headers['etag']} ${seen.headers['location']}`;
+        if (node.status !== 400 && state(node) !== state(asParsed))
+          problems.push(`${label}: ${state(node)} as sent, ${state(asParsed)} as ${parsed.slice(0, 80)}`);
         for (const broken of breaks(fromWeb, one)) problems.push(`${label} fetch: ${broken}\n  ${show(fromWeb)}`);
       }
     }
