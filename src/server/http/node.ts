@@ -21,7 +21,10 @@ class NodeAsk implements Ask {
     private readonly res: ServerResponse | undefined,
   ) {}
   header(name: string): string | null {
-    const value = this.req.headers[name];
+    // Every field line, joined as fetch's Headers joins them: `headers` keeps only the first line of
+    // User-Agent, If-Modified-Since and a few more, so a request sent twice a field was read one way
+    // here and another by `fetch`. (An object without `headersDistinct`, as some tests pass, has `headers`.)
+    const value = this.req.headersDistinct?.[name] ?? this.req.headers[name];
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
   get address(): string | null {
@@ -48,7 +51,13 @@ export function toAsk(req: IncomingMessage, res?: ServerResponse): Ask | null {
   }
   if (!target.startsWith('/')) target = '/' + target;
   // The path and query only: a fragment never reaches a server, and `#` here is not one.
-  return new NodeAsk((req.method ?? 'GET').toUpperCase(), stripAnchor(target), req, res);
+  target = stripAnchor(target);
+  // A `\` in the path is a `/` to the URL parser, so to a browser (which never sends one) and to the
+  // web Request `fetch` is given: read here as there, `/app/books\1` is /books/1 at every door.
+  const query = target.indexOf('?');
+  const path = query < 0 ? target : target.slice(0, query);
+  if (path.includes('\\')) target = path.replace(/\\/g, '/') + target.slice(path.length);
+  return new NodeAsk((req.method ?? 'GET').toUpperCase(), target, req, res);
 }
 
 /** Writes an answer to a Node response: status, headers and body in one write (Content-Length, never chunked). */

@@ -34,6 +34,20 @@ function gzipTag(etag: string): string {
   return etag.slice(0, -1) + '-gz"';
 }
 
+const DAY = '(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)';
+const MONTH = '(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)';
+const TIME = '\\d\\d:\\d\\d:\\d\\d';
+// RFC 9110 §5.6.7: IMF-fixdate, then the obsolete RFC 850 and asctime forms (asctime's is GMT too).
+const HTTP_DATE = RegExp(
+  `^${DAY}, \\d\\d ${MONTH} \\d{4} ${TIME} GMT$|^(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day, \\d\\d-${MONTH}-\\d\\d ${TIME} GMT$|^(${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
+);
+
+/** The time of an HTTP-date in ms, or NaN for anything else (Date.parse alone reads `tomorrow 2100` as the year 2100). */
+function httpDate(text: string): number {
+  const form = HTTP_DATE.exec(text);
+  return form ? Date.parse(form[1] === undefined ? text : text + ' GMT') : NaN;
+}
+
 /** True when the request's validators say the client's copy is current (only for 200 pages). */
 export function isNotModified(request: Pick<Ask, 'header'>, etag: string | undefined, lastModified: number | undefined): boolean {
   const match = request.header('if-none-match');
@@ -48,7 +62,7 @@ export function isNotModified(request: Pick<Ask, 'header'>, etag: string | undef
   }
   const since = request.header('if-modified-since');
   if (since === null || lastModified === undefined) return false;
-  const date = Date.parse(since);
+  const date = httpDate(since);
   // HTTP dates have whole seconds: compare at that precision.
   return !Number.isNaN(date) && Math.floor(lastModified / 1000) * 1000 <= date;
 }

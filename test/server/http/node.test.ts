@@ -12,6 +12,8 @@ const routes = createRoutes(
   { base: '/app/' },
 );
 const handler = createSnapshotHandler({ routes, origin: 'https://example.com', onError: () => {} });
+const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const BROWSER = 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36';
 
 let running: Running[] = [];
 afterEach(async () => {
@@ -113,6 +115,9 @@ describe('the node adapter', () => {
     ["Express's original URL under a mount", { url: '/x', originalUrl: '/app/x?_escaped_fragment_=' }, '/app/x?_escaped_fragment_='],
     ['the absolute form a proxy receives', { url: 'http://evil.example/app/?_escaped_fragment_=/b' }, '/app/?_escaped_fragment_=/b'],
     ['a path that reads as an authority', { url: '//evil.example/x' }, '//evil.example/x'],
+    // As the URL parser reads them (so a web Request, and a browser, which never sends one): `/` in the path, text in the query.
+    ['a path with backslashes', { url: '/app\\books\\1?q=a\\b#c\\d' }, '/app/books/1?q=a\\b'],
+    ['a path with a backslash that reads as an authority', { url: '/\\evil.example/x' }, '//evil.example/x'],
   ])('reads only the path and query from %s, never the host', (_, req, target) => {
     const ask = toAsk({
       method: 'get',
@@ -123,6 +128,26 @@ describe('the node adapter', () => {
     expect(ask?.method).toBe('GET');
     expect(ask?.header('accept-encoding')).toBe('gzip, br');
     expect(ask?.header('if-none-match')).toBeNull();
+  });
+
+  it.each([
+    // A browser's line first, a bot's second: fetch reads both (a bot); Node's headers keep the first.
+    ['User-Agent', [BROWSER, BOT], '/app/books/1'],
+    // Two dates: RFC 9110 §13.1.3 says to ignore the field, as fetch's joined value is; Node's headers keep the first.
+    [
+      'If-Modified-Since',
+      [new Date(Date.now() + 60_000).toUTCString(), 'Thu, 01 Jan 1970 00:00:00 GMT'],
+      '/app/?_escaped_fragment_=/books/1',
+    ],
+  ])('reads %s sent on two field lines as fetch does, every line joined, not only the first', async (name, values, path) => {
+    const port = await start((req, res) => void handler.node(req, res));
+    const web = await handler.fetch(new Request(`http://127.0.0.1${path}`, { headers: values.map((value) => [name, value]) }));
+    const node = await new Promise<http.IncomingMessage>((resolve, reject) =>
+      http.get({ host: '127.0.0.1', port, path, headers: { [name]: values }, agent: false }, resolve).on('error', reject),
+    );
+    node.resume();
+    expect(web?.headers.get('etag')).toBeTruthy();
+    expect([node.statusCode, node.headers['etag']]).toEqual([web?.status, web?.headers.get('etag')]);
   });
 
   it.each([

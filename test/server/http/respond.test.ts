@@ -31,6 +31,15 @@ describe('isNotModified', () => {
     [{ 'if-modified-since': new Date(MODIFIED + 60_000).toUTCString() }, true],
     [{ 'if-modified-since': new Date(MODIFIED - 1000).toUTCString() }, false],
     [{ 'if-modified-since': 'not a date' }, false],
+    // Only an HTTP-date counts (RFC 9110 §13.1.3: any other value is ignored), in its three forms
+    // (§5.6.7): text Date.parse reads leniently, or two dates joined, are no date.
+    [{ 'if-modified-since': 'tomorrow 2100' }, false],
+    [{ 'if-modified-since': '9999' }, false],
+    [{ 'if-modified-since': '2100-01-01T00:00:00Z' }, false],
+    [{ 'if-modified-since': `${new Date(MODIFIED + 60_000).toUTCString()}, ${new Date(MODIFIED - 1000).toUTCString()}` }, false],
+    [{ 'if-modified-since': 'Tuesday, 02-Jan-24 03:05:05 GMT' }, true],
+    [{ 'if-modified-since': 'Tue Jan  2 03:05:05 2024' }, true],
+    [{ 'if-modified-since': 'Tue Jan  2 03:04:04 2024' }, false],
     // If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2).
     [{ 'if-none-match': '"other"', 'if-modified-since': new Date(MODIFIED + 60_000).toUTCString() }, false],
     [{}, false],
