@@ -113,7 +113,7 @@ describe('crawlable-router prerender (child process)', () => {
     });
     expect(result.stderr).toMatch(/^\[1\/3\] ok \//m);
     const book = readFileSync(path.join(out, 'books/2/index.html'), 'utf8');
-    expect(book).toContain('<title>Book 2</title>');
+    expect(book).toContain('<title data-router-title="App">Book 2</title>');
     expect(book).toContain('<main id="view"><h1>2</h1></main>');
     expect(book).toContain('<link rel="canonical" href="https://example.com/app/#!/books/2" data-router-head="/books/2">');
     const urls = parseXml(readFileSync(path.join(out, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
@@ -134,7 +134,7 @@ describe('crawlable-router prerender (child process)', () => {
     ]);
     expect(result.code).toBe(EXIT.OK);
     const book = readFileSync(path.join(dir, 'out-headless/books/7/index.html'), 'utf8');
-    expect(book).toContain('<title>At /books/7</title>');
+    expect(book).toContain('<title data-router-title="App">At /books/7</title>');
     expect(book).toContain('<p>drawn by the client for /books/7</p>');
     expect(book).toContain('<link rel="canonical" href="https://example.com/books/7" data-router-head="/books/7">');
   });
