@@ -163,8 +163,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     return fromSnapshot(request, stored, clean);
   }
 
-  /** The shell (200, or 404 where no route matches) or a redirect route's move, for a clean URL that gets no snapshot. */
-  function shellFor(request: Ask, location: AppLocation): Answer | Promise<Answer> {
+  /**
+   * A redirect route's move, or the shell (200, or 404 where no route matches), for a clean URL that
+   * gets no snapshot; null without `serveShell`. A move is no shell: it is answered either way.
+   */
+  function shellFor(request: Ask, location: AppLocation): Answer | Promise<Answer> | null {
     // Routes match paths: the query (which may be 16 kB of pairs) is not parsed for a status.
     const at = location.indexOf('?');
     const match = routes.match(at < 0 ? location : location.slice(0, at));
@@ -172,6 +175,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     const moved = match && (match.route as RouteDefinition).redirect !== undefined ? routeRedirect(routes.match(location) ?? match) : null;
     if (moved)
       return respond(request, { ...redirectTo(moved.status, redirectUrl(moved.to, settings, 'clean'), cacheControl), vary }, { compress });
+    if (!serveShell) return null;
     return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
   }
 
@@ -197,7 +201,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     const { location, clean } = target;
     if (location === null) return null;
     if (clean && !(cleanUrls === 'all' || (cleanUrls === 'bots' && isBot(request.header('user-agent'))))) {
-      return serveShell ? shellFor(request, location) : null;
+      return shellFor(request, location);
     }
     // The state: the path and the query keys its route says make a distinct state.
     const key = (target.key ??= routes.stateOf(location));

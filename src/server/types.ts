@@ -44,7 +44,7 @@ export interface SnapshotHandlerOptions {
   shellCacheControl?: string;
   /** gzip answers for clients that accept it (and send `Vary: Accept-Encoding`). Default `true`. */
   compress?: boolean;
-  /** Answer clean URLs inside `base` with the shell where they get it; `false` leaves those to the next handler. Default `true`. */
+  /** Answer clean URLs inside `base` with the shell where they get it; `false` leaves those to the next handler (a redirect route still answers its move). Default `true`. */
   serveShell?: boolean;
   /**
    * A per-client limit, asked before each snapshot request waits for its state (not for one the

@@ -267,10 +267,17 @@ describe('options', () => {
     expect(asked).toEqual(['my-preview-bot', BOT, null]);
   });
 
-  it('leaves browsers to the next handler with serveShell: false, and still answers bots', async () => {
+  it('leaves browsers to the next handler with serveShell: false, and still answers bots and redirect routes', async () => {
     const { port } = await serve({ serveShell: false });
     expect((await request(port, '/books/1')).body).toBe('Not Found\n');
     expect(read((await request(port, '/books/1', { headers: { 'User-Agent': BOT } })).body).title).toBe('Book 1');
+    // A redirect route's move is no shell: browsers get its 301 too, as bots do.
+    const moved = await request(port, '/book/7?x=1');
+    expect([moved.status, moved.headers.location, moved.headers.vary]).toEqual([
+      301,
+      `${ORIGIN}/books/7?x=1`,
+      'User-Agent, Accept-Encoding',
+    ]);
   });
 
   it.each([
