@@ -6,17 +6,18 @@ import { hasEscapedFragment, uglyState } from '../codec.js';
 import { DEV } from '../dev.js';
 import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
-import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
+import { STATE_ATTRIBUTE } from '../settled.js';
 import { stateHead } from '../head.js';
 import { hookText } from '../hook-text.js';
 import type { RouteMatch } from '../route-types.js';
-import { SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
+import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
 import { createHead } from './head.js';
 import { historyNav } from './history.js';
-import { readHydration, renderedLocation } from './hydrate.js';
+import { readPage } from './hydrate.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
+import { publishSettled } from './settled.js';
 import type { LiveWindow, RouterElement, RouterSignal } from './dom.js';
 import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, Target } from './types.js';
 
@@ -105,14 +106,7 @@ export function createRouter(options: RouterOptions): Router {
   function idle() {
     pending = null;
     waiters.splice(0).forEach((f) => f());
-    if (started && doc) {
-      const root = doc.documentElement;
-      root.setAttribute(STATE_ATTRIBUTE, 'settled');
-      root.setAttribute(STATUS_ATTRIBUTE, '' + status);
-      if (moved === undefined) root.removeAttribute(REDIRECT_ATTRIBUTE);
-      else root.setAttribute(REDIRECT_ATTRIBUTE, moved);
-      win.dispatchEvent(new win.CustomEvent(SETTLED_EVENT, { detail: { location: current && current.location, status, redirect: moved } }));
-    }
+    if (started && doc) publishSettled(win, current && current.location, status, moved);
   }
 
   /**
@@ -304,15 +298,7 @@ export function createRouter(options: RouterOptions): Router {
       outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
       const href = nav.href();
       // Without a document there is no server-rendered page to hydrate from.
-      if (doc) {
-        seed = readHydration(doc);
-        // A page opened at an ugly URL is the server's snapshot of a state even without the mark:
-        // its title may be that state's ('' matches no location, so the outlet is drawn anew). Its
-        // head tags, as any page's, say which state they are of themselves (src/client/head.ts).
-        drawn = renderedLocation(outlet ?? null) ?? (hasEscapedFragment(href) ? '' : null);
-        // A page rendered for a state names the shell's title on its <title> when the state's replaced it.
-        shellTitle = doc.querySelector('title')?.getAttribute(SHELL_TITLE_ATTRIBUTE) ?? doc.title;
-      }
+      if (doc) [seed, drawn, shellTitle] = readPage(doc, outlet, href);
       // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
       const { signal } = (listening = new (win?.AbortController ?? AbortController)());
       nav.listen(onPop, signal);

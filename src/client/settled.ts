@@ -1,0 +1,18 @@
+// The client's half of the settled contract (src/settled.ts): once no navigation is in flight,
+// `<html>` says `settled` with the state's outcome beside it, and the settled event follows (the
+// router sets `busy` itself as each navigation begins). Whatever waits for a page to be done (a
+// headless snapshot, `verify --browser`, an app's tests) reads these.
+
+import type { AppLocation } from '../location.js';
+import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
+import type { LiveWindow } from './dom.js';
+
+/** Marks the document settled with the outcome of the state shown, then dispatches the settled event. */
+export function publishSettled(win: LiveWindow, location: AppLocation | null, status: number, redirect: AppLocation | undefined): void {
+  const root = win.document.documentElement;
+  root.setAttribute(STATE_ATTRIBUTE, 'settled');
+  root.setAttribute(STATUS_ATTRIBUTE, '' + status);
+  if (redirect === undefined) root.removeAttribute(REDIRECT_ATTRIBUTE);
+  else root.setAttribute(REDIRECT_ATTRIBUTE, redirect);
+  win.dispatchEvent(new win.CustomEvent(SETTLED_EVENT, { detail: { location, status, redirect } }));
+}

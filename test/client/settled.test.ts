@@ -1,0 +1,29 @@
+import { Window } from 'happy-dom';
+import { describe, expect, it } from 'vitest';
+import { publishSettled } from '../../src/client/settled.js';
+import type { LiveWindow } from '../../src/client/dom.js';
+import { SETTLED_EVENT } from '../../src/settled.js';
+
+describe('publishSettled', () => {
+  it('marks <html> settled with the status and the redirect, then dispatches the event with the same outcome', () => {
+    const window = new Window();
+    const root = window.document.documentElement;
+    const seen: unknown[] = [];
+    window.addEventListener(SETTLED_EVENT, (event) => {
+      // The marks are in place by the time anyone hears the event.
+      seen.push([
+        (event as unknown as { detail: unknown }).detail,
+        root.getAttribute('data-router-state'),
+        root.getAttribute('data-router-status'),
+      ]);
+    });
+    publishSettled(window as unknown as LiveWindow, '/books/1', 301, '/books/1');
+    expect(root.getAttribute('data-router-redirect')).toBe('/books/1');
+    publishSettled(window as unknown as LiveWindow, '/missing', 404, undefined);
+    expect(root.hasAttribute('data-router-redirect')).toBe(false);
+    expect(seen).toEqual([
+      [{ location: '/books/1', status: 301, redirect: '/books/1' }, 'settled', '301'],
+      [{ location: '/missing', status: 404, redirect: undefined }, 'settled', '404'],
+    ]);
+  });
+});
