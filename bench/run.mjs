@@ -39,6 +39,9 @@ figure(
     ...sizes.map((n) => [`within 2× of find-my-way at ${n} routes`, `×${(ours[n] / fmw[n]).toFixed(2)}`, verdict(ours[n] / fmw[n] <= 2)]),
     ['cost growth 10→1000 routes at most 2×', `×${growth.toFixed(2)}`, verdict(growth <= 2)],
   ],
+  'Each router is timed in rounds that interleave every (router, size) pair, the median of five rounds or more. On a shared ' +
+    'machine these ratios still move between whole runs, at 10 routes most (the same matcher timed twice in one ' +
+    'round has differed by a quarter with its place in the round): a verdict near its bound holds for this run only.',
 );
 charts['match-1000'] = barChart({
   title: 'ns per match, 1000 routes',
