@@ -70,6 +70,9 @@ const TARGETS = [
   '/other',
   '/assets/main.js',
   '/app/main.js',
+  // paths are case-sensitive: Express routes `/APP` to a mount at `/app`, the handler passes it on
+  '/APP/books/1',
+  '/App/?_escaped_fragment_=/books/1',
   // percent faults, markup, CR/LF and NUL as escapes
   '/app/?_escaped_fragment_=%ZZ',
   '/app/?_escaped_fragment_=%C0%AF',
