@@ -35,9 +35,9 @@ describe('hookText', () => {
     const tags = { meta: [{ name: 'description', content: 'x' }] };
     expect(syncHead(undefined, '/a')).toBeUndefined();
     expect(syncHead(tags, '/a')).toBe(tags);
-    expect(syncHead(() => tags, '/a')(undefined as never)).toBe(tags);
+    expect(syncHead((_context: never) => tags, '/a')(undefined as never)).toBe(tags);
     // Before, an async head gave no tags at all, on either side, and nothing said why.
-    const late = syncHead(async () => tags, '/books/1');
+    const late = syncHead(async (_context: never) => tags, '/books/1');
     expect(() => late(undefined as never)).toThrow(
       new TypeError('head of "/books/1" returned a promise: render, title and head run synchronously; fetch data in load'),
     );

@@ -84,8 +84,10 @@ describe('hooksRenderer', () => {
     // An `async head` (plain JS, which no type check stops) gave a 200 snapshot with no description,
     // og: or JSON-LD tag and no error anywhere.
     const late = async () => ({ meta: [{ name: 'description', content: 'late' }] });
-    const run = (table: ReturnType<typeof createRoutes>, location: string) =>
-      hooksRenderer(shell, table).render({ ...job(location), match: table.resolve(location), notFound: false });
+    const run = (
+      table: NonNullable<Parameters<typeof hooksRenderer>[1]> & { resolve(location: string): RenderJob['match'] },
+      location: string,
+    ) => hooksRenderer(shell, table).render({ ...job(location), match: table.resolve(location), notFound: false });
     const own = createRoutes([{ path: '/late', head: late as never }]);
     await expect(run(own, '/late')).rejects.toThrow(
       new TypeError('head of "/late" returned a promise: render, title and head run synchronously; fetch data in load'),
