@@ -184,6 +184,18 @@ export function createRoutes<const P extends readonly string[]>(
   };
 }
 
+/** A redirect route's target compiled, a `RouteError` naming the route and its target when it is no pattern. */
+function redirectTarget(r: RouteDefinition<string, unknown>, to: string, sensitive: boolean): ReturnType<typeof compileRoute> {
+  try {
+    return compileRoute({ path: to }, sensitive);
+  } catch (error) {
+    throw new RouteError(
+      'BAD_PATTERN',
+      `the redirect of ${describe(r)} to ${JSON.stringify(to)} is no path pattern of this app: ${(error as Error).message}`,
+    );
+  }
+}
+
 /** The `load` of a redirect route: a pattern filled with the matched params (query kept), or the function's target; 301. */
 function redirectLoad(
   r: RouteDefinition<string, unknown>,
@@ -195,7 +207,9 @@ function redirectLoad(
     return (context) => {
       throw redirect(to(context), 301);
     };
-  const target = compileRoute({ path: to }, sensitive);
+  // Development builds name the redirect in the error of a target that is no pattern (`https://…`,
+  // `books/:id`), which otherwise blamed "a route path" the route's own path is not.
+  const target = DEV ? redirectTarget(r, to, sensitive) : compileRoute({ path: to }, sensitive);
   const uncaptured = (n: string) => !source.names.includes(n);
   if (target.names.some(uncaptured))
     throw new RouteError(

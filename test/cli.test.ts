@@ -230,6 +230,8 @@ describe('crawlable-router prerender (child process)', () => {
     const files = [...JSON.parse(one.stdout).files, ...JSON.parse(two.stdout).files];
     expect(files.sort()).toEqual(['books/1/index.html', 'books/2/index.html', 'index.html']);
     expect(one.stderr).toContain('(shard 1/2; no sitemap');
+    // The CLI user is told of the command, not only of the API's option (before: "write it with sitemapOnly").
+    expect(one.stderr).toContain('write it with the sitemap command or sitemapOnly');
     expect(existsSync(path.join(dir, 'out-shards/sitemap.xml'))).toBe(false);
     const step = await inProcess(['sitemap', ...args]);
     expect(step).toMatchObject({ code: EXIT.OK, stdout: '' });

@@ -488,6 +488,24 @@ describe('canonical locations and redirect routes', () => {
     );
   });
 
+  it.each([
+    ['https://new.example/books/:id', 'a route path must be a string starting with "/"'],
+    ['books/:id', 'a route path must be a string starting with "/"'],
+    ['//new.example/books/:id', 'a "//", "." or ".." segment'],
+  ])('names the redirect route and its target when the target %s is no path pattern', (redirect, cause) => {
+    // Before, the error blamed "a route path" (`got "https://new.example/books/:id"`) and named no route.
+    const error = (() => {
+      try {
+        createRoutes([{ path: '/old/:id', redirect }]);
+      } catch (thrown) {
+        return thrown as RouteError;
+      }
+    })();
+    expect(error?.code).toBe('BAD_PATTERN');
+    expect(error?.message).toContain(`the redirect of route /old/:id to ${JSON.stringify(redirect)} is no path pattern of this app: `);
+    expect(error?.message).toContain(cause);
+  });
+
   it('takes a redirect whose target has optional params the path may not have', () => {
     const table = createRoutes([
       { path: '/x/:lang/p', redirect: '/y{/:lang}/p' },

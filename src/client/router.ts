@@ -8,7 +8,7 @@ import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from 
 import { outcomeOf } from '../outcome.js';
 import { STATE_ATTRIBUTE } from '../settled.js';
 import { stateHead } from '../head.js';
-import { hookText } from '../hook-text.js';
+import { hookText, syncHead } from '../hook-text.js';
 import type { RouteMatch } from '../route-types.js';
 import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
@@ -157,7 +157,7 @@ export function createRouter(options: RouterOptions): Router {
       // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
       // the state failed, as the server answers it, never the last state's status over a stale view.
       ((status = 500), (moved = undefined));
-      // Development builds refuse a promise from `render` or `title`, as the server does (src/hook-text.ts).
+      // Development builds refuse a promise from `render`, `title` or `head`, as the server does (src/hook-text.ts).
       if (outlet && view.render && !keep)
         outlet.innerHTML = DEV ? hookText(view.render(context), 'render', m.location) : view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;
@@ -165,7 +165,15 @@ export function createRouter(options: RouterOptions): Router {
       // A route without a title shows the shell's; the error view without one leaves the title as it is.
       const shown = title ?? (failed ? undefined : shellTitle);
       if (shown !== undefined && doc) doc.title = shown;
-      setHead?.(stateHead(routes, view, context, failed || m.notFound ? null : undefined), context.location);
+      setHead?.(
+        stateHead(
+          DEV ? { head: syncHead(routes.head, m.location) } : routes,
+          DEV ? { head: syncHead(view.head, m.location) } : view,
+          context,
+          failed || m.notFound ? null : undefined,
+        ),
+        context.location,
+      );
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
     }

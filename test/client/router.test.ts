@@ -281,11 +281,20 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
       ],
     });
     await expect(t.router.navigate('/late')).rejects.toThrow(
-      new TypeError('render of "/late" returned a promise: render and title run synchronously; fetch data in load'),
+      new TypeError('render of "/late" returned a promise: render, title and head run synchronously; fetch data in load'),
     );
     expect(t.outlet()).toBe('<h1>Home</h1>');
     await expect(t.router.navigate('/late-title')).rejects.toThrow(/^title of "\/late-title" returned a promise/);
     expect(t.document.title).toBe('Home');
+  });
+
+  it('refuses a head hook that returns a promise, as the server does, rather than leave the head without its tags', async () => {
+    // Before, `head: async () => …` silently gave the state no tags at all.
+    const late = async () => ({ meta: [{ name: 'description', content: 'late' }] });
+    await open({ routes: [{ path: '/late-head', head: late as never }] });
+    await expect(t.router.navigate('/late-head')).rejects.toThrow(
+      new TypeError('head of "/late-head" returned a promise: render, title and head run synchronously; fetch data in load'),
+    );
   });
 
   it("shows the shell's title for a route without one, as its snapshot does, not the last state's", async () => {

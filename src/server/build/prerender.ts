@@ -235,7 +235,9 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     durationMs: Math.round(performance.now() - started),
   };
   const slice =
-    shard.total > 1 ? ` (shard ${shard.current}/${shard.total}; no sitemap: write it with sitemapOnly once the shards are together)` : '';
+    shard.total > 1
+      ? ` (shard ${shard.current}/${shard.total}; no sitemap: once the shards are together, write it with the sitemap command or sitemapOnly)`
+      : '';
   progress.end(
     `prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` +
       (redirects.length ? `; ${count(redirects.length, 'redirect')} skipped` : '') +

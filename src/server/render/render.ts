@@ -3,7 +3,7 @@
 // shows what a browser shows) into the parsed shell; `headlessRenderer` runs the real app instead.
 
 import type { AppLocation } from '../../location.js';
-import { hookText } from '../../hook-text.js';
+import { hookText, syncHead } from '../../hook-text.js';
 import { outcomeOf } from '../../outcome.js';
 import { stateHead } from '../../head.js';
 import type { Params } from '../../params.js';
@@ -84,8 +84,13 @@ export function hooksRenderer(
       }
       signal.throwIfAborted();
       const context = { params: found?.params ?? record<Params>(), query: found?.query ?? record<Query>(), location, data };
-      const tags = stateHead(table, view ?? {}, context, status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : null);
-      // Synchronous hooks, as in the browser: a promise from either is a 500 here, never "[object Promise]".
+      // Synchronous hooks, as in the browser: a promise from any is a 500 here, never "[object Promise]" or a head left empty.
+      const tags = stateHead(
+        { head: syncHead(table.head, location) },
+        { head: syncHead(view?.head, location) },
+        context,
+        status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : null,
+      );
       const title = hookText(typeof view?.title === 'function' ? view.title(context) : view?.title, 'title', location);
       const body: unknown = view?.render ? hookText(view.render(context), 'render', location) : undefined;
       // Text as the DOM makes it of what the client assigns: `innerHTML = null` is empty, a symbol throws.

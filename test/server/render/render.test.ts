@@ -75,9 +75,27 @@ describe('hooksRenderer', () => {
     ]);
     const run = (location: string) => hooksRenderer(shell).render({ ...job(location), match: table.resolve(location), notFound: false });
     await expect(run('/late')).rejects.toThrow(
-      new TypeError('render of "/late" returned a promise: render and title run synchronously; fetch data in load'),
+      new TypeError('render of "/late" returned a promise: render, title and head run synchronously; fetch data in load'),
     );
     await expect(run('/late-title')).rejects.toThrow(/^title of "\/late-title" returned a promise/);
+  });
+
+  it("rejects a head hook (a route's, the notFound view's or the defaults') that returns a promise, rather than answer 200 with no tags", async () => {
+    // An `async head` (plain JS, which no type check stops) gave a 200 snapshot with no description,
+    // og: or JSON-LD tag and no error anywhere.
+    const late = async () => ({ meta: [{ name: 'description', content: 'late' }] });
+    const run = (
+      table: NonNullable<Parameters<typeof hooksRenderer>[1]> & { resolve(location: string): RenderJob['match'] },
+      location: string,
+    ) => hooksRenderer(shell, table).render({ ...job(location), match: table.resolve(location), notFound: false });
+    const own = createRoutes([{ path: '/late', head: late as never }]);
+    await expect(run(own, '/late')).rejects.toThrow(
+      new TypeError('head of "/late" returned a promise: render, title and head run synchronously; fetch data in load'),
+    );
+    const defaults = createRoutes([{ path: '/x' }], { head: late as never });
+    await expect(run(defaults, '/x')).rejects.toThrow(/^head of "\/x" returned a promise/);
+    const missing = createRoutes([{ path: '/x' }], { notFound: { head: late as never } });
+    await expect(run(missing, '/nope')).rejects.toThrow(/^head of "\/nope" returned a promise/);
   });
 
   it('makes text of what render and title return as the browser does: null renders nothing, a symbol throws', async () => {
