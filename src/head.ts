@@ -29,7 +29,7 @@ export interface Head {
   meta?: readonly MetaTag[];
   /** Link tags; a later one with the same key wins. */
   link?: readonly LinkTag[];
-  /** Structured data, written as `<script type="application/ld+json">`. */
+  /** Structured data, written as `<script type="application/ld+json">`; `null` removes an earlier layer's (the table's defaults). */
   jsonLd?: unknown;
 }
 
@@ -43,6 +43,8 @@ export interface HeadTag {
 }
 
 const LD_TYPE = 'application/ld+json';
+/** The key `headKey` gives the JSON-LD script: a state has one. */
+const LD_KEY = 'json-ld';
 
 /**
  * The key of a head element, or null when it has none (then it is never replaced). `attr` reads
@@ -60,7 +62,7 @@ export function headKey(tag: string, attr: (name: string) => string | null | und
     const rel = read('rel');
     return rel ? `link ${rel.replace(/\s+/g, ' ')} ${read('hreflang') ?? ''}` : null;
   }
-  return tag === 'script' && read('type') === LD_TYPE ? 'json-ld' : null;
+  return tag === 'script' && read('type') === LD_TYPE ? LD_KEY : null;
 }
 
 // HTML's ASCII whitespace, which separates the tokens of a `rel`.
@@ -108,7 +110,9 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
     if (!layer) continue;
     layer.meta?.forEach((m) => put('meta', m, ['name', 'property', 'content']));
     layer.link?.forEach((l) => put('link', l, ['rel', 'href', 'hreflang']));
-    if (layer.jsonLd !== undefined) put('script', { type: LD_TYPE }, ['type'], layer.jsonLd);
+    // JSON-LD of `null` says nothing: it takes away what an earlier layer set, and writes no tag.
+    if (layer.jsonLd === null) tags.delete(LD_KEY);
+    else if (layer.jsonLd !== undefined) put('script', { type: LD_TYPE }, ['type'], layer.jsonLd);
   }
   return [...tags.values()];
 }

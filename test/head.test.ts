@@ -81,6 +81,13 @@ describe('mergeHead', () => {
   it('lets a later layer replace the JSON-LD', () => {
     expect(mergeHead([{ jsonLd: { a: 1 } }, { jsonLd: { b: 2 } }]).map((t) => t.json)).toEqual([{ b: 2 }]);
   });
+
+  it('takes the JSON-LD of earlier layers away for jsonLd: null, writing no tag of null', () => {
+    const tags = mergeHead([{ jsonLd: { a: 1 }, meta: [{ name: 'description', content: 'd' }] }, { jsonLd: null }]);
+    expect(tags.map((t) => t.tag)).toEqual(['meta']);
+    expect(mergeHead([{ jsonLd: null }])).toEqual([]);
+    expect(mergeHead([{ jsonLd: null }, { jsonLd: { b: 2 } }]).map((t) => t.json)).toEqual([{ b: 2 }]);
+  });
 });
 
 describe('jsonLdText', () => {
