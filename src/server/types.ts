@@ -94,7 +94,7 @@ export interface Snapshot {
   etag: string;
   /** When it was rendered. */
   lastModified: Date;
-  /** The state's own URL (`routes.canonical` on `origin`); the snapshot's link may name a head hook's instead, and a 404 has none. */
+  /** The state's own URL (`routes.canonical` on `origin`), a 404's too; the snapshot's canonical link may name a head hook's URL instead, and a 404's snapshot has no such link. */
   canonical: string;
 }
 
