@@ -1,14 +1,12 @@
 // One table of entries. ESM and CJS keep one file per module (with "sideEffects": false an app's
-// bundler drops what it does not import, path-to-regexp with the route table), and all entries are
-// built in one pass so they share the core's modules instead of copying them; path-to-regexp goes
-// inside as an ES module (scripts/vendor.mjs); each entry gets a bundled .d.ts/.d.cts; the UMD entry
-// is a plain and a minified browser bundle with everything inside.
+// bundler drops what it does not import, the pattern compiler with the route table), and all entries
+// are built in one pass so they share the core's modules instead of copying them; each entry gets a
+// bundled .d.ts/.d.cts; the UMD entry is a plain and a minified browser bundle with everything inside.
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
-import { isVendored, vendored, vendorPathToRegexp } from './scripts/vendor.mjs';
 
 const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts' };
 // The page process of `headlessRenderer`, started by file name, never imported.
@@ -19,11 +17,11 @@ const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'Cra
 const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
-const named = (ext) => (chunk) => `${isVendored(chunk.facadeModuleId) ? vendored : '[name]'}.${ext}`;
 // The UMD files are built as an app's bundler would build them (src/dev.ts): the min file for
 // production, so the minifier drops the long error texts, and the plain file for development, so it
 // keeps them even on a page with no `process` at all.
-// The one file a page loads carries both licences' notices (the minifier keeps a `/*!` comment).
+// The one file a page loads carries both licences' notices (the minifier keeps a `/*!` comment):
+// src/syntax.ts compiles patterns after path-to-regexp's design (LICENSE holds its notice).
 // The minifier may write ES2020 (the browser targets have it) and takes three passes. Not
 // `unsafe_arrows`: it made the constructor of record.ts an arrow, and `new` on it threw.
 const minify = terser({ ecma: 2020, compress: { passes: 3 } });
@@ -38,10 +36,10 @@ export default [
   {
     input: [...Object.values(entries), cli, child],
     external,
-    plugins: [vendorPathToRegexp(), ts()],
+    plugins: [ts()],
     output: [
-      { ...modules, format: 'es', entryFileNames: named('js') },
-      { ...modules, format: 'cjs', entryFileNames: named('cjs'), exports: 'named' },
+      { ...modules, format: 'es', entryFileNames: '[name].js' },
+      { ...modules, format: 'cjs', entryFileNames: '[name].cjs', exports: 'named' },
     ],
   },
   ...Object.entries(entries).map(([name, input]) => ({
@@ -52,7 +50,7 @@ export default [
   })),
   ...['development', 'production'].map((env) => ({
     input: umd.input,
-    plugins: [vendorPathToRegexp(), nodeResolve(), commonjs(), ts(), nodeEnv(env)],
+    plugins: [nodeResolve(), commonjs(), ts(), nodeEnv(env)],
     output:
       env === 'production'
         ? { file: `${umd.file}.min.js`, format: 'umd', name: umd.name, banner, plugins: [minify] }

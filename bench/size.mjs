@@ -24,7 +24,7 @@ export const ours = {
     code: budgets['an app importing only createRouter'].code,
     budget: budget('an app importing only createRouter'),
   },
-  // The router does not bundle the table it is given; a real app imports both (path-to-regexp inside).
+  // The router does not bundle the table it is given; a real app imports both (the pattern compiler inside).
   'an app importing createRouter and createRoutes': {
     code: budgets['an app importing createRouter and createRoutes'].code,
     budget: budget('an app importing createRouter and createRoutes'),

@@ -1,17 +1,14 @@
-// One route pattern compiled: path-to-regexp v8 gives the tokens and the regexp; `build` is the
+// One route pattern compiled: syntax.ts gives the tokens and the regexp; `build` is the
 // inverse of matching, writing a path from params and refusing params that would make a path its
 // own pattern cannot match (an empty segment, a `.` or `..` segment, a value holding a separator).
 
-import { parse, pathToRegexp, PathError, type Keys, type Token, type TokenData } from 'path-to-regexp';
 import { canonicalPathText } from './location.js';
 import type { Params } from './params.js';
 import { encodeComponent } from './query.js';
 import { record } from './record.js';
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
-
-/** A param or wildcard token. */
-type Param = Extract<Token, { type: 'param' | 'wildcard' }>;
+import { parse, toRegexp, type Param, type Token } from './syntax.js';
 
 /** A route as far as its pattern goes. */
 type Pattern = { path: string; name?: string | undefined };
@@ -93,34 +90,31 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
     throw new RouteError('BAD_PATTERN', DEV ? `a route path must be a string starting with "/", got ${JSON.stringify(route.path)}` : '');
   }
-  let data: TokenData, regexp: RegExp, keys: Keys;
-  try {
-    // Literal text is written in canonical location spelling (`/café` is `/caf%C3%A9`), as paths are.
-    data = parse(route.path, { encodePath: canonicalPathText });
-    ({ regexp, keys } = pathToRegexp(data, { sensitive }));
-  } catch (error) {
-    if (!(error instanceof PathError)) throw error;
+  const fail = (message: string): never => {
     throw new RouteError(
       'BAD_PATTERN',
-      DEV ? `bad pattern ${JSON.stringify(route.path)}: ${error.message.split('; visit')[0]}${syntaxHint(route.path)}` : '',
+      DEV ? `bad pattern ${JSON.stringify(route.path)}: ${message}: ${route.path}${syntaxHint(route.path)}` : '',
     );
-  }
+  };
+  // Literal text is written in canonical location spelling (`/café` is `/caf%C3%A9`), as paths are.
+  const tokens = parse(route.path, canonicalPathText, fail);
+  const { regexp, keys } = toRegexp(tokens, sensitive, fail);
   const names = keys.map((k) => k.name);
   // A param named twice is one value for two places, and a literal `//`, `.` or `..` segment is one
   // no location has: such a route would never work as written. A development check, as React's are:
   // a production build (0 B of it) lets the route be, never matching.
   if (DEV) {
-    const declared = paramNames(data.tokens);
+    const declared = paramNames(tokens);
     const twice = declared.find((name, i) => declared.indexOf(name) !== i);
     // The text as the regexp reads it (escapes of `.` decoded, `\.` unescaped), each param or group one character.
-    const text = data.tokens.map((token) => (token.type === 'text' ? token.value : 'x')).join('');
+    const text = tokens.map((token) => (token.type === 'text' ? token.value : 'x')).join('');
     if (twice !== undefined || DOT_SEGMENT.test(text))
       throw new RouteError(
         'BAD_PATTERN',
         `bad pattern ${JSON.stringify(route.path)}: ${twice === undefined ? 'a "//", "." or ".." segment, which no URL keeps' : `the param "${twice}" is named twice`}`,
       );
   }
-  const required = requiredNames(data.tokens);
+  const required = requiredNames(tokens);
   // A param value as it goes into a path: every character but the unreserved and `!'()*` escaped.
   const encode = (value: string): string =>
     encodeComponent(value, (index) => {
@@ -141,7 +135,7 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
     if (required.some(missing))
       throw new RouteError('MISSING_PARAM', DEV ? `missing param ${required.filter(missing).join(', ')} for ${describe(route)}` : '');
     // With every required param there, nothing outside a group is missing.
-    const path = writePath(data.tokens, params, encode, wrongType) as string;
+    const path = writePath(tokens, params, encode, wrongType) as string;
     // Whichever params wrote it (`/:a` with `..`, `/.:b` with `.`); a `.` inside a segment is text.
     const dots = DOT_SEGMENT.exec(path);
     if (dots)
@@ -162,5 +156,5 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
       );
     return path;
   };
-  return { regexp, tokens: data.tokens, wildcards: keys.map((k) => k.type === 'wildcard'), names, build };
+  return { regexp, tokens: tokens, wildcards: keys.map((k) => k.type === 'wildcard'), names, build };
 }

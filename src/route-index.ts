@@ -1,5 +1,5 @@
-// A segment index in front of path-to-regexp: it only narrows which compiled patterns are tested,
-// so matching keeps path-to-regexp's semantics exactly while a table of a thousand routes costs a
+// A segment index in front of the pattern regexps (src/syntax.ts): it only narrows which compiled
+// patterns are tested, so matching keeps path-to-regexp's semantics exactly while a table of a thousand routes costs a
 // walk of the path's segments and a regexp test or two, not a thousand tests.
 //
 // Each pattern is cut into `/` segments. Leading segments that are plain text become static edges,
@@ -15,7 +15,7 @@
 // matched by its regexp, and each param is the path segment at the param's place: the match needs
 // no regexp (`readParams`). The fuzz tests hold both readings to path-to-regexp's own match().
 
-import type { Token } from 'path-to-regexp';
+import type { Token } from './syntax.js';
 
 interface Node {
   statics: Map<string, Node>;

@@ -6,7 +6,7 @@ import { launch } from './demo/chromium.js';
 import { listen, type Running } from './server/helpers.js';
 
 // The ESM build loaded by a page with no bundler and no import map, in real Chromium: every import
-// of the browser's entries is a relative file (path-to-regexp built in, scripts/vendor.mjs), so
+// of the browser's entries is a relative file (the pattern language is the package's own), so
 // `<script type="module">` can import dist/ straight from a static server or a CDN.
 const PAGE = `<!DOCTYPE html><html><head><title>Shell</title>
 <script type="module">
@@ -63,8 +63,8 @@ describe('the ESM build in a browser without a bundler', () => {
         'object',
       ]);
       expect(errors).toEqual([]);
-      // Only files of dist/ were asked for, path-to-regexp's among them: nothing by a bare name.
-      expect(asked).toContain('/dist/vendor/path-to-regexp.js');
+      // Only files of dist/ were asked for, the pattern compiler's among them: nothing by a bare name.
+      expect(asked).toContain('/dist/syntax.js');
       expect(asked.filter((p) => p.startsWith('/dist/')).every((p) => p.endsWith('.js'))).toBe(true);
     } finally {
       await context.close();
