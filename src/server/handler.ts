@@ -10,7 +10,8 @@ import { CodecError, hasEscapedFragment, readUglyUrl } from '../codec.js';
 import { toLocation, type AppLocation } from '../location.js';
 import type { RouteDefinition, RouteTable } from '../route-types.js';
 import { outcomeOf } from '../outcome.js';
-import { createSnapshotCache, memoryStore, type StoredSnapshot } from './cache/cache.js';
+import { createSnapshotCache, type StoredSnapshot } from './cache/cache.js';
+import { memoryStore } from './cache/memory-store.js';
 import { SnapshotError } from './errors.js';
 import { errorPage } from './html/escape.js';
 import { memoize } from './memo.js';
@@ -39,6 +40,8 @@ interface Target {
   key?: AppLocation;
 }
 const LOCK_MARGIN_MS = 1000;
+// What a process keeps by default of the snapshots it reads from a store of its own (types.ts, CacheOptions).
+const RECENT_BYTES = 8 * 1024 * 1024;
 
 /** The redirect of a redirect route's match (its load throws it at once), or null. */
 function routeRedirect(match: NonNullable<ReturnType<RouteTable['match']>>) {
@@ -95,6 +98,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   const cacheOptions = options.cache === false ? null : (options.cache ?? {});
   const cache = createSnapshotCache({
     store: cacheOptions ? (cacheOptions.store ?? memoryStore(cacheOptions)) : null,
+    // With a store of its own, maxEntries and maxBytes bound what this process keeps of what it reads.
+    recent: cacheOptions?.store && { maxEntries: cacheOptions.maxEntries ?? 100, maxBytes: cacheOptions.maxBytes ?? RECENT_BYTES },
     ttlMs: cacheOptions?.ttlMs ?? 300_000,
     onError: (error) => onError(error, null),
     // A request waits for another process's render no longer than for its own; a lock outlives

@@ -2,13 +2,18 @@
 
 import type { AppLocation, UrlMode } from '../location.js';
 import type { AnyRoute, RouteTable } from '../route-types.js';
-import type { InvalidateTarget, MemoryStoreOptions, SnapshotStore } from './cache/cache.js';
+import type { InvalidateTarget, SnapshotStore } from './cache/cache.js';
+import type { MemoryStoreOptions } from './cache/memory-store.js';
 import type { IsBot } from './http/bots.js';
 import type { NodeHandler } from './http/node.js';
 import type { QueueOptions } from './render/queue.js';
 import type { SnapshotRenderer } from './render/render.js';
 
-/** Options of the snapshot cache. */
+/**
+ * Options of the snapshot cache. `maxEntries` and `maxBytes` bound the default `memoryStore`; with a
+ * `store` of your own they bound what the process keeps of the snapshots it last read from it, with
+ * the answers prepared from them (default 100 and 8 MiB), so that a hit is encoded and gzipped once.
+ */
 export interface CacheOptions extends MemoryStoreOptions {
   /** How long a snapshot is served before it is rendered again, in ms; `Infinity` until invalidated. Default 300000 (5 min). */
   ttlMs?: number;

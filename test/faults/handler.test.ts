@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RouteDefinition } from '../../src/route-types.js';
 import { createRoutes } from '../../src/routes.js';
-import { memoryStore } from '../../src/server/cache/cache.js';
+import { memoryStore } from '../../src/server/cache/memory-store.js';
 import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import { listen, request, type Running } from '../server/helpers.js';
 

@@ -10,7 +10,7 @@
 
 import type { AppLocation } from '../../location.js';
 import { SnapshotError } from '../errors.js';
-import { ownMemo } from '../held.js';
+import { answersAtOnce, memoryStore, type MemoryStoreOptions } from './memory-store.js';
 
 /** A snapshot as a store keeps it. */
 export interface StoredSnapshot {
@@ -50,110 +50,6 @@ export interface SnapshotLock {
   release(): Promise<void>;
 }
 
-/** Options of `memoryStore`. */
-export interface MemoryStoreOptions {
-  /** Most snapshots kept; the least recently used go first. Default 1000. */
-  maxEntries?: number;
-  /**
-   * Most bytes kept alive by the entries: each one's HTML and key (as the process holds the text:
-   * a byte a character, two when it has one past U+00FF) and the answers prepared from it (its
-   * bytes as sent and gzipped, and their headers), counted as they are made, plus 512 bytes an
-   * entry and 384 an answer for the objects that hold them; the least recently used go first. A
-   * snapshot larger than this is not kept; an answer that would not fit beside its snapshot is sent
-   * but not kept (made again for the next request). Default 50 MiB.
-   */
-  maxBytes?: number;
-}
-
-/** The in-memory store, with what it holds. */
-export interface MemoryStore extends SnapshotStore {
-  /** The snapshot kept for a state, or undefined; marks it recently used. */
-  get(key: AppLocation): StoredSnapshot | undefined;
-  /** Every state kept, least recently used first. */
-  keys(): AppLocation[];
-  /** Snapshots held. */
-  readonly size: number;
-  /** Bytes held: what `maxBytes` counts (HTML, keys and the answers prepared from them), never above it. */
-  readonly bytes: number;
-}
-
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!(value > 0)) throw new SnapshotError('BAD_OPTION', `${name} must be a number above 0, got ${String(value)}`);
-  return value;
-}
-
-/** Bytes a string takes in the process: V8 keeps a text with no character past U+00FF at a byte a character, else two. */
-function textBytes(text: string): number {
-  return /[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length;
-}
-
-/** Bytes of the objects that hold one entry (measured on Node 20: about 420), beside its text. */
-export const ENTRY_BYTES = 512;
-
-// Stores whose `get` answers at once (no promise): the cache can serve their hits without waiting.
-const immediate = new WeakSet<SnapshotStore>();
-
-/** A least-recently-used store in memory, bounded by entries and by the bytes its entries keep alive. */
-export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
-  const maxEntries = positive(options.maxEntries, 1000, 'maxEntries');
-  const maxBytes = positive(options.maxBytes, 50 * 1024 * 1024, 'maxBytes');
-  // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
-  const entries = new Map<AppLocation, { snapshot: StoredSnapshot; bytes: number }>();
-  let bytes = 0;
-  const remove = (key: AppLocation) => {
-    const entry = entries.get(key);
-    if (!entry) return;
-    entries.delete(key);
-    bytes -= entry.bytes;
-  };
-  /** Drops the least recently used entries but `keep` until `more` bytes fit (and one more entry, with `entry`). */
-  const makeRoom = (more: number, keep: AppLocation, entry: boolean) => {
-    for (const oldest of entries.keys()) {
-      if (bytes + more <= maxBytes && (!entry || entries.size < maxEntries)) break;
-      if (oldest !== keep) remove(oldest);
-    }
-  };
-  const store: MemoryStore = {
-    get size() {
-      return entries.size;
-    },
-    get bytes() {
-      return bytes;
-    },
-    get(key) {
-      const entry = entries.get(key);
-      if (!entry) return undefined;
-      entries.delete(key);
-      entries.set(key, entry);
-      return entry.snapshot;
-    },
-    set(key, snapshot) {
-      remove(key);
-      const size = ENTRY_BYTES + textBytes(snapshot.html) + textBytes(key);
-      if (size > maxBytes) return;
-      makeRoom(size, key, true);
-      const entry = { snapshot, bytes: size };
-      entries.set(key, entry);
-      bytes += size;
-      // An answer prepared from this snapshot grows the entry while it is kept here; others make room.
-      ownMemo(snapshot, (more) => {
-        if (entries.get(key) !== entry || entry.bytes + more > maxBytes) return false;
-        makeRoom(more, key, false);
-        entry.bytes += more;
-        bytes += more;
-        return true;
-      });
-    },
-    delete: remove,
-    keys() {
-      return [...entries.keys()];
-    },
-  };
-  immediate.add(store);
-  return store;
-}
-
 /** What `invalidate` forgets: one state, or every state a predicate accepts. */
 export type InvalidateTarget = AppLocation | ((location: AppLocation) => boolean);
 
@@ -169,8 +65,19 @@ export interface SnapshotCacheOptions {
   waitMs?: number;
   /** With a locking store: how long a lock lasts unless extended, in ms. Default 10000. */
   lockTtlMs?: number;
+  /**
+   * With a store of other processes (not a `memoryStore`): the bounds of what this process keeps of
+   * the snapshots it last read from it, so that the answers prepared from one (its bytes as sent and
+   * gzipped) serve every request while the store gives back the same snapshot. Default: none kept.
+   */
+  recent?: MemoryStoreOptions;
   /** The clock of snapshot ages, for tests. */
   now?: () => number;
+}
+
+/** Whether two snapshots read from a store are one: the same answer comes of each. */
+function sameSnapshot(a: StoredSnapshot, b: StoredSnapshot): boolean {
+  return a.html === b.html && a.etag === b.etag && a.renderedAt === b.renderedAt && a.status === b.status && a.redirect === b.redirect;
 }
 
 /** Renders a snapshot; calls `started()` when the render itself begins (after its turn in the queue). */
@@ -211,6 +118,20 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       () => void failing.delete('write'),
       (error: unknown) => fault('write', error),
     );
+  // A shared store gives a new object at each read, and the handler keeps what it prepares for a
+  // snapshot on its object (http/respond.ts): a copy of each snapshot last read is kept here, in a
+  // memory store that counts those answers too, and handed out again for as long as the store gives
+  // back the same snapshot. A copy (its text shared), so that nothing is kept on an object the store
+  // may hold past these bounds. The store stays the one that says what is fresh.
+  const recent = store && options.recent && !answersAtOnce(store) ? memoryStore(options.recent) : null;
+  const remember = (key: AppLocation, found: StoredSnapshot): StoredSnapshot => {
+    if (!recent) return found;
+    const seen = recent.get(key);
+    if (seen && sameSnapshot(seen, found)) return seen;
+    const copy = { ...found };
+    recent.set(key, copy, ttlMs);
+    return copy;
+  };
 
   async function lookup(key: AppLocation): Promise<StoredSnapshot | undefined> {
     if (!store) return undefined;
@@ -222,17 +143,19 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       fault('read', error);
       return undefined;
     }
-    if (found && found.renderedAt + ttlMs > now()) return found;
+    if (found && found.renderedAt + ttlMs > now()) return remember(key, found);
+    recent?.delete(key);
     if (found) await quietly(async () => store.delete(key));
     return undefined;
   }
 
   async function keep(key: AppLocation, snapshot: StoredSnapshot, flight: { stale: boolean }): Promise<StoredSnapshot> {
-    if (store && !flight.stale) await quietly(async () => store.set(key, snapshot, ttlMs));
-    return snapshot;
+    if (!store || flight.stale) return snapshot;
+    await quietly(async () => store.set(key, snapshot, ttlMs));
+    return remember(key, snapshot);
   }
 
-  async function holding(lock: SnapshotLock, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
+  async function holding(key: AppLocation, lock: SnapshotLock, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
     let snapshot: StoredSnapshot;
     let queued: ReturnType<typeof setInterval> | undefined;
     try {
@@ -250,7 +173,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       clearInterval(queued);
     }
     await quietly(() => (flight.stale ? lock.release() : lock.commit(snapshot, ttlMs)));
-    return snapshot;
+    return flight.stale ? snapshot : remember(key, snapshot);
   }
 
   async function fill(key: AppLocation, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
@@ -268,7 +191,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
         fault('write', error);
         return keep(key, await produce(() => {}), flight);
       }
-      if (lock) return holding(lock, produce, flight);
+      if (lock) return holding(key, lock, produce, flight);
       // Held, or kept since our miss: look before waiting.
       const found = await lookup(key);
       if (found) return found;
@@ -280,7 +203,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
 
   return {
     peek(key) {
-      if (!store || !immediate.has(store)) return undefined;
+      if (!store || !answersAtOnce(store)) return undefined;
       const found = store.get(key) as StoredSnapshot | undefined;
       return found && found.renderedAt + ttlMs > now() ? found : undefined;
     },
@@ -301,6 +224,8 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
         flight.stale = true;
         inflight.delete(key);
       }
+      // What this process kept goes first: a request meanwhile finds the store's answer, not ours.
+      if (recent) for (const key of recent.keys()) if (matches(key)) recent.delete(key);
       if (!store) return;
       if (typeof target !== 'function') return void (await store.delete(target));
       const doomed: AppLocation[] = [];

@@ -1,180 +1,9 @@
-import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
-import {
-  createSnapshotCache,
-  ENTRY_BYTES as E,
-  memoryStore,
-  type SnapshotLock,
-  type SnapshotStore,
-  type StoredSnapshot,
-} from '../../../src/server/cache/cache.js';
+import { createSnapshotCache, type SnapshotLock, type SnapshotStore, type StoredSnapshot } from '../../../src/server/cache/cache.js';
+import { memoryStore } from '../../../src/server/cache/memory-store.js';
 import { chargeMemo } from '../../../src/server/held.js';
 
 const snap = (html: string, renderedAt = 0): StoredSnapshot => ({ status: 200, html, etag: `"${html.length}"`, renderedAt });
-
-describe('memoryStore', () => {
-  it('drops the least recently used entry past maxEntries', () => {
-    const store = memoryStore({ maxEntries: 2 });
-    store.set('/a', snap('a'), 1);
-    store.set('/b', snap('b'), 1);
-    store.get('/a');
-    store.set('/c', snap('c'), 1);
-    expect([...store.keys()]).toEqual(['/a', '/c']);
-    expect(store.get('/b')).toBeUndefined();
-  });
-
-  it('counts the HTML and key as the process holds them, with its objects, and drops old entries past maxBytes', () => {
-    const store = memoryStore({ maxBytes: 3 * E });
-    store.set('/a', snap('é'.repeat(8)), 1); // 8 + 2 bytes: a byte a character up to U+00FF
-    expect(store.bytes).toBe(E + 10);
-    store.set('/b', snap('x—x'), 1); // 6 + 2 bytes: two a character once one is past U+00FF
-    expect(store.bytes).toBe(2 * E + 18);
-    store.set('/c', snap('y'.repeat(E - 20)), 1); // /a goes
-    expect([...store.keys()]).toEqual(['/b', '/c']);
-    expect(store.bytes).toBe(3 * E - 20 + 2 + 8);
-  });
-
-  it('keeps nothing larger than maxBytes, and replacing a key frees its old bytes', () => {
-    const store = memoryStore({ maxBytes: E + 10 });
-    store.set('/a', snap('12345678'), 1);
-    store.set('/big', snap('x'.repeat(7)), 1);
-    expect(store.get('/big')).toBeUndefined();
-    expect(store.size).toBe(1);
-    store.set('/a', snap('1'), 1);
-    expect(store.bytes).toBe(E + 3);
-    store.delete('/a');
-    expect(store.bytes).toBe(0);
-  });
-
-  it('grows an entry by the answers prepared from its snapshot, dropping the least recently used others to make room', () => {
-    const store = memoryStore({ maxBytes: 3 * E + 40 });
-    const [a, b, c] = [snap('12345678'), snap('abcdefgh'), snap('ABCDEFGH')];
-    store.set('/a', a, 1);
-    store.set('/b', b, 1);
-    store.set('/c', c, 1);
-    store.get('/a'); // least recently used first: /b, /c, /a
-    expect(chargeMemo(a, E + 5)).toBe(true);
-    expect(store.keys()).toEqual(['/c', '/a']);
-    expect(store.bytes).toBe(3 * E + 25);
-    expect(chargeMemo(c, 15)).toBe(true);
-    expect(store.bytes).toBe(3 * E + 40);
-    expect(store.keys()).toEqual(['/c', '/a']);
-    expect(chargeMemo(c, 1)).toBe(true); // /a goes, though /c was used less recently: /c is the one growing
-    expect(store.keys()).toEqual(['/c']);
-    expect(store.bytes).toBe(E + 26);
-  });
-
-  it('refuses an answer that cannot fit beside its own snapshot, dropping nothing: it is sent, not kept', () => {
-    const store = memoryStore({ maxBytes: 2 * E + 20 });
-    const [a, b] = [snap('12345678'), snap('abcdefgh')];
-    store.set('/a', a, 1);
-    store.set('/b', b, 1);
-    expect(chargeMemo(b, E + 11)).toBe(false);
-    expect(store.keys()).toEqual(['/a', '/b']);
-    expect(store.bytes).toBe(2 * E + 20);
-    expect(chargeMemo(b, E + 10)).toBe(true);
-    expect(store.keys()).toEqual(['/b']);
-    expect(store.bytes).toBe(2 * E + 20);
-  });
-
-  it('counts nothing more for a snapshot it no longer holds (dropped, deleted or replaced), and frees what it counted', () => {
-    const store = memoryStore({ maxEntries: 1 });
-    const [a, b, c] = [snap('a'), snap('b'), snap('c')];
-    store.set('/a', a, 1);
-    expect(chargeMemo(a, 100)).toBe(true);
-    expect(store.bytes).toBe(E + 103);
-    store.set('/b', b, 1);
-    expect(chargeMemo(a, 1)).toBe(false);
-    expect(store.bytes).toBe(E + 3);
-    store.set('/b', c, 1);
-    expect(chargeMemo(b, 1)).toBe(false);
-    store.delete('/b');
-    expect(chargeMemo(c, 1)).toBe(false);
-    expect(store.bytes).toBe(0);
-  });
-
-  it('holds maxBytes and least-recently-used order whatever answers grow its entries (property)', () => {
-    const op = fc.oneof(
-      fc.record({ kind: fc.constant('set' as const), key: fc.nat(9), size: fc.nat(60) }),
-      fc.record({ kind: fc.constant('get' as const), key: fc.nat(9) }),
-      fc.record({ kind: fc.constant('grow' as const), key: fc.nat(9), size: fc.nat(80) }),
-    );
-    fc.assert(
-      fc.property(fc.array(op, { maxLength: 200 }), (ops) => {
-        const maxBytes = 2 * E + 100;
-        const store = memoryStore({ maxBytes, maxEntries: 5 });
-        const snapshots = new Map<string, StoredSnapshot>();
-        // The model: keys least recently used first, with each one's bytes.
-        let model: [string, number][] = [];
-        const drop = (key: string) => (model = model.filter(([k]) => k !== key));
-        const total = () => model.reduce((n, [, b]) => n + b, 0);
-        for (const o of ops) {
-          const key = `/${o.key}`;
-          if (o.kind === 'set') {
-            const s = snap('x'.repeat(o.size));
-            snapshots.set(key, s);
-            store.set(key, s, 1);
-            drop(key);
-            const size = E + o.size + key.length;
-            while (model.length >= 5 || total() + size > maxBytes) model.shift();
-            model.push([key, size]);
-          } else if (o.kind === 'get') {
-            const found = model.find(([k]) => k === key);
-            expect(store.get(key)).toBe(found ? snapshots.get(key) : undefined);
-            if (found) model = [...model.filter(([k]) => k !== key), found];
-          } else {
-            const s = snapshots.get(key);
-            if (!s) continue;
-            const found = model.find(([k]) => k === key);
-            // Answers up to E + 80 bytes: some cannot fit beside their entry.
-            const more = o.size * 8;
-            const fits = found !== undefined && found[1] + more <= maxBytes;
-            expect(chargeMemo(s, more)).toBe(fits);
-            if (!fits || !found) continue;
-            found[1] += more;
-            while (total() > maxBytes)
-              model.splice(
-                model.findIndex(([k]) => k !== key),
-                1,
-              );
-          }
-          expect(store.keys()).toEqual(model.map(([k]) => k));
-          expect(store.bytes).toBe(total());
-          expect(store.bytes).toBeLessThanOrEqual(maxBytes);
-        }
-      }),
-      { seed: 7, numRuns: 300 },
-    );
-  });
-
-  it.each([0, -1, NaN])('refuses maxEntries %s with a BAD_OPTION SnapshotError, as every option check does', (maxEntries) => {
-    expect(() => memoryStore({ maxEntries })).toThrow(/maxEntries must be a number above 0/);
-    expect(() => memoryStore({ maxEntries })).toThrow(expect.objectContaining({ name: 'SnapshotError', code: 'BAD_OPTION' }));
-  });
-
-  it('holds its bounds under 10,000 distinct states of any size', () => {
-    fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 50 }),
-        fc.integer({ min: E + 100, max: 20 * E }),
-        fc.array(fc.nat(300), { minLength: 10_000, maxLength: 10_000 }),
-        (maxEntries, maxBytes, sizes) => {
-          const store = memoryStore({ maxEntries, maxBytes });
-          let worst = { size: 0, bytes: 0 };
-          sizes.forEach((size, i) => {
-            store.set(`/s/${i}`, snap('x'.repeat(size)), 1);
-            worst = { size: Math.max(worst.size, store.size), bytes: Math.max(worst.bytes, store.bytes) };
-          });
-          expect(worst.size).toBeLessThanOrEqual(maxEntries);
-          expect(worst.bytes).toBeLessThanOrEqual(maxBytes);
-          const held = [...store.keys()].reduce((sum, key) => sum + E + key.length + (store.get(key)?.html.length ?? 0), 0);
-          expect(held).toBe(store.bytes);
-        },
-      ),
-      { seed: 10, numRuns: 5 },
-    );
-  });
-});
 
 describe('createSnapshotCache', () => {
   const make = (store: SnapshotStore | null = memoryStore(), ttlMs = 1000) => {
@@ -274,6 +103,95 @@ describe('createSnapshotCache', () => {
     const produce = vi.fn(async () => snap('local'));
     expect((await cache.get('/a', produce)).html).toBe('from the fleet');
     expect(produce).not.toHaveBeenCalled();
+  });
+
+  describe('over a store of other processes, with `recent`', () => {
+    /** A store as Redis is one: each read gives a new object, decoded from what it holds. */
+    const remote = () => {
+      const kept = new Map<string, string>();
+      const store: SnapshotStore = {
+        get: async (key) => (kept.has(key) ? (JSON.parse(kept.get(key)!) as StoredSnapshot) : undefined),
+        set: async (key, value) => void kept.set(key, JSON.stringify(value)),
+        delete: async (key) => void kept.delete(key),
+        keys: () => kept.keys(),
+      };
+      return { store, kept };
+    };
+    const withRecent = (store: SnapshotStore, recent = { maxEntries: 10, maxBytes: 1_000_000 }) => {
+      let now = 0;
+      const cache = createSnapshotCache({ store, ttlMs: 1000, onError: vi.fn(), recent, now: () => now });
+      return { cache, tick: (ms: number) => (now += ms) };
+    };
+
+    it('hands out one object for a snapshot while the store gives back the same one, so what is prepared on it is kept', async () => {
+      const { store } = remote();
+      const { cache } = withRecent(store);
+      const first = await cache.get('/a', async () => snap('a'));
+      const again = await cache.get('/a', async () => snap('never'));
+      expect(again).toBe(first);
+      expect(await cache.get('/a', async () => snap('never'))).toBe(first);
+      // Its owner counts what the handler keeps on it (held.ts); a snapshot read from the store without `recent` has none.
+      expect(chargeMemo(first, 100)).toBe(true);
+      const bare = createSnapshotCache({ store, ttlMs: 1000, onError: vi.fn(), now: () => 0 });
+      const read = await bare.get('/a', async () => snap('never'));
+      expect(read).toEqual(first);
+      expect(read).not.toBe(await bare.get('/a', async () => snap('never')));
+      expect(chargeMemo(read, 100)).toBe(false);
+    });
+
+    it('hands out what the store holds now once it changes, and nothing kept once the state is invalidated or gone', async () => {
+      const { store, kept } = remote();
+      const { cache } = withRecent(store);
+      const first = await cache.get('/a', async () => snap('a'));
+      // Another process rendered it again: the store's snapshot is the one served.
+      await store.set('/a', snap('b', 5), 1000);
+      const second = await cache.get('/a', async () => snap('never'));
+      expect([second.html, second.renderedAt, second === first]).toEqual(['b', 5, false]);
+      expect(await cache.get('/a', async () => snap('never'))).toBe(second);
+      // Same text, another render time: another snapshot (its Last-Modified differs).
+      await store.set('/a', snap('b', 6), 1000);
+      expect((await cache.get('/a', async () => snap('never'))).renderedAt).toBe(6);
+      await cache.invalidate((key) => key === '/a');
+      expect(kept.size).toBe(0);
+      expect((await cache.get('/a', async () => snap('c'))).html).toBe('c');
+      // Gone from the store (another process invalidated it): rendered here again.
+      kept.clear();
+      expect((await cache.get('/a', async () => snap('d'))).html).toBe('d');
+    });
+
+    it('keeps its own copy, never marking the object a store of this process holds', async () => {
+      const held = new Map<string, StoredSnapshot>();
+      const store: SnapshotStore = {
+        get: async (key) => held.get(key),
+        set: async (key, value) => void held.set(key, value),
+        delete: async (key) => void held.delete(key),
+        keys: () => held.keys(),
+      };
+      const { cache } = withRecent(store);
+      const served = await cache.get('/a', async () => snap('a'));
+      expect(served).not.toBe(held.get('/a'));
+      expect(chargeMemo(held.get('/a')!, 100)).toBe(false);
+      expect(await cache.get('/a', async () => snap('never'))).toBe(served);
+    });
+
+    it('keeps no more than its bounds: past maxEntries the least recently read goes, and nothing past maxBytes', async () => {
+      const { store } = remote();
+      const { cache } = withRecent(store, { maxEntries: 2, maxBytes: 1_000_000 });
+      const a = await cache.get('/a', async () => snap('a'));
+      await cache.get('/b', async () => snap('b'));
+      expect(await cache.get('/a', async () => snap('never'))).toBe(a);
+      const c = await cache.get('/c', async () => snap('c'));
+      // '/b' was the least recently read: it went, '/a' stayed.
+      expect(await cache.get('/a', async () => snap('never'))).toBe(a);
+      const b = await cache.get('/b', async () => snap('never'));
+      expect(await cache.get('/b', async () => snap('never'))).toBe(b);
+      // Reading '/b' again took the place of '/c', the least recently read by then.
+      expect(await cache.get('/c', async () => snap('never'))).not.toBe(c);
+      // A snapshot larger than maxBytes is served, never kept.
+      const small = withRecent(store, { maxEntries: 10, maxBytes: 600 }).cache;
+      const big = await small.get('/big', async () => snap('x'.repeat(1000)));
+      expect(await small.get('/big', async () => snap('never'))).not.toBe(big);
+    });
   });
 
   it('treats a failing store as a miss and reports it once per outage, not once per request', async () => {
