@@ -172,17 +172,18 @@ charts.snapshots = barChart({
 const stores = await runRedis({ quick });
 figure(
   'A cached snapshot from Redis against memory (req/s, 50 connections)',
-  ['store', 'req/s', 'non-2xx + errors', 'ratio'],
-  [
-    ['memoryStore (in the process)', fmt(Math.round(stores.memory.rps)), String(stores.memory.non2xx + stores.memory.errors), '×1'],
+  ['store', 'asked', 'req/s', 'non-2xx + errors', 'ratio'],
+  Object.entries(stores).flatMap(([asked, { memory, redis }]) => [
+    ['memoryStore (in the process)', asked, fmt(Math.round(memory.rps)), String(memory.non2xx + memory.errors), '×1'],
     [
       'redisStore (redis-server on 127.0.0.1)',
-      fmt(Math.round(stores.redis.rps)),
-      String(stores.redis.non2xx + stores.redis.errors),
-      `×${(stores.redis.rps / stores.memory.rps).toFixed(2)}`,
+      asked,
+      fmt(Math.round(redis.rps)),
+      String(redis.non2xx + redis.errors),
+      `×${(redis.rps / memory.rps).toFixed(2)}`,
     ],
-  ],
-  'Every request reads Redis (one GET, decoded); concurrent requests for one state in a process share that read, as they share a render.',
+  ]),
+  'Every request reads Redis (one GET, decoded); concurrent requests for one state in a process share that read, as they share a render. The answer prepared from a snapshot (its bytes, gzipped when asked) is made once per process, on a copy of the snapshot the handler keeps while Redis gives back the same one.',
 );
 
 // 6. Clean URLs: bots from the cache, server rendering, hydration
