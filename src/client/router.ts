@@ -304,6 +304,12 @@ export function createRouter(options: RouterOptions): Router {
       started = true;
       const o = options.outlet;
       outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
+      // A selector that finds nothing leaves every view undrawn and the page empty, with no error
+      // (development builds only say so: a script run before its element, or no window given).
+      if (DEV && typeof o === 'string' && !outlet)
+        console.warn(
+          `crawlable-router: the outlet ${JSON.stringify(o)} matches no element${doc ? ' when start() runs' : ': the router has no window (with a history instance, pass window too)'}; no view is drawn`,
+        );
       const href = nav.href();
       // Without a document there is no server-rendered page to hydrate from.
       if (doc) [seed, drawn, shellTitle] = readPage(doc, outlet, href);

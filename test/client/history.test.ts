@@ -201,6 +201,28 @@ describe('the router on createMemoryHistory, in Node', () => {
     expect(outlet.innerHTML).toBe('<h1>6</h1>');
   });
 
+  it('says in a development build, never in production, that an outlet selector finds nothing without a window', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      await open('/app/books/5', { outlet: '#app' }).start();
+      expect(router.current?.location).toBe('/books/5');
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(
+        /outlet "#app" matches no element: the router has no window \(with a history instance, pass window too\)/,
+      );
+      warn.mockClear();
+      await inProduction(async () => {
+        const prod = await import('../../src/client/index.js');
+        const quiet = prod.createRouter({ routes: table, history: createMemoryHistory({ initialEntries: ['/app/'] }), outlet: '#app' });
+        await quiet.start();
+        quiet.destroy();
+      });
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
+  });
+
   it('writes #! URLs into the instance in hashbang mode, and moves an instance on a #! URL to the clean form without a new entry', async () => {
     await open('/app/', { mode: 'hashbang' }).start();
     await router.navigate('/books/2');

@@ -27,6 +27,18 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     expect(t.outlet()).toBe('<h1>Home</h1>');
   });
 
+  it('says in a development build that an outlet selector matches no element when start() runs, and still routes', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await open({ outlet: '#app' });
+    expect(t.router.current?.location).toBe('/');
+    expect(warn.mock.calls.map((call) => String(call[0]))).toEqual([
+      'crawlable-router: the outlet "#app" matches no element when start() runs; no view is drawn',
+    ]);
+    warn.mockClear();
+    await t.router.navigate('/books/1');
+    expect(warn).not.toHaveBeenCalled();
+  });
+
   it('pushes one entry per navigation and commits URL, current, title and outlet', async () => {
     await open();
     expect(await t.router.navigate('/books/42?tab=reviews')).toBe(true);
