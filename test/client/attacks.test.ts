@@ -2,7 +2,7 @@ import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toUrl } from '../../src/index.js';
 import { launch } from '../demo/chromium.js';
-import { needDist, serveApp, settled, watchedPage, type AppServer } from './chromium-app.js';
+import { needDist, serveApp, settled, watchedPage, type AppServer, type Watched } from './chromium-app.js';
 
 // The hostile review of the browser side, in real Chromium (the built ES modules, `npm run build`
 // first): URLs an attacker makes a visitor land on or click, redirects to other hosts, markup planted
@@ -79,12 +79,31 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Opens `url` in `mode` and waits for the router to settle; `t.seen()` reads the page. */
-async function open(mode: Mode, url: string) {
+// A new tab costs Chromium a renderer process, half a second and more; a new document in a tab kept
+// open, a third of that. So the tests share one tab per mode, each on a document of its own: the tab
+// goes to about:blank first (a #! URL after another on the same path would only be a hash change),
+// then its records of errors and off-origin requests are emptied. A tab a test failed in is closed,
+// never reused. A test that walks history back (a back could reach the test before) or loads 1 MB
+// visits alone, in a tab of its own.
+const tabs = new Map<Mode, Watched>();
+
+/** The tab `mode`'s tests share, on about:blank with empty records, or a new one when `own`. */
+async function tab(mode: Mode, own: boolean): Promise<Watched> {
+  const kept = own ? undefined : tabs.get(mode);
+  if (kept) {
+    await kept.page.goto('about:blank');
+    kept.errors.length = 0;
+    kept.off.length = 0;
+    return kept;
+  }
   const t = await watchedPage(context, server.origin);
   await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
-  await t.page.goto(server.origin + url);
-  await settled(t.page);
+  if (!own) tabs.set(mode, t);
+  return t;
+}
+
+/** `t` with `seen()`, which reads the page. */
+function reader(t: Watched) {
   const seen = () =>
     t.page.evaluate((): Seen => {
       const w = window as unknown as { router: { current: { location: string } | null }; marker?: number; pwned?: unknown };
@@ -100,15 +119,30 @@ async function open(mode: Mode, url: string) {
   return { ...t, seen };
 }
 
-/** Opens `url` in `mode`, runs `check` on the page, and closes the page whatever `check` did. */
-async function visit(mode: Mode, url: string, check: (t: Awaited<ReturnType<typeof open>>) => Promise<void>) {
-  const t = await open(mode, url);
+type Check = (t: ReturnType<typeof reader>) => Promise<void>;
+
+/**
+ * Opens `url` in `mode` (in the mode's shared tab, or a tab of its own when `own`), waits for the
+ * router to settle and runs `check`; closes the tab after, unless it is shared and `check` passed.
+ */
+async function visit(mode: Mode, url: string, check: Check, own = false) {
+  const t = await tab(mode, own);
+  let passed = false;
   try {
-    await check(t);
+    await t.page.goto(server.origin + url);
+    await settled(t.page);
+    await check(reader(t));
+    passed = true;
   } finally {
-    await t.page.close();
+    if (own || !passed) {
+      if (tabs.get(mode) === t) tabs.delete(mode);
+      await t.page.close();
+    }
   }
 }
+
+/** visit() in a new tab, closed after. */
+const visitAlone = (mode: Mode, url: string, check: Check) => visit(mode, url, check, true);
 
 const urlOf = (mode: Mode, location: string) => toUrl(location, { base: '/app/', mode });
 
@@ -155,7 +189,7 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
   });
 
   it('routes and writes a 1 MB #! fragment without an error, and stays on the origin', async () => {
-    await visit(mode, '/app/#!/books/' + 'a'.repeat(1_000_000), async (t) => {
+    await visitAlone(mode, '/app/#!/books/' + 'a'.repeat(1_000_000), async (t) => {
       const seen = await t.seen();
       expect(seen.location).toBe('/books/' + 'a'.repeat(1_000_000));
       expect(seen.address).toBe(urlOf(mode, seen.location as string));
@@ -181,7 +215,7 @@ describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) =>
   });
 
   it('reports what a guard threw for a link click or a back through window.onerror, never as an unhandled rejection', async () => {
-    await visit(mode, urlOf(mode, '/throws'), async (t) => {
+    await visitAlone(mode, urlOf(mode, '/throws'), async (t) => {
       const seen = await t.page.evaluate(
         async (href) => {
           type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
@@ -265,7 +299,7 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
 
 describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => {
   it('puts the address bar back on the state shown when a navigation that superseded a back/forward is refused', async () => {
-    await visit(mode, urlOf(mode, '/books/1'), async (t) => {
+    await visitAlone(mode, urlOf(mode, '/books/1'), async (t) => {
       const seen = await t.page.evaluate(async () => {
         type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
         const router = (window as unknown as { router: R }).router;
@@ -280,7 +314,7 @@ describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => 
   });
 
   it('pushes a navigation made while a back is still loading after the entry the back reached, never over it', async () => {
-    await visit(mode, urlOf(mode, '/'), async (t) => {
+    await visitAlone(mode, urlOf(mode, '/'), async (t) => {
       const walk = await t.page.evaluate(async () => {
         type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
         const router = (window as unknown as { router: R }).router;
