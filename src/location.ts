@@ -71,25 +71,28 @@ export const canonicalPathText = (text: string): string => canonical(text, PATH_
 
 const canonicalQuery = (query: string): string => canonical(query, QUERY_FIX);
 
-/** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
-export function normalizeLocation(text: string): AppLocation {
+/**
+ * A location's (or a path-with-query-and-anchor's) three parts: the path, the query after the first
+ * `?` before the first `#`, and the anchor after that `#`; undefined where there is none. Internal.
+ */
+export function splitLocation(text: string): [path: string, query: string | undefined, anchor: string | undefined] {
   const hash = text.indexOf('#');
   const pre = hash < 0 ? text : text.slice(0, hash);
   const q = pre.indexOf('?');
-  const path = canonicalPath(q < 0 ? pre : pre.slice(0, q));
-  const query = q < 0 ? '' : canonicalQuery(pre.slice(q + 1));
+  return [q < 0 ? pre : pre.slice(0, q), q < 0 ? undefined : pre.slice(q + 1), hash < 0 ? undefined : text.slice(hash + 1)];
+}
+
+/** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
+export function normalizeLocation(text: string): AppLocation {
+  const [path, query, anchor] = splitLocation(text);
   // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped. A leading `!` is
-  // escaped too: a clean URL ending in `#!x` is a hashbang URL, not the anchor `!x`.
-  const anchor =
-    hash < 0
-      ? ''
-      : canonicalQuery(
-          text
-            .slice(hash + 1)
-            .replace(/#/g, '%23')
-            .replace(/^!/, '%21'),
-        );
-  return path + (query ? '?' + query : '') + (anchor ? '#' + anchor : '');
+  // escaped too: a clean URL ending in `#!x` is a hashbang URL, not the anchor `!x`. A non-empty
+  // part is never empty once canonical.
+  return (
+    canonicalPath(path) +
+    (query ? '?' + canonicalQuery(query) : '') +
+    (anchor ? '#' + canonicalQuery(anchor.replace(/#/g, '%23').replace(/^!/, '%21')) : '')
+  );
 }
 
 /** A base path in canonical form, starting and ending with `/`. Internal to the package. */

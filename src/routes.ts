@@ -2,7 +2,7 @@
 // compiled once (pattern.ts), matched through a segment index (route-index.ts), params decoded
 // exactly once and leniently.
 
-import { isCanonicalPath, normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from './location.js';
+import { isCanonicalPath, normalizeBase, normalizeLocation, splitLocation, stripAnchor, type AppLocation } from './location.js';
 import { redirect } from './outcome.js';
 import type { Params } from './params.js';
 import { compileRoute, requiredNames, type Compiled } from './pattern.js';
@@ -59,17 +59,8 @@ export function createRoutes<const P extends readonly string[]>(
     // A canonical path alone, the common case, is its own location.
     if (isCanonicalPath(location)) return { location, path: location, search: '', hash: '' };
     const loc = normalizeLocation(location);
-    const hashAt = loc.indexOf('#');
-    const end = hashAt < 0 ? loc.length : hashAt;
-    let q = loc.indexOf('?');
-    if (q > end) q = -1;
-    const pathEnd = q < 0 ? end : q;
-    return {
-      location: loc,
-      path: pathEnd === loc.length ? loc : loc.slice(0, pathEnd),
-      search: q < 0 ? '' : loc.slice(q + 1, end),
-      hash: hashAt < 0 ? '' : percentDecode(loc, hashAt + 1),
-    };
+    const [path, search = '', hash] = splitLocation(loc);
+    return { location: loc, path, search, hash: hash ? percentDecode(hash) : '' };
   }
 
   function match(location: AppLocation): RouteMatch<R> | null {
