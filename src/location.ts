@@ -97,7 +97,7 @@ export function normalizeLocation(text: string): AppLocation {
 
 /** A base path in canonical form, starting and ending with `/`. Internal to the package. */
 export function normalizeBase(base = '/'): string {
-  const path = canonicalPath(base.split(/[?#]/, 1)[0] as string);
+  const path = canonicalPath(splitLocation(base)[0]);
   return path.endsWith('/') ? path : path + '/';
 }
 
@@ -151,14 +151,13 @@ export function readLocation(url: string, base: string, ugly: (url: string) => U
   if (hasEscapedFragment(rest)) {
     const state = ugly(rest);
     if (!state) return null;
-    if (state.fragment !== '') return relative(state.page.split('?', 1)[0] as string, base) === null ? null : fromFragment(state.fragment);
+    if (state.fragment !== '') return relative(splitLocation(state.page)[0], base) === null ? null : fromFragment(state.fragment);
     rest = state.page;
   }
-  const page = rest.split(/[?#]/, 1)[0] as string;
+  const [page, , anchor] = splitLocation(rest);
   const path = relative(page, base);
   if (path === null) return null;
-  const hash = rest.indexOf('#');
-  return hash >= 0 && rest[hash + 1] === '!' ? fromFragment(rest.slice(hash + 2)) : normalizeLocation(path + rest.slice(page.length));
+  return anchor?.[0] === '!' ? fromFragment(anchor.slice(1)) : normalizeLocation(path + rest.slice(page.length));
 }
 
 /** Options of `toUrl`. */
