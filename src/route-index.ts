@@ -84,22 +84,21 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         at = at.param ??= node();
         reading.names.push(first.name);
         reading.at.push(depth);
-      } else if (segment.length === 1 && first?.type === 'text') {
-        const k = key(first.value);
-        let next = at.statics.get(k);
-        if (!next) at.statics.set(k, (next = node()));
-        at = next;
-      } else if (first?.type === 'text') {
-        const k = key(first.value);
-        longestPrefix = Math.max(longestPrefix, k.length);
-        const ids = at.prefixed.get(k);
-        if (ids) ids.push(id);
-        else at.prefixed.set(k, [id]);
-        return false;
-      } else {
+      } else if (first?.type !== 'text') {
         // An empty segment, or one that starts with a param and is not all of it: a tail here.
         at.tail.push(id);
         return false;
+      } else {
+        const k = key(first.value);
+        // Text and more (`p:id.:ext`): a tail filed by its known text. Text alone: a static edge.
+        if (segment.length > 1) {
+          longestPrefix = Math.max(longestPrefix, k.length);
+          if (!at.prefixed.get(k)?.push(id)) at.prefixed.set(k, [id]);
+          return false;
+        }
+        const next = at.statics.get(k) ?? node();
+        at.statics.set(k, next);
+        at = next;
       }
       depth++;
       return true;
