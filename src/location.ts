@@ -47,7 +47,8 @@ function canonical(text: string, fix: RegExp): string {
 function cleanPath(path: string): string {
   const out: string[] = [];
   const segments = path.split('/');
-  for (const segment of segments.slice(1)) {
+  // The first segment is the empty one before the leading `/`, skipped as every empty one is.
+  for (const segment of segments) {
     if (segment === '..') out.pop();
     else if (segment !== '.' && segment !== '') out.push(segment);
   }
