@@ -39,7 +39,6 @@ export function createRoutes<const P extends readonly string[]>(
   const table = list.map((r, i) =>
     r.redirect === undefined ? r : ({ ...r, load: redirectLoad(r, compiled[i] as ReturnType<typeof compileRoute>, sensitive) } as R),
   );
-  const ids = new Map<unknown, number>(table.map((r, i) => [r, i]));
   const byName = new Map<string, number>();
   list.forEach((r, i) => {
     if (r.name === undefined) return;
@@ -163,8 +162,9 @@ export function createRoutes<const P extends readonly string[]>(
       }
     },
     canonical(m) {
-      const id = ids.get(m.route);
-      if (id === undefined || m.notFound) return null;
+      // The last place of the route, as a Map from routes to ids would keep it.
+      const id = table.lastIndexOf(m.route as R);
+      if (id < 0 || m.notFound) return null;
       try {
         return buildLocation(id, m.params, m.query);
       } catch {
