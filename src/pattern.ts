@@ -13,10 +13,10 @@ import { parse, toRegexp, type Param, type Token } from './syntax.js';
 /** A route as far as its pattern goes. */
 type Pattern = { path: string; name?: string | undefined };
 
-/** A compiled pattern: its regexp, which captures are wildcards, their names, and the inverse. */
+/** A compiled pattern: its regexp, its captures' tokens (params and wildcards), their names, and the inverse. */
 export interface Compiled {
   regexp: RegExp;
-  wildcards: boolean[];
+  keys: Param[];
   names: string[];
   build: (params: Params) => string;
 }
@@ -153,5 +153,5 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
       );
     return path;
   };
-  return { regexp, tokens: tokens, wildcards: keys.map((k) => k.type === 'wildcard'), names, build };
+  return { regexp, tokens: tokens, keys, names, build };
 }

@@ -5,6 +5,7 @@
 import { isCanonicalPath, normalizeBase, normalizeLocation, splitLocation, stripAnchor, type AppLocation } from './location.js';
 import { redirect } from './outcome.js';
 import type { Params } from './params.js';
+import type { Param } from './syntax.js';
 import { compileRoute, requiredNames, type Compiled } from './pattern.js';
 import { percentDecode } from './percent.js';
 import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
@@ -81,7 +82,8 @@ export function createRoutes<const P extends readonly string[]>(
         for (let i = 1; i < m.length; i++) {
           const raw = m[i];
           if (raw === undefined) continue;
-          params[c.names[i - 1] as string] = c.wildcards[i - 1] ? raw.split('/').map(decodeParam) : decodeParam(raw);
+          const key = c.keys[i - 1] as Param;
+          params[key.name] = key.type === 'wildcard' ? raw.split('/').map(decodeParam) : decodeParam(raw);
         }
       }
       return result(table[id] as R, params, at, false);
@@ -212,7 +214,7 @@ function redirectLoad(
   // A param of another kind (`:id` to `*id`) fails every request, and one optional in the path but
   // required by the target fails those without it: a development check, so that no state is a 500.
   if (DEV) {
-    const wildcard = (c: Compiled, name: string) => c.wildcards[c.names.indexOf(name)];
+    const wildcard = (c: Compiled, name: string) => c.keys[c.names.indexOf(name)]?.type === 'wildcard';
     const captured = requiredNames(source.tokens);
     const unfit = requiredNames(target.tokens).filter((n) => !captured.includes(n));
     for (const n of target.names) if (wildcard(target, n) !== wildcard(source, n)) unfit.push(n);
