@@ -24,7 +24,7 @@ const QUERY_FIX = fixes('?');
 
 // Escapes of unreserved characters (letters, digits, `-._~`), which canonical spelling decodes, and
 // of `'`, which a browser's URL parser escapes in a query (not in a path or `#!` fragment): one state.
-const UNRESERVED = /(?:%(?:2[7DE]|3\d|4[1-9A-F]|5[\dAF]|6[1-9A-F]|7[\dAE]))+/g;
+const UNRESERVED = /(?:%(?:2[7DE]|3\d|[46][1-9A-F]|5[\dAF]|7[\dAE]))+/g;
 
 /**
  * Canonical spelling of one URL component (RFC 3986 §6.2.2): characters the component may not hold
@@ -130,7 +130,7 @@ export function stripAnchor<T extends string>(text: T): T {
 }
 
 // scheme://authority or //authority at the start of a URL.
-const ORIGIN = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;
+const ORIGIN = /^(?:[a-z][a-z\d+.-]*:)?\/\/[^/?#]*/i;
 
 /**
  * Reads any of the three forms (clean, pretty `#!`, ugly `_escaped_fragment_`), absolute or
