@@ -70,8 +70,6 @@ function canonicalPath(path: string): string {
 /** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
 export const canonicalPathText = (text: string): string => canonical(text, PATH_FIX);
 
-const canonicalQuery = (query: string): string => canonical(query, QUERY_FIX);
-
 /**
  * A location's (or a path-with-query-and-anchor's) three parts: the path, the query after the first
  * `?` before the first `#`, and the anchor after that `#`; undefined where there is none. Internal.
@@ -91,8 +89,8 @@ export function normalizeLocation(text: string): AppLocation {
   // part is never empty once canonical.
   return (
     canonicalPath(path) +
-    (query ? '?' + canonicalQuery(query) : '') +
-    (anchor ? '#' + canonicalQuery(anchor.replace(/#/g, '%23').replace(/^!/, '%21')) : '')
+    (query ? '?' + canonical(query, QUERY_FIX) : '') +
+    (anchor ? '#' + canonical(anchor.replace(/#/g, '%23').replace(/^!/, '%21'), QUERY_FIX) : '')
   );
 }
 
