@@ -4,6 +4,7 @@
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
 import { hasEscapedFragment, readUglyUrl, type UglyState } from './codec.js';
+import { LONE } from './percent.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
 export type AppLocation = string;
@@ -36,7 +37,7 @@ function canonical(text: string, fix: RegExp): string {
   // A lone surrogate (matched alone with the `u` flag) is what encodeURIComponent refuses.
   return text.replace(fix, (run: string) =>
     run[0] !== '%'
-      ? encodeURIComponent(run.replace(/[\uD800-\uDFFF]/gu, '\uFFFD'))
+      ? encodeURIComponent(run.replace(LONE, '\uFFFD'))
       : run.length > 1
         ? run.toUpperCase().replace(UNRESERVED, unescape)
         : '%25',
