@@ -112,8 +112,8 @@ function fromFragment(state: string): AppLocation {
 /** The path relative to `base` (`'/'`-rooted), or null when the path lies outside it. */
 function relative(path: string, base: string): string | null {
   const clean = canonicalPath(path);
-  if (clean.startsWith(base)) return clean.slice(base.length - 1);
-  return clean === base.slice(0, -1) ? '/' : null;
+  // The base's own path without its last `/` (`/app` for `/app/`) is the base too: `/`.
+  return (clean + '/').startsWith(base) ? clean.slice(base.length - 1) || '/' : null;
 }
 
 /** Options of `toLocation`. */
