@@ -117,13 +117,11 @@ const EQUALS = 61; // '='
  */
 function paramAt(url: string, end: number, query = queryAt(url, end)): number {
   if (query < 0) return -1;
-  let at = url.indexOf(PARAM, query + 1);
-  while (at > 0 && at + PARAM.length <= end) {
+  for (let at = query; (at = url.indexOf(PARAM, at + 1)) > 0 && at + PARAM.length <= end; ) {
     const startsParam = at === query + 1 || url.charCodeAt(at - 1) === AMPERSAND;
     const after = at + PARAM.length;
     const endsName = after === end || url.charCodeAt(after) === EQUALS || url.charCodeAt(after) === AMPERSAND;
     if (startsParam && endsName) return at;
-    at = url.indexOf(PARAM, at + 1);
   }
   return -1;
 }
