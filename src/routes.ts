@@ -129,7 +129,7 @@ export function createRoutes<const P extends readonly string[]>(
       const search = keepQueryKeys(at.search, (match(at.path)?.route ?? notFound)?.queryKeys ?? options.queryKeys);
       return search ? `${at.path}?${search}` : at.path;
     },
-    href(...[name, params, query]: [string, Params?, QueryInput?]) {
+    href(name: string, params?: Params, query?: QueryInput) {
       const id = byName.get(name);
       if (id === undefined) throw new RouteError('UNKNOWN_ROUTE', DEV ? `no route is named ${JSON.stringify(name)}` : '');
       return buildLocation(id, params, query);
