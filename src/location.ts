@@ -12,16 +12,16 @@ export type AppLocation = string;
 /** Which URL form the router writes: clean URLs (pushState) or `#!` URLs. */
 export type UrlMode = 'history' | 'hashbang';
 
-// What a path (and a query or anchor, which may also hold `?`) may hold raw: RFC 3986 pchar and `/`.
-const PCHAR = "\\w\\-.~!$&'()*+,;=:@/";
-// A path already canonical: `/`-rooted segments of these, with no `//` and no segment starting with a dot.
-const PATH_DONE = RegExp(`^(?:/(?![./])[${PCHAR.slice(0, -1)}]*)+$`);
+// What a path (and a query or anchor, which may also hold `?`) may hold raw: RFC 3986 pchar
+// (`\w-.~!$&'()*+,;=:@`) and `/`, written out in each regexp below.
+// A path already canonical: `/`-rooted segments of pchar, with no `//` and no segment starting with a dot.
+const PATH_DONE = /^(?:\/(?![./])[\w\-.~!$&'()*+,;=:@]*)+$/;
 // What `canonical` rewrites, a run at a time: a run of escapes, a lone `%`, and a run of
-// characters not allowed raw (`raw` more besides pchar). Runs, not characters: 16 kB of `%25` is
-// one call, not 5,461. A text with none of these (all pchar, no `%`) is canonical as it is.
-const fixes = (raw: string) => RegExp(`(?:%[\\dA-Fa-f]{2})+|%|[^${PCHAR}${raw}%]+`, 'g');
-const PATH_FIX = fixes('');
-const QUERY_FIX = fixes('?');
+// characters not allowed raw (not pchar or `/`, and in a query or anchor not `?` either). Runs, not
+// characters: 16 kB of `%25` is one call, not 5,461. A text with none of these (all pchar, no `%`)
+// is canonical as it is.
+const PATH_FIX = /(?:%[\dA-Fa-f]{2})+|%|[^\w\-.~!$&'()*+,;=:@/%]+/g;
+const QUERY_FIX = /(?:%[\dA-Fa-f]{2})+|%|[^\w\-.~!$&'()*+,;=:@/?%]+/g;
 
 // Escapes of unreserved characters (letters, digits, `-._~`), which canonical spelling decodes, and
 // of `'`, which a browser's URL parser escapes in a query (not in a path or `#!` fragment): one state.
