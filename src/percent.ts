@@ -130,9 +130,9 @@ function decode(text: string, strict: boolean, from = 0): string | PercentFault 
         : { kind: lead > 255 ? 'MALFORMED_ESCAPE' : 'INVALID_UTF8', index: i, text: DEV ? escapesAt(text, i, lead) : '' };
     } else i = text.indexOf('%', i + 1);
   }
-  return strict && !wellFormed(from ? text.slice(from) : text)
+  return strict && !wellFormed(text.slice(from))
     ? surrogateFault(text, loneSurrogate(text, from))
-    : out + (start ? text.slice(start) : text);
+    : out + text.slice(start);
 }
 
 /**
