@@ -77,7 +77,7 @@ export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate:
     }
     start = i + 1;
   }
-  return out + (start ? text.slice(start) : text);
+  return out + text.slice(start);
 }
 
 /** The value of a hex digit's character code, or 256 when it is none. */
