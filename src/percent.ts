@@ -130,9 +130,7 @@ function decode(text: string, strict: boolean, from = 0): string | PercentFault 
         : { kind: lead > 255 ? 'MALFORMED_ESCAPE' : 'INVALID_UTF8', index: i, text: DEV ? escapesAt(text, i, lead) : '' };
     } else i = text.indexOf('%', i + 1);
   }
-  return strict && !wellFormed(text.slice(from))
-    ? surrogateFault(text, loneSurrogate(text, from))
-    : out + text.slice(start);
+  return strict && !wellFormed(text.slice(from)) ? surrogateFault(text, loneSurrogate(text, from)) : out + text.slice(start);
 }
 
 /**
