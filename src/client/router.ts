@@ -207,7 +207,8 @@ export function createRouter(options: RouterOptions): Router {
         restoreAddress();
         throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : 'redirect loop');
       }
-      return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
+      // PUSH is 0: a push stays a push, a replace or a traversal's redirect replaces.
+      return run(normalizeLocation(to), kind && REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
     const seeded = seed && seed.location === routes.stateOf(loc) ? seed : null;
