@@ -112,18 +112,16 @@ const EQUALS = 61; // '='
 
 /**
  * Where the first `_escaped_fragment_` parameter of `url`'s query starts, or -1. The query runs from
- * `query` (its `?`, or -1 for none) to `end`; the parameter is bare (`_escaped_fragment_`) or has a
+ * `query` (its `?`, or -1 for none; found when not given) to `end`; the parameter is bare (`_escaped_fragment_`) or has a
  * value (`_escaped_fragment_=…`), and starts right after the `?` or after an `&`.
  */
-function paramAt(url: string, query: number, end: number): number {
+function paramAt(url: string, end: number, query = queryAt(url, end)): number {
   if (query < 0) return -1;
-  let at = url.indexOf(PARAM, query + 1);
-  while (at > 0 && at + PARAM.length <= end) {
+  for (let at = query; (at = url.indexOf(PARAM, at + 1)) > 0 && at + PARAM.length <= end; ) {
     const startsParam = at === query + 1 || url.charCodeAt(at - 1) === AMPERSAND;
     const after = at + PARAM.length;
     const endsName = after === end || url.charCodeAt(after) === EQUALS || url.charCodeAt(after) === AMPERSAND;
     if (startsParam && endsName) return at;
-    at = url.indexOf(PARAM, at + 1);
   }
   return -1;
 }
@@ -134,7 +132,7 @@ function paramAt(url: string, query: number, end: number): number {
  */
 function uglyAt(url: string): number {
   const end = endOf(url);
-  const at = paramAt(url, queryAt(url, end), end);
+  const at = paramAt(url, end);
   if (at < 0) return -1;
   const amp = url.indexOf('&', at);
   return amp >= 0 && amp < end ? -2 : end < url.length ? -3 : at;
@@ -146,7 +144,7 @@ function notUgly(url: string, reason: number): CodecError {
   return reason === -1
     ? fail('NOT_UGLY', DEV && `no ${PARAM} parameter`, url, -1)
     : reason === -2
-      ? fail('NOT_UGLY', DEV && `${PARAM} is not the last parameter`, url, paramAt(url, queryAt(url, end), end))
+      ? fail('NOT_UGLY', DEV && `${PARAM} is not the last parameter`, url, paramAt(url, end))
       : fail('NOT_UGLY', DEV && `fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, url, end);
 }
 
@@ -157,13 +155,13 @@ function notUgly(url: string, reason: number): CodecError {
  */
 export function hasEscapedFragment(url: string): boolean {
   const end = endOf(url);
-  return paramAt(url, queryAt(url, end), end) >= 0;
+  return paramAt(url, end) >= 0;
 }
 
 /** True when `url` has a `#!` fragment and no `_escaped_fragment_` parameter of its own. */
 export function isPrettyUrl(url: string): boolean {
   const end = endOf(url);
-  return url.charCodeAt(end + 1) === 33 && paramAt(url, queryAt(url, end), end) < 0;
+  return url.charCodeAt(end + 1) === 33 && paramAt(url, end) < 0;
 }
 
 /** True when `url`'s query ends in its one `_escaped_fragment_` parameter and it has no fragment. */
@@ -180,7 +178,7 @@ export function toUglyUrl(url: string): string {
   if (end < url.length && url.charCodeAt(end + 1) !== 33)
     throw fail('NOT_PRETTY', DEV && `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
   const query = queryAt(url, end);
-  const at = paramAt(url, query, end);
+  const at = paramAt(url, end, query);
   if (at >= 0) throw fail('NOT_PRETTY', DEV && `${PARAM} is already a parameter`, url, at);
   let value = '';
   // The fragment is escaped where it is in `url`: no slice to read through, and when nothing in it

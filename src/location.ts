@@ -4,6 +4,7 @@
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
 import { hasEscapedFragment, readUglyUrl, type UglyState } from './codec.js';
+import { LONE } from './percent.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
 export type AppLocation = string;
@@ -11,20 +12,20 @@ export type AppLocation = string;
 /** Which URL form the router writes: clean URLs (pushState) or `#!` URLs. */
 export type UrlMode = 'history' | 'hashbang';
 
-// What a path (and a query or anchor, which may also hold `?`) may hold raw: RFC 3986 pchar and `/`.
-const PCHAR = "\\w\\-.~!$&'()*+,;=:@/";
-// A path already canonical: `/`-rooted segments of these, with no `//` and no segment starting with a dot.
-const PATH_DONE = RegExp(`^(?:/(?![./])[${PCHAR.slice(0, -1)}]*)+$`);
+// What a path (and a query or anchor, which may also hold `?`) may hold raw: RFC 3986 pchar
+// (`\w-.~!$&'()*+,;=:@`) and `/`, written out in each regexp below.
+// A path already canonical: `/`-rooted segments of pchar, with no `//` and no segment starting with a dot.
+const PATH_DONE = /^(?:\/(?![./])[\w\-.~!$&'()*+,;=:@]*)+$/;
 // What `canonical` rewrites, a run at a time: a run of escapes, a lone `%`, and a run of
-// characters not allowed raw (`raw` more besides pchar). Runs, not characters: 16 kB of `%25` is
-// one call, not 5,461. A text with none of these (all pchar, no `%`) is canonical as it is.
-const fixes = (raw: string) => RegExp(`(?:%[\\dA-Fa-f]{2})+|%|[^${PCHAR}${raw}%]+`, 'g');
-const PATH_FIX = fixes('');
-const QUERY_FIX = fixes('?');
+// characters not allowed raw (not pchar or `/`, and in a query or anchor not `?` either). Runs, not
+// characters: 16 kB of `%25` is one call, not 5,461. A text with none of these (all pchar, no `%`)
+// is canonical as it is.
+const PATH_FIX = /(?:%[\dA-Fa-f]{2})+|%|[^\w\-.~!$&'()*+,;=:@/%]+/g;
+const QUERY_FIX = /(?:%[\dA-Fa-f]{2})+|%|[^\w\-.~!$&'()*+,;=:@/?%]+/g;
 
 // Escapes of unreserved characters (letters, digits, `-._~`), which canonical spelling decodes, and
 // of `'`, which a browser's URL parser escapes in a query (not in a path or `#!` fragment): one state.
-const UNRESERVED = /(?:%(?:2[7DE]|3\d|4[1-9A-F]|5[\dAF]|6[1-9A-F]|7[\dAE]))+/g;
+const UNRESERVED = /(?:%(?:2[7DE]|3\d|[46][1-9A-F]|5[\dAF]|7[\dAE]))+/g;
 
 /**
  * Canonical spelling of one URL component (RFC 3986 §6.2.2): characters the component may not hold
@@ -36,7 +37,7 @@ function canonical(text: string, fix: RegExp): string {
   // A lone surrogate (matched alone with the `u` flag) is what encodeURIComponent refuses.
   return text.replace(fix, (run: string) =>
     run[0] !== '%'
-      ? encodeURIComponent(run.replace(/[\uD800-\uDFFF]/gu, '\uFFFD'))
+      ? encodeURIComponent(run.replace(LONE, '\uFFFD'))
       : run.length > 1
         ? run.toUpperCase().replace(UNRESERVED, unescape)
         : '%25',
@@ -47,7 +48,8 @@ function canonical(text: string, fix: RegExp): string {
 function cleanPath(path: string): string {
   const out: string[] = [];
   const segments = path.split('/');
-  for (const segment of segments.slice(1)) {
+  // The first segment is the empty one before the leading `/`, skipped as every empty one is.
+  for (const segment of segments) {
     if (segment === '..') out.pop();
     else if (segment !== '.' && segment !== '') out.push(segment);
   }
@@ -69,32 +71,33 @@ function canonicalPath(path: string): string {
 /** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
 export const canonicalPathText = (text: string): string => canonical(text, PATH_FIX);
 
-const canonicalQuery = (query: string): string => canonical(query, QUERY_FIX);
-
-/** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
-export function normalizeLocation(text: string): AppLocation {
+/**
+ * A location's (or a path-with-query-and-anchor's) three parts: the path, the query after the first
+ * `?` before the first `#`, and the anchor after that `#`; undefined where there is none. Internal.
+ */
+export function splitLocation(text: string): [path: string, query: string | undefined, anchor: string | undefined] {
   const hash = text.indexOf('#');
   const pre = hash < 0 ? text : text.slice(0, hash);
   const q = pre.indexOf('?');
-  const path = canonicalPath(q < 0 ? pre : pre.slice(0, q));
-  const query = q < 0 ? '' : canonicalQuery(pre.slice(q + 1));
+  return [q < 0 ? pre : pre.slice(0, q), q < 0 ? undefined : pre.slice(q + 1), hash < 0 ? undefined : text.slice(hash + 1)];
+}
+
+/** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
+export function normalizeLocation(text: string): AppLocation {
+  const [path, query, anchor] = splitLocation(text);
   // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped. A leading `!` is
-  // escaped too: a clean URL ending in `#!x` is a hashbang URL, not the anchor `!x`.
-  const anchor =
-    hash < 0
-      ? ''
-      : canonicalQuery(
-          text
-            .slice(hash + 1)
-            .replace(/#/g, '%23')
-            .replace(/^!/, '%21'),
-        );
-  return path + (query ? '?' + query : '') + (anchor ? '#' + anchor : '');
+  // escaped too: a clean URL ending in `#!x` is a hashbang URL, not the anchor `!x`. A non-empty
+  // part is never empty once canonical.
+  return (
+    canonicalPath(path) +
+    (query ? '?' + canonical(query, QUERY_FIX) : '') +
+    (anchor ? '#' + canonical(anchor.replace(/#/g, '%23').replace(/^!/, '%21'), QUERY_FIX) : '')
+  );
 }
 
 /** A base path in canonical form, starting and ending with `/`. Internal to the package. */
 export function normalizeBase(base = '/'): string {
-  const path = canonicalPath(base.split(/[?#]/, 1)[0] as string);
+  const path = canonicalPath(splitLocation(base)[0]);
   return path.endsWith('/') ? path : path + '/';
 }
 
@@ -109,8 +112,8 @@ function fromFragment(state: string): AppLocation {
 /** The path relative to `base` (`'/'`-rooted), or null when the path lies outside it. */
 function relative(path: string, base: string): string | null {
   const clean = canonicalPath(path);
-  if (clean.startsWith(base)) return clean.slice(base.length - 1);
-  return clean === base.slice(0, -1) ? '/' : null;
+  // The base's own path without its last `/` (`/app` for `/app/`) is the base too: `/`.
+  return (clean + '/').startsWith(base) ? clean.slice(base.length - 1) || '/' : null;
 }
 
 /** Options of `toLocation`. */
@@ -126,7 +129,7 @@ export function stripAnchor<T extends string>(text: T): T {
 }
 
 // scheme://authority or //authority at the start of a URL.
-const ORIGIN = /^(?:[A-Za-z][A-Za-z0-9+.-]*:)?\/\/[^/?#]*/;
+const ORIGIN = /^(?:[a-z][a-z\d+.-]*:)?\/\/[^/?#]*/i;
 
 /**
  * Reads any of the three forms (clean, pretty `#!`, ugly `_escaped_fragment_`), absolute or
@@ -148,14 +151,13 @@ export function readLocation(url: string, base: string, ugly: (url: string) => U
   if (hasEscapedFragment(rest)) {
     const state = ugly(rest);
     if (!state) return null;
-    if (state.fragment !== '') return relative(state.page.split('?', 1)[0] as string, base) === null ? null : fromFragment(state.fragment);
+    if (state.fragment !== '') return relative(splitLocation(state.page)[0], base) === null ? null : fromFragment(state.fragment);
     rest = state.page;
   }
-  const page = rest.split(/[?#]/, 1)[0] as string;
+  const [page, , anchor] = splitLocation(rest);
   const path = relative(page, base);
   if (path === null) return null;
-  const hash = rest.indexOf('#');
-  return hash >= 0 && rest[hash + 1] === '!' ? fromFragment(rest.slice(hash + 2)) : normalizeLocation(path + rest.slice(page.length));
+  return anchor?.[0] === '!' ? fromFragment(anchor.slice(1)) : normalizeLocation(path + rest.slice(page.length));
 }
 
 /** Options of `toUrl`. */

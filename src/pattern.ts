@@ -13,10 +13,10 @@ import { parse, toRegexp, type Param, type Token } from './syntax.js';
 /** A route as far as its pattern goes. */
 type Pattern = { path: string; name?: string | undefined };
 
-/** A compiled pattern: its regexp, which captures are wildcards, their names, and the inverse. */
+/** A compiled pattern: its regexp, its captures' tokens (params and wildcards), their names, and the inverse. */
 export interface Compiled {
   regexp: RegExp;
-  wildcards: boolean[];
+  keys: Param[];
   names: string[];
   build: (params: Params) => string;
 }
@@ -137,24 +137,21 @@ export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { t
     // With every required param there, nothing outside a group is missing.
     const path = writePath(tokens, params, encode, wrongType) as string;
     // Whichever params wrote it (`/:a` with `..`, `/.:b` with `.`); a `.` inside a segment is text.
-    const dots = DOT_SEGMENT.exec(path);
-    if (dots)
-      throw new RouteError(
-        'BAD_PARAM',
-        DEV
-          ? `the params of ${describe(route)} make ${JSON.stringify(path)}: a ${JSON.stringify(dots[1] ?? '')} segment is not a path segment, URLs remove it`
-          : '',
-      );
-    // `/:a.:b` never matches a `b` holding a `.`, and `.` `-` `~` cannot be escaped (a location
+    // And `/:a.:b` never matches a `b` holding a `.`, and `.` `-` `~` cannot be escaped (a location
     // decodes them): a location its own route cannot match would be a link to nowhere.
-    if (!regexp.test(path))
+    const dots = DOT_SEGMENT.exec(path);
+    if (dots || !regexp.test(path))
       throw new RouteError(
         'BAD_PARAM',
         DEV
-          ? `the params of ${describe(route)} make ${JSON.stringify(path)}, which it does not match: a value holds the text that separates two params`
+          ? `the params of ${describe(route)} make ${JSON.stringify(path)}${
+              dots
+                ? `: a ${JSON.stringify(dots[1] ?? '')} segment is not a path segment, URLs remove it`
+                : ', which it does not match: a value holds the text that separates two params'
+            }`
           : '',
       );
     return path;
   };
-  return { regexp, tokens: tokens, wildcards: keys.map((k) => k.type === 'wildcard'), names, build };
+  return { regexp, tokens: tokens, keys, names, build };
 }

@@ -55,7 +55,10 @@ export interface Reading {
   rest: boolean;
 }
 
-/** Builds the index over patterns given as token lists, in declaration order. */
+/**
+ * Builds the index over patterns given as token lists, in declaration order. Each list starts with
+ * text that starts with `/`, as every pattern compileRoute accepts does.
+ */
 export function createIndex(patterns: readonly (readonly Token[])[], sensitive: boolean) {
   const root = node();
   const key = sensitive ? (text: string) => text : (text: string) => text.toLowerCase();
@@ -84,22 +87,21 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         at = at.param ??= node();
         reading.names.push(first.name);
         reading.at.push(depth);
-      } else if (segment.length === 1 && first?.type === 'text') {
-        const k = key(first.value);
-        let next = at.statics.get(k);
-        if (!next) at.statics.set(k, (next = node()));
-        at = next;
-      } else if (first?.type === 'text') {
-        const k = key(first.value);
-        longestPrefix = Math.max(longestPrefix, k.length);
-        const ids = at.prefixed.get(k);
-        if (ids) ids.push(id);
-        else at.prefixed.set(k, [id]);
-        return false;
-      } else {
+      } else if (first?.type !== 'text') {
         // An empty segment, or one that starts with a param and is not all of it: a tail here.
         at.tail.push(id);
         return false;
+      } else {
+        const k = key(first.value);
+        // Text and more (`p:id.:ext`): a tail filed by its known text. Text alone: a static edge.
+        if (segment.length > 1) {
+          longestPrefix = Math.max(longestPrefix, k.length);
+          if (!at.prefixed.get(k)?.push(id)) at.prefixed.set(k, [id]);
+          return false;
+        }
+        const next = at.statics.get(k) ?? node();
+        at.statics.set(k, next);
+        at = next;
       }
       depth++;
       return true;
@@ -112,15 +114,13 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
           if (i > 0) {
             if (!step()) return null;
             segment = [];
-          } else if (segment === null) {
-            if (pieces[0] !== '') return (root.tail.push(id), null);
-            continue;
-          }
+          } else if (segment === null) continue;
           const piece = pieces[i] as string;
           if (piece !== '') segment.push({ type: 'text', value: piece });
         }
-      } else if (segment === null) return (root.tail.push(id), null);
-      else if (token.type === 'param') segment.push(token);
+        // Every pattern starts with text that starts with `/` (compileRoute refuses any other path), and
+        // so does a last group read into: a param, a wildcard or a group is always inside a segment.
+      } else if (token.type === 'param') (segment as Token[]).push(token);
       else {
         // Wildcards and groups may span segments. A group that opens with `/` (`/docs{/:lang}`)
         // leaves the segment before it whole when the pattern ends there or goes on with `/`; else
@@ -132,7 +132,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
         if (
           first?.type === 'text' &&
           first.value.startsWith('/') &&
-          segment.length > 0 &&
+          (segment as Token[]).length > 0 &&
           (!next || (next.type === 'text' && next.value.startsWith('/')))
         ) {
           if (!step()) return null;
@@ -146,7 +146,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
           grouped = true;
           continue;
         }
-        if (token.type === 'wildcard' && !next && segment.length === 0 && !grouped) {
+        if (token.type === 'wildcard' && !next && (segment as Token[]).length === 0 && !grouped) {
           // A last wildcard of whole segments (`/files/*path`) takes the rest of a path that goes on.
           at.tail.push(id);
           reading.names.push(token.name);
@@ -154,7 +154,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
           reading.rest = true;
           return reading;
         }
-        segment.push(token);
+        (segment as Token[]).push(token);
         step();
         return null;
       }

@@ -2,9 +2,10 @@
 // compiled once (pattern.ts), matched through a segment index (route-index.ts), params decoded
 // exactly once and leniently.
 
-import { isCanonicalPath, normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from './location.js';
+import { isCanonicalPath, normalizeBase, normalizeLocation, splitLocation, stripAnchor, type AppLocation } from './location.js';
 import { redirect } from './outcome.js';
 import type { Params } from './params.js';
+import type { Param } from './syntax.js';
 import { compileRoute, requiredNames, type Compiled } from './pattern.js';
 import { percentDecode } from './percent.js';
 import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
@@ -39,7 +40,6 @@ export function createRoutes<const P extends readonly string[]>(
   const table = list.map((r, i) =>
     r.redirect === undefined ? r : ({ ...r, load: redirectLoad(r, compiled[i] as ReturnType<typeof compileRoute>, sensitive) } as R),
   );
-  const ids = new Map<unknown, number>(table.map((r, i) => [r, i]));
   const byName = new Map<string, number>();
   list.forEach((r, i) => {
     if (r.name === undefined) return;
@@ -59,17 +59,8 @@ export function createRoutes<const P extends readonly string[]>(
     // A canonical path alone, the common case, is its own location.
     if (isCanonicalPath(location)) return { location, path: location, search: '', hash: '' };
     const loc = normalizeLocation(location);
-    const hashAt = loc.indexOf('#');
-    const end = hashAt < 0 ? loc.length : hashAt;
-    let q = loc.indexOf('?');
-    if (q > end) q = -1;
-    const pathEnd = q < 0 ? end : q;
-    return {
-      location: loc,
-      path: pathEnd === loc.length ? loc : loc.slice(0, pathEnd),
-      search: q < 0 ? '' : loc.slice(q + 1, end),
-      hash: hashAt < 0 ? '' : percentDecode(loc, hashAt + 1),
-    };
+    const [path, search = '', hash] = splitLocation(loc);
+    return { location: loc, path, search, hash: hash ? percentDecode(hash) : '' };
   }
 
   function match(location: AppLocation): RouteMatch<R> | null {
@@ -91,7 +82,8 @@ export function createRoutes<const P extends readonly string[]>(
         for (let i = 1; i < m.length; i++) {
           const raw = m[i];
           if (raw === undefined) continue;
-          params[c.names[i - 1] as string] = c.wildcards[i - 1] ? raw.split('/').map(decodeParam) : decodeParam(raw);
+          const key = c.keys[i - 1] as Param;
+          params[key.name] = key.type === 'wildcard' ? raw.split('/').map(decodeParam) : decodeParam(raw);
         }
       }
       return result(table[id] as R, params, at, false);
@@ -137,7 +129,7 @@ export function createRoutes<const P extends readonly string[]>(
       const search = keepQueryKeys(at.search, (match(at.path)?.route ?? notFound)?.queryKeys ?? options.queryKeys);
       return search ? `${at.path}?${search}` : at.path;
     },
-    href(...[name, params, query]: [string, Params?, QueryInput?]) {
+    href(name: string, params?: Params, query?: QueryInput) {
       const id = byName.get(name);
       if (id === undefined) throw new RouteError('UNKNOWN_ROUTE', DEV ? `no route is named ${JSON.stringify(name)}` : '');
       return buildLocation(id, params, query);
@@ -172,8 +164,9 @@ export function createRoutes<const P extends readonly string[]>(
       }
     },
     canonical(m) {
-      const id = ids.get(m.route);
-      if (id === undefined || m.notFound) return null;
+      // The last place of the route, as a Map from routes to ids would keep it.
+      const id = table.lastIndexOf(m.route as R);
+      if (id < 0 || m.notFound) return null;
       try {
         return buildLocation(id, m.params, m.query);
       } catch {
@@ -221,7 +214,7 @@ function redirectLoad(
   // A param of another kind (`:id` to `*id`) fails every request, and one optional in the path but
   // required by the target fails those without it: a development check, so that no state is a 500.
   if (DEV) {
-    const wildcard = (c: Compiled, name: string) => c.wildcards[c.names.indexOf(name)];
+    const wildcard = (c: Compiled, name: string) => c.keys[c.names.indexOf(name)]?.type === 'wildcard';
     const captured = requiredNames(source.tokens);
     const unfit = requiredNames(target.tokens).filter((n) => !captured.includes(n));
     for (const n of target.names) if (wildcard(target, n) !== wildcard(source, n)) unfit.push(n);

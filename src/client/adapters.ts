@@ -3,7 +3,7 @@
 // navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
 import { hasEscapedFragment, uglyState } from '../codec.js';
-import { normalizeLocation, readLocation, stripAnchor, urlOf, type AppLocation, type UrlMode } from '../location.js';
+import { normalizeLocation, readLocation, splitLocation, stripAnchor, urlOf, type AppLocation, type UrlMode } from '../location.js';
 import type { RouterSignal, RouterWindow } from './dom.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */
@@ -35,15 +35,15 @@ export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
         if (stripAnchor(href) !== page) return null;
         href = base + href.slice(page.length);
       }
-      const hash = href.indexOf('#');
+      const anchor = splitLocation(href)[2];
       // Whether the URL has a `#!` fragment: its first `#` followed by `!`.
-      const bang = hash >= 0 && href.charCodeAt(hash + 1) === 33;
+      const bang = anchor?.[0] === '!';
       // In a `#!` app a plain `#anchor` (no `!`) is an anchor on the state shown now, never a state
       // of its own (docs/scheme.md, "Reading the text after `#!`"). Any other URL names the location
       // of any of its forms: none outside `base`, nor for a malformed `_escaped_fragment_`.
       const loc =
-        hashbang && shown && hash >= 0 && !bang
-          ? normalizeLocation(stripAnchor(shown) + href.slice(hash))
+        hashbang && shown && anchor !== undefined && !bang
+          ? normalizeLocation(stripAnchor(shown) + '#' + anchor)
           : readLocation(href, base, uglyState);
       // A URL that reads is ugly when it has the parameter (a malformed one does not read), and
       // pretty when it has `#!`: hashbang's form is pretty, history's neither.

@@ -62,7 +62,8 @@ export function createRouter(options: RouterOptions): Router {
   const mode = options.mode === 'hashbang' || (options.mode !== 'history' && api < 2) ? 'hashbang' : 'history';
   // Where only the fragment may change (api 1), the state lives in this page's fragment.
   const adapter = createAdapter(mode, base, mode === 'hashbang' && api === 1 ? stripAnchor(nav.href()) : '');
-  const scroll = createScroll(win, options.scroll !== false && !!win);
+  // Scrolling is the router's unless the app keeps it (`scroll: false`) or there is no window.
+  const scroll = options.scroll !== false && win ? createScroll(win) : undefined;
   const guards = new Set<Guard>();
   const subscribers = new Set<Listener>();
   // With no notFound route in the table, an unmatched location still commits, with an empty route.
@@ -138,7 +139,7 @@ export function createRouter(options: RouterOptions): Router {
     failed?: boolean,
     error?: unknown,
   ) {
-    if (entry) scroll.save(entry.key);
+    if (entry) scroll?.save(entry.key);
     // While it loaded, the browser may have landed on a new entry naming this very location (the same
     // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
     // A replace writes over the entry the browser is on now, at that entry's position.
@@ -177,7 +178,7 @@ export function createRouter(options: RouterOptions): Router {
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
     }
-    scroll.apply(kind, e.key, m.hash);
+    scroll?.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
     let fault: [unknown] | undefined;
     for (const listener of [...subscribers]) {
@@ -206,7 +207,8 @@ export function createRouter(options: RouterOptions): Router {
         restoreAddress();
         throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : 'redirect loop');
       }
-      return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
+      // PUSH is 0: a push stays a push, a replace or a traversal's redirect replaces.
+      return run(normalizeLocation(to), kind && REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
     const seeded = seed && seed.location === routes.stateOf(loc) ? seed : null;
@@ -322,7 +324,7 @@ export function createRouter(options: RouterOptions): Router {
           linkHandler(win, adapter.read, (loc) => navigate(loc).catch(report)),
           { signal },
         );
-      scroll.start();
+      scroll?.start();
       const first = arrive(href, null);
       if (first) return first;
       // Outside base: not the app's page, but nothing is in flight. A malformed ugly URL is no
@@ -342,7 +344,7 @@ export function createRouter(options: RouterOptions): Router {
     destroy() {
       listening?.abort();
       controller?.abort(); // whatever is in flight resolves false and never commits
-      scroll.stop();
+      scroll?.stop();
       if (started && doc) doc.documentElement.removeAttribute(STATE_ATTRIBUTE);
       started = false;
       guards.clear();

@@ -20,25 +20,25 @@ export function scrollToAnchor(doc: RouterDocument, anchor: string): boolean {
   return !!el;
 }
 
-/** Saves and restores positions; every method is a no-op when `on` is false. */
-export function createScroll(win: RouterWindow, on: boolean) {
+/** Saves and restores positions. */
+export function createScroll(win: RouterWindow) {
   const saved = new Map<string, [number, number]>();
   let restoration: string | undefined;
   return {
     /** Takes scrolling over from the browser, which would restore before our content is rendered. */
     start() {
-      if (on) ((restoration = win.history.scrollRestoration), (win.history.scrollRestoration = 'manual'));
+      restoration = win.history.scrollRestoration;
+      win.history.scrollRestoration = 'manual';
     },
     stop() {
       if (restoration) ((win.history.scrollRestoration = restoration), (restoration = undefined));
     },
     /** Remembers where the entry being left was scrolled to. */
     save(key: string) {
-      if (on) saved.set(key, [win.scrollX, win.scrollY]);
+      saved.set(key, [win.scrollX, win.scrollY]);
     },
     /** Scrolls for a committed navigation. */
     apply(kind: Kind, key: string, anchor: string) {
-      if (!on) return;
       let at = kind === POP ? saved.get(key) : undefined;
       if (!at && !scrollToAnchor(win.document, anchor) && kind === PUSH) at = [0, 0];
       // Only a move: a window already there is left alone (jsdom, which cannot scroll, logs each scrollTo as not implemented).
