@@ -2,7 +2,8 @@
 
 import type { AppLocation, UrlMode } from '../location.js';
 import type { AnyRoute, RouteTable } from '../route-types.js';
-import type { InvalidateTarget, SnapshotStore } from './cache/cache.js';
+import type { InvalidateTarget } from './cache/cache.js';
+import type { SnapshotStore } from './cache/store.js';
 import type { MemoryStoreOptions } from './cache/memory-store.js';
 import type { IsBot } from './http/bots.js';
 import type { NodeHandler } from './http/node.js';

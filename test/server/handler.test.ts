@@ -8,7 +8,7 @@ import { escapeFragment } from '../../src/codec.js';
 import type { RouteDefinition } from '../../src/route-types.js';
 import { createRoutes } from '../../src/routes.js';
 import { toLocation } from '../../src/location.js';
-import type { SnapshotStore, StoredSnapshot } from '../../src/server/cache/cache.js';
+import type { SnapshotStore, StoredSnapshot } from '../../src/server/cache/store.js';
 import { ENTRY_BYTES, memoryStore } from '../../src/server/cache/memory-store.js';
 import { ANSWER_BYTES } from '../../src/server/http/respond.js';
 import { inProduction } from '../production.js';

@@ -15,7 +15,7 @@
 import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { AppLocation } from '../../location.js';
-import type { SnapshotStore, StoredSnapshot } from './cache.js';
+import type { SnapshotStore, StoredSnapshot } from './store.js';
 import { SnapshotError } from '../errors.js';
 import { createFileClaims } from '../files/collisions.js';
 import { fileInside, writeInside } from '../files/folder.js';

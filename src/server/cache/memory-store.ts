@@ -4,7 +4,7 @@
 import type { AppLocation } from '../../location.js';
 import { SnapshotError } from '../errors.js';
 import { ownMemo } from '../held.js';
-import type { SnapshotStore, StoredSnapshot } from './cache.js';
+import type { SnapshotStore, StoredSnapshot } from './store.js';
 
 /** Options of `memoryStore`. */
 export interface MemoryStoreOptions {

@@ -12,7 +12,7 @@
 
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppLocation } from '../../location.js';
-import type { SnapshotLock, SnapshotStore, StoredSnapshot } from './cache.js';
+import type { SnapshotLock, SnapshotStore, StoredSnapshot } from './store.js';
 import { SnapshotError } from '../errors.js';
 
 /** The part of a node-redis client (`createClient()` of the `redis` package, v5 or later) the store uses. */

@@ -5,7 +5,8 @@
 
 import { normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../location.js';
 import type { RouteTable } from '../../route-types.js';
-import type { SnapshotCache, StoredSnapshot } from '../cache/cache.js';
+import type { SnapshotCache } from '../cache/cache.js';
+import type { StoredSnapshot } from '../cache/store.js';
 import { SnapshotError } from '../errors.js';
 import { etagOf } from '../http/respond.js';
 import type { Ask } from '../http/exchange.js';

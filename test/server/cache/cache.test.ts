@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createSnapshotCache, type SnapshotLock, type SnapshotStore, type StoredSnapshot } from '../../../src/server/cache/cache.js';
+import { createSnapshotCache } from '../../../src/server/cache/cache.js';
+import type { SnapshotLock, SnapshotStore, StoredSnapshot } from '../../../src/server/cache/store.js';
 import { memoryStore } from '../../../src/server/cache/memory-store.js';
 import { chargeMemo } from '../../../src/server/held.js';
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { StoredSnapshot } from '../../../src/server/cache/cache.js';
+import type { StoredSnapshot } from '../../../src/server/cache/store.js';
 import { ENTRY_BYTES as E, memoryStore } from '../../../src/server/cache/memory-store.js';
 import { chargeMemo } from '../../../src/server/held.js';
 

@@ -1,6 +1,7 @@
 import { createClient } from 'redis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createSnapshotCache, type StoredSnapshot } from '../../../src/server/cache/cache.js';
+import { createSnapshotCache } from '../../../src/server/cache/cache.js';
+import type { StoredSnapshot } from '../../../src/server/cache/store.js';
 import { decodeSnapshot, encodeSnapshot, redisStore, type RedisStoreOptions } from '../../../src/server/cache/redis-store.js';
 import { redisServerPath, startRedis, type RedisServer } from '../../../scripts/redis-server.mjs';
 
