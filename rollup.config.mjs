@@ -7,12 +7,30 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts' };
 // The page process of `headlessRenderer`, started by file name, never imported.
 const child = 'src/server/headless/child.ts';
 // The command line (dist/cli.js, run by bin/crawlable-router.js) has no types of its own.
 const cli = 'src/cli.ts';
+// The modules package.json's "browser" field puts in the place of others in an app's browser build
+// (the route table's first-match scan for its segment index), as sources: `{ 'src/x.ts': 'src/y.ts' }`.
+const browser = Object.fromEntries(
+  Object.entries(JSON.parse(readFileSync('package.json', 'utf8')).browser)
+    .filter(([from]) => from.endsWith('.js'))
+    .map(([from, to]) => [from, to].map((file) => resolve(file.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')))),
+);
+// The UMD bundle is a browser build: it takes those modules as an app's bundler would.
+const browserField = {
+  name: 'browser-field',
+  async resolveId(id, importer, options) {
+    const found = await this.resolve(id, importer, { ...options, skipSelf: true });
+    const to = found && browser[found.id];
+    return to ? { ...found, id: to } : found;
+  },
+};
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
 const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
@@ -34,7 +52,7 @@ const nodeEnv = (env) => ({
 
 export default [
   {
-    input: [...Object.values(entries), cli, child],
+    input: [...Object.values(entries), cli, child, ...Object.values(browser)],
     external,
     plugins: [ts()],
     output: [
@@ -50,7 +68,7 @@ export default [
   })),
   ...['development', 'production'].map((env) => ({
     input: umd.input,
-    plugins: [nodeResolve(), commonjs(), ts(), nodeEnv(env)],
+    plugins: [browserField, nodeResolve(), commonjs(), ts(), nodeEnv(env)],
     output:
       env === 'production'
         ? { file: `${umd.file}.min.js`, format: 'umd', name: umd.name, banner, plugins: [minify] }

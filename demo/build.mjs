@@ -1,5 +1,6 @@
 // Builds the demo's browser files into demo/public/build/ from the library's dist/ (run
-// `npm run build` first): the pushState and server-rendered apps as ES modules, the #! app as a classic script on
+// `npm run build` first), as an app's browser build takes it (the package's "browser" field
+// applied): the pushState and server-rendered apps as ES modules, the #! app as a classic script on
 // the UMD global, the client-only app as a classic deferred script in public/spa/, and a copy of the
 // UMD bundle.
 import { copyFile, mkdir } from 'node:fs/promises';
@@ -30,7 +31,7 @@ export async function buildDemo() {
     const bundle = await rollup({
       input: new URL(`./app/${input}`, import.meta.url).pathname,
       external,
-      plugins: [external.length ? null : self, nodeResolve(), commonjs()],
+      plugins: [external.length ? null : self, nodeResolve({ browser: true }), commonjs()],
       onwarn: (warning, warn) => (warning.code === 'CIRCULAR_DEPENDENCY' ? undefined : warn(warning)),
     });
     await bundle.write({ file: out + file, format, globals, plugins: [terser()] });

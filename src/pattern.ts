@@ -4,6 +4,7 @@
 
 import { canonicalPathText } from './location.js';
 import type { Params } from './params.js';
+import { percentDecode } from './percent.js';
 import { encodeComponent } from './query.js';
 import { record } from './record.js';
 import { DEV } from './dev.js';
@@ -19,6 +20,42 @@ export interface Compiled {
   keys: Param[];
   names: string[];
   build: (params: Params) => string;
+}
+
+/** A compiled pattern with its tokens, as compileRoute gives it. Internal. */
+export type CompiledRoute = Compiled & { tokens: Token[] };
+
+/**
+ * How a route table finds the route of a canonical path: a function of the compiled patterns that
+ * gives `hit(id, params, at)` for the first pattern in declaration order that matches `path` (null
+ * when none does), `at` handed through. A server's comes from route-index.ts, a browser's from
+ * route-scan.ts. Internal.
+ */
+export type CreateMatcher = <A, R>(
+  compiled: readonly CompiledRoute[],
+  sensitive: boolean,
+  hit: (id: number, params: Params, at: A) => R,
+) => (path: string, at: A) => R | null;
+
+/** A param's text from a path, decoded once; most hold no escape and are their own value, with no call into the decoder. Internal. */
+export const decodeParam = (raw: string): string => (raw.includes('%') ? percentDecode(raw) : raw);
+
+/**
+ * The params `c`'s regexp reads from `path` (a canonical path), each decoded once and a wildcard's
+ * split at `/`; null when it does not match. Nothing inherited, as the query's: a param named
+ * `__proto__` is the URL's text, never the object's prototype. Internal.
+ */
+export function regexpParams(c: Compiled, path: string): Params | null {
+  const m = c.regexp.exec(path);
+  if (!m) return null;
+  const params = record<Params>();
+  for (let i = 1; i < m.length; i++) {
+    const raw = m[i];
+    if (raw === undefined) continue;
+    const key = c.keys[i - 1] as Param;
+    params[key.name] = key.type === 'wildcard' ? raw.split('/').map(decodeParam) : decodeParam(raw);
+  }
+  return params;
 }
 
 /** The params a pattern cannot be written without: those outside every optional group `{…}`. Internal. */
@@ -86,7 +123,7 @@ export function writePath(
 }
 
 /** Compiles one route's pattern. Internal to the package; the fuzz tests check every regexp it makes. */
-export function compileRoute(route: Pattern, sensitive: boolean): Compiled & { tokens: Token[] } {
+export function compileRoute(route: Pattern, sensitive: boolean): CompiledRoute {
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
     throw new RouteError('BAD_PATTERN', DEV ? `a route path must be a string starting with "/", got ${JSON.stringify(route.path)}` : '');
   }

@@ -15,6 +15,9 @@
 // matched by its regexp, and each param is the path segment at the param's place: the match needs
 // no regexp (`readParams`). The fuzz tests hold both readings to path-to-regexp's own match().
 
+import type { Params } from './params.js';
+import { decodeParam, regexpParams, type CompiledRoute, type CreateMatcher } from './pattern.js';
+import { record } from './record.js';
 import type { Token } from './syntax.js';
 
 interface Node {
@@ -175,8 +178,8 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
   };
   seal(root);
 
-  // The ids a walk finds, written over the last walk's: a new array grown by push was most of what a
-  // match allocated (its first push makes room for 17). It grows to the most any walk finds, and stays.
+  // The ids a walk finds, written over the last walk's: a new array for each match was most of what
+  // it allocated. It grows to the most any walk finds, and stays.
   const found: number[] = [];
   let count = 0;
 
@@ -224,14 +227,25 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
     }
   }
 
+  /** Walks `path` (a canonical path): the ids of every pattern that may match it are then `found[0..count)`, in declaration order. */
+  function collect(path: string): number {
+    count = 0;
+    walk(root, path, 1);
+    // In place, by insertion: a walk finds a few ids, most often one.
+    for (let i = 1; i < count; i++) {
+      const id = found[i] as number;
+      let j = i;
+      for (; j > 0 && (found[j - 1] as number) > id; j--) found[j] = found[j - 1] as number;
+      found[j] = id;
+    }
+    return count;
+  }
+
   return {
+    collect,
+    found: found as readonly number[],
     /** The ids of every pattern that may match `path` (a canonical path), in declaration order. */
-    candidates(path: string): number[] {
-      count = 0;
-      walk(root, path, 1);
-      const ids = found.slice(0, count);
-      return count > 1 ? ids.sort((a, b) => a - b) : ids;
-    },
+    candidates: (path: string): number[] => found.slice(0, collect(path)),
     exact,
   };
 }
@@ -271,3 +285,25 @@ export function readParams(
   }
   return true;
 }
+
+/** The matcher of a server: the segment index in front of the patterns, each read exactly where it can be. */
+export const createMatcher: CreateMatcher = (compiled, sensitive, hit) => {
+  const { collect, found, exact } = createIndex(
+    compiled.map((c) => c.tokens),
+    sensitive,
+  );
+  return (path, at) => {
+    // Nothing below walks again before the loop ends: `found` holds this walk's ids throughout.
+    for (let n = 0, count = collect(path); n < count; n++) {
+      const id = found[n] as number;
+      // A pattern the index reads exactly matches the path its walk reached: no regexp.
+      const reading = exact[id];
+      let params: Params | null;
+      if (reading) {
+        if (!readParams(path, reading, (params = record<Params>()), decodeParam)) continue;
+      } else if (!(params = regexpParams(compiled[id] as CompiledRoute, path))) continue;
+      return hit(id, params, at);
+    }
+    return null;
+  };
+};

@@ -1,22 +1,27 @@
 // The route table shared by the client router and the snapshot server: path-to-regexp v8 patterns
-// compiled once (pattern.ts), matched through a segment index (route-index.ts), params decoded
-// exactly once and leniently.
+// compiled once (pattern.ts), matched through a segment index on a server (route-index.ts) and by a
+// first-match scan in a browser (route-scan.ts, which the package's "browser" field puts in its
+// place), params decoded exactly once and leniently.
 
 import { isCanonicalPath, normalizeBase, normalizeLocation, splitLocation, stripAnchor, type AppLocation } from './location.js';
 import { redirect } from './outcome.js';
 import type { Params } from './params.js';
-import type { Param } from './syntax.js';
 import { compileRoute, requiredNames, type Compiled } from './pattern.js';
 import { percentDecode } from './percent.js';
 import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
-import { createIndex, readParams } from './route-index.js';
+import { createMatcher } from './route-index.js';
 import { record } from './record.js';
 import type { AnyRoute, Entries, LoadContext, RouteDefinition, RouteMatch, RoutesOptions, RouteTable, TypedRoute } from './route-types.js';
 
-// Most params hold no escape: they are their own value, with no call into the decoder.
-const decodeParam = (raw: string): string => (raw.includes('%') ? percentDecode(raw) : raw);
+/** A location as matching reads it: canonical, its path, its query and its decoded anchor. */
+interface Parts {
+  location: AppLocation;
+  path: string;
+  search: string;
+  hash: string;
+}
 
 /** Compiles a route table shared by the client router and the snapshot server. */
 export function createRoutes<const T extends readonly TypedRoute<string, unknown, string>[]>(
@@ -50,12 +55,9 @@ export function createRoutes<const P extends readonly string[]>(
       );
     byName.set(r.name, i);
   });
-  const { candidates, exact } = createIndex(
-    compiled.map((c) => c.tokens),
-    sensitive,
-  );
+  const find = createMatcher(compiled, sensitive, (id, params, at: Parts) => result(table[id] as R, params, at, false));
 
-  function parts(location: AppLocation) {
+  function parts(location: AppLocation): Parts {
     // A canonical path alone, the common case, is its own location.
     if (isCanonicalPath(location)) return { location, path: location, search: '', hash: '' };
     const loc = normalizeLocation(location);
@@ -65,33 +67,10 @@ export function createRoutes<const P extends readonly string[]>(
 
   function match(location: AppLocation): RouteMatch<R> | null {
     const at = parts(location);
-    const ids = candidates(at.path);
-    for (let n = 0; n < ids.length; n++) {
-      const id = ids[n] as number;
-      // Nothing inherited, as the query's: a param named `__proto__` is the URL's text, never the object's prototype.
-      let params: Params;
-      // A pattern the index reads exactly matches the path its walk reached: no regexp.
-      const reading = exact[id];
-      if (reading) {
-        if (!readParams(at.path, reading, (params = record<Params>()), decodeParam)) continue;
-      } else {
-        const c = compiled[id] as Compiled;
-        const m = c.regexp.exec(at.path);
-        if (!m) continue;
-        params = record<Params>();
-        for (let i = 1; i < m.length; i++) {
-          const raw = m[i];
-          if (raw === undefined) continue;
-          const key = c.keys[i - 1] as Param;
-          params[key.name] = key.type === 'wildcard' ? raw.split('/').map(decodeParam) : decodeParam(raw);
-        }
-      }
-      return result(table[id] as R, params, at, false);
-    }
-    return null;
+    return find(at.path, at);
   }
 
-  function result<T extends AnyRoute>(route: T, params: Params, at: ReturnType<typeof parts>, notFound: boolean): RouteMatch<T> {
+  function result<T extends AnyRoute>(route: T, params: Params, at: Parts, notFound: boolean): RouteMatch<T> {
     return {
       route,
       params,

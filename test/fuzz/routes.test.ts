@@ -8,6 +8,7 @@ import { compile, match as ptrMatch, TokenData } from 'path-to-regexp';
 import { percentDecode } from '../../src/percent.js';
 import { compileRoute, writePath } from '../../src/pattern.js';
 import { RouteError } from '../../src/route-error.js';
+import { createMatcher as createScan } from '../../src/route-scan.js';
 import { createRoutes } from '../../src/routes.js';
 import { fuzz, fuzzing } from './runs.js';
 
@@ -204,7 +205,7 @@ describe('random route tables', () => {
     );
   });
 
-  it('the segment index picks the route a first-match scan over every regexp picks, and the params it captures', () => {
+  it("the segment index and the browser's scan pick the route a first-match scan over every regexp picks, and the params it captures", () => {
     // Paths from the table's own patterns, then bent: another route's literals, case, slashes, junk.
     const table = fc.array(pattern, { minLength: 1, maxLength: 6 }).chain((patterns) =>
       fc.tuple(
@@ -252,6 +253,10 @@ describe('random route tables', () => {
                   decode: (raw) => percentDecode(raw),
                 })(canonical);
           expect(found ? { ...found.params } : null).toEqual(scan ? { ...scan.params } : null);
+          // The browser's matcher (route-scan.ts, the package's "browser" field) reads the same.
+          const browser = createScan(compiled, sens, (id, params) => ({ id, params: { ...params } }))(canonical, null);
+          expect(browser?.id ?? -1).toBe(expected);
+          expect(browser?.params ?? null).toEqual(scan ? { ...scan.params } : null);
         }
       }),
       fuzz(103, 400, 4),

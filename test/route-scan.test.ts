@@ -1,0 +1,115 @@
+import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'vite';
+import { describe, expect, it } from 'vitest';
+import { compileRoute, type CompiledRoute } from '../src/pattern.js';
+import { createMatcher as createIndexMatcher } from '../src/route-index.js';
+import { createMatcher } from '../src/route-scan.js';
+
+/** The route and params a matcher finds first for a path, as a route table reads them. */
+const firstOf = (create: typeof createMatcher, compiled: CompiledRoute[], sensitive = true) =>
+  create(compiled, sensitive, (id, params) => ({ id, params: { ...params } }));
+
+describe("the browser's matcher", () => {
+  it('takes the first pattern in declaration order that matches, with its params decoded once and a wildcard split', () => {
+    const compiled = ['/books/new', '/books/:id', '/files/*path', '/docs{/:lang}', '/:any/edit'].map((path) =>
+      compileRoute({ path }, true),
+    );
+    const first = firstOf(createMatcher, compiled);
+    expect(first('/books/new', null)).toEqual({ id: 0, params: {} });
+    expect(first('/books/caf%C3%A9%2525', null)).toEqual({ id: 1, params: { id: 'café%25' } });
+    expect(first('/files/a/b%20c', null)).toEqual({ id: 2, params: { path: ['a', 'b c'] } });
+    expect(first('/docs', null)).toEqual({ id: 3, params: {} });
+    expect(first('/docs/en', null)).toEqual({ id: 3, params: { lang: 'en' } });
+    expect(first('/books/edit', null)).toEqual({ id: 1, params: { id: 'edit' } });
+    expect(first('/x/edit', null)).toEqual({ id: 4, params: { any: 'x' } });
+    expect(first('/nothing/here', null)).toBeNull();
+  });
+
+  it('gives a param named like a member of Object.prototype the text of the URL, and nothing inherited', () => {
+    const params = createMatcher([compileRoute({ path: '/:__proto__/:constructor' }, true)], true, (_, p) => p)('/a/b', null);
+    expect(params && Object.getPrototypeOf(Object.getPrototypeOf(params))).toBeNull();
+    expect(Object.entries(params ?? {})).toEqual([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+    ]);
+    expect(params?.toString).toBeUndefined();
+  });
+
+  it('finds what the segment index finds on a table of a thousand routes, case-sensitive or not', () => {
+    const patterns = Array.from(
+      { length: 1000 },
+      (_, i) =>
+        [`/s${i}/items/:id`, `/u/:user/p${i}/:post`, `/static/${i}/page`, `/docs${i}{/:lang}/*slug`, `/shop/:s/p${i}.:ext`][
+          i % 5
+        ] as string,
+    );
+    const paths = [
+      '/s0/items/7',
+      '/S0/items/7',
+      '/u/ann/p1/9',
+      '/static/2/page/',
+      '/docs3/a/b',
+      '/docs3/en/a%2Fb',
+      '/shop/x/p4.json',
+      '/s995/items/x',
+      '/u/ann/p996/%F0%9F%98%80',
+      '/static/997/page',
+      '/docs998/x',
+      '/shop/y/p999.tar.gz',
+      '/static/1000/page',
+      '/',
+      '/s5/items',
+    ];
+    for (const sensitive of [true, false]) {
+      const compiled = patterns.map((path) => compileRoute({ path }, sensitive));
+      const scan = firstOf(createMatcher, compiled, sensitive);
+      const index = firstOf(createIndexMatcher, compiled, sensitive);
+      const found = paths.map((p) => scan(p, null));
+      expect(found).toEqual(paths.map((p) => index(p, null)));
+      expect(found.filter(Boolean).length).toBeGreaterThan(10);
+    }
+  });
+});
+
+describe('the package\'s "browser" field', () => {
+  it('names files the build writes, ESM and CJS', () => {
+    const browser = JSON.parse(readFileSync('package.json', 'utf8')).browser as Record<string, string>;
+    expect(browser).toEqual({ './dist/route-index.js': './dist/route-scan.js', './dist/route-index.cjs': './dist/route-scan.cjs' });
+    for (const [from, to] of Object.entries(browser)) {
+      expect(existsSync(from)).toBe(true);
+      expect(existsSync(to)).toBe(true);
+    }
+  });
+
+  it("puts the scan in the index's place in an app's browser build (Vite), and a server build keeps the index", async () => {
+    // An app in its own folder with the package installed, as npm installs it (a link to this checkout).
+    const root = await mkdtemp(path.join(tmpdir(), 'crawlable-router-vite-'));
+    try {
+      await mkdir(path.join(root, 'node_modules'));
+      await symlink(process.cwd(), path.join(root, 'node_modules', 'crawlable-router'), 'dir');
+      const entry = path.join(root, 'app.js');
+      await writeFile(entry, "export { createRouter } from 'crawlable-router/client';\nexport { createRoutes } from 'crawlable-router';\n");
+      const modules = async (ssr: boolean) => {
+        const out = await build({
+          root,
+          configFile: false,
+          logLevel: 'silent',
+          build: { write: false, minify: false, ssr: ssr ? entry : false, lib: { entry, formats: ['es'] } },
+        });
+        const chunk = (Array.isArray(out) ? out[0] : out) as { output: { modules?: Record<string, unknown> }[] };
+        return Object.keys(chunk.output[0]?.modules ?? {})
+          .map((id) => path.basename(id))
+          .filter((name) => name.startsWith('route-'));
+      };
+      expect(await modules(false)).toEqual(expect.arrayContaining(['route-scan.js']));
+      expect(await modules(false)).not.toContain('route-index.js');
+      expect(await modules(true)).toContain('route-index.js');
+      expect(await modules(true)).not.toContain('route-scan.js');
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+});
