@@ -132,7 +132,8 @@ export async function fileSize(file) {
 // Then a browser build matching by a first-match scan over the patterns' regexps, where a server
 // keeps the segment index (package.json's "browser" field puts src/route-scan.ts in the place of
 // src/route-index.ts; the UMD bundle is built so): app 9,002 -> 7,995 (-1,007 B), UMD 9,864 -> 8,856
-// (-1,008 B), the budgets 8,025 and 8,886.
+// (-1,008 B), the budgets 8,025 and 8,886. A meta of `content: null` (or none) taking the defaults'
+// tag with its key away, where it wrote a tag without content (+13 B): app 8,008, UMD 8,868.
 /**
  * The size budgets `npm test` holds (test/size.test.ts) and `npm run bench` reports beside issue 17's
  * goals (bench/size.mjs): what an app imports (null: the built UMD file), the budget in bytes of

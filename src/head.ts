@@ -9,8 +9,8 @@ export interface MetaTag {
   name?: string;
   /** The `property` attribute (`og:title`). */
   property?: string;
-  /** The `content` attribute. */
-  content: string;
+  /** The `content` attribute; `null` (or none) writes no tag and takes away an earlier layer's with this key (the table's defaults). */
+  content: string | null;
 }
 
 /** A `<link>` tag: keyed by `rel` and `hreflang`. */
@@ -104,7 +104,10 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
     }
     // A tag with no key (a meta with neither name nor property) is always kept.
     const key = headKey(tag, (name) => attrs.find((a) => a[0] === name)?.[1]) ?? tag + tags.size;
-    tags.set(key, { key, tag, attrs, json });
+    // A meta with no content (`null`) says nothing, as `jsonLd: null`: it takes away what an earlier
+    // layer set with its key, and writes no tag.
+    if (tag === 'meta' && (fields as MetaTag).content == null) tags.delete(key);
+    else tags.set(key, { key, tag, attrs, json });
   };
   for (const layer of layers) {
     if (!layer) continue;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CANONICAL_KEY, headKey, isCanonicalLink, isFragmentMeta, jsonLdText, mergeHead } from '../src/head.js';
+import { CANONICAL_KEY, headKey, isCanonicalLink, isFragmentMeta, jsonLdText, mergeHead, type MetaTag } from '../src/head.js';
 import { fuzz } from './fuzz/runs.js';
 
 const attrs = (map: Record<string, string>) => (name: string) => map[name];
@@ -80,6 +80,25 @@ describe('mergeHead', () => {
 
   it('lets a later layer replace the JSON-LD', () => {
     expect(mergeHead([{ jsonLd: { a: 1 } }, { jsonLd: { b: 2 } }]).map((t) => t.json)).toEqual([{ b: 2 }]);
+  });
+
+  it('takes a meta tag of earlier layers away for content: null (or none), writing no meta tag without content', () => {
+    const defaults = {
+      meta: [
+        { name: 'description', content: 'd' },
+        { property: 'og:image', content: '/i.png' },
+      ],
+    };
+    const tags = mergeHead([defaults, { meta: [{ name: 'Description', content: null }] }]);
+    expect(tags.map((t) => t.key)).toEqual(['meta property og:image']);
+    // From JavaScript, tags whose content is missing: the same.
+    const missing = mergeHead([defaults, { meta: [{ property: 'og:image' } as MetaTag, { name: 'robots' } as MetaTag] }]);
+    expect(missing.map((t) => t.key)).toEqual(['meta name description']);
+    // A later layer sets the key again.
+    expect(
+      mergeHead([defaults, { meta: [{ name: 'description', content: null }] }, { meta: [{ name: 'description', content: 'e' }] }]).length,
+    ).toBe(2);
+    expect(mergeHead([{ meta: [{ name: 'x', content: null }] }])).toEqual([]);
   });
 
   it('takes the JSON-LD of earlier layers away for jsonLd: null, writing no tag of null', () => {
