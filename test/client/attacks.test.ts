@@ -1,151 +1,15 @@
-import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { toUrl } from '../../src/index.js';
-import { launch } from '../demo/chromium.js';
-import { needDist, serveApp, settled, watchedPage, type AppServer, type Watched } from './chromium-app.js';
+import { APP, hostileBrowser, urlOf } from './attack-app.js';
+import { serveApp, settled, watchedPage, type AppServer } from './chromium-app.js';
 
 // The hostile review of the browser side, in real Chromium (the built ES modules, `npm run build`
 // first): URLs an attacker makes a visitor land on or click, redirects to other hosts, markup planted
 // in a page, and navigations that race the browser's own back. Every test here checks that nothing
-// left the origin, no script ran from a URL and no error escaped.
+// left the origin, no script ran from a URL and no error escaped. The app and its visits: attack-app.ts.
 
-const APP = `
-import { createRoutes, redirect } from '/dist/index.js';
-import { createRouter } from '/dist/client/index.js';
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
-const wait = (ms, signal) =>
-  new Promise((resolve, reject) => {
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => (clearTimeout(t), reject(signal.reason)));
-  });
-const routes = createRoutes(
-  [
-    { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
-    {
-      path: '/books/:id',
-      title: ({ params }) => 'Book ' + params.id,
-      head: ({ params, query }) => ({
-        meta: [{ name: 'description', content: params.id }, { property: 'og:title', content: String(query.q) }],
-        link: [{ rel: 'alternate', href: '/x/' + params.id, hreflang: String(query.q) }],
-        jsonLd: { name: params.id, q: query.q },
-      }),
-      render: ({ params }) => '<h1>Book ' + esc(params.id) + '</h1>',
-    },
-    // The app's own API gives trusted HTML (sanitized where it was stored), which render writes as it is.
-    { path: '/posts/:id', load: ({ params }) => ({ html: '<b>post ' + esc(params.id) + '</b>' }), render: ({ data }) => '<h1>Post</h1>' + data.html },
-    { path: '/go/:to', load: ({ params }) => Promise.reject(redirect(params.to)) },
-    { path: '/old/:id', redirect: '/books/:id' },
-    { path: '/slow/:n', load: async ({ params, signal }) => (await wait(+params.n, signal), params.n), render: ({ location }) => '<h1>' + esc(location) + '</h1>' },
-    // Hooks that throw for some params (an app's bug a visitor's URL reaches), and a redirect chain as long as a URL makes it.
-    { path: '/json/:x', title: ({ params }) => JSON.parse(params.x).name, render: ({ params }) => '<h1>' + esc(JSON.parse(params.x).name) + '</h1>' },
-    { path: '/hop/:n', load: ({ params }) => Promise.reject(redirect('/hop/' + (+params.n + 1))) },
-  ],
-  { base: '/app/', notFound: { title: 'Not found', render: () => '<h1>Not found</h1>' } },
-);
-const router = createRouter({ routes, outlet: '#app', mode: window.MODE });
-router.beforeEach((to) => (to.path.startsWith('/guard/') ? decodeURIComponent(to.path.slice(7)) : to.path !== '/refused'));
-// A guard with a bug a visitor can reach once the app sets window.throwing.
-router.beforeEach((to) => {
-  if (window.throwing && to.path === '/throws') throw new Error('guard threw');
-});
-window.router = router;
-window.marker = 42; // gone if the document is ever replaced
-router.start().catch((error) => (window.failed = String(error)));
-`;
-
-type Mode = 'history' | 'hashbang';
-interface Seen {
-  location: string | undefined;
-  address: string;
-  status: string | undefined;
-  h1: string | undefined;
-  marker: number | undefined;
-  pwned: unknown;
-}
-
-let server: AppServer;
-let browser: Browser;
-let context: BrowserContext; // one for every test, each in its own tab: the modules load once
-beforeAll(async () => {
-  needDist();
-  server = await serveApp(APP, {
-    body: '<nav id="nav"></nav><main id="app"></main><p id="reviews" style="margin-top:3000px">reviews</p>',
-  });
-  browser = await launch();
-  context = await browser.newContext();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-// A new tab costs Chromium a renderer process, half a second and more; a new document in a tab kept
-// open, a third of that. So the tests share one tab per mode, each on a document of its own: the tab
-// goes to about:blank first (a #! URL after another on the same path would only be a hash change),
-// then its records of errors and off-origin requests are emptied. A tab a test failed in is closed,
-// never reused. A test that walks history back (a back could reach the test before) or loads 1 MB
-// visits alone, in a tab of its own.
-const tabs = new Map<Mode, Watched>();
-
-/** The tab `mode`'s tests share, on about:blank with empty records, or a new one when `own`. */
-async function tab(mode: Mode, own: boolean): Promise<Watched> {
-  const kept = own ? undefined : tabs.get(mode);
-  if (kept) {
-    await kept.page.goto('about:blank');
-    kept.errors.length = 0;
-    kept.off.length = 0;
-    return kept;
-  }
-  const t = await watchedPage(context, server.origin);
-  await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
-  if (!own) tabs.set(mode, t);
-  return t;
-}
-
-/** `t` with `seen()`, which reads the page. */
-function reader(t: Watched) {
-  const seen = () =>
-    t.page.evaluate((): Seen => {
-      const w = window as unknown as { router: { current: { location: string } | null }; marker?: number; pwned?: unknown };
-      return {
-        location: w.router.current?.location,
-        address: location.pathname + location.search + location.hash,
-        status: document.documentElement.dataset['routerStatus'],
-        h1: document.querySelector('#app h1')?.textContent ?? undefined,
-        marker: w.marker,
-        pwned: w.pwned,
-      };
-    });
-  return { ...t, seen };
-}
-
-type Check = (t: ReturnType<typeof reader>) => Promise<void>;
-
-/**
- * Opens `url` in `mode` (in the mode's shared tab, or a tab of its own when `own`), waits for the
- * router to settle and runs `check`; closes the tab after, unless it is shared and `check` passed.
- */
-async function visit(mode: Mode, url: string, check: Check, own = false) {
-  const t = await tab(mode, own);
-  let passed = false;
-  try {
-    // The test's own time limit decides, not Playwright's 30 s: Chromium alone takes 8-11 s to load a 1 MB URL here.
-    await t.page.goto(server.origin + url, { timeout: 0 });
-    await settled(t.page);
-    await check(reader(t));
-    passed = true;
-  } finally {
-    if (own || !passed) {
-      if (tabs.get(mode) === t) tabs.delete(mode);
-      await t.page.close();
-    }
-  }
-}
-
-/** visit() in a new tab, closed after. */
-const visitAlone = (mode: Mode, url: string, check: Check) => visit(mode, url, check, true);
-
-const urlOf = (mode: Mode, location: string) => toUrl(location, { base: '/app/', mode });
+const app = hostileBrowser('<nav id="nav"></nav><main id="app"></main><p id="reviews" style="margin-top:3000px">reviews</p>');
+beforeAll(() => app.open(), 60_000);
+afterAll(() => app.close());
 
 describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
   it.each([
@@ -167,7 +31,7 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
     ['a guard redirect to https://evil.example', '/app/#!/guard/https%3A%2F%2Fevil.example', '/https:/evil.example', '302'],
     ['a redirect route given ..%2F..%2F', '/app/#!/old/..%2F..%2F', '/books/..%2F..%2F', '301'],
   ])('landing on %s stays on the origin, inside the base, with the state’s status', async (_, url, location, status) => {
-    await visit(mode, url, async (t) => {
+    await app.visit(mode, url, async (t) => {
       expect(await t.seen()).toMatchObject({ location, address: urlOf(mode, location), status, marker: 42, pwned: undefined });
       expect([t.errors, t.off]).toEqual([[], []]);
     });
@@ -180,17 +44,17 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
     ['invalid UTF-8', '/app/?_escaped_fragment_=%C3'],
     ['a fragment after it', '/app/?_escaped_fragment_=/books/1#!/books/2'],
   ])('leaves a malformed ugly URL (%s) alone, settled, without an error', async (_, url) => {
-    await visit(mode, url, async (t) => {
+    await app.visit(mode, url, async (t) => {
       const seen = await t.seen();
       // No state, as the server answers it: 400 for whatever reads the page's status.
       expect(seen).toMatchObject({ location: undefined, marker: 42, status: '400' });
-      expect(server.origin + seen.address).toBe(server.origin + url);
+      expect(app.origin + seen.address).toBe(app.origin + url);
       expect([t.errors, t.off]).toEqual([[], []]);
     });
   });
 
   it('routes and writes a 1 MB #! fragment without an error, and stays on the origin', async () => {
-    await visitAlone(mode, '/app/#!/books/' + 'a'.repeat(1_000_000), async (t) => {
+    await app.visitAlone(mode, '/app/#!/books/' + 'a'.repeat(1_000_000), async (t) => {
       const seen = await t.seen();
       expect(seen.location).toBe('/books/' + 'a'.repeat(1_000_000));
       expect(seen.address).toBe(urlOf(mode, seen.location as string));
@@ -205,7 +69,7 @@ describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) =>
     ['a render and title that throw for its params', '/json/bad'],
     ['a redirect chain past ten hops', '/hop/1'],
   ])('landing on a state whose navigation fails (%s) publishes 500, never 200 with the shell', async (_, location) => {
-    await visit(mode, urlOf(mode, location), async (t) => {
+    await app.visit(mode, urlOf(mode, location), async (t) => {
       const seen = await t.page.evaluate(() => ({
         status: document.documentElement.dataset['routerStatus'],
         failed: typeof (window as unknown as { failed?: string }).failed,
@@ -216,7 +80,7 @@ describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) =>
   });
 
   it('reports what a guard threw for a link click or a back through window.onerror, never as an unhandled rejection', async () => {
-    await visitAlone(mode, urlOf(mode, '/throws'), async (t) => {
+    await app.visitAlone(mode, urlOf(mode, '/throws'), async (t) => {
       const seen = await t.page.evaluate(
         async (href) => {
           type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
@@ -247,7 +111,7 @@ describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) =>
   });
 
   it('publishes 500 when the hooks of a state navigated to throw, and the state’s own status again after', async () => {
-    await visit(mode, urlOf(mode, '/books/1'), async (t) => {
+    await app.visit(mode, urlOf(mode, '/books/1'), async (t) => {
       const statuses = await t.page.evaluate(async () => {
         type R = { navigate(to: string): Promise<boolean> };
         const router = (window as unknown as { router: R }).router;
@@ -267,7 +131,7 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
     ['a space before it', ' #reviews'],
     ['a tab and a newline around it', '\t#reviews\n'],
   ])('take an anchor href with %s for an anchor on the state shown, as the browser reads it', async (_, href) => {
-    await visit(mode, urlOf(mode, '/books/1'), async (t) => {
+    await app.visit(mode, urlOf(mode, '/books/1'), async (t) => {
       await t.page.evaluate((href) => {
         const a = document.createElement('a');
         a.href = href;
@@ -283,7 +147,7 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
   });
 
   it('takes an href whose #! is split by a tab for the state it names, as the browser reads it', async () => {
-    await visit(mode, urlOf(mode, '/books/1'), async (t) => {
+    await app.visit(mode, urlOf(mode, '/books/1'), async (t) => {
       await t.page.evaluate(() => {
         const a = document.createElement('a');
         a.href = '#\t!/books/7';
@@ -300,7 +164,7 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
 
 describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => {
   it('puts the address bar back on the state shown when a navigation that superseded a back/forward is refused', async () => {
-    await visitAlone(mode, urlOf(mode, '/books/1'), async (t) => {
+    await app.visitAlone(mode, urlOf(mode, '/books/1'), async (t) => {
       const seen = await t.page.evaluate(async () => {
         type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
         const router = (window as unknown as { router: R }).router;
@@ -315,7 +179,7 @@ describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => 
   });
 
   it('pushes a navigation made while a back is still loading after the entry the back reached, never over it', async () => {
-    await visitAlone(mode, urlOf(mode, '/'), async (t) => {
+    await app.visitAlone(mode, urlOf(mode, '/'), async (t) => {
       const walk = await t.page.evaluate(async () => {
         type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
         const router = (window as unknown as { router: R }).router;
@@ -354,7 +218,7 @@ describe('markup planted in a page the router starts on', () => {
   it.each(['history', 'hashbang'] as const)(
     'never takes an element other than the data script for the first state’s data (%s mode)',
     async (mode) => {
-      const t = await watchedPage(context, planted.origin);
+      const t = await watchedPage(app.context, planted.origin);
       try {
         await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
         await t.page.goto(planted.origin + urlOf(mode, '/posts/1'));
@@ -377,7 +241,7 @@ describe.each(['history', 'hashbang'] as const)('head tags in %s mode', (mode) =
     const id = '"><script>window.pwned=1</script><!--';
     const q = '</script><img src=x onerror="window.pwned=2">\u2028';
     const location = '/books/' + encodeURIComponent(id) + '?q=' + encodeURIComponent(q);
-    await visit(mode, urlOf(mode, location), async (t) => {
+    await app.visit(mode, urlOf(mode, location), async (t) => {
       const head = await t.page.evaluate(() => ({
         title: document.title,
         description: document.querySelector('meta[name=description]')?.getAttribute('content'),
