@@ -94,6 +94,9 @@ figure(
     s.budget ? fmt(s.budget) : '',
     s.budget ? verdict(s.gzip <= s.budget) : '',
   ]),
+  "Each case is bundled as an app's production browser build bundles it (scripts/size.mjs): Rollup, node-resolve " +
+    'with `browser: true`, terser, gzip -9. The package\'s "browser" field puts a first-match scan over the patterns\' ' +
+    "regexps in the place of the segment index, which a server keeps (the route matching above is the index's).",
 );
 charts.size = barChart({
   title: 'min+gzip bytes',
