@@ -244,8 +244,6 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
   return {
     collect,
     found: found as readonly number[],
-    /** The ids of every pattern that may match `path` (a canonical path), in declaration order. */
-    candidates: (path: string): number[] => found.slice(0, collect(path)),
     exact,
   };
 }

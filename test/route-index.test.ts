@@ -14,8 +14,11 @@ const indexOver = (paths: string[], sensitive = true) =>
     sensitive,
   );
 
-/** Its candidates. */
-const indexOf = (paths: string[], sensitive = true) => indexOver(paths, sensitive).candidates;
+/** Its candidates: the ids a walk of a path finds, in declaration order. */
+const indexOf = (paths: string[], sensitive = true) => {
+  const { collect, found } = indexOver(paths, sensitive);
+  return (path: string) => found.slice(0, collect(path));
+};
 
 afterEach(() => vi.restoreAllMocks());
 
