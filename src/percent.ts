@@ -1,10 +1,12 @@
 // Percent-encoding over UTF-8, shared by the codec (strict) and by locations and params (lenient).
-// Internal: no DOM, no Node. Encoding and decoding are single passes over the text with charCodeAt
-// and slices that read and write UTF-8 themselves: they know where a fault is, a run of characters
-// that needs nothing is copied in one slice, and nothing calls into the engine (encodeURIComponent
-// and decodeURIComponent are runtime calls that cost more than the whole loop on a URL).
+// Internal: no DOM, no Node. Encoding is a single pass over the text with charCodeAt and slices
+// that writes UTF-8 itself: it knows where a fault is, a run of characters that needs nothing is
+// copied in one slice, and nothing calls into the engine (encodeURIComponent is a runtime call that
+// costs more than the whole loop on a URL). Decoding reads UTF-8 as utf8-loop.ts does on a server
+// (and utf8-builtin.ts in a browser build); which faults there are and how they are told is here.
 
 import { DEV } from './dev.js';
+import { decodeUtf8 } from './utf8-loop.js';
 
 /**
  * A lone surrogate: with the `u` flag a surrogate pair is one code point, never matched. Global for
@@ -80,22 +82,15 @@ export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate:
   return out + text.slice(start);
 }
 
-/** The value of a hex digit's character code, or 256 when it is none. */
-function hex(code: number): number {
-  const lower = code | 32;
-  return code >= 48 && code <= 57 ? code - 48 : lower >= 97 && lower <= 102 ? lower - 87 : 256;
-}
+/** An escape, valid or not as UTF-8. */
+const ESCAPE = /^%[\dA-F]{2}/i;
 
-/** The byte of the escape at `i` of `text`, or a number over 255 when no escape starts there. */
-function escaped(text: string, i: number): number {
-  return text.charCodeAt(i) === 37 ? 16 * hex(text.charCodeAt(i + 1)) + hex(text.charCodeAt(i + 2)) : 256;
-}
-
-/** A malformed escape at `i`, or the escapes of the character its `lead` byte announced (as far as they are escapes). */
-function escapesAt(text: string, i: number, lead: number): string {
+/** For an error message: a malformed escape at `i`, or the escapes of the character its lead byte announced (as far as they are escapes). */
+function escapesAt(text: string, i: number): string {
+  const lead = ESCAPE.test(text.slice(i, i + 3)) ? parseInt(text.slice(i + 1, i + 3), 16) : 256;
   const announced = i + 3 * (lead < 0xc0 ? 1 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : 4);
   let end = i + 3;
-  while (end < announced && escaped(text, end) < 256) end += 3;
+  while (end < announced && ESCAPE.test(text.slice(end, end + 3))) end += 3;
   return text.slice(i, end);
 }
 
@@ -104,33 +99,22 @@ function escapesAt(text: string, i: number, lead: number): string {
 const wellFormed = (text: string): boolean => (text as { isWellFormed?: () => boolean }).isWellFormed?.() ?? text.search(LONE) < 0;
 
 /**
- * Decodes every `%XX` in `text` from `from` as UTF-8, one pass with no call into the engine: a character is 1
- * to 4 escapes as RFC 3629 §4 (and so decodeURIComponent) allows them, with no overlong form, no
- * surrogate and nothing past U+10FFFF. Strictly, the first escape that starts no character is the
- * fault, and so is a lone surrogate in the raw text (unless an escape before it is one); leniently,
- * such an escape stays exactly as it came and the text is never at fault.
+ * Decodes every `%XX` in `text` from `from` as UTF-8 (utf8-loop.ts). Strictly, the first escape
+ * that starts no character is the fault, and so is a lone surrogate in the raw text (unless an
+ * escape before it is one); leniently, such an escape stays exactly as it came and the text is
+ * never at fault.
  */
 function decode(text: string, strict: boolean, from = 0): string | PercentFault {
-  let out = '';
-  let start = from;
-  for (let i = text.indexOf('%', from); i >= 0; ) {
-    const lead = escaped(text, i);
-    // How many escapes the lead starts: 0 for none (a continuation byte, C0, C1, F5-FF).
-    const n = lead < 0x80 ? 1 : lead < 0xc2 ? 0 : lead < 0xe0 ? 2 : lead < 0xf0 ? 3 : lead < 0xf5 ? 4 : 0;
-    let point = n > 1 ? lead & (0xff >> (n + 1)) : lead;
-    let k = 1;
-    for (let byte; k < n && (byte = escaped(text, i + 3 * k)) < 256 && (byte & 0xc0) === 0x80; k++) point = (point << 6) | (byte & 0x3f);
-    if (n > 0 && k === n && point >= (n === 3 ? 0x800 : n === 4 ? 0x10000 : 0) && point <= 0x10ffff && (point < 0xd800 || point > 0xdfff)) {
-      out += text.slice(start, i) + String.fromCodePoint(point);
-      i = text.indexOf('%', (start = i + 3 * n));
-    } else if (strict) {
-      const lone = loneSurrogate(text, from);
-      return lone >= 0 && lone < i
-        ? surrogateFault(text, lone)
-        : { kind: lead > 255 ? 'MALFORMED_ESCAPE' : 'INVALID_UTF8', index: i, text: DEV ? escapesAt(text, i, lead) : '' };
-    } else i = text.indexOf('%', i + 1);
-  }
-  return strict && !wellFormed(text.slice(from)) ? surrogateFault(text, loneSurrogate(text, from)) : out + text.slice(start);
+  const out = decodeUtf8(text, from, strict);
+  if (typeof out === 'string') return strict && !wellFormed(text.slice(from)) ? surrogateFault(text, loneSurrogate(text, from)) : out;
+  const lone = loneSurrogate(text, from);
+  return lone >= 0 && lone < out
+    ? surrogateFault(text, lone)
+    : {
+        kind: ESCAPE.test(text.slice(out, out + 3)) ? 'INVALID_UTF8' : 'MALFORMED_ESCAPE',
+        index: out,
+        text: DEV ? escapesAt(text, out) : '',
+      };
 }
 
 /**

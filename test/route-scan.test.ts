@@ -1,8 +1,3 @@
-import { mkdtemp, mkdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { existsSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { build } from 'vite';
 import { describe, expect, it } from 'vitest';
 import { compileRoute, type CompiledRoute } from '../src/pattern.js';
 import { createMatcher as createIndexMatcher } from '../src/route-index.js';
@@ -70,47 +65,6 @@ describe("the browser's matcher", () => {
       const found = paths.map((p) => scan(p, null));
       expect(found).toEqual(paths.map((p) => index(p, null)));
       expect(found.filter(Boolean).length).toBeGreaterThan(10);
-    }
-  });
-});
-
-describe('the package\'s "browser" field', () => {
-  it('names files the build writes, ESM and CJS', () => {
-    const browser = JSON.parse(readFileSync('package.json', 'utf8')).browser as Record<string, string>;
-    expect(browser).toEqual({ './dist/route-index.js': './dist/route-scan.js', './dist/route-index.cjs': './dist/route-scan.cjs' });
-    for (const [from, to] of Object.entries(browser)) {
-      expect(existsSync(from)).toBe(true);
-      expect(existsSync(to)).toBe(true);
-    }
-  });
-
-  it("puts the scan in the index's place in an app's browser build (Vite), and a server build keeps the index", async () => {
-    // An app in its own folder with the package installed, as npm installs it (a link to this checkout).
-    const root = await mkdtemp(path.join(tmpdir(), 'crawlable-router-vite-'));
-    try {
-      await mkdir(path.join(root, 'node_modules'));
-      await symlink(process.cwd(), path.join(root, 'node_modules', 'crawlable-router'), 'dir');
-      const entry = path.join(root, 'app.js');
-      await writeFile(entry, "export { createRouter } from 'crawlable-router/client';\nexport { createRoutes } from 'crawlable-router';\n");
-      const modules = async (ssr: boolean) => {
-        const out = await build({
-          root,
-          configFile: false,
-          logLevel: 'silent',
-          build: { write: false, minify: false, ssr: ssr ? entry : false, lib: { entry, formats: ['es'] } },
-        });
-        const chunk = (Array.isArray(out) ? out[0] : out) as { output: { modules?: Record<string, unknown> }[] };
-        return Object.keys(chunk.output[0]?.modules ?? {})
-          .map((id) => path.basename(id))
-          .filter((name) => name.startsWith('route-'));
-      };
-      const [browser, server] = [await modules(false), await modules(true)];
-      expect(browser).toEqual(expect.arrayContaining(['route-scan.js']));
-      expect(browser).not.toContain('route-index.js');
-      expect(server).toContain('route-index.js');
-      expect(server).not.toContain('route-scan.js');
-    } finally {
-      await rm(root, { recursive: true, force: true });
     }
   });
 });

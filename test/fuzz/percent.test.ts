@@ -1,13 +1,15 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { escapeTable, percentDecode, percentEncode, strictDecode } from '../../src/percent.js';
+import { decodeUtf8 as builtinDecode } from '../../src/utf8-builtin.js';
+import { decodeUtf8 as loopDecode } from '../../src/utf8-loop.js';
 import { fuzz } from './runs.js';
 
 // Percent-decoding against an oracle built on the platform's own decodeURIComponent: at each
 // escape, the shortest run of 1 to 4 escapes that decodes is one character; an escape that starts
-// none is kept (lenient) or is the fault (strict). percent.ts reads UTF-8 with a pattern (lenient)
-// and byte by byte (strict) instead, so that a long run of bad escapes costs no thrown error per
-// escape: they must agree.
+// none is kept (lenient) or is the fault (strict). percent.ts decodes text that decodes whole in one
+// call, and other text with a pattern of the escapes that decode, so that a long run of bad escapes
+// costs no thrown error per escape: they must agree.
 
 /** The length in escapes of the character at `i` by decodeURIComponent, or 0. */
 function oracleSequence(text: string, i: number): number {
@@ -105,6 +107,39 @@ describe('strictDecode from an index', () => {
       }),
       fuzz(203, 3000),
     );
+  });
+});
+
+// A browser build reads UTF-8 with utf8-builtin.ts (the package's "browser" field) where a server
+// reads it with utf8-loop.ts, which percentDecode and strictDecode use above: the two must agree.
+describe("the browser's UTF-8 reader", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it('gives what the loop gives, decoded text or the first fault, for any text and any index', () => {
+    fc.assert(
+      fc.property(anyPart, fc.nat(), fc.boolean(), (t, n, stop) => {
+        const from = t.length ? n % (t.length + 1) : 0;
+        expect(builtinDecode(t, from, stop)).toEqual(loopDecode(t, from, stop));
+      }),
+      fuzz(205, 3000),
+    );
+  });
+
+  it('throws no error per bad escape: a long run of them costs one failed decodeURIComponent', () => {
+    let thrown = 0;
+    const decode = globalThis.decodeURIComponent;
+    vi.spyOn(globalThis, 'decodeURIComponent').mockImplementation((text) => {
+      try {
+        return decode(text);
+      } catch (x) {
+        thrown++;
+        throw x;
+      }
+    });
+    const text = 'a%C3%A9'.repeat(100) + '%C0%80%ED%A0%80%F4%90%80%80%zz'.repeat(1000);
+    expect(builtinDecode(text, 0, false)).toBe(loopDecode(text, 0, false));
+    expect(builtinDecode(text, 0, true)).toBe(700);
+    expect(thrown).toBe(2);
   });
 });
 
