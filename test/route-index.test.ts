@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { normalizeLocation } from '../src/location.js';
 import { compileRoute } from '../src/pattern.js';
 import { percentDecode } from '../src/percent.js';
-import { createIndex, readParams } from '../src/route-index.js';
+import { createIndex } from '../src/route-index.js';
 import { createRoutes } from '../src/routes.js';
 
 /** The index over `paths` as createRoutes builds it. */
@@ -89,12 +89,6 @@ describe('candidates', () => {
 
 describe('patterns read exactly', () => {
   const exactOf = (paths: string[]) => indexOver(paths).exact;
-  const read = (path: string, pattern: string) => {
-    const reading = exactOf([pattern])[0];
-    if (!reading) throw new Error(`${pattern} is not read exactly`);
-    const params: Record<string, string | string[]> = {};
-    return readParams(path, reading, params, (raw) => raw.toUpperCase()) ? params : null;
-  };
 
   it('reads whole-segment params, a last optional group of segments and a last wildcard, and nothing else', () => {
     const exact = exactOf([
@@ -125,24 +119,6 @@ describe('patterns read exactly', () => {
       { names: ['x', 'y'], at: [1, 2], rest: false },
       null,
     ]);
-  });
-
-  it('takes each param from its segment, leaves out a group the path does not have, and decodes each', () => {
-    expect(read('/a/1/b/2', '/a/:x/b/:y')).toEqual({ x: '1', y: '2' });
-    expect(read('/a/1/b/2/', '/a/:x/b/:y')).toEqual({ x: '1', y: '2' });
-    expect(read('/e/7', '/e/:id{/edit/:tab}')).toEqual({ id: '7' });
-    expect(read('/e/7/', '/e/:id{/edit/:tab}')).toEqual({ id: '7' });
-    expect(read('/e/7/edit/t/', '/e/:id{/edit/:tab}')).toEqual({ id: '7', tab: 'T' });
-    expect(read('/n', '/n{/:x{/:y}}')).toEqual({});
-    expect(read('/n/1/', '/n{/:x{/:y}}')).toEqual({ x: '1' });
-    expect(read('/n/1/2', '/n{/:x{/:y}}')).toEqual({ x: '1', y: '2' });
-  });
-
-  it("gives a last wildcard the rest of the path, a trailing slash's empty segment too, and fails when there is none", () => {
-    expect(read('/files/a/b.txt', '/files/*path')).toEqual({ path: ['A', 'B.TXT'] });
-    expect(read('/files/a/', '/files/*path')).toEqual({ path: ['A', ''] });
-    expect(read('/files/', '/files/*path')).toBeNull();
-    expect(read('/files', '/files/*path')).toBeNull();
   });
 
   it('matches such a pattern with no regexp, with the params its regexp would read', () => {
