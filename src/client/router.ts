@@ -7,18 +7,15 @@ import { DEV } from '../dev.js';
 import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
 import { STATE_ATTRIBUTE } from '../settled.js';
-import { stateHead } from '../head.js';
-import { hookText, syncHead } from '../hook-text.js';
 import type { RouteMatch } from '../route-types.js';
 import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
-import { createHead } from './head.js';
 import { historyNav } from './history.js';
-import { readPage } from './hydrate.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
 import { publishSettled } from './settled.js';
-import type { LiveWindow, RouterElement, RouterSignal } from './dom.js';
+import { createView } from './view.js';
+import type { LiveWindow, RouterSignal } from './dom.js';
 import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, Target } from './types.js';
 
 /** How many redirects one navigation may follow before it is a loop. */
@@ -79,12 +76,10 @@ export function createRouter(options: RouterOptions): Router {
   let pending: { loc: AppLocation; key: string } | null = null;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
-  let outlet: RouterElement | null | undefined;
   let started = false;
   let lastHref = '';
   let listening: { signal: RouterSignal; abort(): void } | undefined; // aborted by destroy(): removes what start() added
-  // Without a document (a memory history and no window) there is no head to keep.
-  const setHead = doc && createHead(doc);
+  const view = createView(routes, doc);
   // The outcome published with the settled signal: the status a server would answer the state
   // with, and where a redirect (from a load, a redirect route or a guard) took the navigation.
   let status = 200;
@@ -93,11 +88,8 @@ export function createRouter(options: RouterOptions): Router {
   // `onError`, else the window's report (window.onerror, the console); never an unhandled rejection,
   // which ends a Node process.
   const report = onError ?? ((x: unknown) => (win?.reportError ? win.reportError(x) : console.error(x)));
-  // A server-rendered page's gifts to the first navigation (src/client/hydrate.ts): its data, and an outlet already drawn.
+  // A server-rendered page's data for the first navigation (src/client/hydrate.ts).
   let seed: HydrationPayload | null = null;
-  let drawn: string | null = null;
-  // The title a route without one shows, as its snapshot does: the shell's.
-  let shellTitle = '';
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
     nav.write(adapter.url(loc), e, replace, loc);
@@ -125,7 +117,7 @@ export function createRouter(options: RouterOptions): Router {
   }
 
   /**
-   * Commits a navigation: the entry, `current`, and what it shows (`view` null for a change of
+   * Commits a navigation: the entry, `current`, and what it shows (`hooks` null for a change of
    * anchor alone), with the outcome a server would answer: 500 when `load` `failed` (throwing
    * `error`), 404 for no match, else 200, or `via` the status of the redirect that led here.
    */
@@ -134,7 +126,7 @@ export function createRouter(options: RouterOptions): Router {
     e: Entry,
     kind: Kind,
     data: unknown,
-    view: ErrorView | null,
+    hooks: ErrorView | null,
     via?: number,
     failed?: boolean,
     error?: unknown,
@@ -149,32 +141,12 @@ export function createRouter(options: RouterOptions): Router {
     here = { loc: m.location, e };
     current = { ...m, state: e.state, data };
     if (failed) current.error = error;
-    const context = { ...contextOf(m), data, error };
-    // Only the first commit may find the server's view of its location in the outlet.
-    const keep = drawn === context.location;
-    drawn = null;
-    // A change of anchor alone (no view) keeps the state's outcome as it is.
-    if (view) {
+    // A change of anchor alone (no hooks) keeps the state's view and outcome as they are.
+    if (hooks) {
       // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
       // the state failed, as the server answers it, never the last state's status over a stale view.
       ((status = 500), (moved = undefined));
-      // Development builds refuse a promise from `render`, `title` or `head`, as the server does (src/hook-text.ts).
-      if (outlet && view.render && !keep)
-        outlet.innerHTML = DEV ? hookText(view.render(context), 'render', m.location) : view.render(context);
-      const title = typeof view.title === 'function' ? view.title(context) : view.title;
-      if (DEV) hookText(title, 'title', m.location);
-      // A route without a title shows the shell's; the error view without one leaves the title as it is.
-      const shown = title ?? (failed ? undefined : shellTitle);
-      if (shown !== undefined && doc) doc.title = shown;
-      setHead?.(
-        stateHead(
-          DEV ? { head: syncHead(routes.head, m.location) } : routes,
-          DEV ? { head: syncHead(view.head, m.location) } : view,
-          context,
-          failed || m.notFound ? null : undefined,
-        ),
-        context.location,
-      );
+      view.draw(hooks, { ...contextOf(m), data, error }, failed || m.notFound, failed);
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
     }
@@ -304,17 +276,8 @@ export function createRouter(options: RouterOptions): Router {
     start() {
       if (started) return Promise.resolve(current !== null);
       started = true;
-      const o = options.outlet;
-      outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
-      // A selector that finds nothing leaves every view undrawn and the page empty, with no error
-      // (development builds only say so: a script run before its element, or no window given).
-      if (DEV && typeof o === 'string' && !outlet)
-        console.warn(
-          `crawlable-router: the outlet ${JSON.stringify(o)} matches no element${doc ? ' when start() runs' : ': the router has no window (with a history instance, pass window too)'}; no view is drawn`,
-        );
       const href = nav.href();
-      // Without a document there is no server-rendered page to hydrate from.
-      if (doc) [seed, drawn, shellTitle] = readPage(doc, outlet, href);
+      seed = view.start(options.outlet, href);
       // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
       const { signal } = (listening = new (win?.AbortController ?? AbortController)());
       nav.listen(onPop, signal);

@@ -1,0 +1,76 @@
+// What a committed state shows on the page: its view's `render` in the outlet, its title and its
+// head tags, drawn as the server's hooks renderer draws them. The router (src/client/router.ts)
+// decides which view a state gets and what status it answers; this file only draws it.
+
+import { DEV } from '../dev.js';
+import { stateHead } from '../head.js';
+import { hookText, syncHead } from '../hook-text.js';
+import type { HydrationPayload } from '../hydration.js';
+import type { AnyRoute, RouteTable } from '../route-types.js';
+import type { RouterDocument, RouterElement } from './dom.js';
+import { createHead } from './head.js';
+import { readPage } from './hydrate.js';
+import type { ErrorContext, ErrorView } from './types.js';
+
+/** The drawing of one router's states. Internal. */
+export interface View {
+  /** Finds the outlet (an element, or a selector read now) and reads the page at `href`: the server's data for the first navigation. */
+  start(outlet: RouterElement | string | null | undefined, href: string): HydrationPayload | null;
+  /**
+   * Draws `view` (a route's, the table's notFound or the error view) of the state `context` names:
+   * its render (unless the server already drew that location into the outlet), its title and its
+   * head; `bare` (not found or failed) has no canonical link, and `failed` keeps the title where the
+   * error view has none.
+   */
+  draw(view: ErrorView, context: ErrorContext, bare: boolean | undefined, failed: boolean | undefined): void;
+}
+
+/** Makes the drawing of one router's states on `doc` (none: a memory history without a window). Internal. */
+export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | undefined): View {
+  // Without a document there is no head to keep.
+  const setHead = doc && createHead(doc);
+  let outlet: RouterElement | null | undefined;
+  // What the server-rendered page gives: the location whose view the outlet already shows (only the
+  // first state drawn may find it there), and the title a route without one shows, the shell's.
+  let drawn: string | null = null;
+  let shellTitle = '';
+  return {
+    start(o, href) {
+      outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
+      // A selector that finds nothing leaves every view undrawn and the page empty, with no error
+      // (development builds only say so: a script run before its element, or no window given).
+      if (DEV && typeof o === 'string' && !outlet)
+        console.warn(
+          `crawlable-router: the outlet ${JSON.stringify(o)} matches no element${doc ? ' when start() runs' : ': the router has no window (with a history instance, pass window too)'}; no view is drawn`,
+        );
+      // Without a document there is no server-rendered page to hydrate from.
+      if (!doc) return null;
+      let seed;
+      [seed, drawn, shellTitle] = readPage(doc, outlet, href);
+      return seed;
+    },
+    draw(view, context, bare, failed) {
+      const location = context.location;
+      const keep = drawn === location;
+      drawn = null;
+      // Development builds refuse a promise from `render`, `title` or `head`, as the server does, naming
+      // the state's location as it does (src/hook-text.ts).
+      if (outlet && view.render && !keep)
+        outlet.innerHTML = DEV ? hookText(view.render(context), 'render', location) : view.render(context);
+      const title = typeof view.title === 'function' ? view.title(context) : view.title;
+      if (DEV) hookText(title, 'title', location);
+      // A route without a title shows the shell's; the error view without one leaves the title as it is.
+      const shown = title ?? (failed ? undefined : shellTitle);
+      if (shown !== undefined && doc) doc.title = shown;
+      setHead?.(
+        stateHead(
+          DEV ? { head: syncHead(routes.head, location) } : routes,
+          DEV ? { head: syncHead(view.head, location) } : view,
+          context,
+          bare ? null : undefined,
+        ),
+        location,
+      );
+    },
+  };
+}
