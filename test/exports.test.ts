@@ -60,6 +60,27 @@ describe('entry points', () => {
     expect(readFileSync('dist/server.d.cts', 'utf8')).toContain('declare function createSnapshotHandler');
   });
 
+  it("reaches the client and server entries without the exports map too, through their folders (Parcel by default, TypeScript's node10)", () => {
+    type Conditions = { import: { types: string; default: string }; require: { default: string } };
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[]; exports: Record<string, Conditions> };
+    for (const [entry, exported] of [
+      ['client', client],
+      ['server', server],
+    ] as const) {
+      const folder = JSON.parse(readFileSync(`${entry}/package.json`, 'utf8')) as Record<string, string>;
+      const via = (field: string) => './' + path.join(entry, folder[field] as string);
+      const conditions = pkg.exports[`./${entry}`] as Conditions;
+      expect([via('main'), via('module'), via('types')]).toEqual([
+        conditions.require.default,
+        conditions.import.default,
+        conditions.import.types,
+      ]);
+      expect(pkg.files).toContain(entry);
+      // A require of the folder itself, as a resolver that reads no exports map finds it.
+      expect(names(require(path.resolve(entry)) as object)).toEqual(exported);
+    }
+  });
+
   it('reaches the UMD bundle through the exports map, minified and plain', () => {
     expect(require.resolve('crawlable-router/umd')).toMatch(/dist\/crawlable-router\.umd\.min\.js$/);
     expect(require.resolve('crawlable-router/umd/dev')).toMatch(/dist\/crawlable-router\.umd\.js$/);
