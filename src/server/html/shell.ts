@@ -159,7 +159,11 @@ function scan(document: DefaultTreeAdapterMap['document'], isOutlet: (element: E
 function outletContent(found: Scan, selector: string): Range {
   const where = `in the shell for outlet ${JSON.stringify(selector)}`;
   const { outlet, body } = found;
-  if (!outlet) throw new SnapshotError('BAD_SHELL', `no element matches the outlet selector ${JSON.stringify(selector)} in the shell`);
+  if (!outlet)
+    throw new SnapshotError(
+      'BAD_SHELL',
+      `no element matches the outlet selector ${JSON.stringify(selector)} in the shell (the outlet option names the element snapshots are rendered into)`,
+    );
   if (!body || !isInside(outlet, body))
     throw new SnapshotError('BAD_SHELL', `the outlet <${outlet.tagName}> must be inside <body> ${where}`);
   if (NOT_OUTLETS.has(outlet.tagName))
