@@ -1,11 +1,12 @@
 // Builds the demo's browser files into demo/public/build/ from the library's dist/ (run
-// `npm run build` first), as an app's browser build takes it (the package's "browser" field
-// applied): the pushState and server-rendered apps as ES modules, the #! app as a classic script on
+// `npm run build` first), as an app's production browser build takes it (the package's "browser"
+// field applied, process.env.NODE_ENV "production"): the pushState and server-rendered apps as ES modules, the #! app as a classic script on
 // the UMD global, the client-only app as a classic deferred script in public/spa/, and a copy of the
 // UMD bundle.
 import { copyFile, mkdir } from 'node:fs/promises';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import { rollup } from 'rollup';
 
@@ -31,7 +32,14 @@ export async function buildDemo() {
     const bundle = await rollup({
       input: new URL(`./app/${input}`, import.meta.url).pathname,
       external,
-      plugins: [external.length ? null : self, nodeResolve({ browser: true }), commonjs()],
+      // What every app's browser build does (Vite, webpack, esbuild and Parcel by themselves; Rollup
+      // with this plugin): the mode written in, so the library's development texts are dropped.
+      plugins: [
+        external.length ? null : self,
+        nodeResolve({ browser: true }),
+        commonjs(),
+        replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
+      ],
       onwarn: (warning, warn) => (warning.code === 'CIRCULAR_DEPENDENCY' ? undefined : warn(warning)),
     });
     await bundle.write({ file: out + file, format, globals, plugins: [terser()] });

@@ -1,13 +1,14 @@
 // Min+gzip sizes of the built files, as an app's bundler would see them: each case bundles a small
 // entry that imports from dist/ (tree-shaken), minifies with terser and
 // gzips at level 9, with `process.env.NODE_ENV` set to "production" as every app bundler (Vite,
-// webpack, esbuild) sets it for a production build. Holds the budgets test/size.test.ts checks and
+// webpack, esbuild, Parcel) sets it for a production build. Holds the budgets test/size.test.ts checks and
 // bench/size.mjs reports; `node scripts/size.mjs` prints the figures.
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
 import { minify } from 'terser';
 import { rollup } from 'rollup';
 
@@ -26,11 +27,9 @@ const virtual = (code) => ({
   load: (id) => (id === 'entry' ? code : null),
 });
 
-// What an app's production build does to `process.env.NODE_ENV` (see src/dev.ts).
-const production = {
-  name: 'node-env-production',
-  transform: (code) => (code.includes('process.env.NODE_ENV') ? code.replaceAll('process.env.NODE_ENV', '"production"') : null),
-};
+// What an app's production build does to `process.env.NODE_ENV` (see src/dev-bundled.ts): Vite,
+// webpack, esbuild and Parcel by themselves, Rollup with @rollup/plugin-replace.
+const production = replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } });
 
 /** Bytes of `code` bundled, minified and gzipped. */
 export async function bundleSize(code, { external = [] } = {}) {
