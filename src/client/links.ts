@@ -30,7 +30,8 @@ export function linkHandler(win: LiveWindow, read: (href: string) => Reading | n
     const text = a.getAttribute('href') ?? a.getAttribute('xlink:href');
     if (text === null) return; // a placeholder link
     // As the URL parser reads it: no C0 control or space around it, no tab or newline in it (` #x` is `#x`).
-    const href = text.replace(/^[\0- ]+|[\0- ]+$|[\t\n\r]/g, '');
+    // Each run is matched once, whole: `[…]+$` was retried at every character of a run inside the href (quadratic).
+    const href = text.replace(/[\0- ]+/g, (run, at: number) => (at && at + run.length < text.length ? run.replace(/[\t\n\r]/g, '') : ''));
     if (!/^(_self)?$/i.test(a.getAttribute('target') ?? '') || a.matches(LEFT_ALONE)) return;
     if (/^#(?!!)/.test(href)) {
       // In a `#!` app the browser would overwrite the state in the fragment: scroll ourselves.

@@ -47,7 +47,9 @@ function mayHoldLinksToRewrite(text: string): boolean {
  * links stay origin-relative.
  */
 export function prettyHref(href: string, context: LinkContext): string | null {
-  const value = href.replace(/^[\t\n\f\r ]+|[\t\n\f\r ]+$/g, '');
+  // HTML strips ASCII whitespace around a URL. Each run is matched once, whole, and dropped where it
+  // starts or ends the href: `[…]+$` was retried at every character of a run inside it (quadratic).
+  const value = href.replace(/[\t\n\f\r ]+/g, (run, at: number) => (at === 0 || at + run.length === href.length ? '' : run));
   if (value.startsWith('#!')) {
     // The state after `#!`, written from the base: the same link whatever URL the page was read at.
     const location = toLocation(value, { base: context.base });
