@@ -37,15 +37,15 @@ export function encodeComponent(text: string, onLoneSurrogate: (index: number) =
   }
 }
 
-/** Writes a query (no leading `?`) in the order of its keys; `''` when nothing is left. */
-export function stringifyQuery(query: QueryInput, onLoneSurrogate: (key: string) => never): string {
+/** Writes a query (no leading `?`) in the order of its keys; `''` when nothing is left. A lone surrogate in a key or (`inValue`) a value is handed to `onLoneSurrogate`. */
+export function stringifyQuery(query: QueryInput, onLoneSurrogate: (key: string, inValue?: boolean) => never): string {
   let out = '';
   for (const key of Object.keys(query)) {
     const value = query[key];
     if (value === null || value === undefined) continue;
     const name = encodeComponent(key, () => onLoneSurrogate(key));
     for (const item of Array.isArray(value) ? value : [value]) {
-      out += (out ? '&' : '') + name + '=' + encodeComponent(String(item), () => onLoneSurrogate(key));
+      out += (out ? '&' : '') + name + '=' + encodeComponent(String(item), () => onLoneSurrogate(key, true));
     }
   }
   return out;

@@ -85,8 +85,11 @@ export function createRoutes<const P extends readonly string[]>(
   function buildLocation(id: number, params: Params = {}, query?: QueryInput): AppLocation {
     const path = (compiled[id] as Compiled).build(params);
     const search = query
-      ? stringifyQuery(query, (key) => {
-          throw new RouteError('BAD_PARAM', DEV ? `query key ${JSON.stringify(key)} has a lone surrogate` : '');
+      ? stringifyQuery(query, (key, inValue) => {
+          throw new RouteError(
+            'BAD_PARAM',
+            DEV ? `${inValue ? 'a value of ' : ''}query key ${JSON.stringify(key)} has a lone surrogate` : '',
+          );
         })
       : '';
     return search ? `${path}?${search}` : path;

@@ -177,6 +177,7 @@ describe('href', () => {
     ],
     [() => table.href('book', { id: 42 as never }), 'BAD_PARAM', 'Expected "id" to be a string for route "book" (/books/:id)'],
     [() => table.href('books', {}, { ['\uDC00']: 'x' }), 'BAD_PARAM', 'query key "\\udc00" has a lone surrogate'],
+    [() => table.href('books', {}, { q: ['x', 'a\uD800'] }), 'BAD_PARAM', 'a value of query key "q" has a lone surrogate'],
     [
       () => table.href('version', { major: '1', minor: '3.' }),
       'BAD_PARAM',
