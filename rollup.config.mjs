@@ -4,6 +4,7 @@
 // bundled .d.ts/.d.cts; the UMD entry is a plain and a minified browser bundle with everything inside.
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
+import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
 import typescript from '@rollup/plugin-typescript';
 import { dts } from 'rollup-plugin-dts';
@@ -35,20 +36,16 @@ const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'Cra
 const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
-// The UMD files are built as an app's bundler would build them (src/dev.ts): the min file for
-// production, so the minifier drops the long error texts, and the plain file for development, so it
-// keeps them even on a page with no `process` at all.
+// The UMD files are built as an app's bundler would build them (src/dev-bundled.ts, with
+// process.env.NODE_ENV written in): the min file for production, so the minifier drops the long
+// error texts, and the plain file for development, so it keeps them on a page with no `process`.
 // The one file a page loads carries both licences' notices (the minifier keeps a `/*!` comment):
 // src/syntax.ts compiles patterns after path-to-regexp's design (LICENSE holds its notice).
 // The minifier may write ES2020 (the browser targets have it) and takes three passes. Not
 // `unsafe_arrows`: it made the constructor of record.ts an arrow, and `new` on it threw.
 const minify = terser({ ecma: 2020, compress: { passes: 3 } });
 const banner = '/*! crawlable-router, MIT licence. path-to-regexp, MIT licence, (c) 2014 Blake Embrey */';
-const nodeEnv = (env) => ({
-  name: `node-env-${env}`,
-  transform: (code) =>
-    code.includes('process') ? code.replaceAll('process.env.NODE_ENV', JSON.stringify(env)).replaceAll('typeof process', '"object"') : null,
-});
+const nodeEnv = (env) => replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify(env) } });
 
 export default [
   {

@@ -1,8 +1,8 @@
 // Builds the demo's browser files into demo/public/build/ from the library's dist/ (run
 // `npm run build` first), as an app's production browser build takes it (the package's "browser"
-// field applied, process.env.NODE_ENV "production"): the pushState and server-rendered apps as ES modules, the #! app as a classic script on
-// the UMD global, the client-only app as a classic deferred script in public/spa/, and a copy of the
-// UMD bundle.
+// field applied, process.env.NODE_ENV "production"): the pushState and server-rendered apps as ES
+// modules, the #! app as a classic script on the UMD global, the client-only app as a classic
+// deferred script in public/spa/, and a copy of the UMD bundle.
 import { copyFile, mkdir } from 'node:fs/promises';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
