@@ -134,8 +134,16 @@ export function compileRoute(route: Pattern, sensitive: boolean): CompiledRoute 
     );
   };
   // Literal text is written in canonical location spelling (`/café` is `/caf%C3%A9`), as paths are.
-  const tokens = parse(route.path, canonicalPathText, fail);
-  const { regexp, keys } = toRegexp(tokens, sensitive, fail);
+  // A pattern past the engine's own limits (groups nested thousands deep overflow the stack, a regexp
+  // too large is refused) is as bad a pattern as any other: a RouteError, never a RangeError.
+  let tokens: Token[], regexp: RegExp, keys: Param[];
+  try {
+    tokens = parse(route.path, canonicalPathText, fail);
+    ({ regexp, keys } = toRegexp(tokens, sensitive, fail));
+  } catch (x) {
+    if (x instanceof RouteError) throw x;
+    return fail(DEV ? `too large to compile (${String(x)})` : '');
+  }
   const names = keys.map((k) => k.name);
   // A param named twice is one value for two places, and a literal `//`, `.` or `..` segment is one
   // no location has: such a route would never work as written. A development check, as React's are:

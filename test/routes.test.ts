@@ -292,6 +292,18 @@ describe('createRoutes', () => {
     expect(() => createRoutes(routes as { path: string }[])).toThrow(expect.objectContaining({ code: 'BAD_PATTERN', message }));
   });
 
+  it('refuses a pattern past the engine’s limits with a RouteError, not a RangeError', () => {
+    // Groups nested 20,000 deep overflowed the stack of the parser.
+    const deep = '/' + '{'.repeat(20_000) + 'a' + '}'.repeat(20_000);
+    expect(() => createRoutes([{ path: deep }])).toThrow(
+      expect.objectContaining({
+        name: 'RouteError',
+        code: 'BAD_PATTERN',
+        message: expect.stringContaining('too large to compile (RangeError'),
+      }),
+    );
+  });
+
   it('takes a trailing slash, dots inside a segment and a group after a slash as patterns that can match', () => {
     const t = createRoutes([{ path: '/dir/' }, { path: '/a/.:ext' }, { path: '/v/..x' }, { path: '/docs/{:lang}' }, { path: '/' }]);
     expect(['/dir/', '/a/.json', '/v/..x', '/docs/en', '/'].map((p) => t.match(p)?.route.path)).toEqual([
