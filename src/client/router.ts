@@ -10,6 +10,7 @@ import { STATE_ATTRIBUTE } from '../settled.js';
 import type { RouteMatch } from '../route-types.js';
 import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
+import { checkOptions, checkTarget } from './checks.js';
 import { historyNav } from './history.js';
 import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
@@ -37,6 +38,7 @@ const adder =
 
 /** Creates a router over the route table; nothing happens until `start()`. */
 export function createRouter(options: RouterOptions): Router {
+  if (DEV) checkOptions(options);
   const { routes, links = true, error: errorView, history: instance, onError } = options;
   // With a `history` instance the window is only the document's (links, scroll, title), and optional.
   // A window's own CustomEvent and URL are there at run time even where its type (the DOM's `Window`) lacks them.
@@ -261,6 +263,7 @@ export function createRouter(options: RouterOptions): Router {
   }
 
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
+    if (DEV) checkTarget(to, 'navigate');
     const loc = normalizeLocation(to);
     // The same location again replaces its entry (as browsers do for the same URL): a reload, not a duplicate.
     const rep = replace || loc === here?.loc;
@@ -300,7 +303,7 @@ export function createRouter(options: RouterOptions): Router {
     back: () => nav.go(-1),
     forward: () => nav.go(1),
     go: nav.go,
-    href: (to) => adapter.url(normalizeLocation(to)),
+    href: (to) => (DEV && checkTarget(to, 'href'), adapter.url(normalizeLocation(to))),
     beforeEach: adder(guards),
     subscribe: adder(subscribers),
     settled: () => (pending ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
