@@ -15,19 +15,19 @@
 // goes (`/sitemap.xml` is the folder `sitemap.xml/`), unless no sitemap is written.
 
 import { stripAnchor } from '../../location.js';
-import { mkdir, stat } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppLocation, UrlMode } from '../../location.js';
 import type { Params } from '../../params.js';
 import type { AnyRoute, EntryFault, RouteTable } from '../../route-types.js';
 import { SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';
-import { fileInside, writeInside } from '../files/folder.js';
+import { writeInside } from '../files/folder.js';
 import { createSnapshotHandler } from '../handler.js';
 import { snapshotPath } from '../files/paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from '../render/render.js';
-import { isSitemapName, sitemap } from './sitemap.js';
+import { sitemapOfFolder, takesSitemapName, writeSitemap } from './sitemap-files.js';
 
 /** Options of `prerender`. */
 export interface PrerenderOptions {
@@ -127,14 +127,6 @@ function checkShard(shard: PrerenderOptions['shard']): { current: number; total:
     );
   }
   return shard;
-}
-
-async function isFile(file: string | null): Promise<boolean> {
-  try {
-    return file !== null && (await stat(file)).isFile();
-  } catch {
-    return false;
-  }
 }
 
 /** Renders every location of the route table (or of its shard) to files under `outDir`, plus the sitemap. */
@@ -247,60 +239,14 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   return report;
 }
 
-/** Whether a snapshot's file (`sitemap.xml/index.html`) starts with a name the sitemap may take. */
-const takesSitemapName = (file: string): boolean => isSitemapName(file.split('/', 1)[0] as string);
-
-async function writeSitemap(options: PrerenderOptions, outDir: string, locations: AppLocation[]): Promise<string[]> {
-  const parts = await sitemap(locations, { origin: options.origin, base: options.routes.base, mode: options.mode });
-  for (const part of parts) {
-    // A folder of that name (a state's snapshot left by an older version, or by a run with no sitemap) is not replaced.
-    const folder = await stat(path.join(outDir, part.name)).then(
-      (s) => s.isDirectory(),
-      () => false,
-    );
-    if (folder)
-      throw new SnapshotError(
-        'PATH_COLLISION',
-        `${part.name} is a folder in ${outDir}, where the sitemap goes: remove it, or use sitemap: false`,
-      );
-    await writeInside(outDir, part.name, part.xml);
-  }
-  return parts.map((part) => part.name);
-}
-
-/** The sitemap step after sharded runs: the states of the table, in its order, whose snapshot is in `outDir`. */
+/** The sitemap step after sharded runs (sitemapOfFolder), as a report. */
 async function sitemapOnly(options: PrerenderOptions, outDir: string, started: number): Promise<PrerenderReport> {
-  // A mistyped folder would otherwise get an empty sitemap, and the site's real one would never be written.
-  if (
-    !(await stat(outDir).then(
-      (s) => s.isDirectory(),
-      () => false,
-    ))
-  )
-    throw new SnapshotError('BAD_OPTION', `outDir ${outDir} is not a folder: sitemapOnly lists the snapshots already in it`);
-  const listed: AppLocation[] = [];
-  const seen = new Set<AppLocation>();
-  for await (const location of options.routes.locations()) {
-    const state = stripAnchor(location);
-    if (seen.has(state)) continue;
-    seen.add(state);
-  }
-  const collided = findCollisions(seen);
-  for (const state of seen) {
-    if (collided.has(state)) continue;
-    let file: string | null;
-    try {
-      const relative = snapshotPath(state);
-      if (takesSitemapName(relative)) continue;
-      file = await fileInside(outDir, relative);
-    } catch {
-      continue;
-    }
-    if (await isFile(file)) listed.push(state);
-  }
-  const sitemaps = await writeSitemap(options, outDir, listed);
-  const report = {
-    total: seen.size,
+  const { total, listed, sitemaps } = await sitemapOfFolder(options, outDir);
+  createProgress(options.progress, 0).end(
+    `wrote the sitemap of ${listed} of ${count(total, 'state')} (those with a snapshot in ${outDir})`,
+  );
+  return {
+    total,
     written: 0,
     failed: 0,
     failures: [],
@@ -309,8 +255,4 @@ async function sitemapOnly(options: PrerenderOptions, outDir: string, started: n
     sitemaps,
     durationMs: Math.round(performance.now() - started),
   };
-  createProgress(options.progress, 0).end(
-    `wrote the sitemap of ${listed.length} of ${count(seen.size, 'state')} (those with a snapshot in ${outDir})`,
-  );
-  return report;
 }
