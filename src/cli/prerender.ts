@@ -40,6 +40,10 @@ Options:
   --json               print the report as JSON on stdout
   -h, --help           show this help
 
+The states are the locations the routes name: a route with no params names its one location, a
+route with params those its entries() lists; one with params and no entries() names none, and the
+summary names it.
+
 A state whose load throws notFound() (404) or fails (500, or the app's error view when headless)
 is FAILED, and so is one whose file differs only in case from an earlier state's (/Books/1 after
 /books/1: one file on macOS and Windows); one that redirects is SKIPPED (no file, not in the

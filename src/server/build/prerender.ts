@@ -23,6 +23,7 @@ import type { AnyRoute, EntryFault, RouteTable } from '../../route-types.js';
 import { SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';
 import { writeInside } from '../files/folder.js';
+import { createRoutes } from '../../routes.js';
 import { createSnapshotHandler } from '../handler.js';
 import { snapshotPath } from '../files/paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
@@ -91,6 +92,8 @@ export interface PrerenderReport {
   failures: PrerenderFailure[];
   /** States that redirect, skipped: configure these redirects on the static host. */
   redirects: PrerenderRedirect[];
+  /** The paths of routes that have params and no `entries()`: they name no state, so none of theirs is written. */
+  unlisted: string[];
   /** Snapshot files written, relative to `outDir`, in location order. */
   files: string[];
   /** Sitemap files written, relative to `outDir`. */
@@ -108,6 +111,22 @@ function describeParams(params: Params): string {
     text = '(params that do not print)';
   }
   return text.length > 200 ? text.slice(0, 200) + '…' : text;
+}
+
+/**
+ * The paths of the table's routes that name no state: a route without `entries()` names the one
+ * location its pattern writes with no params, none when it has params (`routes.locations()`, asked
+ * of each such route alone). A redirect route is left out: it is never written.
+ */
+async function unlisted(routes: RouteTable<AnyRoute>): Promise<string[]> {
+  const paths: string[] = [];
+  for (const route of routes.routes) {
+    const { path, entries, redirect } = route as { path?: string; entries?: unknown; redirect?: unknown };
+    if (path === undefined || entries || redirect !== undefined) continue;
+    const names = createRoutes([{ path }]).locations()[Symbol.asyncIterator]();
+    if ((await names.next()).done) paths.push(path);
+  }
+  return paths;
 }
 
 /** The slice (1 to `total`) a location falls in: FNV-1a over its UTF-8 bytes. */
@@ -222,6 +241,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     failed: failures.length + faults.length,
     failures: [...faults, ...failures.sort((a, b) => a.at - b.at).map(({ location, error }) => ({ location, error }))],
     redirects: redirects.sort((a, b) => a.at - b.at).map(({ location, status, to }) => ({ location, status, to })),
+    unlisted: await unlisted(options.routes),
     files: files.filter((f): f is string => f !== null),
     sitemaps,
     durationMs: Math.round(performance.now() - started),
@@ -234,6 +254,9 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     `prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` +
       (redirects.length ? `; ${count(redirects.length, 'redirect')} skipped` : '') +
       (report.failed ? `; ${report.failed} failed` : '') +
+      (report.unlisted.length
+        ? `; ${count(report.unlisted.length, 'route')} with params and no entries() named no state: ${report.unlisted.join(', ')}`
+        : '') +
       slice,
   );
   return report;
@@ -251,6 +274,7 @@ async function sitemapOnly(options: PrerenderOptions, outDir: string, started: n
     failed: 0,
     failures: [],
     redirects: [],
+    unlisted: [],
     files: [],
     sitemaps,
     durationMs: Math.round(performance.now() - started),

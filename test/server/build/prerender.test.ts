@@ -147,6 +147,22 @@ describe('prerender', () => {
     expect(urls).toEqual(['https://example.com/', 'https://example.com/books/a', 'https://example.com/books/b']);
   });
 
+  it('names the routes with params and no entries(), which name no state, where it said nothing', async () => {
+    const lines: string[] = [];
+    const table = createRoutes([
+      { path: '/', render: () => 'home' },
+      { path: '/books/:id', render: () => 'book' },
+      { path: '/docs{/:lang}', render: () => 'docs' },
+      { path: '/files/*rest', render: () => 'file', entries: () => [] },
+      { path: '/book/:id', redirect: '/books/:id' },
+    ]);
+    const progress = { isTTY: false, write: (text: string) => (lines.push(text), true) };
+    const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com', progress });
+    // An optional param names its location without it; entries() that list nothing are the app's word.
+    expect(report).toMatchObject({ written: 2, files: ['index.html', 'docs/index.html'], unlisted: ['/books/:id'] });
+    expect(lines.join('')).toContain('; 1 route with params and no entries() named no state: /books/:id');
+  });
+
   it('never writes through a symlinked folder inside outDir that leads out (out/books -> elsewhere)', async () => {
     const outside = mkdtempSync(path.join(tmpdir(), 'prerender-outside-'));
     try {
