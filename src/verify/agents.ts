@@ -4,7 +4,7 @@
 // that differs between forms of one state, and answers that differ by agent without saying so in
 // `Vary` (a shared cache would then hand one agent's answer to the other).
 
-import type { Problem } from './problems.js';
+import type { CleanUrlReport, Problem } from './problems.js';
 import { readPage } from './page.js';
 
 /** The User-Agent of the bot fetch: Google's crawler, which every bot list knows. */
@@ -18,18 +18,6 @@ export interface AgentAnswer {
   body: string;
   /** The `Vary` header, or null. */
   vary: string | null;
-}
-
-/** What a state's clean URL gave a bot and a browser. */
-export interface CleanUrlReport {
-  /** The clean URL fetched (a `#!` state's path and query under its page's folder). */
-  url: string;
-  /** The bot's answer: status, title and meta description (empty when missing). */
-  bot: { status: number; title: string; description: string };
-  /** The browser's answer: its status, and whether it is the shell (it has the meta fragment tag). */
-  browser: { status: number; shell: boolean };
-  /** True when the answers differ (status or body). */
-  differ: boolean;
 }
 
 /** The clean URL of a state URL: `https://a.b/app/#!/books/1` → `https://a.b/app/books/1`; a URL without `#!` is its own, without its anchor. */

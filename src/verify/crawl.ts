@@ -4,58 +4,13 @@
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
 import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
-import { cleanUrlOf, crawlAsAgents, type CleanUrlReport } from './agents.js';
+import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
-import type { Problem } from './problems.js';
+import { listedProblems } from './listed.js';
+import type { Problem, StateReport, TextReader, VerifyReport } from './problems.js';
 import { readPage, readSitemap, robotsSitemaps } from './page.js';
 
-export type { Problem, ProblemCode } from './problems.js';
-
-/** One crawled state. */
-export interface StateReport {
-  /** The URL as a person sees it: pretty (`#!`) or clean. */
-  url: string;
-  /** The URL the crawler fetched for the snapshot (ugly, or the page itself). */
-  fetched: string;
-  /** `pretty`: a #! URL; `meta`: a page with the meta fragment tag; `plain`: an ordinary page. */
-  kind: 'pretty' | 'meta' | 'plain';
-  /** The HTTP status of what was fetched (0 when the fetch failed). */
-  status: number;
-  /** For a redirect: where it leads, as a person sees it (an ugly target made pretty). */
-  redirect?: string;
-  /** The size of the snapshot's body in bytes. */
-  bytes: number;
-  /** The snapshot's title. */
-  title: string;
-  /** `match` or `mismatch` when a browser compared texts; `unchecked` otherwise. */
-  text: 'match' | 'mismatch' | 'unchecked';
-  /** What is wrong with this state. */
-  problems: Problem[];
-  /** What the state's clean URL gave a bot and a browser (src/verify/agents.ts); absent when the state could not be fetched. */
-  clean?: CleanUrlReport;
-}
-
-/** The whole crawl. */
-export interface VerifyReport {
-  /** Where the crawl started. */
-  start: string;
-  /** Every state reached, in the order crawled. */
-  states: StateReport[];
-  /** The sitemaps read (their URLs, space-separated), if any answered. */
-  sitemap: { url: string; entries: number; problems: Problem[] } | null;
-  /** How many problems were found in all. */
-  problems: number;
-  /** True when a browser compared each state's text with its snapshot. */
-  browser: boolean;
-}
-
-/** Renders a URL in a real browser, with the page's scripts or without them. */
-export interface TextReader {
-  /** The visible text (`innerText` of the body) of `url`, after the page has settled. */
-  visibleText(url: string, options: { javaScript: boolean }): Promise<string>;
-  /** Frees the browser. */
-  close(): Promise<void>;
-}
+export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport } from './problems.js';
 
 /** Options of `verify`. */
 export interface VerifyOptions {
@@ -96,6 +51,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const known = new Set<string>();
   const queue: string[] = [];
   const states: StateReport[] = [];
+  // Each URL a sitemap lists, and the sitemap that listed it first.
+  const listed = new Map<string, string>();
 
   const get = siteFetch(origin, timeoutMs, maxBytes);
 
@@ -116,6 +73,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       return;
     }
     if (!url.hash.startsWith('#!')) url.hash = '';
+    if (where.startsWith('the sitemap') && !listed.has(url.href)) listed.set(url.href, base);
     if (known.has(url.href) || known.size >= maxStates) return;
     known.add(url.href);
     queue.push(url.href);
@@ -290,6 +248,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
 
   const order = new Map(queue.map((url, i) => [url, i]));
   states.sort((a, b) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0));
+  sitemap?.problems.push(...listedProblems(states, listed));
   const problems = states.reduce((n, s) => n + s.problems.length, 0) + (sitemap?.problems.length ?? 0);
   return { start, states, sitemap, problems, browser: Boolean(browser) };
 }

@@ -1,4 +1,5 @@
-// What `verify` reports: one code per kind of thing a crawler would get wrong or miss.
+// What `verify` reports: every state crawled, and one code per kind of thing a crawler would get
+// wrong or miss.
 
 /** What a problem is about. */
 export type ProblemCode =
@@ -11,6 +12,7 @@ export type ProblemCode =
   | 'BAD_CANONICAL'
   | 'UGLY_LINK'
   | 'UGLY_SITEMAP'
+  | 'SITEMAP_NOT_200'
   | 'BAD_SITEMAP'
   | 'OFF_ORIGIN'
   | 'OFF_ORIGIN_REDIRECT'
@@ -25,4 +27,62 @@ export interface Problem {
   code: ProblemCode;
   /** What is wrong, naming the URL or element concerned. */
   message: string;
+}
+
+/** One crawled state. */
+export interface StateReport {
+  /** The URL as a person sees it: pretty (`#!`) or clean. */
+  url: string;
+  /** The URL the crawler fetched for the snapshot (ugly, or the page itself). */
+  fetched: string;
+  /** `pretty`: a #! URL; `meta`: a page with the meta fragment tag; `plain`: an ordinary page. */
+  kind: 'pretty' | 'meta' | 'plain';
+  /** The HTTP status of what was fetched (0 when the fetch failed). */
+  status: number;
+  /** For a redirect: where it leads, as a person sees it (an ugly target made pretty). */
+  redirect?: string;
+  /** The size of the snapshot's body in bytes. */
+  bytes: number;
+  /** The snapshot's title. */
+  title: string;
+  /** `match` or `mismatch` when a browser compared texts; `unchecked` otherwise. */
+  text: 'match' | 'mismatch' | 'unchecked';
+  /** What is wrong with this state. */
+  problems: Problem[];
+  /** What the state's clean URL gave a bot and a browser (src/verify/agents.ts); absent when the state could not be fetched. */
+  clean?: CleanUrlReport;
+}
+
+/** The whole crawl. */
+export interface VerifyReport {
+  /** Where the crawl started. */
+  start: string;
+  /** Every state reached, in the order crawled. */
+  states: StateReport[];
+  /** The sitemaps read (their URLs, space-separated), if any answered. */
+  sitemap: { url: string; entries: number; problems: Problem[] } | null;
+  /** How many problems were found in all. */
+  problems: number;
+  /** True when a browser compared each state's text with its snapshot. */
+  browser: boolean;
+}
+
+/** Renders a URL in a real browser, with the page's scripts or without them. */
+export interface TextReader {
+  /** The visible text (`innerText` of the body) of `url`, after the page has settled. */
+  visibleText(url: string, options: { javaScript: boolean }): Promise<string>;
+  /** Frees the browser. */
+  close(): Promise<void>;
+}
+
+/** What a state's clean URL gave a bot and a browser. */
+export interface CleanUrlReport {
+  /** The clean URL fetched (a `#!` state's path and query under its page's folder). */
+  url: string;
+  /** The bot's answer: status, title and meta description (empty when missing). */
+  bot: { status: number; title: string; description: string };
+  /** The browser's answer: its status, and whether it is the shell (it has the meta fragment tag). */
+  browser: { status: number; shell: boolean };
+  /** True when the answers differ (status or body). */
+  differ: boolean;
 }

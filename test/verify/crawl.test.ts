@@ -72,9 +72,24 @@ describe('verify', () => {
   });
 
   it('reports an ugly URL in the sitemap and does not follow it', () => {
-    expect(report.sitemap).toMatchObject({ url: `${origin}/sitemap.xml`, entries: 2, problems: [{ code: 'UGLY_SITEMAP' }] });
+    expect(report.sitemap).toMatchObject({ url: `${origin}/sitemap.xml`, entries: 4, problems: [{ code: 'UGLY_SITEMAP' }, {}, {}] });
     expect(report.states.some((s) => s.url.includes('/c'))).toBe(false);
-    expect(report.problems).toBe(9);
+    expect(report.problems).toBe(11);
+  });
+
+  it('reports a sitemap entry that redirects or is not found, where it reported nothing', () => {
+    // A sitemap lists what a crawler should index; the pages alone (a 301, a 404) are no fault.
+    expect(report.sitemap?.problems.slice(1)).toEqual([
+      {
+        code: 'SITEMAP_NOT_200',
+        message: `the sitemap ${origin}/sitemap.xml lists ${origin}/#!/old, which redirects (301) to ${origin}/#!/a: list the URL of the state itself, which answers 200`,
+      },
+      {
+        code: 'SITEMAP_NOT_200',
+        message: `the sitemap ${origin}/sitemap.xml lists ${origin}/#!/missing, which answers 404: list the URL of the state itself, which answers 200`,
+      },
+    ]);
+    expect(codes(report, `${origin}/#!/old`)).toEqual([]);
   });
 
   it('reports a redirect with its target in the form a person sees, and crawls the target', () => {

@@ -39,7 +39,8 @@ export async function startSite(): Promise<{ origin: string; close: () => Promis
     if (url.pathname === '/sitemap.xml') {
       return send(
         200,
-        `<?xml version="1.0"?><urlset><url><loc>${origin}/#!/a</loc></url><url><loc>${origin}/?_escaped_fragment_=/c&amp;x=1</loc></url></urlset>`,
+        `<?xml version="1.0"?><urlset><url><loc>${origin}/#!/a</loc></url><url><loc>${origin}/?_escaped_fragment_=/c&amp;x=1</loc></url>` +
+          `<url><loc>${origin}/#!/old</loc></url><url><loc>${origin}/#!/missing</loc></url></urlset>`,
         'application/xml',
       );
     }
