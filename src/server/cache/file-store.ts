@@ -18,7 +18,7 @@ import type { AppLocation } from '../../location.js';
 import type { SnapshotStore, StoredSnapshot } from './store.js';
 import { SnapshotError } from '../errors.js';
 import { createFileClaims } from '../files/collisions.js';
-import { fileInside, writeInside } from '../files/folder.js';
+import { fileInside, removeIfEmpty, writeInside } from '../files/folder.js';
 import { etagOf } from '../http/respond.js';
 import { snapshotLocation, snapshotPath } from '../files/paths.js';
 
@@ -110,16 +110,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
     }
     if (!file) return;
     await fsp.rm(file, { force: true });
-    for (let folder = path.dirname(file); folder.startsWith(root + path.sep); folder = path.dirname(folder)) {
-      // rmdir removes only an empty folder: the first that is not empty ends the climb.
-      if (
-        !(await fsp.rmdir(folder).then(
-          () => true,
-          () => false,
-        ))
-      )
-        break;
-    }
+    // The first folder that is not empty ends the climb.
+    for (let folder = path.dirname(file); folder.startsWith(root + path.sep); folder = path.dirname(folder))
+      if (!(await removeIfEmpty(folder))) break;
   }
 
   function forget(map: Map<AppLocation, number>, key: AppLocation): void {
@@ -159,8 +152,10 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
         file = await writeInside(root, relative, snapshot.html);
       } catch (error) {
         if (!map.has(key)) claims.release(relative);
-        // Another process's state holds the name: it keeps it, as a claim here would.
-        if (collision(error)) return;
+        // Another process's state holds the name: it keeps it, as a claim here would. A path the
+        // disk cannot hold (past PATH_MAX) is a state with no file, as one with no safe path: no
+        // store outage, which a crawler would otherwise start once a request.
+        if (collision(error) || (error as NodeJS.ErrnoException).code === 'ENAMETOOLONG') return;
         throw error;
       }
       const time = new Date(snapshot.renderedAt);

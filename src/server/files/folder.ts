@@ -47,8 +47,16 @@ async function checkName(relative: string, folder: string, name: string, real: s
   if (!entries.includes(name)) collides(relative, name, real);
 }
 
-/** The real path of `relative`'s parent under `root` (made when `create`), or null when it does not exist; throws UNSAFE_PATH when it leaves `root`. */
-async function realParent(root: string, relative: string, create: boolean): Promise<{ realRoot: string; parent: string } | null> {
+/**
+ * The real path of `relative`'s parent under `root` (made when `create`, each folder it makes added
+ * to `made`), or null when it does not exist; throws UNSAFE_PATH when it leaves `root`.
+ */
+async function realParent(
+  root: string,
+  relative: string,
+  create: boolean,
+  made: string[] = [],
+): Promise<{ realRoot: string; parent: string } | null> {
   if (create) await fsp.mkdir(root, { recursive: true });
   let realRoot: string;
   try {
@@ -64,9 +72,12 @@ async function realParent(root: string, relative: string, create: boolean): Prom
   for (const name of folders) {
     const next = path.join(parent, name);
     if (create)
-      await fsp.mkdir(next).catch((error: NodeJS.ErrnoException) => {
-        if (error.code !== 'EEXIST') throw error;
-      });
+      await fsp.mkdir(next).then(
+        () => void made.push(next),
+        (error: NodeJS.ErrnoException) => {
+          if (error.code !== 'EEXIST') throw error;
+        },
+      );
     let real: string;
     try {
       real = await fsp.realpath(next);
@@ -98,9 +109,33 @@ async function checkFile(found: { realRoot: string; parent: string }, relative: 
   return file;
 }
 
-/** Writes `text` to `relative` under `root` atomically (a temporary file renamed into place), making its folders; never through a symlink that leads out. Returns the file's path. */
+/** Removes `folder` if it is empty (rmdir removes nothing else); true when it was removed. */
+export function removeIfEmpty(folder: string): Promise<boolean> {
+  return fsp.rmdir(folder).then(
+    () => true,
+    () => false,
+  );
+}
+
+/**
+ * Writes `text` to `relative` under `root` atomically (a temporary file renamed into place), making
+ * its folders; never through a symlink that leads out. Returns the file's path. A write that fails
+ * takes back the folders it made that are still empty: a path the disk cannot hold (a name or path
+ * too long) leaves nothing behind, however many of them a crawler asks for.
+ */
 export async function writeInside(root: string, relative: string, text: string): Promise<string> {
-  const found = (await realParent(root, relative, true)) as { realRoot: string; parent: string };
+  const made: string[] = [];
+  try {
+    return await writeMaking(root, relative, text, made);
+  } catch (error) {
+    // Deepest first: the first that is not empty (another write's now) ends it.
+    for (const folder of made.reverse()) if (!(await removeIfEmpty(folder))) break;
+    throw error;
+  }
+}
+
+async function writeMaking(root: string, relative: string, text: string, made: string[]): Promise<string> {
+  const found = (await realParent(root, relative, true, made)) as { realRoot: string; parent: string };
   const name = path.basename(relative);
   // Another state's file under another spelling is never replaced (the symlink check is for reads:
   // a rename replaces a symlink at `file` itself, never what it points at).
@@ -108,7 +143,8 @@ export async function writeInside(root: string, relative: string, text: string):
     if (error instanceof SnapshotError && error.code === 'PATH_COLLISION') throw error;
     return path.join(found.parent, name);
   });
-  const temporary = path.join(found.parent, `.${name}.${randomBytes(6).toString('hex')}.tmp`);
+  // Not named after the file: a name of 255 bytes, which the disk holds, would make it longer.
+  const temporary = path.join(found.parent, `.${randomBytes(6).toString('hex')}.tmp`);
   try {
     // `wx`: a name already there (a planted symlink) is never written through.
     await fsp.writeFile(temporary, text, { flag: 'wx' });

@@ -191,6 +191,35 @@ describe('fileStore under a flood of distinct states with ttlMs: Infinity (secur
     expect(readdirSync(path.join(dir, 'books')).sort()).toEqual(['1', '2']);
   });
 
+  it('keeps a state whose query makes a file name of 240 to 255 bytes (its temporary file is no longer)', async () => {
+    const store = fileStore(dir);
+    const location = `/books/1?q=${'b'.repeat(240)}`;
+    await store.set(location, snap('<p>long</p>'), Infinity);
+    expect((await store.get(location))?.html).toBe('<p>long</p>');
+    expect(readdirSync(path.join(dir, 'books/1'))).toEqual([`index.q=${'b'.repeat(240)}.html`]);
+  });
+
+  it('leaves no folder behind, and tells onError nothing, for states whose path the disk cannot hold (security, seventh round)', async () => {
+    // 17 segments of 250 bytes pass every name check but not the file system's 4,096-byte path.
+    const deep = (i: number) => `/docs/${i}/` + Array.from({ length: 17 }, () => 'a'.repeat(250)).join('/');
+    const routes = createRoutes([{ path: '/docs/*path', render: () => '<p>doc</p>' }]);
+    const onError = vi.fn();
+    const handler = createSnapshotHandler({
+      routes,
+      origin: 'https://example.com',
+      cache: { store: fileStore(dir), ttlMs: Infinity },
+      onError,
+    });
+    const get = (location: string) => handler.fetch(new Request(`https://example.com/?_escaped_fragment_=${location}`));
+    for (let i = 0; i < 10; i++) {
+      // A good state between two bad ones: each bad one would otherwise start a new store outage.
+      expect((await get(`/docs/ok${i}`))?.status).toBe(200);
+      expect((await get(deep(i)))?.status).toBe(200);
+    }
+    expect(count()).toEqual({ files: 10, folders: 11 });
+    expect(onError).not.toHaveBeenCalled();
+  });
+
   it('refuses bounds that are not above 0', () => {
     expect(() => fileStore(dir, { maxEntries: 0 })).toThrow(/maxEntries must be a number above 0/);
   });
