@@ -7,7 +7,7 @@ import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } fro
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
-import type { Problem, StateReport, TextReader, VerifyReport } from './problems.js';
+import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport } from './problems.js';
 import { readPage, readSitemap, robotsSitemaps } from './page.js';
 
 export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport } from './problems.js';
@@ -66,7 +66,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     }
     if (url.origin !== origin || !/^https?:$/.test(url.protocol)) return;
     if (hasEscapedFragment(url.href)) {
-      problems.push({
+      addProblem(problems, {
         code: where.startsWith('the sitemap') ? 'UGLY_SITEMAP' : 'UGLY_LINK',
         message: `${where} points at the ugly URL ${url.href}; crawlers do not follow those`,
       });
@@ -90,9 +90,9 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   for (const url of declared.length ? declared : [`${origin}/sitemap.xml`]) {
     const href = URL.canParse(url, origin) ? new URL(url, origin).href : null;
     if (href === null || new URL(href).origin !== origin)
-      sitemapProblems.push({ code: 'OFF_ORIGIN', message: `robots.txt names the sitemap ${url}, not on ${origin}: not read` });
+      addProblem(sitemapProblems, { code: 'OFF_ORIGIN', message: `robots.txt names the sitemap ${url}, not on ${origin}: not read` });
     else if (candidates.length === MAX_SITEMAPS)
-      sitemapProblems.push({
+      addProblem(sitemapProblems, {
         code: 'BAD_SITEMAP',
         message: `robots.txt names more than ${MAX_SITEMAPS} sitemaps: ${url} and the rest are not read`,
       });
@@ -146,7 +146,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     let facts = readPage(page.body);
     for (const meta of facts.fragmentMetas) {
       if (meta.content !== '!' || !meta.inHead) {
-        problems.push({
+        addProblem(problems, {
           code: 'MALFORMED_META',
           message: `<meta name="fragment" content=${JSON.stringify(meta.content)}> ${meta.inHead ? '' : 'outside <head> '}on ${fetched}; the only valid form is content="!" in <head>`,
         });
@@ -176,9 +176,12 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       for (const canonical of facts.canonicals) {
         const target = URL.canParse(canonical, url) ? new URL(canonical, url).href : null;
         if (target === null)
-          problems.push({ code: 'BAD_CANONICAL', message: `the canonical link of ${url} is not a URL: ${JSON.stringify(canonical)}` });
+          addProblem(problems, {
+            code: 'BAD_CANONICAL',
+            message: `the canonical link of ${url} is not a URL: ${JSON.stringify(canonical)}`,
+          });
         else if (isUglyUrl(target))
-          problems.push({ code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
+          addProblem(problems, { code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
       }
     }
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);
@@ -248,7 +251,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
 
   const order = new Map(queue.map((url, i) => [url, i]));
   states.sort((a, b) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0));
-  sitemap?.problems.push(...listedProblems(states, listed));
-  const problems = states.reduce((n, s) => n + s.problems.length, 0) + (sitemap?.problems.length ?? 0);
+  if (sitemap) for (const problem of listedProblems(states, listed)) addProblem(sitemap.problems, problem);
+  const problems = states.reduce((n, s) => n + problemCount(s.problems), 0) + problemCount(sitemap?.problems ?? []);
   return { start, states, sitemap, problems, browser: Boolean(browser) };
 }

@@ -27,6 +27,33 @@ export interface Problem {
   code: ProblemCode;
   /** What is wrong, naming the URL or element concerned. */
   message: string;
+  /** How many more problems of this code the state (or the sitemaps) has that are not listed: on the last one listed only. */
+  more?: number;
+}
+
+/** Problems of one code listed for a state (or for the sitemaps); the rest are counted in the last one's `more`. */
+export const LISTED_PER_CODE = 20;
+
+/**
+ * Adds `problem` to a state's `problems`, or counts it in `more` of the last one of its code once
+ * LISTED_PER_CODE of them are listed. A page chooses how many it has (a 10 MiB page holds 350,000
+ * ugly links, each a message naming the page's URL): listing them all ran the crawler out of memory.
+ */
+export function addProblem(problems: Problem[], problem: Problem): void {
+  let listed = 0;
+  let last: Problem | undefined;
+  for (const known of problems) {
+    if (known.code !== problem.code) continue;
+    listed++;
+    last = known;
+  }
+  if (last && listed >= LISTED_PER_CODE) last.more = (last.more ?? 0) + 1;
+  else problems.push(problem);
+}
+
+/** How many problems `problems` stands for: those listed and those counted. */
+export function problemCount(problems: readonly Problem[]): number {
+  return problems.reduce((n, p) => n + 1 + (p.more ?? 0), 0);
 }
 
 /** One crawled state. */

@@ -2,17 +2,25 @@
 
 import { count } from '../server/build/progress.js';
 import type { VerifyReport } from './crawl.js';
+import { problemCount, type Problem } from './problems.js';
+
+/** One problem's line, saying how many more of its code are not listed. */
+const problemLine = (p: Problem) => `${p.code}  ${p.message}` + (p.more ? ` (and ${p.more} more ${p.code} not listed)` : '');
 
 /** The report as a table of states, then every problem, then a summary line. */
 export function formatReport(report: VerifyReport): string {
-  const rows = report.states.map((s) => [String(s.status || 'ERR'), s.kind, String(s.bytes), s.text, String(s.problems.length), s.url]);
+  const rows = report.states.map((s) => [
+    String(s.status || 'ERR'),
+    s.kind,
+    String(s.bytes),
+    s.text,
+    String(problemCount(s.problems)),
+    s.url,
+  ]);
   const header = ['status', 'kind', 'bytes', 'text', 'problems', 'state'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');
-  const problems = [
-    ...(report.sitemap?.problems.map((p) => `${p.code}  ${p.message}`) ?? []),
-    ...report.states.flatMap((s) => s.problems.map((p) => `${p.code}  ${p.message}`)),
-  ];
+  const problems = [...(report.sitemap?.problems.map(problemLine) ?? []), ...report.states.flatMap((s) => s.problems.map(problemLine))];
   const byStatus = new Map<number, number>();
   for (const s of report.states) byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
   const statuses = [...byStatus]

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify, type VerifyReport } from '../../src/verify/crawl.js';
+import { LISTED_PER_CODE } from '../../src/verify/problems.js';
 import { startSite } from './site.js';
 
 // The fixture site has one of each fault the crawler must report (see site.ts).
@@ -194,5 +195,50 @@ describe('verify leaving the origin (security, second round)', () => {
     robots = '\n'.repeat(600 * 1024) + `Sitemap: ${siteOrigin}/map-late.xml`;
     const report = await verify(`${siteOrigin}/`);
     expect(report.sitemap?.url).toBe(`${siteOrigin}/sitemap.xml`);
+  });
+});
+
+describe('verify against a hostile site (security, seventh round)', () => {
+  let site: Server;
+  let siteOrigin = '';
+  let page = '';
+  beforeAll(async () => {
+    site = createServer((req, res) => {
+      if (req.url === '/robots.txt' || req.url === '/sitemap.xml') return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    siteOrigin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => site.close(() => resolve())));
+
+  it('lists at most LISTED_PER_CODE problems of a code for a state, and counts the rest', async () => {
+    // Each of 30 bytes, each a problem naming the page's URL: a 10 MiB page of them was 350,000
+    // problems, and with a URL of 2 kB a page took 700 MB of the crawler's heap (three pages ended it).
+    page =
+      '<head><meta name="fragment" content="?">' +
+      '<meta name="fragment" content="x">'.repeat(30) +
+      '<link rel="canonical" href="?_escaped_fragment_=">'.repeat(25) +
+      '</head><body>' +
+      '<a href="?_escaped_fragment_=">'.repeat(5000) +
+      '<a href="#!/a">a</a>';
+    const report = await verify(`${siteOrigin}/`, { agents: false, maxStates: 2 });
+    // The #! state: its snapshot's canonical links are checked too.
+    const problems = report.states.find((s) => s.kind === 'pretty')?.problems ?? [];
+    const of = (code: string) => problems.filter((p) => p.code === code);
+    expect(of('UGLY_LINK')).toHaveLength(LISTED_PER_CODE);
+    expect(of('UGLY_LINK').at(-1)?.more).toBe(5000 - LISTED_PER_CODE);
+    expect(
+      of('UGLY_LINK')
+        .slice(0, -1)
+        .every((p) => p.more === undefined),
+    ).toBe(true);
+    expect(of('MALFORMED_META')).toHaveLength(LISTED_PER_CODE);
+    expect(of('MALFORMED_META').at(-1)?.more).toBe(31 - LISTED_PER_CODE);
+    expect(of('UGLY_CANONICAL')).toHaveLength(LISTED_PER_CODE);
+    expect(of('UGLY_CANONICAL').at(-1)?.more).toBe(25 - LISTED_PER_CODE);
+    // Every one found is counted: the plain start page's and the #! state's.
+    expect(report.states).toHaveLength(2);
+    expect(report.problems).toBe(5000 + 31 + (5000 + 31 + 25));
   });
 });

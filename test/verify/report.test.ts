@@ -36,6 +36,14 @@ const report: VerifyReport = {
 };
 
 describe('formatReport', () => {
+  it('says how many problems of a code are not listed, and counts them in the table', () => {
+    const state = { ...(report.states[1] as VerifyReport['states'][number]) };
+    state.problems = [{ code: 'UGLY_LINK', message: 'a link points at an ugly URL', more: 4980 }];
+    const lines = formatReport({ ...report, sitemap: null, states: [state], problems: 4981 }).split('\n');
+    expect(lines[2]).toMatch(/ 4981 +https:\/\/e\.test\/#!\/x$/);
+    expect(lines).toContain('UGLY_LINK  a link points at an ugly URL (and 4980 more UGLY_LINK not listed)');
+  });
+
   it('writes a table of states, the problems, and a summary with statuses and mismatches', () => {
     expect(formatReport(report).split('\n')).toEqual([
       'status  kind    bytes  text      problems  state',
