@@ -1,11 +1,14 @@
-// How `crawlable-router verify` prints its report.
+// How `crawlable-router verify` prints its report. What a site chose (its URLs, its markup in a
+// problem's message) goes through `printable`: a terminal reading the report meets no escape
+// sequence and no line the site wrote.
 
 import { count } from '../server/build/progress.js';
+import { printable } from '../server/printable.js';
 import type { VerifyReport } from './crawl.js';
 import { problemCount, type Problem } from './problems.js';
 
 /** One problem's line, saying how many more of its code are not listed. */
-const problemLine = (p: Problem) => `${p.code}  ${p.message}` + (p.more ? ` (and ${p.more} more ${p.code} not listed)` : '');
+const problemLine = (p: Problem) => `${p.code}  ${printable(p.message)}` + (p.more ? ` (and ${p.more} more ${p.code} not listed)` : '');
 
 /** The report as a table of states, then every problem, then a summary line. */
 export function formatReport(report: VerifyReport): string {
@@ -15,7 +18,7 @@ export function formatReport(report: VerifyReport): string {
     String(s.bytes),
     s.text,
     String(problemCount(s.problems)),
-    s.url,
+    printable(s.url),
   ]);
   const header = ['status', 'kind', 'bytes', 'text', 'problems', 'state'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
@@ -35,7 +38,9 @@ export function formatReport(report: VerifyReport): string {
     '',
     ...(problems.length ? ['Problems:', ...problems, ''] : []),
     `${count(report.states.length, 'state')} crawled (${statuses})` +
-      (report.sitemap ? `, sitemap ${report.sitemap.url} with ${count(report.sitemap.entries, 'entry', 'entries')}` : ', no sitemap') +
+      (report.sitemap
+        ? `, sitemap ${printable(report.sitemap.url)} with ${count(report.sitemap.entries, 'entry', 'entries')}`
+        : ', no sitemap') +
       (report.browser ? `, ${count(mismatches, 'text mismatch', 'text mismatches')} in Chromium` : '') +
       `, ${count(report.problems, 'problem')}`,
   ].join('\n');

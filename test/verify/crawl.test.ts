@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify, type VerifyReport } from '../../src/verify/crawl.js';
 import { LISTED_PER_CODE } from '../../src/verify/problems.js';
+import { formatReport } from '../../src/verify/report.js';
 import { startSite } from './site.js';
 
 // The fixture site has one of each fault the crawler must report (see site.ts).
@@ -202,8 +203,10 @@ describe('verify against a hostile site (security, seventh round)', () => {
   let site: Server;
   let siteOrigin = '';
   let page = '';
+  let robots: string | null = null;
   beforeAll(async () => {
     site = createServer((req, res) => {
+      if (req.url === '/robots.txt' && robots !== null) return res.writeHead(200, { 'content-type': 'text/plain' }).end(robots);
       if (req.url === '/robots.txt' || req.url === '/sitemap.xml') return res.writeHead(404).end();
       res.writeHead(200, { 'content-type': 'text/html' }).end(page);
     });
@@ -240,5 +243,23 @@ describe('verify against a hostile site (security, seventh round)', () => {
     // Every one found is counted: the plain start page's and the #! state's.
     expect(report.states).toHaveLength(2);
     expect(report.problems).toBe(5000 + 31 + (5000 + 31 + 25));
+  });
+
+  it('writes no control character a site sent into the text report (terminal escapes, line breaks)', async () => {
+    // A title (OSC 0), a screen clear, a hyperlink (OSC 8), a forged line, an 8-bit CSI: as robots.txt and a canonical link send them.
+    const hostile = '\x1b]0;owned\x07\x1b[2J\x1b]8;;https://evil.test/\x07click\x1b]8;;\x07\rOK  0 problems\x9b31m';
+    robots = `Sitemap: https://evil.test/${hostile}\n`;
+    page = `<head><link rel="canonical" href="?_escaped_fragment_=${hostile.replace('\r', '\n')}"></head><a href="#!/a">a</a>`;
+    try {
+      const report = await verify(`${siteOrigin}/`, { agents: false, maxStates: 2 });
+      expect(report.states[1]?.problems.map((p) => p.code)).toEqual(['UGLY_CANONICAL']);
+      const text = formatReport(report);
+      expect(text).not.toMatch(/[\0-\x09\x0b-\x1f\x7f-\x9f]/);
+      expect(text).toContain('\\x1b]0;owned\\x07\\x1b[2J');
+      // The table (two lines and a row a state), a blank line, the heading, two problems, a blank line, the summary.
+      expect(text.split('\n')).toHaveLength(2 + 2 + 1 + 1 + 2 + 1 + 1);
+    } finally {
+      robots = null;
+    }
   });
 });

@@ -11,11 +11,11 @@ import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { SnapshotError, type SnapshotErrorCode } from '../errors.js';
+import { printable } from '../printable.js';
 import { pageProcessFlags } from './flags.js';
 import { answerAsync, answerSync, type Gate } from './gate.js';
 import {
   checkedResult,
-  printable,
   sendAnswer,
   SYNC_FD,
   validRequest,

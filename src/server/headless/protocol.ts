@@ -151,13 +151,3 @@ export function validRequest(request: GateRequest): boolean {
     (request.body === null || (request.body instanceof Uint8Array && request.body.byteLength <= MAX_FRAME))
   );
 }
-
-/**
- * Text a page process sends for a log (a failure's message, its stderr): a page's script chooses it,
- * so control characters (C0, DEL, C1: line breaks, terminal escapes) are written as `\xNN` and the
- * length is bounded, and no forged log line or escape sequence reaches the server's log or terminal.
- */
-export function printable(text: string, max = 2000): string {
-  const cut = text.length > max ? text.slice(0, max) + '…' : text;
-  return cut.replace(/[\0-\x1f\x7f-\x9f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
-}

@@ -7,7 +7,6 @@ import {
   MAX_FRAME,
   MAX_HTML,
   PART,
-  printable,
   sendAnswer,
   validRequest,
   type AnswerMessage,
@@ -124,12 +123,5 @@ describe('validRequest', () => {
     expect(validRequest(request(null))).toBe(true);
     expect(validRequest(request(new Uint8Array(MAX_FRAME)))).toBe(true);
     expect(validRequest(request(new Uint8Array(MAX_FRAME + 1)))).toBe(false);
-  });
-});
-
-describe('printable', () => {
-  it('writes C0, DEL and C1 characters as \\xNN and cuts long text', () => {
-    expect(printable('a\r\nb\x1b[2J\x7f\u009b\u2028é')).toBe('a\\x0d\\x0ab\\x1b[2J\\x7f\\x9b\u2028é');
-    expect(printable('x'.repeat(3000))).toBe('x'.repeat(2000) + '…');
   });
 });

@@ -1,0 +1,12 @@
+// Text a stranger chose (a headless page's failure, a crawled site's URLs and markup), made safe for
+// a log line or a terminal: no forged line, no escape sequence, a bounded length.
+
+/**
+ * `text` with its control characters (C0, DEL, C1: line breaks, terminal escapes) written as `\xNN`
+ * and cut at `max` characters, so that no forged log line or escape sequence reaches a log or a
+ * terminal.
+ */
+export function printable(text: string, max = 2000): string {
+  const cut = text.length > max ? text.slice(0, max) + '…' : text;
+  return cut.replace(/[\0-\x1f\x7f-\x9f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
+}

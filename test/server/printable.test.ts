@@ -1,0 +1,9 @@
+import { describe, expect, it } from 'vitest';
+import { printable } from '../../src/server/printable.js';
+
+describe('printable', () => {
+  it('writes C0, DEL and C1 characters as \\xNN and cuts long text', () => {
+    expect(printable('a\r\nb\x1b[2J\x7f\u009b\u2028é')).toBe('a\\x0d\\x0ab\\x1b[2J\\x7f\\x9b\u2028é');
+    expect(printable('x'.repeat(3000))).toBe('x'.repeat(2000) + '…');
+  });
+});
