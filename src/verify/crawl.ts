@@ -35,6 +35,8 @@ const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 const MAX_SITEMAPS = 10;
 // Google reads the first 500 KiB of a robots.txt; a longer one is cut there.
 const ROBOTS_BYTES = 500 * 1024;
+// The longest URL crawled: nginx and Apache refuse a longer request line (414) by default.
+const URL_MAX = 8192;
 
 /** Where two texts first differ, with a little of each side for the report. */
 function firstDifference(a: string, b: string): string {
@@ -65,6 +67,14 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       return;
     }
     if (url.origin !== origin || !/^https?:$/.test(url.protocol)) return;
+    // Kept in the queue and in every report of the state it names: a page chooses its length.
+    if (url.href.length > URL_MAX) {
+      addProblem(problems, {
+        code: 'LONG_URL',
+        message: `${where} points at a URL of ${url.href.length} characters (${url.href.slice(0, 100)}…), which servers refuse (414): not followed`,
+      });
+      return;
+    }
     if (hasEscapedFragment(url.href)) {
       addProblem(problems, {
         code: where.startsWith('the sitemap') ? 'UGLY_SITEMAP' : 'UGLY_LINK',

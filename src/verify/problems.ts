@@ -1,6 +1,8 @@
 // What `verify` reports: every state crawled, and one code per kind of thing a crawler would get
 // wrong or miss.
 
+import { printable } from '../server/printable.js';
+
 /** What a problem is about. */
 export type ProblemCode =
   | 'FETCH_FAILED'
@@ -19,7 +21,8 @@ export type ProblemCode =
   | 'TEXT_MISMATCH'
   | 'EMPTY_FOR_BOTS'
   | 'STATUS_DIFFERS'
-  | 'MISSING_VARY';
+  | 'MISSING_VARY'
+  | 'LONG_URL';
 
 /** One thing the crawler would get wrong or miss. */
 export interface Problem {
@@ -33,11 +36,14 @@ export interface Problem {
 
 /** Problems of one code listed for a state (or for the sitemaps); the rest are counted in the last one's `more`. */
 export const LISTED_PER_CODE = 20;
+/** Characters kept of a message that names what a page chose (its text, its URLs). */
+const MESSAGE_MAX = 1000;
 
 /**
  * Adds `problem` to a state's `problems`, or counts it in `more` of the last one of its code once
  * LISTED_PER_CODE of them are listed. A page chooses how many it has (a 10 MiB page holds 350,000
- * ugly links, each a message naming the page's URL): listing them all ran the crawler out of memory.
+ * ugly links, each a message naming the page's URL) and what their messages quote: listing them all
+ * ran the crawler out of memory, so each message is kept printable and at most MESSAGE_MAX long.
  */
 export function addProblem(problems: Problem[], problem: Problem): void {
   let listed = 0;
@@ -48,7 +54,7 @@ export function addProblem(problems: Problem[], problem: Problem): void {
     last = known;
   }
   if (last && listed >= LISTED_PER_CODE) last.more = (last.more ?? 0) + 1;
-  else problems.push(problem);
+  else problems.push({ ...problem, message: printable(problem.message, MESSAGE_MAX) });
 }
 
 /** How many problems `problems` stands for: those listed and those counted. */
