@@ -9,7 +9,7 @@ import type { TextReader } from './crawl.js';
 export interface ChromiumOptions {
   /** The Chromium binary. Default `CHROMIUM_PATH` from the environment, else `/usr/bin/chromium`. */
   executablePath?: string;
-  /** How long a page may take to load and settle, in milliseconds. Default 15000. */
+  /** How long a page may take to load, settle and be read, in milliseconds. Default 15000. */
   timeoutMs?: number;
 }
 
@@ -61,22 +61,18 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
       const page = idle.get(context)?.pop() ?? (await open(context));
       origins.set(page, new URL(url).origin);
       let reuse = false;
+      // The whole read has timeoutMs: Playwright's evaluate has no time limit of its own, so a page
+      // whose script loops once loaded held verify for ever. Closing the page stops its script.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`${url} did not load and settle within ${timeoutMs} ms`)), timeoutMs);
+      });
       try {
-        await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
-        if (javaScript) {
-          // A page with the router says when it is done (see the client's settled signal); one
-          // without it is done when its network has been quiet for a moment.
-          const routed = await page.evaluate((name) => document.documentElement.hasAttribute(name), STATE_ATTRIBUTE);
-          if (routed)
-            await page.waitForFunction((name) => document.documentElement.getAttribute(name) === 'settled', STATE_ATTRIBUTE, {
-              timeout: timeoutMs,
-            });
-          else await page.waitForLoadState('networkidle', { timeout: timeoutMs });
-        }
-        const text = await page.evaluate(() => document.body?.innerText ?? '');
+        const text = await Promise.race([read(page, url, javaScript), late]);
         reuse = true;
         return text;
       } finally {
+        clearTimeout(timer);
         if (reuse) idle.get(context)?.push(page);
         else await page.close();
       }
@@ -85,4 +81,20 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
       await browser.close();
     },
   };
+
+  /** The visible text of `url` in `page`, once it has loaded and settled. */
+  async function read(page: Page, url: string, javaScript: boolean): Promise<string> {
+    await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
+    if (javaScript) {
+      // A page with the router says when it is done (see the client's settled signal); one
+      // without it is done when its network has been quiet for a moment.
+      const routed = await page.evaluate((name) => document.documentElement.hasAttribute(name), STATE_ATTRIBUTE);
+      if (routed)
+        await page.waitForFunction((name) => document.documentElement.getAttribute(name) === 'settled', STATE_ATTRIBUTE, {
+          timeout: timeoutMs,
+        });
+      else await page.waitForLoadState('networkidle', { timeout: timeoutMs });
+    }
+    return page.evaluate(() => document.body?.innerText ?? '');
+  }
 }

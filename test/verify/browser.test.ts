@@ -86,3 +86,27 @@ describe('verify --browser and the page reaching other hosts (security, second r
     }
   }, 60_000);
 });
+
+describe('verify --browser against a page that never yields (security, seventh round)', () => {
+  it('gives up on a page whose script loops for ever after it loaded, and reads the next page', async () => {
+    // Before, a page's read waited for the looping page without end: verify never finished.
+    const looping = createServer((req, res) => {
+      const loop = req.url === '/loop' ? `<script>addEventListener('load', () => setTimeout(() => { for (;;); }, 50));</script>` : '';
+      res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><body><p>Text</p>${loop}</body>`);
+    });
+    await new Promise<void>((resolve) => looping.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(looping.address() as AddressInfo).port}`;
+    const quick = await chromiumTextReader({ timeoutMs: 2000 });
+    try {
+      const started = Date.now();
+      await expect(quick.visibleText(`${at}/loop`, { javaScript: true })).rejects.toThrow(
+        `${at}/loop did not load and settle within 2000 ms`,
+      );
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await quick.visibleText(`${at}/`, { javaScript: true })).toBe('Text');
+    } finally {
+      await quick.close();
+      await new Promise<void>((resolve) => looping.close(() => resolve()));
+    }
+  }, 60_000);
+});
