@@ -99,8 +99,11 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
   async function lookup(key: AppLocation): Promise<StoredSnapshot | undefined> {
     if (!store) return undefined;
     let found: StoredSnapshot | undefined;
+    const seen = recent?.get(key);
     try {
-      found = await store.get(key);
+      // What this process read, while the store still holds it, is not read again whole: a HEAD
+      // of a kept 2 MiB snapshot read 2 MiB from Redis and decoded it (13.7 ms of CPU) each time.
+      found = seen && store.holds && (await store.holds(key, seen)) ? seen : await store.get(key);
       failing.delete('read');
     } catch (error) {
       fault('read', error);

@@ -67,11 +67,16 @@ const LOCK = `if redis.call('TYPE', KEYS[2]).ok == 'string' and redis.call('GETR
 // ARGV[2] the snapshot's value, ARGV[3] its TTL.
 const COMMIT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) redis.call('DEL', KEYS[1]) return 1 end return 0`;
 
+/** What a stored value starts with: MAGIC and the line of the snapshot's fields. A snapshot decoded from a value gives back its header, fields in the same order. */
+function headerOf(snapshot: StoredSnapshot, bytes: number): Buffer {
+  const { html: _html, ...fields } = snapshot;
+  return Buffer.from(MAGIC + JSON.stringify({ ...fields, bytes }) + '\n');
+}
+
 /** Encodes a snapshot as the store keeps it. */
 export function encodeSnapshot(snapshot: StoredSnapshot): Buffer {
   const body = Buffer.from(snapshot.html);
-  const { html: _html, ...fields } = snapshot;
-  return Buffer.concat([MAGIC_BYTES, Buffer.from(JSON.stringify({ ...fields, bytes: body.length }) + '\n'), body]);
+  return Buffer.concat([headerOf(snapshot, body.length), body]);
 }
 
 /** Decodes a stored value; undefined for anything that is not a whole snapshot of ours. */
@@ -169,6 +174,18 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
       } catch (error) {
         // A key of another type where ours should be is a value that is not ours: a miss.
         if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return undefined;
+        throw error;
+      }
+    },
+    async holds(key, snapshot) {
+      // The header names the HTML by its ETag and length and the render by its time: the same
+      // header is the same snapshot. A few hundred bytes read, where `get` reads up to maxBytes.
+      const header = headerOf(snapshot, Buffer.byteLength(snapshot.html));
+      try {
+        const kept = await command(['GETRANGE', snapshotKey(key), '0', String(header.length - 1)], AS_BUFFER);
+        return Buffer.isBuffer(kept) && kept.equals(header);
+      } catch (error) {
+        if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return false;
         throw error;
       }
     },

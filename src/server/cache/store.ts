@@ -27,6 +27,13 @@ export interface SnapshotStore {
   delete(key: AppLocation): void | Promise<void>;
   /** Every state kept, for `invalidate(predicate)`. */
   keys(): Iterable<AppLocation> | AsyncIterable<AppLocation>;
+  /**
+   * Optional, for a store of other processes: true when the snapshot kept for a state is still
+   * `snapshot` (one this process read from it), told without reading it whole. The cache asks it
+   * before `get` for a snapshot it already holds, so a request for a kept state does not read a
+   * large snapshot again from the store.
+   */
+  holds?(key: AppLocation, snapshot: StoredSnapshot): Promise<boolean>;
   /** Optional, for a store shared by several processes: the render lock of a state for `ttlMs`; null while another holder has it or a snapshot of it is kept (checked in the same atomic step). */
   lock?(key: AppLocation, ttlMs: number): Promise<SnapshotLock | null>;
 }
