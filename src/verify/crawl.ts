@@ -53,7 +53,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const known = new Set<string>();
   const queue: string[] = [];
   const states: StateReport[] = [];
-  // Each URL a sitemap lists, and the sitemap that listed it first.
+  // Each URL crawled that a sitemap lists, and the sitemap that listed it first.
   const listed = new Map<string, string>();
 
   const get = siteFetch(origin, timeoutMs, maxBytes);
@@ -83,8 +83,10 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       return;
     }
     if (!url.hash.startsWith('#!')) url.hash = '';
+    // Only a state crawled is checked against its listing: what is kept is bounded by maxStates.
+    if (!known.has(url.href) && known.size >= maxStates) return;
     if (where.startsWith('the sitemap') && !listed.has(url.href)) listed.set(url.href, base);
-    if (known.has(url.href) || known.size >= maxStates) return;
+    if (known.has(url.href)) return;
     known.add(url.href);
     queue.push(url.href);
   };

@@ -109,8 +109,12 @@ describe('verify', () => {
     expect(small.states.every((s) => s.bytes <= 150)).toBe(true);
   });
 
-  it('stops at maxStates', async () => {
-    expect((await verify(`${origin}/`, { maxStates: 3 })).states).toHaveLength(3);
+  it('stops at maxStates, and checks only the sitemap entries it crawled', async () => {
+    const small = await verify(`${origin}/`, { maxStates: 3, agents: false });
+    expect(small.states).toHaveLength(3);
+    // The sitemap's /#!/old is the third state; its /#!/missing is past it: neither crawled nor kept.
+    expect(small.sitemap?.problems.map((p) => p.code)).toEqual(['UGLY_SITEMAP', 'SITEMAP_NOT_200']);
+    expect(small.sitemap?.problems[1]?.message).toContain(`lists ${origin}/#!/old,`);
   });
 });
 
