@@ -3,7 +3,7 @@
 // navigation, guard or loader is in flight and `settled` when none is, publishes the state's outcome
 // beside it, and dispatches an event each time it becomes idle. One home for its names.
 
-/** The event the router dispatches on `window` each time it becomes idle; `detail`: `{ location, status, redirect }`. */
+/** The event the router dispatches on `window` each time it becomes idle; `detail`: `{ location, status, redirect, error }` (`error`: what the state's `load` threw, when it failed). */
 export const SETTLED_EVENT = 'crawlable-router:settled';
 
 /** The root element's attribute: `busy` or `settled` (absent before `start()` and after `destroy()`). */

@@ -101,7 +101,7 @@ export function createRouter(options: RouterOptions): Router {
   function idle() {
     pending = null;
     waiters.splice(0).forEach((f) => f());
-    if (started && doc) publishSettled(win, current && current.location, status, moved);
+    if (started && doc) publishSettled(win, current && current.location, status, moved, current && current.error);
   }
 
   /**

@@ -7,12 +7,21 @@ import type { AppLocation } from '../location.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
 import type { LiveWindow } from './dom.js';
 
-/** Marks the document settled with the outcome of the state shown, then dispatches the settled event. */
-export function publishSettled(win: LiveWindow, location: AppLocation | null, status: number, redirect: AppLocation | undefined): void {
+/**
+ * Marks the document settled with the outcome of the state shown, then dispatches the settled event
+ * (its detail also holds what the state's `load` threw, for a headless renderer to say why it failed).
+ */
+export function publishSettled(
+  win: LiveWindow,
+  location: AppLocation | null,
+  status: number,
+  redirect: AppLocation | undefined,
+  error: unknown,
+): void {
   const root = win.document.documentElement;
   root.setAttribute(STATE_ATTRIBUTE, 'settled');
   root.setAttribute(STATUS_ATTRIBUTE, '' + status);
   if (redirect === undefined) root.removeAttribute(REDIRECT_ATTRIBUTE);
   else root.setAttribute(REDIRECT_ATTRIBUTE, redirect);
-  win.dispatchEvent(new win.CustomEvent(SETTLED_EVENT, { detail: { location, status, redirect } }));
+  win.dispatchEvent(new win.CustomEvent(SETTLED_EVENT, { detail: { location, status, redirect, error } }));
 }

@@ -143,6 +143,12 @@ describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (na
     expect(page.root).toEqual([]);
   });
 
+  it('says why a state failed, in the error only: what its load threw (headless said only "status 500")', async () => {
+    const failure = (await handler.render('/items/boom').catch((error: unknown) => error)) as Error;
+    expect(failure).toMatchObject({ code: 'RENDER_FAILED', message: expect.stringContaining('secret internal detail') });
+    expect((await request(server.port, '/?_escaped_fragment_=/items/boom')).body).not.toContain('secret internal detail');
+  });
+
   it('never caches a failure: each request renders it again', async () => {
     await expect(handler.render('/items/boom')).rejects.toMatchObject({ code: 'RENDER_FAILED' });
     const again = await request(server.port, '/?_escaped_fragment_=/items/boom');

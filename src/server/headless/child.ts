@@ -10,7 +10,7 @@ import { readSync, writeSync } from 'node:fs';
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
 import { SnapshotError } from '../errors.js';
 import { harden } from './harden.js';
-import { pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
+import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
 import {
   answerParts,
   frame,
@@ -245,15 +245,17 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
     if (!found) signals.set(window, (found = watchWindow(window)));
     await Promise.race([waitUntilSettled(page, found), deadline]);
     if (found.error !== undefined && !found.settled && pageErrors === 'fail') {
-      const thrown = found.error instanceof Error ? `${found.error.name}: ${found.error.message}` : String(found.error);
+      const thrown = failureText(found.error);
       throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} threw before it settled: ${thrown.slice(0, 500)}`);
     }
-    // The router's outcome: a redirect needs no page, a 404 no canonical link, a 500 fails in the handler.
+    // The router's outcome: a redirect needs no page, a 404 no canonical link, a 500 fails in the
+    // handler, which says why: what its `load` threw, else what the page threw (a view hook's error).
     const outcome = pageOutcome(window, { ...job, match: null, signal });
     if (outcome.redirect !== undefined) return { html: '', ...outcome };
     const html = serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 }, opened.get(page)?.source ?? '');
     // No page is that long (crawlers read the first 15 MB); a script that makes one is not handed to the server whole.
     if (html.length > MAX_HTML) throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} is longer than 64 MiB`);
+    if (outcome.status === 500) return { html, ...outcome, error: failureText(found.failure ?? found.error).slice(0, 500) };
     return { html, ...outcome };
   } finally {
     clearTimeout(timer);

@@ -26,6 +26,8 @@ export interface PageSignals {
   settle: Promise<void>;
   /** The first error the page's scripts threw and did not catch, if any. */
   error: unknown;
+  /** What the state's `load` threw, as the router's last settled signal gave it (a failed state's cause). */
+  failure: unknown;
 }
 
 /** Listens to a window before its content loads (happy-dom's beforeContentCallback). */
@@ -38,6 +40,7 @@ export function watchWindow(window: BrowserWindow): PageSignals {
     load: new Promise<void>((resolve) => (onLoad = resolve)),
     settle: new Promise<void>((resolve) => (onSettle = resolve)),
     error: undefined,
+    failure: undefined,
   };
   // happy-dom dispatches an ErrorEvent at the window for each uncaught script error; an element's
   // own error event (an image that fails to load) does not bubble here.
@@ -63,7 +66,8 @@ export function watchWindow(window: BrowserWindow): PageSignals {
     signals.loaded = true;
     onLoad();
   });
-  window.addEventListener(SETTLED_EVENT, () => {
+  window.addEventListener(SETTLED_EVENT, (event) => {
+    signals.failure = (event as unknown as { detail?: { error?: unknown } }).detail?.error;
     signals.settled = true;
     onSettle();
   });
@@ -101,6 +105,20 @@ export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderR
   const target = root?.getAttribute(REDIRECT_ATTRIBUTE);
   if (status >= 300 && status < 400) return target ? { status, redirect: target } : { status: 500 };
   return { status };
+}
+
+/**
+ * What a page's error says (`name: message`, else its text), for the server's log; '' when it says
+ * nothing. The error is the page's object: reading it runs the page's code, in the page's process.
+ */
+export function failureText(thrown: unknown): string {
+  if (thrown === undefined) return '';
+  try {
+    const { name, message } = thrown as { name?: unknown; message?: unknown };
+    return typeof message === 'string' ? (typeof name === 'string' ? `${name}: ${message}` : message) : String(thrown);
+  } catch {
+    return '(an error that does not print)';
+  }
 }
 
 /** What a page's own HTML, as served, says of the shell: its canonical links' hrefs and its title. */

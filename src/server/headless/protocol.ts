@@ -129,10 +129,12 @@ export function frameLength(length: number): Buffer {
 /** A page process's result, with only the fields a RenderResult has, or null when it is not one. */
 export function checkedResult(result: unknown): RenderResult | null {
   if (typeof result !== 'object' || result === null) return null;
-  const { html, status, redirect } = result as { html?: unknown; status?: unknown; redirect?: unknown };
+  const { html, status, redirect, error } = result as { html?: unknown; status?: unknown; redirect?: unknown; error?: unknown };
   if (typeof html !== 'string' || html.length > MAX_HTML) return null;
   if (status === undefined) return { html };
   if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return null;
+  // A failure's cause is the page's text, kept short (the handler makes it printable).
+  if (status === 500 && typeof error === 'string' && error) return { html, status, error: error.slice(0, 500) };
   if (redirect === undefined) return (status as number) >= 300 && (status as number) < 400 ? null : { html, status: status as number };
   // A redirect names a location inside the app, written in canonical spelling (never `//host`).
   if (typeof redirect !== 'string' || !redirect.startsWith('/') || ![301, 302, 303, 307, 308].includes(status as number)) return null;

@@ -46,6 +46,8 @@ export interface RenderResult {
   status?: number;
   /** For a redirect: the target location (inside the app); the handler writes `Location` in the request's form. */
   redirect?: AppLocation;
+  /** For a status of 500: why the state failed (what its `load` threw), for `onError` and `prerender`'s report. */
+  error?: string;
 }
 
 /** Renders states into HTML documents: the route hooks by default, or `headlessRenderer(...)`. */

@@ -7,6 +7,7 @@ import { normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../l
 import type { RouteTable } from '../../route-types.js';
 import type { SnapshotCache } from '../cache/cache.js';
 import type { StoredSnapshot } from '../cache/store.js';
+import { printable } from '../printable.js';
 import { SnapshotError } from '../errors.js';
 import { etagOf } from '../http/respond.js';
 import type { Ask } from '../http/exchange.js';
@@ -82,7 +83,11 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
       );
       const status = result.status ?? (notFound ? 404 : 200);
       // A failure (an app that showed its error view) is a 500 like a throw: never cached, never its page.
-      if (status >= 500) throw new SnapshotError('RENDER_FAILED', `rendering ${location} gave status ${status}`);
+      if (status >= 500)
+        throw new SnapshotError(
+          'RENDER_FAILED',
+          `rendering ${location} gave status ${status}` + (result.error ? `: ${printable(result.error, 500)}` : ''),
+        );
       const redirect = result.redirect === undefined ? {} : { redirect: stripAnchor(normalizeLocation(result.redirect)) };
       return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), ...redirect };
     } catch (error) {

@@ -115,6 +115,12 @@ describe('checkedResult', () => {
     expect(checkedResult({ html: 'x'.repeat(MAX_HTML), status: 200 })?.html.length).toBe(MAX_HTML);
     expect(checkedResult({ html: 'x'.repeat(MAX_HTML + 1), status: 200 })).toBeNull();
   });
+
+  it("keeps a failure's cause for a 500 only, cut at 500 characters", () => {
+    expect(checkedResult({ html: '', status: 500, error: 'E'.repeat(600) })).toEqual({ html: '', status: 500, error: 'E'.repeat(500) });
+    expect(checkedResult({ html: 'x', status: 200, error: 'lie' })).toEqual({ html: 'x', status: 200 });
+    expect(checkedResult({ html: '', status: 500, error: 42 })).toEqual({ html: '', status: 500 });
+  });
 });
 
 describe('validRequest', () => {
