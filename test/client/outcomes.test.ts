@@ -58,7 +58,10 @@ describe.each(modes)('outcomes on the client router in %s mode', (mode) => {
     await t.router.start();
     expect(t.window.history.length).toBe(1);
     expect(t.router.current?.location).toBe(c.redirect ?? c.location);
-    expect(settled).toEqual([{ location: c.redirect ?? c.location, status: c.status, redirect: c.redirect }]);
+    // A failed load's error goes with the signal (a headless renderer says it), the very one of `current`.
+    const error = c.error ? t.router.current?.error : undefined;
+    expect(error === undefined).toBe(!c.error);
+    expect(settled).toEqual([{ location: c.redirect ?? c.location, status: c.status, redirect: c.redirect, error }]);
   });
 
   it('keeps the URL of a missing item and shows the notFound route as current.route', async () => {
