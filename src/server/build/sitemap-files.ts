@@ -21,9 +21,10 @@ export interface SitemapSite {
 /** Whether a snapshot's file (`sitemap.xml/index.html`) starts with a name the sitemap may take. */
 export const takesSitemapName = (file: string): boolean => isSitemapName(file.split('/', 1)[0] as string);
 
-const isFolder = (file: string): Promise<boolean> =>
+/** Whether `file` is there and a folder (or, with `file`, a file). */
+const isThere = (file: string, kind: 'folder' | 'file' = 'folder'): Promise<boolean> =>
   stat(file).then(
-    (s) => s.isDirectory(),
+    (s) => (kind === 'file' ? s.isFile() : s.isDirectory()),
     () => false,
   );
 
@@ -32,7 +33,7 @@ export async function writeSitemap(site: SitemapSite, outDir: string, locations:
   const parts = await sitemap(locations, { origin: site.origin, base: site.routes.base, mode: site.mode });
   for (const part of parts) {
     // A folder of that name (a state's snapshot left by an older version, or by a run with no sitemap) is not replaced.
-    if (await isFolder(path.join(outDir, part.name)))
+    if (await isThere(path.join(outDir, part.name)))
       throw new SnapshotError(
         'PATH_COLLISION',
         `${part.name} is a folder in ${outDir}, where the sitemap goes: remove it, or use sitemap: false`,
@@ -48,7 +49,7 @@ export async function writeSitemap(site: SitemapSite, outDir: string, locations:
  */
 export async function sitemapOfFolder(site: SitemapSite, outDir: string): Promise<{ total: number; listed: number; sitemaps: string[] }> {
   // A mistyped folder would otherwise get an empty sitemap, and the site's real one would never be written.
-  if (!(await isFolder(outDir)))
+  if (!(await isThere(outDir)))
     throw new SnapshotError('BAD_OPTION', `outDir ${outDir} is not a folder: sitemapOnly lists the snapshots already in it`);
   const listed: AppLocation[] = [];
   const seen = new Set<AppLocation>();
@@ -64,14 +65,7 @@ export async function sitemapOfFolder(site: SitemapSite, outDir: string): Promis
     } catch {
       continue;
     }
-    if (
-      file !== null &&
-      (await stat(file).then(
-        (s) => s.isFile(),
-        () => false,
-      ))
-    )
-      listed.push(state);
+    if (file !== null && (await isThere(file, 'file'))) listed.push(state);
   }
   return { total: seen.size, listed: listed.length, sitemaps: await writeSitemap(site, outDir, listed) };
 }
