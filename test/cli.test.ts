@@ -245,7 +245,7 @@ describe('crawlable-router prerender (child process)', () => {
     const result = await inProcess(['sitemap', '--routes', 'routes.mjs', '--out', 'not-gathered', '--origin', 'https://example.com']);
     expect(result).toMatchObject({ code: EXIT.SETUP, stdout: '' });
     expect(result.stderr).toBe(
-      `crawlable-router sitemap: outDir ${path.join(dir, 'not-gathered')} is not a folder: sitemapOnly lists the snapshots already in it\n`,
+      `crawlable-router sitemap: outDir ${path.join(dir, 'not-gathered')} is not a folder: sitemapOnly (the sitemap command) lists the snapshots prerender wrote there; sitemap() writes one from locations alone\n`,
     );
     expect(existsSync(path.join(dir, 'not-gathered'))).toBe(false);
   });

@@ -50,7 +50,10 @@ export async function writeSitemap(site: SitemapSite, outDir: string, locations:
 export async function sitemapOfFolder(site: SitemapSite, outDir: string): Promise<{ total: number; listed: number; sitemaps: string[] }> {
   // A mistyped folder would otherwise get an empty sitemap, and the site's real one would never be written.
   if (!(await isThere(outDir)))
-    throw new SnapshotError('BAD_OPTION', `outDir ${outDir} is not a folder: sitemapOnly lists the snapshots already in it`);
+    throw new SnapshotError(
+      'BAD_OPTION',
+      `outDir ${outDir} is not a folder: sitemapOnly (the sitemap command) lists the snapshots prerender wrote there; sitemap() writes one from locations alone`,
+    );
   const listed: AppLocation[] = [];
   const seen = new Set<AppLocation>();
   for await (const location of site.routes.locations()) seen.add(stripAnchor(location));

@@ -397,7 +397,7 @@ describe('prerender across machines (shard)', () => {
     const missing = path.join(dir, 'gathered');
     await expect(prerender({ origin: 'https://example.com', routes: many(), outDir: missing, sitemapOnly: true })).rejects.toMatchObject({
       code: 'BAD_OPTION',
-      message: `outDir ${missing} is not a folder: sitemapOnly lists the snapshots already in it`,
+      message: `outDir ${missing} is not a folder: sitemapOnly (the sitemap command) lists the snapshots prerender wrote there; sitemap() writes one from locations alone`,
     });
     expect(existsSync(missing)).toBe(false);
   });
