@@ -187,7 +187,7 @@ figure(
       `×${(redis.rps / memory.rps).toFixed(2)}`,
     ],
   ]),
-  'Every request reads Redis (one GET, decoded); concurrent requests for one state in a process share that read, as they share a render. The answer prepared from a snapshot (its bytes, gzipped when asked) is made once per process, on a copy of the snapshot the handler keeps while Redis gives back the same one.',
+  "Every request asks Redis: a process that holds the state's snapshot reads only the stored value's header (GETRANGE) to see that Redis still keeps that one, else it reads the value (one GET, decoded); concurrent requests for one state in a process share that read, as they share a render. The answer prepared from a snapshot (its bytes, gzipped when asked) is made once per process, on that copy.",
 );
 
 // 6. Clean URLs: bots from the cache, server rendering, hydration
