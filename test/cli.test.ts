@@ -5,6 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT, run } from '../src/cli.js';
+import { jsonReport } from '../src/cli/common.js';
 import { parseXml } from './server/xml.js';
 import { listen } from './server/helpers.js';
 import { startSite } from './verify/site.js';
@@ -286,6 +287,16 @@ describe('crawlable-router prerender (child process)', () => {
     expect(result.code).toBe(EXIT.OK);
     expect(result.stdout).toContain(usage);
     expect(result.stderr).toBe('');
+  });
+});
+
+describe('jsonReport', () => {
+  it('writes DEL and C1 as \\u escapes, which JSON writes raw, and parses back to the same report', () => {
+    const report = { title: 'a\x9b2Jb\x7f', ok: 'café ✓' };
+    const text = jsonReport(report);
+    expect(text).not.toMatch(/[\x7f-\x9f]/);
+    expect(text).toContain('a\\u009b2Jb\\u007f');
+    expect(JSON.parse(text)).toEqual(report);
   });
 });
 

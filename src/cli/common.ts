@@ -1,5 +1,6 @@
 // What the commands share: where they read and write, the exit codes, the two errors that pick an
-// exit code, reading arguments (with `-h`/`--help`), and the check of a whole-number argument.
+// exit code, reading arguments (with `-h`/`--help`), the check of a whole-number argument, and the
+// `--json` report's text.
 
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import type { ProgressStream } from '../server/index.js';
@@ -68,4 +69,13 @@ export function readArgs<const O extends NonNullable<ParseArgsConfig['options']>
   if (!(parsed.values as { help?: boolean }).help) return parsed;
   io.stdout.write(usage + '\n');
   return null;
+}
+
+/**
+ * The `--json` report: JSON whose text holds no control character, so a terminal it is printed on
+ * meets no escape sequence a crawled site or an app's error wrote. JSON escapes C0 itself; DEL and
+ * C1 (`\x9b` starts a sequence on some terminals) are written as `\u` escapes too, which parse back alike.
+ */
+export function jsonReport(report: unknown): string {
+  return JSON.stringify(report, null, 2).replace(/[\x7f-\x9f]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }

@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { createRoutes, type AnyRoute, type NotFoundDefinition, type RouteDefinition, type RouteTable, type UrlMode } from '../index.js';
 import { headlessRenderer, prerender, SnapshotError } from '../server/index.js';
 import { checkOrigin } from '../server/urls.js';
-import { EXIT, integer, readArgs, SetupError, UsageError, type CliIo } from './common.js';
+import { EXIT, integer, jsonReport, readArgs, SetupError, UsageError, type CliIo } from './common.js';
 
 export const PRERENDER_USAGE = `Usage: crawlable-router prerender --routes FILE --out DIR --origin URL [options]
 
@@ -186,7 +186,7 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
       ...(shard && { shard }),
       progress: io.stderr,
     });
-    if (values.json) io.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    if (values.json) io.stdout.write(jsonReport(report) + '\n');
     return report.failed > 0 ? EXIT.FAILURES : EXIT.OK;
   } catch (error) {
     if (error instanceof SnapshotError && (error.code === 'BAD_OPTION' || error.code === 'BAD_SHELL')) throw new SetupError(error.message);

@@ -3,7 +3,7 @@
 import { chromiumTextReader } from '../verify/browser.js';
 import { verify, type TextReader } from '../verify/crawl.js';
 import { formatReport } from '../verify/report.js';
-import { EXIT, integer, readArgs, SetupError, UsageError, type CliIo } from './common.js';
+import { EXIT, integer, jsonReport, readArgs, SetupError, UsageError, type CliIo } from './common.js';
 
 export const VERIFY_USAGE = `Usage: crawlable-router verify URL [options]
 
@@ -59,7 +59,7 @@ export async function runVerify(args: string[], io: CliIo): Promise<number> {
       }),
     });
     if (io.stderr.isTTY) io.stderr.write('\r\x1b[2K');
-    io.stdout.write((values.json ? JSON.stringify(report, null, 2) : formatReport(report)) + '\n');
+    io.stdout.write((values.json ? jsonReport(report) : formatReport(report)) + '\n');
     return report.problems > 0 ? EXIT.FAILURES : EXIT.OK;
   } finally {
     await browser?.close();

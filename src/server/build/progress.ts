@@ -1,5 +1,8 @@
 // Prerender progress: a bar redrawn in place on a terminal, one plain line per state otherwise
-// (logs and CI). Failures always get a line of their own.
+// (logs and CI). Failures always get a line of their own, their reason made printable: an app's
+// error may quote what its data holds, and no escape sequence reaches the terminal from there.
+
+import { printable } from '../printable.js';
 
 /** Where progress is written: `process.stderr`, or any object with `write`. */
 export interface ProgressStream {
@@ -37,7 +40,7 @@ export function createProgress(stream: ProgressStream | undefined, total: number
       step(location, error, skipped) {
         done++;
         const [word, why] = error !== undefined ? ['FAILED', error] : skipped !== undefined ? ['SKIPPED', skipped] : ['ok', undefined];
-        stream.write(`[${String(done).padStart(width)}/${total}] ${word} ${location}${why === undefined ? '' : `: ${why}`}\n`);
+        stream.write(`[${String(done).padStart(width)}/${total}] ${word} ${location}${why === undefined ? '' : `: ${printable(why)}`}\n`);
       },
       end(summary) {
         stream.write(summary + '\n');
@@ -56,8 +59,8 @@ export function createProgress(stream: ProgressStream | undefined, total: number
     step(location, error, skipped) {
       done++;
       last = location;
-      if (error !== undefined) stream.write(`\r\x1b[2KFAILED ${location}: ${error}\n`);
-      else if (skipped !== undefined) stream.write(`\r\x1b[2KSKIPPED ${location}: ${skipped}\n`);
+      if (error !== undefined) stream.write(`\r\x1b[2KFAILED ${location}: ${printable(error)}\n`);
+      else if (skipped !== undefined) stream.write(`\r\x1b[2KSKIPPED ${location}: ${printable(skipped)}\n`);
       if (error !== undefined || skipped !== undefined || done === total || Date.now() - drawn >= REDRAW_MS) draw();
     },
     end(summary) {

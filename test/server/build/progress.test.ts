@@ -30,6 +30,17 @@ describe('createProgress', () => {
     expect(text.endsWith('\ndone\n')).toBe(true);
   });
 
+  it("writes a failure's reason with no control character, on a terminal or not", () => {
+    // An app's error may quote its data: ESC ] 0 ; sets a terminal's title, a line break forges a line.
+    const reason = 'no book \x1b]0;pwned\x07\n[ 3/3] ok /forged';
+    for (const tty of [false, true]) {
+      const { out, stream } = sink(tty);
+      createProgress(stream, 3).step('/b', reason);
+      expect(out.join('')).toContain('FAILED /b: no book \\x1b]0;pwned\\x07\\x0a[ 3/3] ok /forged\n');
+      expect(out.join('').replace(/\r\x1b\[2K/g, '')).not.toMatch(/[\x07\x1b]|\n\[ 3\/3\]/);
+    }
+  });
+
   it('keeps the bar within the terminal width', () => {
     const { out, stream } = sink(true);
     createProgress(stream, 1).step('/' + 'x'.repeat(500));
