@@ -109,6 +109,9 @@ async function checkFile(found: { realRoot: string; parent: string }, relative: 
   return file;
 }
 
+// How many times a write makes its folders again when one it found is removed meanwhile.
+const WRITE_ATTEMPTS = 3;
+
 /** Removes `folder` if it is empty (rmdir removes nothing else); true when it was removed. */
 export function removeIfEmpty(folder: string): Promise<boolean> {
   return fsp.rmdir(folder).then(
@@ -124,13 +127,17 @@ export function removeIfEmpty(folder: string): Promise<boolean> {
  * too long) leaves nothing behind, however many of them a crawler asks for.
  */
 export async function writeInside(root: string, relative: string, text: string): Promise<string> {
-  const made: string[] = [];
-  try {
-    return await writeMaking(root, relative, text, made);
-  } catch (error) {
-    // Deepest first: the first that is not empty (another write's now) ends it.
-    for (const folder of made.reverse()) if (!(await removeIfEmpty(folder))) break;
-    throw error;
+  for (let attempt = 1; ; attempt++) {
+    const made: string[] = [];
+    try {
+      return await writeMaking(root, relative, text, made);
+    } catch (error) {
+      // Deepest first: the first that is not empty (another write's now) ends it.
+      for (const folder of made.reverse()) if (!(await removeIfEmpty(folder))) break;
+      // A folder found there may be taken back (empty) by another write that failed, or by an
+      // eviction, before this write made its own in it: made again, a few times at most.
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT' || attempt === WRITE_ATTEMPTS) throw error;
+    }
   }
 }
 

@@ -4,12 +4,14 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmdirSync,
   rmSync,
   statSync,
   symlinkSync,
   utimesSync,
   writeFileSync,
 } from 'node:fs';
+import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -94,6 +96,23 @@ describe('writeInside', () => {
     await writeInside(dir, 'a/b/c.html', 'y');
     expect(readFileSync(path.join(dir, 'a/b/c.html'), 'utf8')).toBe('y');
     expect(readdirSync(path.join(dir, 'a/b'))).toEqual(['c.html']);
+  });
+
+  it('writes when a folder it found there is taken back meanwhile (an empty folder a failed write or an eviction removes)', async () => {
+    mkdirSync(path.join(dir, 't'));
+    const mkdir = fsp.mkdir;
+    // The folder is there at this write's mkdir, and gone before it makes the next one in it.
+    const spy = vi.spyOn(fsp, 'mkdir').mockImplementation(async (folder, options) => {
+      if (folder !== path.join(dir, 't')) return mkdir(folder, options);
+      try {
+        return await mkdir(folder, options);
+      } finally {
+        spy.mockRestore();
+        rmdirSync(folder);
+      }
+    });
+    await writeInside(dir, 't/ok/index.html', 'ok');
+    expect(readFileSync(path.join(dir, 't/ok/index.html'), 'utf8')).toBe('ok');
   });
 
   it('follows a symlink that stays inside the folder', async () => {
