@@ -1,6 +1,7 @@
 // Prerender progress: a bar redrawn in place on a terminal, one plain line per state otherwise
-// (logs and CI). Failures always get a line of their own, their reason made printable: an app's
-// error may quote what its data holds, and no escape sequence reaches the terminal from there.
+// (logs and CI). Failures always get a line of their own, their reason (and a bad record's params)
+// made printable: an app's error may quote what its data holds, and no escape sequence reaches the
+// terminal from there.
 
 import { printable } from '../printable.js';
 
@@ -30,6 +31,10 @@ export function count(n: number, noun: string, plural = `${noun}s`): string {
 
 const REDRAW_MS = 80;
 
+// A bad entries() record is named by its params, which the app's data chose (JSON leaves DEL and C1
+// as they are): printable, and whole, as a location is.
+const shown = (state: string) => printable(state, Infinity);
+
 /** Progress over `total` states on `stream`; silent without a stream. */
 export function createProgress(stream: ProgressStream | undefined, total: number): Progress {
   if (!stream) return { step() {}, end() {} };
@@ -37,8 +42,9 @@ export function createProgress(stream: ProgressStream | undefined, total: number
   if (!stream.isTTY) {
     const width = String(total).length;
     return {
-      step(location, error, skipped) {
+      step(state, error, skipped) {
         done++;
+        const location = shown(state);
         const [word, why] = error !== undefined ? ['FAILED', error] : skipped !== undefined ? ['SKIPPED', skipped] : ['ok', undefined];
         stream.write(`[${String(done).padStart(width)}/${total}] ${word} ${location}${why === undefined ? '' : `: ${printable(why)}`}\n`);
       },
@@ -56,9 +62,9 @@ export function createProgress(stream: ProgressStream | undefined, total: number
     drawn = Date.now();
   };
   return {
-    step(location, error, skipped) {
+    step(state, error, skipped) {
       done++;
-      last = location;
+      const location = (last = shown(state));
       if (error !== undefined) stream.write(`\r\x1b[2KFAILED ${location}: ${printable(error)}\n`);
       else if (skipped !== undefined) stream.write(`\r\x1b[2KSKIPPED ${location}: ${printable(skipped)}\n`);
       if (error !== undefined || skipped !== undefined || done === total || Date.now() - drawn >= REDRAW_MS) draw();

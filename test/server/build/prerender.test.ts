@@ -147,6 +147,19 @@ describe('prerender', () => {
     expect(urls).toEqual(['https://example.com/', 'https://example.com/books/a', 'https://example.com/books/b']);
   });
 
+  it("writes a bad entries() record's params with no control character on the progress stream, on a terminal or not", async () => {
+    // JSON escapes C0 but leaves DEL and C1 (\x9b starts a sequence on some terminals) as they are.
+    const table = createRoutes([{ path: '/books/:slug', render: () => 'book', entries: () => [{ sulg: '\x9b2J\x7f' } as never] }]);
+    for (const isTTY of [false, true]) {
+      const lines: string[] = [];
+      const progress = { isTTY, write: (text: string) => (lines.push(text), true) };
+      const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com', progress });
+      expect(report.failures[0]?.location).toBe('/books/:slug {"sulg":"\x9b2J\x7f"}');
+      expect(lines.join('')).toContain('/books/:slug {"sulg":"\\x9b2J\\x7f"}');
+      expect(lines.join('')).not.toMatch(/[\x7f-\x9f]/);
+    }
+  });
+
   it('names the routes with params and no entries(), which name no state, where it said nothing', async () => {
     const lines: string[] = [];
     const table = createRoutes([
