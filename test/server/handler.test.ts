@@ -616,6 +616,19 @@ describe('render(location)', () => {
       message: 'rendering /x failed: boom',
     });
   });
+
+  it("writes a hook's error message printable, as a headless page's, and keeps the error whole as its cause", async () => {
+    // An app's message may quote a visitor's params: a line break forged a log line.
+    const thrown = new Error('no book a\n[info] all good\x1b[2J');
+    const handler = createSnapshotHandler({
+      routes: createRoutes([{ path: '/:id', load: () => Promise.reject(thrown) }]),
+      origin: ORIGIN,
+      onError: () => {},
+    });
+    const error = (await handler.render('/a').catch((e: unknown) => e)) as Error;
+    expect(error.message).toBe('rendering /a failed: no book a\\x0a[info] all good\\x1b[2J');
+    expect(error.cause).toBe(thrown);
+  });
 });
 
 describe('options', () => {

@@ -92,9 +92,9 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
       return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), ...redirect };
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
-      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${error instanceof Error ? error.message : String(error)}`, {
-        cause: error,
-      });
+      // The app's own error (its message may quote a visitor's params): printable in the message, whole as the cause.
+      const said = error instanceof Error ? error.message : String(error);
+      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${printable(said, 500)}`, { cause: error });
     }
   }
 
