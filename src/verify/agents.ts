@@ -4,7 +4,7 @@
 // that differs between forms of one state, and answers that differ by agent without saying so in
 // `Vary` (a shared cache would then hand one agent's answer to the other).
 
-import type { CleanUrlReport, Problem } from './problems.js';
+import { addProblem, type CleanUrlReport, type Problem } from './problems.js';
 import { readPage } from './page.js';
 
 /** The User-Agent of the bot fetch: Google's crawler, which every bot list knows. */
@@ -58,18 +58,21 @@ export async function crawlAsAgents(
     const missing = [facts.title ? '' : 'no <title>', facts.description ? '' : 'no <meta name="description">']
       .filter(Boolean)
       .join(' and ');
-    problems.push({
+    addProblem(problems, {
       code: 'EMPTY_FOR_BOTS',
       message: `a bot that runs no JavaScript gets ${missing} at ${clean}: link previews and AI crawlers show nothing for it`,
     });
   }
   if (bot.status !== status)
-    problems.push({ code: 'STATUS_DIFFERS', message: `${clean} answers a bot ${bot.status} where ${url} was crawled with ${status}` });
+    addProblem(problems, {
+      code: 'STATUS_DIFFERS',
+      message: `${clean} answers a bot ${bot.status} where ${url} was crawled with ${status}`,
+    });
   // A shell answers for a state it has not rendered: only a rendered page's status is the state's.
   else if (!shell && browser.status !== bot.status)
-    problems.push({ code: 'STATUS_DIFFERS', message: `${clean} answers a browser ${browser.status} and a bot ${bot.status}` });
+    addProblem(problems, { code: 'STATUS_DIFFERS', message: `${clean} answers a browser ${browser.status} and a bot ${bot.status}` });
   if (report.differ && !(varies(bot) && varies(browser))) {
-    problems.push({
+    addProblem(problems, {
       code: 'MISSING_VARY',
       message: `${clean} answers a bot and a browser differently without Vary: User-Agent on both: a shared cache can give one the other's page`,
     });

@@ -112,7 +112,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   }
   for (const url of candidates) {
     const answer = await get(url).catch((error: Error) => {
-      if (error instanceof OffOrigin) sitemapProblems.push({ code: 'OFF_ORIGIN', message: error.message });
+      if (error instanceof OffOrigin) addProblem(sitemapProblems, { code: 'OFF_ORIGIN', message: error.message });
       return null;
     });
     if (answer?.status !== 200) continue;
@@ -121,7 +121,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (sitemap.url !== url) sitemap.url += ` ${url}`;
     sitemap.entries += locs.length;
     if (error)
-      sitemap.problems.push({
+      addProblem(sitemap.problems, {
         code: 'BAD_SITEMAP',
         message: `the sitemap ${url} is not well-formed XML (${error}); ${locs.length} entries read before it`,
       });
@@ -137,7 +137,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     try {
       fetched = pretty ? toUglyUrl(url) : url;
     } catch (error) {
-      problems.push({ code: 'FETCH_FAILED', message: `cannot map ${url} to its ugly URL: ${(error as CodecError).message}` });
+      addProblem(problems, { code: 'FETCH_FAILED', message: `cannot map ${url} to its ugly URL: ${(error as CodecError).message}` });
       return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems };
     }
     // A state's redirect is reported, and its target crawled, rather than followed blindly.
@@ -145,7 +145,10 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       if (answer.status < 300 || answer.status > 399 || answer.location === null || !URL.canParse(answer.location, fetched)) return null;
       let target = new URL(answer.location, fetched).href;
       if (new URL(target).origin !== origin) {
-        problems.push({ code: 'OFF_ORIGIN_REDIRECT', message: `${fetched} redirects (${answer.status}) off the site, to ${target}` });
+        addProblem(problems, {
+          code: 'OFF_ORIGIN_REDIRECT',
+          message: `${fetched} redirects (${answer.status}) off the site, to ${target}`,
+        });
       } else {
         if (isUglyUrl(target)) target = toPrettyUrl(target);
         enqueue(target, fetched, problems, `the redirect of ${fetched}`);
@@ -174,17 +177,17 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       facts = readPage(page.body);
       // A snapshot that says 404 is a state that does not exist: the crawler rightly indexes nothing.
       if (page.status !== 200 && page.status !== 404)
-        problems.push({
+        addProblem(problems, {
           code: 'META_NOT_200',
           message: `${url} has the meta fragment tag but ${fetched} answers ${page.status}: nothing will be indexed for it`,
         });
     } else if (page.status >= 400 && page.status !== 404) {
-      problems.push({ code: 'BAD_STATUS', message: `${fetched} answers ${page.status}` });
+      addProblem(problems, { code: 'BAD_STATUS', message: `${fetched} answers ${page.status}` });
     }
     // A snapshot that is not found needs no canonical link: there is nothing to index.
     if (kind !== 'plain' && page.status === 200 && /html/.test(page.type)) {
       if (facts.canonicals.length === 0)
-        problems.push({ code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
+        addProblem(problems, { code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
       for (const canonical of facts.canonicals) {
         const target = URL.canParse(canonical, url) ? new URL(canonical, url).href : null;
         if (target === null)
@@ -206,7 +209,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       ]);
       text = squash(live) === squash(snapshot) ? 'match' : 'mismatch';
       if (text === 'mismatch')
-        problems.push({
+        addProblem(problems, {
           code: 'TEXT_MISMATCH',
           message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}`,
         });
