@@ -67,9 +67,14 @@ export function watchWindow(window: BrowserWindow): PageSignals {
     onLoad();
   });
   window.addEventListener(SETTLED_EVENT, (event) => {
-    signals.failure = (event as unknown as { detail?: { error?: unknown } }).detail?.error;
     signals.settled = true;
     onSettle();
+    // The page's object: a detail whose getter throws says no cause, and never keeps the page unsettled.
+    try {
+      signals.failure = (event as unknown as { detail?: { error?: unknown } }).detail?.error;
+    } catch {
+      signals.failure = undefined;
+    }
   });
   return signals;
 }

@@ -241,6 +241,30 @@ describe('watchWindow', () => {
     expect([signals.loaded, signals.settled]).toEqual([true, true]);
   });
 
+  it("keeps the last settled signal's failure, and settles when its detail cannot be read", async () => {
+    const window = new Window({ url: 'https://example.com/' });
+    windows.push(window);
+    const signals = watchWindow(window as unknown as Parameters<typeof watchWindow>[0]);
+    const down = new Error('the API is down');
+    window.dispatchEvent(new window.CustomEvent('crawlable-router:settled', { detail: { status: 500, error: down } }));
+    expect([signals.settled, signals.failure]).toEqual([true, down]);
+    window.dispatchEvent(new window.CustomEvent('crawlable-router:settled', { detail: { status: 200 } }));
+    expect(signals.failure).toBeUndefined();
+    // A page's own event whose detail throws when read: no cause, and still settled.
+    const other = new Window({ url: 'https://example.com/' });
+    windows.push(other);
+    const heard = watchWindow(other as unknown as Parameters<typeof watchWindow>[0]);
+    const hostile = new other.CustomEvent('crawlable-router:settled');
+    Object.defineProperty(hostile, 'detail', {
+      get() {
+        throw new Error('no');
+      },
+    });
+    other.dispatchEvent(hostile);
+    await heard.settle;
+    expect([heard.settled, heard.failure, heard.error]).toEqual([true, undefined, undefined]);
+  });
+
   it("records a same-origin script that failed (its error event reaches only its element), not another origin's or an image's", () => {
     const window = new Window({ url: 'https://example.com/app/' });
     windows.push(window);
