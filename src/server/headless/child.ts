@@ -14,6 +14,7 @@ import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow,
 import {
   answerParts,
   frame,
+  MAX_CAUSE,
   MAX_FRAME,
   MAX_HTML,
   SYNC_FD,
@@ -246,7 +247,7 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
     await Promise.race([waitUntilSettled(page, found), deadline]);
     if (found.error !== undefined && !found.settled && pageErrors === 'fail') {
       const thrown = failureText(found.error);
-      throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} threw before it settled: ${thrown.slice(0, 500)}`);
+      throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} threw before it settled: ${thrown.slice(0, MAX_CAUSE)}`);
     }
     // The router's outcome: a redirect needs no page, a 404 no canonical link, a 500 fails in the
     // handler, which says why: what its `load` threw, else what the page threw (a view hook's error).
@@ -255,7 +256,7 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
     const html = serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 }, opened.get(page)?.source ?? '');
     // No page is that long (crawlers read the first 15 MB); a script that makes one is not handed to the server whole.
     if (html.length > MAX_HTML) throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} is longer than 64 MiB`);
-    if (outcome.status === 500) return { html, ...outcome, error: failureText(found.failure ?? found.error).slice(0, 500) };
+    if (outcome.status === 500) return { html, ...outcome, error: failureText(found.failure ?? found.error).slice(0, MAX_CAUSE) };
     return { html, ...outcome };
   } finally {
     clearTimeout(timer);

@@ -68,6 +68,9 @@ export const MAX_FRAME = 64 * 1024 * 1024;
 /** Longest snapshot a page process may send, in UTF-16 units (as long as a frame): a longer one fails the render. */
 export const MAX_HTML = MAX_FRAME;
 
+/** The most characters of a page's failure (what it threw) a page process sends, and the server takes. */
+export const MAX_CAUSE = 500;
+
 /** Bytes of an asynchronous answer's body per IPC message. */
 export const PART = 1024 * 1024;
 
@@ -134,7 +137,7 @@ export function checkedResult(result: unknown): RenderResult | null {
   if (status === undefined) return { html };
   if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return null;
   // A failure's cause is the page's text, kept short (the handler makes it printable).
-  if (status === 500 && typeof error === 'string' && error) return { html, status, error: error.slice(0, 500) };
+  if (status === 500 && typeof error === 'string' && error) return { html, status, error: error.slice(0, MAX_CAUSE) };
   if (redirect === undefined) return (status as number) >= 300 && (status as number) < 400 ? null : { html, status: status as number };
   // A redirect names a location inside the app, written in canonical spelling (never `//host`).
   if (typeof redirect !== 'string' || !redirect.startsWith('/') || ![301, 302, 303, 307, 308].includes(status as number)) return null;
