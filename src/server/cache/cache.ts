@@ -111,7 +111,9 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
     }
     if (found && found.renderedAt + ttlMs > now()) return remember(key, found);
     recent?.delete(key);
-    if (found) await quietly(async () => store.delete(key));
+    // Stale here (this clock may run ahead of the one that set its expiry): forgotten, but if another
+    // process found it first, forgot it and is rendering the state, its lock stays (`expire`).
+    if (found) await quietly(async () => (store.expire ? store.expire(key, found) : store.delete(key)));
     return undefined;
   }
 

@@ -64,11 +64,14 @@ const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 // later version's format, another app's value, a hash) reads as a miss, so no lock for it would
 // leave every request waiting for a render no one does until the value expires.
 const LOCK = `if redis.call('TYPE', KEYS[2]).ok == 'string' and redis.call('GETRANGE', KEYS[2], 0, #ARGV[3] - 1) == ARGV[3] then return 0 end if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
+// KEYS[1] the snapshot, ARGV[1] the header of one found stale: that snapshot goes, not a newer one
+// another process has kept since, and the state's lock stays with whoever renders it now.
+const EXPIRE = `if redis.call('TYPE', KEYS[1]).ok == 'string' and redis.call('GETRANGE', KEYS[1], 0, #ARGV[1] - 1) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;
 // ARGV[2] the snapshot's value, ARGV[3] its TTL.
 const COMMIT = `if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('SET', KEYS[2], ARGV[2], 'PX', ARGV[3]) redis.call('DEL', KEYS[1]) return 1 end return 0`;
 
 /** What a stored value starts with: MAGIC and the line of the snapshot's fields. A snapshot decoded from a value gives back its header, fields in the same order. */
-function headerOf(snapshot: StoredSnapshot, bytes: number): Buffer {
+function headerOf(snapshot: StoredSnapshot, bytes = Buffer.byteLength(snapshot.html)): Buffer {
   const { html: _html, ...fields } = snapshot;
   return Buffer.from(MAGIC + JSON.stringify({ ...fields, bytes }) + '\n');
 }
@@ -124,8 +127,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
   const snapshotKey = (key: AppLocation) => `${prefix}snapshot:${key}`;
   const lockKey = (key: AppLocation) => `${prefix}lock:${key}`;
   const pttl = (ttlMs: number) => String(Math.max(1, Math.ceil(Math.min(ttlMs, maxTtlMs))));
-  // An entry expires when the cache would call it stale (renderedAt + ttlMs), never later: no
-  // process finds a stale entry to delete, which would take a live render's lock with it.
+  // An entry expires when the cache would call it stale (renderedAt + ttlMs), never later, so a
+  // process finds one stale only when its clock runs ahead of the writer's; it then `expire`s that
+  // entry alone, never a newer one or the lock of a render under way.
   const left = (snapshot: StoredSnapshot, ttlMs: number) => ttlMs - Math.max(0, Date.now() - snapshot.renderedAt);
   let restUntil = 0;
   let lastFault: unknown = null;
@@ -180,7 +184,7 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     async holds(key, snapshot) {
       // The header names the HTML by its ETag and length and the render by its time: the same
       // header is the same snapshot. A few hundred bytes read, where `get` reads up to maxBytes.
-      const header = headerOf(snapshot, Buffer.byteLength(snapshot.html));
+      const header = headerOf(snapshot);
       try {
         const kept = await command(['GETRANGE', snapshotKey(key), '0', String(header.length - 1)], AS_BUFFER);
         return Buffer.isBuffer(kept) && kept.equals(header);
@@ -188,6 +192,9 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
         if (error instanceof Error && error.message.startsWith('WRONGTYPE')) return false;
         throw error;
       }
+    },
+    async expire(key, snapshot) {
+      await script(EXPIRE, [snapshotKey(key)], [headerOf(snapshot)]);
     },
     async set(key, snapshot, ttlMs) {
       const value = encodeSnapshot(snapshot);

@@ -34,6 +34,13 @@ export interface SnapshotStore {
    * large snapshot again from the store.
    */
   holds?(key: AppLocation, snapshot: StoredSnapshot): Promise<boolean>;
+  /**
+   * Optional, for a store with `lock`: forgets the snapshot kept for a state if it is still
+   * `snapshot` (one the cache found stale), and leaves the state's render lock to its holder. Without
+   * it the cache calls `delete`, which also takes the lock: with another process's render of the state
+   * under way, that lets a second process render it too.
+   */
+  expire?(key: AppLocation, snapshot: StoredSnapshot): Promise<void>;
   /** Optional, for a store shared by several processes: the render lock of a state for `ttlMs`; null while another holder has it or a snapshot of it is kept (checked in the same atomic step). */
   lock?(key: AppLocation, ttlMs: number): Promise<SnapshotLock | null>;
 }

@@ -202,6 +202,35 @@ describe('redisStore locks', () => {
     expect(await s.get('/a')).toBeUndefined();
   });
 
+  it('lets a process whose clock runs ahead forget a stale snapshot, but not the lock of a render under way', async () => {
+    // Process B found the snapshot stale first, forgot it and is rendering; process A, its clock
+    // 30 s ahead of the writer's, read the stale snapshot before it went. A's lookup used to delete
+    // the state with its lock, take the lock and render the state a second time.
+    const { store: s, client, prefix } = await store();
+    const rendering = await s.lock('/a', 10_000);
+    const old = snap('old', { renderedAt: Date.now() - 45_000 });
+    await s.set('/a', old, 60_000);
+    let renders = 0;
+    const ahead = createSnapshotCache({ store: s, ttlMs: 60_000, now: () => Date.now() + 30_000, onError: () => {}, waitMs: 5000 });
+    const answer = ahead.get('/a', async () => (renders++, snap('A')));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(await client.exists(`${prefix}lock:/a`)).toBe(1);
+    await rendering?.commit(snap('B'), 60_000);
+    expect((await answer).html).toBe('B');
+    expect(renders).toBe(0);
+  });
+
+  it('forgets a stale snapshot only while it is the one kept, not a newer one', async () => {
+    const { store: s } = await store();
+    const old = snap('old', { renderedAt: Date.now() - 45_000 });
+    await s.set('/a', old, 60_000);
+    await s.set('/a', snap('new'), 60_000);
+    await s.expire?.('/a', old);
+    expect((await s.get('/a'))?.html).toBe('new');
+    await s.expire?.('/a', (await s.get('/a')) as StoredSnapshot);
+    expect(await s.get('/a')).toBeUndefined();
+  });
+
   it('extends a lock it holds, and lets go of one too large to keep', async () => {
     const { store: s, client, prefix } = await store({ maxBytes: 100 });
     const lock = await s.lock('/a', 1000);
