@@ -70,16 +70,43 @@ describe('faults in load', () => {
         { path: '/hung', load: ({ signal }) => (signals.push(signal), new Promise(() => {})), render: () => 'never' },
         { path: '/ok', render: () => '<p>ok</p>' },
       ],
-      { timeoutMs: 300, queue: { concurrency: 1, maxWaiting: 0 } },
+      { timeoutMs: 300, queue: { concurrency: 1, maxWaiting: 1 } },
     );
     const hung = request(port, '/?_escaped_fragment_=/hung');
     await vi.waitFor(() => expect(signals).toHaveLength(1));
-    // While it hangs it holds the only slot: another state is shed with 503, not queued for ever.
-    expect((await request(port, '/?_escaped_fragment_=/ok')).status).toBe(503);
+    // While it hangs it holds the only slot: one more state waits, the next is shed with 503.
+    const waiting = request(port, '/?_escaped_fragment_=/ok');
+    await sleep(50);
+    expect((await request(port, '/?_escaped_fragment_=/ok?again')).status).toBe(503);
     expect((await hung).status).toBe(504);
     expect(signals[0]?.aborted).toBe(true);
     // At timeoutMs the slot is free again, though the load itself never settles.
+    expect((await waiting).status).toBe(200);
+  });
+
+  it('refuses new renders with 503 while concurrency + maxWaiting loads that ignore their signal run on past timeoutMs', async () => {
+    // Each timed-out render gave its slot back while its load ran on: a visitor asking for new
+    // states against a slow backend piled up loads without bound (here, 2 may run on).
+    const backend: Array<() => void> = [];
+    const { port } = await serve(
+      [
+        { path: '/slow/:n', load: () => new Promise<void>((resolve) => backend.push(resolve)), render: () => 'late' },
+        { path: '/ok', render: () => '<p>ok</p>' },
+      ],
+      { timeoutMs: 100, queue: { concurrency: 1, maxWaiting: 1 } },
+    );
+    expect((await request(port, '/?_escaped_fragment_=/slow/1')).status).toBe(504);
     expect((await request(port, '/?_escaped_fragment_=/ok')).status).toBe(200);
+    expect((await request(port, '/?_escaped_fragment_=/slow/2')).status).toBe(504);
+    const refused = await request(port, '/?_escaped_fragment_=/slow/3');
+    expect([refused.status, refused.headers['retry-after']]).toEqual([503, '5']);
+    expect(backend).toHaveLength(2);
+    // One load ends: new renders start again.
+    backend[0]?.();
+    await sleep(20);
+    expect((await request(port, '/?_escaped_fragment_=/slow/4')).status).toBe(504);
+    expect(backend).toHaveLength(3);
+    for (const end of backend) end();
   });
 
   it('renders a state whose load returns 50 MB of data from what render writes, not from the data', async () => {

@@ -1,6 +1,9 @@
 // Renders are expensive (a headless page is tens of ms and megabytes), so only `concurrency` run at
 // once and at most `maxWaiting` wait; past that the server sheds load with 503 + Retry-After
-// instead of queueing without bound.
+// instead of queueing without bound. A render that passed its time gives its slot back at once (a
+// `load` that never settles must not hold it for ever), but while its work still runs (a `load`
+// that ignores its signal) it is counted: at `concurrency + maxWaiting` of those, new renders are
+// refused too, so a slow backend and a visitor who asks for new states cannot pile up work without bound.
 
 import { SnapshotError } from '../errors.js';
 
@@ -18,6 +21,8 @@ export interface QueueOptions {
 export interface RenderQueue {
   /** Runs `task` when a slot frees; throws `SnapshotError` BUSY at once when the queue is full. A task whose `signal` aborts while it waits leaves the queue (rejecting with the signal's reason). */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Counts `work`, a task's own promise that ran past its time, until it settles. */
+  overran(work: Promise<unknown>): void;
   /** Tasks running. */
   readonly active: number;
   /** Tasks waiting. */
@@ -38,6 +43,7 @@ export function createQueue(options: QueueOptions = {}): RenderQueue {
   const maxWaiting = count(options.maxWaiting, 100, 'queue.maxWaiting', 0);
   const waiters: Array<() => void> = [];
   let active = 0;
+  let overrunning = 0;
 
   const release = () => {
     const next = waiters.shift();
@@ -52,8 +58,16 @@ export function createQueue(options: QueueOptions = {}): RenderQueue {
     get waiting() {
       return waiters.length;
     },
+    overran(work) {
+      overrunning++;
+      const end = () => void overrunning--;
+      work.then(end, end);
+    },
     async run(task, signal) {
       signal?.throwIfAborted();
+      if (overrunning >= concurrency + maxWaiting) {
+        throw new SnapshotError('BUSY', `${overrunning} renders ran past their time and still run: no new render starts until they end`);
+      }
       if (active >= concurrency) {
         if (waiters.length >= maxWaiting) {
           throw new SnapshotError('BUSY', `${active} snapshots are rendering and ${waiters.length} are waiting: the render queue is full`);

@@ -39,8 +39,17 @@ export interface SnapshotSource {
   get(key: AppLocation): Promise<StoredSnapshot>;
 }
 
-/** Runs `task` with a signal that aborts at `ms` (TIMEOUT) or when `outer` aborts (its reason); either rejects at once. */
-function withTimeout<T>(ms: number, location: AppLocation, outer: AbortSignal, task: (signal: AbortSignal) => Promise<T>): Promise<T> {
+/**
+ * Runs `task` with a signal that aborts at `ms` (TIMEOUT) or when `outer` aborts (its reason); either
+ * rejects at once, and hands the task's own promise, still running, to `overran`.
+ */
+function withTimeout<T>(
+  ms: number,
+  location: AppLocation,
+  outer: AbortSignal,
+  overran: (work: Promise<unknown>) => void,
+  task: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
   const controller = new AbortController();
   let timer: ReturnType<typeof setTimeout> | undefined;
   let stop = () => {};
@@ -55,9 +64,16 @@ function withTimeout<T>(ms: number, location: AppLocation, outer: AbortSignal, t
     outer.addEventListener('abort', gone, { once: true });
     stop = () => outer.removeEventListener('abort', gone);
   });
-  return Promise.race([Promise.resolve().then(() => task(controller.signal)), limit]).finally(() => {
+  const work = Promise.resolve().then(() => task(controller.signal));
+  let done = false;
+  work.then(
+    () => void (done = true),
+    () => void (done = true),
+  );
+  return Promise.race([work, limit]).finally(() => {
     clearTimeout(timer);
     stop();
+    if (!done) overran(work);
   });
 }
 
@@ -69,17 +85,22 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
     const match = routes.resolve(location);
     const notFound = !match || match.notFound;
     try {
-      const result = await withTimeout(timeoutMs, location, abandoned, (signal) =>
-        renderer.render({
-          location,
-          url: toUrl(location, settings),
-          canonical: publicUrl((match && routes.canonical(match)) ?? location, settings),
-          match,
-          notFound,
-          settings,
-          signal,
-          hydrate,
-        }),
+      const result = await withTimeout(
+        timeoutMs,
+        location,
+        abandoned,
+        (work) => queue.overran(work),
+        (signal) =>
+          renderer.render({
+            location,
+            url: toUrl(location, settings),
+            canonical: publicUrl((match && routes.canonical(match)) ?? location, settings),
+            match,
+            notFound,
+            settings,
+            signal,
+            hydrate,
+          }),
       );
       const status = result.status ?? (notFound ? 404 : 200);
       // A failure (an app that showed its error view) is a 500 like a throw: never cached, never its page.

@@ -53,6 +53,21 @@ describe('createQueue', () => {
     expect(await second).toBe('second');
   });
 
+  it('refuses new tasks while concurrency + maxWaiting tasks that ran past their time still run, and starts them again as those end', async () => {
+    const queue = createQueue({ concurrency: 1, maxWaiting: 1 });
+    const late = [deferred(), deferred()];
+    queue.overran(late[0]!.promise);
+    expect(await queue.run(async () => 'one overran')).toBe('one overran');
+    queue.overran(late[1]!.promise);
+    await expect(queue.run(async () => 'refused')).rejects.toMatchObject({
+      code: 'BUSY',
+      message: '2 renders ran past their time and still run: no new render starts until they end',
+    });
+    late[0]!.resolve();
+    await tick();
+    expect(await queue.run(async () => 'again')).toBe('again');
+  });
+
   it('frees the slot of a task that fails', async () => {
     const queue = createQueue({ concurrency: 1, maxWaiting: 0 });
     await expect(queue.run(() => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
