@@ -196,8 +196,10 @@ describe("'all' mode, a state whose render fails", () => {
   it('answers its clean URL with the shell and the failure’s status (500, 504, 503), never stored; the ugly URL keeps the plain page', async () => {
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    let endSlow = () => {};
+    const slowEnds = new Promise<never>((_, reject) => (endSlow = () => reject(new Error('too late'))));
     const { port, errors } = await serve({ cleanUrls: 'all', timeoutMs: 300, queue: { concurrency: 1, maxWaiting: 0 } }, (id) => {
-      if (id === 'slow') return new Promise(() => {});
+      if (id === 'slow') return slowEnds;
       if (id === 'held') return held.then(() => ({ name: 'held' }));
       throw new Error('the database is down');
     });
@@ -213,6 +215,9 @@ describe("'all' mode, a state whose render fails", () => {
     expect(ugly.body).not.toContain('Loading…');
     const slow = await request(port, '/books/slow', { headers: { 'User-Agent': BROWSER } });
     expect([slow.status, read(slow.body).outlet]).toEqual([504, 'Loading…']);
+    // Its load ends late: while it ran on, it counted against the queue's one place (503 for all).
+    endSlow();
+    await new Promise((resolve) => setTimeout(resolve, 10));
     // One render holds the only slot and none may wait: the next state is refused, with Retry-After.
     const holding = request(port, '/books/held');
     await new Promise((resolve) => setTimeout(resolve, 50));
