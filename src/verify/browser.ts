@@ -37,9 +37,10 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
     throw new Error('verify --browser needs the playwright-core package: npm install --save-dev playwright-core');
   }
   const browser = await playwright.chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
-  // Service workers are blocked: their requests would not pass through the routes below.
-  const withJs = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block' });
-  const withoutJs = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block' });
+  // Service workers are blocked: their requests would not pass through the routes below. Downloads
+  // are refused: Playwright accepts them by default, and a page starting endless ones filled the disk.
+  const withJs = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block', acceptDownloads: false });
+  const withoutJs = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block', acceptDownloads: false });
   // Each page may reach only the origin of the URL it was asked to read: any other request (the
   // page's own scripts, images, frames, WebSockets) is aborted before it leaves Chromium.
   const origins = new WeakMap<Page, string>();

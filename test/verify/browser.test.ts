@@ -110,3 +110,43 @@ describe('verify --browser against a page that never yields (security, seventh r
     }
   }, 60_000);
 });
+
+describe('verify --browser against a page that downloads (security, eighth round)', () => {
+  it('downloads nothing a page starts, so a site cannot fill the disk of the machine that verifies it', async () => {
+    // Before, Playwright's contexts accepted downloads: a page clicking five `<a download>` links to an
+    // endless body had Chromium write 1.6 GB to its artifacts folder within 8 s, going on while the
+    // page sat idle for the next state, until verify ended. Now each download is cancelled at once.
+    let sent = 0;
+    const chunk = Buffer.alloc(1 << 20, 120);
+    const page = `<!doctype html><body><p>Text</p><script>
+      for (let i = 0; i < 5; i++) { const a = document.createElement('a'); a.href = '/big?' + i; a.download = 'f' + i; document.body.append(a); a.click(); }
+    </script></body>`;
+    const site = createServer((req, res) => {
+      if (!req.url?.startsWith('/big')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment' });
+      // At most 2 GiB each: the test's bound, not the site's.
+      const pump = () => {
+        while (sent < 2 ** 31 && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      expect(await reader.visibleText(`${at}/`, { javaScript: true })).toContain('Text');
+      // A state whose own URL is a download: no file either.
+      await reader.visibleText(`${at}/big`, { javaScript: false }).catch(() => '');
+      const early = sent;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // What the sockets held when Chromium cancelled (24 MB measured), and nothing more since.
+      expect(early).toBeLessThan(200 * 2 ** 20);
+      expect(sent).toBe(early);
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  }, 60_000);
+});
