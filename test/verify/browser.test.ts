@@ -87,6 +87,46 @@ describe('verify --browser and the page reaching other hosts (security, second r
   }, 60_000);
 });
 
+describe('verify --browser and the popups of a page (security, eighth round)', () => {
+  it('lets no popup of the page reach another host: window.open, _blank links and forms, a blank popup written by its opener', async () => {
+    // Before, the off-origin guard was a route of the page alone: every popup it opened loaded and
+    // ran (a POST form included), and its own scripts fetched freely, from the machine that verifies.
+    const reached: string[] = [];
+    const elsewhere = createServer((req, res) => {
+      reached.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<script>fetch("/from-popup")</script>');
+    });
+    elsewhere.on('upgrade', (req, socket) => {
+      reached.push(`ws ${req.url}`);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const away = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const page = `<!doctype html><body><main>Here</main><script>
+      window.open('${away}/open');
+      const link = (path, rel) => { const a = document.createElement('a'); a.href = '${away}' + path; a.target = '_blank'; a.rel = rel; document.body.append(a); a.click(); };
+      link('/link', ''); link('/noopener', 'noopener');
+      const form = document.createElement('form'); form.action = '${away}/form'; form.method = 'post'; form.target = '_blank';
+      document.body.append(form); form.submit();
+      const blank = window.open('about:blank');
+      blank?.document.write('<img src="${away}/img"><script>fetch("${away}/fetch").catch(() => {}); new WebSocket("${away.replace('http', 'ws')}/ws");<\\/script>');
+      blank?.document.close();
+    </script></body>`;
+    const site = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      expect(await reader.visibleText(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, { javaScript: true })).toContain('Here');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(reached).toEqual([]);
+    } finally {
+      for (const server of [site, elsewhere]) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    }
+  }, 60_000);
+});
+
 describe('verify --browser against a page that never yields (security, seventh round)', () => {
   it('gives up on a page whose script loops for ever after it loaded, and reads the next page', async () => {
     // Before, a page's read waited for the looping page without end: verify never finished.
