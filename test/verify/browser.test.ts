@@ -112,7 +112,7 @@ describe('verify --browser and the popups of a page (security, eighth round)', (
       blank?.document.write('<img src="${away}/img"><script>fetch("${away}/fetch").catch(() => {}); new WebSocket("${away.replace('http', 'ws')}/ws");<\\/script>');
       blank?.document.close();
     </script></body>`;
-    const site = createServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
+    const site = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     try {
       expect(await reader.visibleText(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, { javaScript: true })).toContain('Here');
