@@ -37,14 +37,22 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
     throw new Error('verify --browser needs the playwright-core package: npm install --save-dev playwright-core');
   }
   const browser = await playwright.chromium.launch({ executablePath, args: CHROMIUM_FLAGS, headless: true });
-  // Service workers are blocked: their requests would not pass through the routes below.
-  const withJs = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block' });
-  const withoutJs = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block' });
+  // Service workers are blocked: their requests would not pass through the routes below. Downloads
+  // are refused: Playwright accepts them by default, and a page starting endless ones filled the disk.
+  const withJs = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block', acceptDownloads: false });
+  const withoutJs = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block', acceptDownloads: false });
+  // A page's popups (window.open, links and forms aimed at _blank) have no routes of their own: the
+  // context's abort all they ask for (a page's own routes come first), and each is closed as it opens.
+  for (const context of [withJs, withoutJs]) {
+    await context.route('**/*', (route) => route.abort('blockedbyclient'));
+    await context.routeWebSocket(/./, (socket) => socket.close());
+  }
   // Each page may reach only the origin of the URL it was asked to read: any other request (the
   // page's own scripts, images, frames, WebSockets) is aborted before it leaves Chromium.
   const origins = new WeakMap<Page, string>();
   const open = async (context: BrowserContext): Promise<Page> => {
     const page = await context.newPage();
+    page.on('popup', (popup) => void popup.close().catch(() => {}));
     const allowed = (url: string) => URL.canParse(url) && new URL(url).origin === origins.get(page);
     await page.route('**/*', (route) => (allowed(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));
     await page.routeWebSocket(/./, (socket) => (allowed(socket.url().replace(/^ws/, 'http')) ? socket.connectToServer() : socket.close()));

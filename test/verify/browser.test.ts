@@ -87,6 +87,46 @@ describe('verify --browser and the page reaching other hosts (security, second r
   }, 60_000);
 });
 
+describe('verify --browser and the popups of a page (security, eighth round)', () => {
+  it('lets no popup of the page reach another host: window.open, _blank links and forms, a blank popup written by its opener', async () => {
+    // Before, the off-origin guard was a route of the page alone: every popup it opened loaded and
+    // ran (a POST form included), and its own scripts fetched freely, from the machine that verifies.
+    const reached: string[] = [];
+    const elsewhere = createServer((req, res) => {
+      reached.push(`${req.method} ${req.url}`);
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<script>fetch("/from-popup")</script>');
+    });
+    elsewhere.on('upgrade', (req, socket) => {
+      reached.push(`ws ${req.url}`);
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
+    const away = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const page = `<!doctype html><body><main>Here</main><script>
+      window.open('${away}/open');
+      const link = (path, rel) => { const a = document.createElement('a'); a.href = '${away}' + path; a.target = '_blank'; a.rel = rel; document.body.append(a); a.click(); };
+      link('/link', ''); link('/noopener', 'noopener');
+      const form = document.createElement('form'); form.action = '${away}/form'; form.method = 'post'; form.target = '_blank';
+      document.body.append(form); form.submit();
+      const blank = window.open('about:blank');
+      blank?.document.write('<img src="${away}/img"><script>fetch("${away}/fetch").catch(() => {}); new WebSocket("${away.replace('http', 'ws')}/ws");<\\/script>');
+      blank?.document.close();
+    </script></body>`;
+    const site = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    try {
+      expect(await reader.visibleText(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, { javaScript: true })).toContain('Here');
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(reached).toEqual([]);
+    } finally {
+      for (const server of [site, elsewhere]) {
+        server.closeAllConnections();
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    }
+  }, 60_000);
+});
+
 describe('verify --browser against a page that never yields (security, seventh round)', () => {
   it('gives up on a page whose script loops for ever after it loaded, and reads the next page', async () => {
     // Before, a page's read waited for the looping page without end: verify never finished.
@@ -107,6 +147,46 @@ describe('verify --browser against a page that never yields (security, seventh r
     } finally {
       await quick.close();
       await new Promise<void>((resolve) => looping.close(() => resolve()));
+    }
+  }, 60_000);
+});
+
+describe('verify --browser against a page that downloads (security, eighth round)', () => {
+  it('downloads nothing a page starts, so a site cannot fill the disk of the machine that verifies it', async () => {
+    // Before, Playwright's contexts accepted downloads: a page clicking five `<a download>` links to an
+    // endless body had Chromium write 1.6 GB to its artifacts folder within 8 s, going on while the
+    // page sat idle for the next state, until verify ended. Now each download is cancelled at once.
+    let sent = 0;
+    const chunk = Buffer.alloc(1 << 20, 120);
+    const page = `<!doctype html><body><p>Text</p><script>
+      for (let i = 0; i < 5; i++) { const a = document.createElement('a'); a.href = '/big?' + i; a.download = 'f' + i; document.body.append(a); a.click(); }
+    </script></body>`;
+    const site = createServer((req, res) => {
+      if (!req.url?.startsWith('/big')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+      res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment' });
+      // At most 2 GiB each: the test's bound, not the site's.
+      const pump = () => {
+        while (sent < 2 ** 31 && !res.destroyed) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      pump();
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      expect(await reader.visibleText(`${at}/`, { javaScript: true })).toContain('Text');
+      // A state whose own URL is a download: no file either.
+      await reader.visibleText(`${at}/big`, { javaScript: false }).catch(() => '');
+      const early = sent;
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      // What the sockets held when Chromium cancelled (24 MB measured), and nothing more since.
+      expect(early).toBeLessThan(200 * 2 ** 20);
+      expect(sent).toBe(early);
+    } finally {
+      site.closeAllConnections();
+      await new Promise<void>((resolve) => site.close(() => resolve()));
     }
   }, 60_000);
 });

@@ -41,8 +41,11 @@ export function robotsTxt(options: RobotsTxtOptions = {}): string {
   for (const prefix of options.disallow ?? []) {
     const location = stripAnchor(normalizeLocation(prefix));
     const pretty = toUrl(location, { base, mode: 'hashbang' });
-    // The state as the crawler escapes it in the ugly URL, whatever page it rides on.
-    rules.add('/*_escaped_fragment_=' + pattern(escapeFragment(pretty.slice(pretty.indexOf('#!') + 2))));
+    // The state as the crawler escapes it in the ugly URL, whatever page it rides on. The base
+    // state's query is written `#!x`, but `#!?x` and `#!/?x` name that state too: each its rule.
+    const fragment = escapeFragment(pretty.slice(pretty.indexOf('#!') + 2));
+    const spellings = location.startsWith('/?') ? ['', '?', '/?'] : [''];
+    for (const lead of spellings) rules.add('/*_escaped_fragment_=' + pattern(lead + fragment));
     rules.add(pattern(base + location.slice(1)));
   }
   if (rules.size === 0) out += 'Disallow:\n';

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { escapeFragment } from '../../../src/codec.js';
+import { toLocation } from '../../../src/location.js';
 import { robotsTxt } from '../../../src/server/build/robots.js';
 
 describe('robotsTxt', () => {
@@ -8,7 +10,17 @@ describe('robotsTxt', () => {
 
   it.each([
     ['/admin', '/', ['/*_escaped_fragment_=/admin', '/admin']],
-    ['/?DONOTCRAWL', '/', ['/*_escaped_fragment_=DONOTCRAWL', '/?DONOTCRAWL']],
+    // The base state's query has three spellings after `#!` (`x`, `?x`, `/?x`), one state: each is disallowed (eighth review).
+    [
+      '/?DONOTCRAWL',
+      '/',
+      ['/*_escaped_fragment_=DONOTCRAWL', '/*_escaped_fragment_=?DONOTCRAWL', '/*_escaped_fragment_=/?DONOTCRAWL', '/?DONOTCRAWL'],
+    ],
+    [
+      '/?q=a b',
+      '/app/',
+      ['/*_escaped_fragment_=q=a%2520b', '/*_escaped_fragment_=?q=a%2520b', '/*_escaped_fragment_=/?q=a%2520b', '/app/?q=a%20b'],
+    ],
     ['/drafts/', '/app/', ['/*_escaped_fragment_=/drafts/', '/app/drafts/']],
     ['/q/café', '/', ['/*_escaped_fragment_=/q/caf%25C3%25A9', '/q/caf%C3%A9']],
     ['/a b&c+d', '/', ['/*_escaped_fragment_=/a%2520b%26c%2Bd', '/a%20b&c+d']],
@@ -20,6 +32,19 @@ describe('robotsTxt', () => {
     ],
   ])('disallows the states under %s (base %s) in their ugly and clean forms', (prefix, base, rules) => {
     expect(robotsTxt({ base, disallow: [prefix] })).toBe(`User-agent: *\n${rules.map((r) => `Disallow: ${r}\n`).join('')}`);
+  });
+
+  it('disallows every ugly URL a link to the base state’s query makes a crawler ask for (security, eighth round)', () => {
+    // Before, only `#!DONOTCRAWL` was: a link written `#!?DONOTCRAWL` or `#!/?DONOTCRAWL` names the same state and was crawled.
+    const rules = robotsTxt({ disallow: ['/?DONOTCRAWL'] })
+      .split('\n')
+      .filter((l) => l.startsWith('Disallow: /*'))
+      .map((l) => l.slice('Disallow: /*'.length));
+    for (const link of ['#!DONOTCRAWL', '#!?DONOTCRAWL', '#!/?DONOTCRAWL', '#!/?DONOTCRAWL&page=2']) {
+      const ugly = `/?_escaped_fragment_=${escapeFragment(link.slice(2))}`;
+      expect(toLocation(ugly)?.startsWith('/?DONOTCRAWL')).toBe(true);
+      expect(rules.some((rule) => ugly.includes(rule))).toBe(true);
+    }
   });
 
   it('opts the whole site out, and announces sitemaps', () => {
