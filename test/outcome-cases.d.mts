@@ -12,6 +12,8 @@ export interface OutcomeCase {
   heading: string;
   notFound?: boolean;
   error?: boolean;
+  /** A redirect loop: a 500 from every server renderer; the client router rejects the navigation instead of committing a view. */
+  loop?: boolean;
 }
 
 /** HTML-escapes text, as a route's `render` must. */

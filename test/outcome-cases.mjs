@@ -17,6 +17,7 @@ export function caseRoutes({ notFound, redirect }) {
         if (params.id === 'moved') throw redirect('/items/1', 301);
         if (params.id === 'elsewhere') throw redirect('https://evil.example/items/2');
         if (params.id === 'boom') throw new Error('secret internal detail');
+        if (params.id === 'loop') throw redirect('/items/loop');
         return { name: `Item ${params.id}` };
       },
       title: ({ data }) => data.name,
@@ -96,6 +97,17 @@ export const cases = [
     title: 'Item 5',
     description: 'About Item 5',
     heading: 'Item 5',
+  },
+  {
+    name: 'a redirect to itself (a loop)',
+    location: '/items/loop',
+    // The client router gives up after 10 redirects: `navigate` rejects, nothing is committed (its own test).
+    loop: true,
+    status: 500,
+    title: 'Error',
+    description: 'Every item',
+    heading: 'Something went wrong',
+    error: true,
   },
   {
     name: 'any other failure',

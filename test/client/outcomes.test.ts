@@ -2,7 +2,7 @@ import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRoutes, notFound, redirect, toUrl, type Head } from '../../src/index.js';
 import { createRouter, type Router } from '../../src/client/index.js';
-import { caseRoutes, cases } from '../outcome-cases.mjs';
+import { caseRoutes, cases as allCases } from '../outcome-cases.mjs';
 import { modes } from './fixture.js';
 
 // The shared outcome cases (test/outcome-cases.mjs) on the client router, and the head it keeps in
@@ -25,6 +25,9 @@ function open(mode: 'history' | 'hashbang', url = '/', extra: { head?: Head } = 
   const address = () => window.location.pathname + window.location.search + window.location.hash;
   return { window, document, router, metas, address, urlOf: (location: string) => toUrl(location, { mode }) };
 }
+
+// A loop commits nothing on the client: the navigation is refused (tested below).
+const cases = allCases.filter((c) => !c.loop);
 
 describe.each(modes)('outcomes on the client router in %s mode', (mode) => {
   let t: ReturnType<typeof open>;
@@ -71,6 +74,17 @@ describe.each(modes)('outcomes on the client router in %s mode', (mode) => {
     expect(t.address()).toBe(t.urlOf('/items/missing?x=1'));
     expect(t.router.current).toMatchObject({ notFound: true, params: { id: 'missing' }, query: { x: '1' }, data: undefined });
     expect(t.router.current?.route.title).toBe('Not found');
+  });
+
+  it('publishes a 500 when it lands on a state that redirects to itself, as every server renderer answers it', async () => {
+    t = open(mode, toUrl('/items/loop', { mode }));
+    const settled: unknown[] = [];
+    t.window.addEventListener('crawlable-router:settled', (event) => settled.push((event as unknown as CustomEvent).detail));
+    await expect(t.router.start()).rejects.toThrow(/redirected more than 10 times/);
+    expect(t.document.documentElement.dataset['routerStatus']).toBe('500');
+    // Nothing shown: no location, and the headless renderer's 500 (it has no error of a view to give).
+    expect(settled).toEqual([{ location: null, status: 500, redirect: undefined, error: null }]);
+    expect(t.address()).toBe(t.urlOf('/items/loop'));
   });
 
   it('counts load redirects with guard redirects and gives up on a loop', async () => {

@@ -109,7 +109,11 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
           'RENDER_FAILED',
           `rendering ${location} gave status ${status}` + (result.error ? `: ${printable(result.error, 500)}` : ''),
         );
-      const redirect = result.redirect === undefined ? {} : { redirect: stripAnchor(normalizeLocation(result.redirect)) };
+      const target = result.redirect === undefined ? undefined : stripAnchor(normalizeLocation(result.redirect));
+      // A redirect to the state itself is a loop (the client router gives up after 10 hops: a page
+      // that lands on it says 500): a failure, where a cached 302 would send crawlers round for ever.
+      if (target === location) throw new SnapshotError('RENDER_FAILED', `rendering ${location} redirects to itself`);
+      const redirect = target === undefined ? {} : { redirect: target };
       return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), ...redirect };
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
