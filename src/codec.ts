@@ -3,7 +3,7 @@
 // as given: nothing is parsed by WHATWG URL, so host case, ports, `%7e` and `./` survive untouched.
 
 import { DEV } from './dev.js';
-import { escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';
+import { cleanDecode, escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';
 
 /** What a `CodecError` is about. */
 export type CodecErrorCode = 'MALFORMED_ESCAPE' | 'INVALID_UTF8' | 'LONE_SURROGATE' | 'NOT_PRETTY' | 'NOT_UGLY';
@@ -225,8 +225,8 @@ export function readUglyUrl(url: string): UglyState {
 export function uglyState(url: string): UglyState | null {
   const last = uglyAt(url);
   const start = last + PARAM.length + 1;
-  const fragment = last < 0 ? null : start < url.length ? strictDecode(url, start) : '';
-  return typeof fragment === 'string' ? withPage(url, last, fragment) : null;
+  const fragment = last < 0 ? null : start < url.length ? cleanDecode(url, start) : '';
+  return fragment !== null ? withPage(url, last, fragment) : null;
 }
 
 /**
