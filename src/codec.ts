@@ -95,8 +95,8 @@ export function unescapeFragment(text: string): string {
   return code(strictDecode, text, text, 0);
 }
 
-/** Where `url`'s query ends: its `#`, or its length. */
-function endOf(url: string): number {
+/** Where `url`'s query ends: its `#`, or its length. Internal: also where a location's anchor starts. */
+export function endOf(url: string): number {
   const hash = url.indexOf('#');
   return hash < 0 ? url.length : hash;
 }
