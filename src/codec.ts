@@ -214,8 +214,8 @@ function withPage(url: string, last: number, fragment: string): UglyState {
 export function readUglyUrl(url: string): UglyState {
   const last = uglyAt(url);
   if (last < 0) throw notUgly(url, last);
-  const start = last + PARAM.length + 1;
-  return withPage(url, last, start < url.length ? code(strictDecode, url, url, 0, start) : '');
+  // The meta-tag form's empty value decodes to ''.
+  return withPage(url, last, code(strictDecode, url, url, 0, last + PARAM.length + 1));
 }
 
 /**
@@ -224,8 +224,7 @@ export function readUglyUrl(url: string): UglyState {
  */
 export function uglyState(url: string): UglyState | null {
   const last = uglyAt(url);
-  const start = last + PARAM.length + 1;
-  const fragment = last < 0 ? null : start < url.length ? cleanDecode(url, start) : '';
+  const fragment = last < 0 ? null : cleanDecode(url, last + PARAM.length + 1);
   return fragment !== null ? withPage(url, last, fragment) : null;
 }
 
