@@ -150,8 +150,8 @@ export function readLocation(url: string, base: string, ugly: (url: string) => U
   if (hasEscapedFragment(rest)) {
     const state = ugly(rest);
     if (!state) return null;
-    if (state.fragment !== '') return relative(splitLocation(state.page)[0], base) === null ? null : fromFragment(state.fragment);
-    rest = state.page;
+    // Read as its pretty URL (an ugly URL has no anchor of its own); the meta-tag form as its page.
+    rest = state.fragment ? state.page + '#!' + state.fragment : state.page;
   }
   const [page, , anchor] = splitLocation(rest);
   const path = relative(page, base);
