@@ -3,7 +3,7 @@
 // as given: nothing is parsed by WHATWG URL, so host case, ports, `%7e` and `./` survive untouched.
 
 import { DEV } from './dev.js';
-import { escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';
+import { cleanDecode, escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';
 
 /** What a `CodecError` is about. */
 export type CodecErrorCode = 'MALFORMED_ESCAPE' | 'INVALID_UTF8' | 'LONE_SURROGATE' | 'NOT_PRETTY' | 'NOT_UGLY';
@@ -95,8 +95,8 @@ export function unescapeFragment(text: string): string {
   return code(strictDecode, text, text, 0);
 }
 
-/** Where `url`'s query ends: its `#`, or its length. */
-function endOf(url: string): number {
+/** Where `url`'s query ends: its `#`, or its length. Internal: also where a location's anchor starts. */
+export function endOf(url: string): number {
   const hash = url.indexOf('#');
   return hash < 0 ? url.length : hash;
 }
@@ -214,8 +214,8 @@ function withPage(url: string, last: number, fragment: string): UglyState {
 export function readUglyUrl(url: string): UglyState {
   const last = uglyAt(url);
   if (last < 0) throw notUgly(url, last);
-  const start = last + PARAM.length + 1;
-  return withPage(url, last, start < url.length ? code(strictDecode, url, url, 0, start) : '');
+  // The meta-tag form's empty value decodes to ''.
+  return withPage(url, last, code(strictDecode, url, url, 0, last + PARAM.length + 1));
 }
 
 /**
@@ -224,9 +224,8 @@ export function readUglyUrl(url: string): UglyState {
  */
 export function uglyState(url: string): UglyState | null {
   const last = uglyAt(url);
-  const start = last + PARAM.length + 1;
-  const fragment = last < 0 ? null : start < url.length ? strictDecode(url, start) : '';
-  return typeof fragment === 'string' ? withPage(url, last, fragment) : null;
+  const fragment = last < 0 ? null : cleanDecode(url, last + PARAM.length + 1);
+  return fragment !== null ? withPage(url, last, fragment) : null;
 }
 
 /**

@@ -3,7 +3,7 @@
 // in-page anchor. Locations are kept in one canonical spelling (below) so that a state reached
 // through any form, and through any percent-encoding a browser or crawler applied, is one string.
 
-import { hasEscapedFragment, readUglyUrl, type UglyState } from './codec.js';
+import { endOf, hasEscapedFragment, readUglyUrl, type UglyState } from './codec.js';
 import { LONE } from './percent.js';
 
 /** An app state relative to `base`: `/books/42?tab=reviews#top`, in canonical spelling. */
@@ -76,10 +76,10 @@ export const canonicalPathText = (text: string): string => canonical(text, PATH_
  * `?` before the first `#`, and the anchor after that `#`; undefined where there is none. Internal.
  */
 export function splitLocation(text: string): [path: string, query: string | undefined, anchor: string | undefined] {
-  const hash = text.indexOf('#');
-  const pre = hash < 0 ? text : text.slice(0, hash);
+  const hash = endOf(text);
+  const pre = text.slice(0, hash);
   const q = pre.indexOf('?');
-  return [q < 0 ? pre : pre.slice(0, q), q < 0 ? undefined : pre.slice(q + 1), hash < 0 ? undefined : text.slice(hash + 1)];
+  return [q < 0 ? pre : pre.slice(0, q), q < 0 ? undefined : pre.slice(q + 1), hash < text.length ? text.slice(hash + 1) : undefined];
 }
 
 /** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
@@ -124,8 +124,7 @@ export interface ToLocationOptions {
 
 /** The text before its first `#`: a location without its in-page anchor, a URL without its fragment. */
 export function stripAnchor<T extends string>(text: T): T {
-  const hash = text.indexOf('#');
-  return (hash < 0 ? text : text.slice(0, hash)) as T;
+  return text.slice(0, endOf(text)) as T;
 }
 
 // scheme://authority or //authority at the start of a URL.
@@ -151,8 +150,8 @@ export function readLocation(url: string, base: string, ugly: (url: string) => U
   if (hasEscapedFragment(rest)) {
     const state = ugly(rest);
     if (!state) return null;
-    if (state.fragment !== '') return relative(splitLocation(state.page)[0], base) === null ? null : fromFragment(state.fragment);
-    rest = state.page;
+    // Read as its pretty URL (an ugly URL has no anchor of its own); the meta-tag form as its page.
+    rest = state.fragment ? state.page + '#!' + state.fragment : state.page;
   }
   const [page, , anchor] = splitLocation(rest);
   const path = relative(page, base);

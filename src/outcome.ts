@@ -48,6 +48,11 @@ export function redirect(to: AppLocation, status: RedirectStatus = 302): Redirec
     throw new TypeError(
       DEV ? `redirect: ${String(status)} is not a redirect status (301, 302, 303, 307 or 308)` : `redirect status ${String(status)}`,
     );
+  return redirectOutcome(to, status);
+}
+
+/** `redirect` of a status known to be one (a redirect route's 301): no check for an app to bundle. Internal. */
+export function redirectOutcome(to: AppLocation, status: RedirectStatus): RedirectOutcome {
   return { [BRAND]: true, kind: 'redirect', status, to: normalizeLocation(String(to)) } as RedirectOutcome;
 }
 

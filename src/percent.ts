@@ -99,16 +99,26 @@ function escapesAt(text: string, i: number): string {
 const wellFormed = (text: string): boolean => (text as { isWellFormed?: () => boolean }).isWellFormed?.() ?? text.search(LONE) < 0;
 
 /**
- * Decodes every `%XX` in `text` from `from` as UTF-8 (utf8-loop.ts). Strictly, the first escape
- * that starts no character is the fault, and so is a lone surrogate in the raw text (unless an
- * escape before it is one); leniently, such an escape stays exactly as it came and the text is
- * never at fault.
+ * Decodes every `%XX` in `text` from `from` as UTF-8 (utf8-loop.ts), strictly: that part decoded, or
+ * null when an escape starts no character or the raw text holds a lone surrogate. Internal: the
+ * client reads ugly URLs with it, so that it bundles no fault.
  */
-function decode(text: string, strict: boolean, from = 0): string | PercentFault {
-  const out = decodeUtf8(text, from, strict);
-  if (typeof out === 'string') return strict && !wellFormed(text.slice(from)) ? surrogateFault(text, loneSurrogate(text, from)) : out;
+export function cleanDecode(text: string, from = 0): string | null {
+  const out = decodeUtf8(text, from, true);
+  return typeof out === 'string' && wellFormed(text.slice(from)) ? out : null;
+}
+
+/**
+ * Decodes every `%XX` in `text` from `from` as UTF-8, strictly: returns that part decoded, or the
+ * first malformed escape, invalid UTF-8 sequence or lone surrogate in it as a `PercentFault` (its
+ * index in the whole text): the first escape that starts no character, unless a lone surrogate in
+ * the raw text comes before it.
+ */
+export function strictDecode(text: string, from = 0): string | PercentFault {
+  const out = decodeUtf8(text, from, true);
+  if (typeof out === 'string' && wellFormed(text.slice(from))) return out;
   const lone = loneSurrogate(text, from);
-  return lone >= 0 && lone < out
+  return typeof out === 'string' || (lone >= 0 && lone < out)
     ? surrogateFault(text, lone)
     : {
         kind: ESCAPE.test(text.slice(out, out + 3)) ? 'INVALID_UTF8' : 'MALFORMED_ESCAPE',
@@ -118,14 +128,7 @@ function decode(text: string, strict: boolean, from = 0): string | PercentFault 
 }
 
 /**
- * Decodes every `%XX` in `text` from `from` as UTF-8, strictly: returns that part decoded, or the
- * first malformed escape, invalid UTF-8 sequence or lone surrogate in it as a `PercentFault` (its
- * index in the whole text).
- */
-export const strictDecode = (text: string, from?: number): string | PercentFault => decode(text, true, from);
-
-/**
  * Decodes every `%XX` in `text` from `from` as UTF-8, leniently: `+` is always a plus, and whatever
  * does not decode stays exactly as it came (route params, queries and anchors of locations).
  */
-export const percentDecode = (text: string, from?: number): string => decode(text, false, from) as string;
+export const percentDecode = (text: string, from = 0): string => decodeUtf8(text, from, false) as string;

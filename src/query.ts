@@ -1,6 +1,7 @@
 // Query strings of locations: repeated keys kept, escapes decoded once and leniently, and `+` is a
 // plus (RFC 3986), not the space of HTML form encoding, so `C++` survives every form of a URL.
 
+import { DEV } from './dev.js';
 import { loneSurrogate, percentDecode } from './percent.js';
 import { record } from './record.js';
 
@@ -28,12 +29,15 @@ export function parseQuery(text: string): Query {
   return query;
 }
 
-/** encodeURIComponent, except that a lone surrogate is handed to `onLoneSurrogate` (which throws). */
+/**
+ * encodeURIComponent, except that a lone surrogate is handed to `onLoneSurrogate` (which throws)
+ * with its index, which only development builds' messages say (-1 in production).
+ */
 export function encodeComponent(text: string, onLoneSurrogate: (index: number) => never): string {
   try {
     return encodeURIComponent(text);
   } catch {
-    return onLoneSurrogate(loneSurrogate(text));
+    return onLoneSurrogate(DEV ? loneSurrogate(text) : -1);
   }
 }
 

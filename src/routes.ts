@@ -4,7 +4,7 @@
 // place), params decoded exactly once and leniently.
 
 import { isCanonicalPath, normalizeBase, normalizeLocation, splitLocation, stripAnchor, type AppLocation } from './location.js';
-import { redirect } from './outcome.js';
+import { redirectOutcome } from './outcome.js';
 import type { Params } from './params.js';
 import { compileRoute, requiredNames, type Compiled } from './pattern.js';
 import { percentDecode } from './percent.js';
@@ -180,7 +180,7 @@ function redirectLoad(
   const to = r.redirect as string | ((context: LoadContext) => AppLocation);
   if (typeof to === 'function')
     return (context) => {
-      throw redirect(to(context), 301);
+      throw redirectOutcome(to(context), 301);
     };
   // Development builds name the redirect in the error of a target that is no pattern (`https://…`,
   // `books/:id`), which otherwise blamed "a route path" the route's own path is not.
@@ -209,6 +209,6 @@ function redirectLoad(
   return ({ params, location }) => {
     const state = stripAnchor(location);
     const q = state.indexOf('?');
-    throw redirect(target.build(params) + (q < 0 ? '' : state.slice(q)), 301);
+    throw redirectOutcome(target.build(params) + (q < 0 ? '' : state.slice(q)), 301);
   };
 }
