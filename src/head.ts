@@ -3,6 +3,8 @@
 // head) merge layers and drop shell tags through this module, so the two sides never disagree.
 // No DOM and no Node here: tags are plain data, read from elements through an attribute getter.
 
+import { DEV } from './dev.js';
+
 /** A `<meta>` tag: keyed by `name`, else by `property` (Open Graph). */
 export interface MetaTag {
   /** The `name` attribute (`description`, `robots`, `twitter:card`). */
@@ -89,6 +91,21 @@ export function isCanonicalLink(tag: string | undefined, attr: (name: string) =>
   return tag === 'link' && (attr('rel') ?? '').toLowerCase().split(TOKENS).includes('canonical');
 }
 
+/** Development check of what a head hook gave: lists where lists go, JSON-LD as data, not its text. */
+function checkHead(layer: Head): void {
+  for (const field of ['meta', 'link'] as const) {
+    const value: unknown = layer[field];
+    if (value != null && !Array.isArray(value))
+      throw new TypeError(
+        `head's ${field} must be a list of tags ([{ … }]), got ${typeof value === 'object' ? 'an object' : 'a ' + typeof value}`,
+      );
+  }
+  if (typeof layer.jsonLd === 'string')
+    throw new TypeError(
+      "head's jsonLd is the structured data itself (an object or an array), written with JSON.stringify: a string would be a JSON string, not data; JSON.parse it first",
+    );
+}
+
 /**
  * Merges head layers (defaults first, the state last) into one list of tags: one tag per key, a
  * later layer's tag replacing an earlier one in place. Internal to the package.
@@ -111,6 +128,7 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
   };
   for (const layer of layers) {
     if (!layer) continue;
+    if (DEV) checkHead(layer);
     layer.meta?.forEach((m) => put('meta', m, ['name', 'property', 'content']));
     layer.link?.forEach((l) => put('link', l, ['rel', 'href', 'hreflang']));
     // JSON-LD of `null` says nothing: it takes away what an earlier layer set, and writes no tag.

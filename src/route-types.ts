@@ -76,8 +76,11 @@ export type NotFoundDefinition<D = unknown> = Omit<RouteDefinition<string, D>, '
   path?: string;
 };
 
-/** A route as the table holds it, whatever its pattern. */
-export type AnyRoute = RouteDefinition<string, unknown> | NotFoundDefinition<unknown>;
+/**
+ * A route as the table holds it, whatever its pattern. The notFound route has no name: `name` is
+ * `undefined` there, so `current.route.name` and a guard's `to.route.name` read on any route.
+ */
+export type AnyRoute = RouteDefinition<string, unknown> | (NotFoundDefinition<unknown> & { name?: undefined });
 
 /** The result of a match: the route, its decoded params and query, and the canonical location. */
 export interface RouteMatch<R = AnyRoute> {

@@ -40,6 +40,15 @@ export function createRoutes<const P extends readonly string[]>(
   const list = routes as unknown as readonly R[];
   const { sensitive = true, notFound, head } = options;
   const base = normalizeBase(options.base);
+  // Keys are looked up with `includes`, a substring test on a string: `queryKeys: 'page'` kept `p`.
+  if (DEV)
+    for (const [keys, of] of [
+      [options.queryKeys, ''],
+      [notFound?.queryKeys, ' of the notFound route'],
+      ...list.map((r) => [r.queryKeys, ` of route ${r.path}`] as const),
+    ] as const)
+      if (keys !== undefined && !Array.isArray(keys))
+        throw new TypeError(`queryKeys${of} must be a list of query keys, such as ["page"]; got ${JSON.stringify(keys)}`);
   const compiled = list.map((r) => compileRoute(r, sensitive));
   // A redirect route loads by throwing its redirect: one path for the client and every renderer.
   const table = list.map((r, i) =>

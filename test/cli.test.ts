@@ -88,6 +88,16 @@ async function inProcess(args: string[], isTTY = false) {
 }
 
 describe('crawlable-router prerender (child process)', () => {
+  it('says how to load a routes module written in TypeScript, which Node 20 does not run', async () => {
+    writeFileSync(path.join(dir, 'typed.ts'), `export default [{ path: '/' as string }];`);
+    const result = await cli(['prerender', '--routes', 'typed.ts', '--out', 'out-typed', '--origin', 'https://example.com']);
+    expect(result.code).toBe(EXIT.SETUP);
+    expect(result.stderr).toContain('Unknown file extension ".ts"');
+    expect(result.stderr).toContain(
+      "Node runs no TypeScript here: give the compiled .js, or run the command with a loader: NODE_OPTIONS='--import tsx'",
+    );
+  });
+
   it('writes every state, the sitemap and a JSON report, and exits 0', async () => {
     const out = path.join(dir, 'out-ok');
     const result = await cli([

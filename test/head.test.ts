@@ -107,6 +107,19 @@ describe('mergeHead', () => {
     expect(mergeHead([{ jsonLd: null }])).toEqual([]);
     expect(mergeHead([{ jsonLd: null }, { jsonLd: { b: 2 } }]).map((t) => t.json)).toEqual([{ b: 2 }]);
   });
+
+  it('refuses in development a JSON-LD given as text, and a meta or link that is no list', () => {
+    // A string was written as a JSON string ("{\"@type\":…}"), which no search engine reads as data.
+    expect(() => mergeHead([{ jsonLd: '{"@type":"Product"}' }])).toThrow(
+      "head's jsonLd is the structured data itself (an object or an array), written with JSON.stringify: a string would be a JSON string, not data; JSON.parse it first",
+    );
+    expect(() => mergeHead([{ meta: { name: 'description', content: 'd' } as unknown as MetaTag[] }])).toThrow(
+      "head's meta must be a list of tags ([{ … }]), got an object",
+    );
+    expect(() => mergeHead([{ link: 'https://example.com/' as unknown as [] }])).toThrow(
+      "head's link must be a list of tags ([{ … }]), got a string",
+    );
+  });
 });
 
 describe('jsonLdText', () => {

@@ -413,6 +413,19 @@ describe('queryKeys: which query keys make a distinct state', () => {
     expect(t.stateOf('/nowhere?tab=1&x=2')).toBe('/nowhere');
     expect(createRoutes([{ path: '/a' }]).stateOf('/a?x=1&y=2#h')).toBe('/a?x=1&y=2');
   });
+
+  it('refuses in development a queryKeys that is one string: "page" kept every key it holds ("p", "age")', () => {
+    const loose = (keys: unknown) => keys as string[];
+    expect(() => createRoutes([{ path: '/s' }], { queryKeys: loose('page') })).toThrow(
+      'queryKeys must be a list of query keys, such as ["page"]; got "page"',
+    );
+    expect(() => createRoutes([{ path: '/s', queryKeys: loose('q') }])).toThrow(
+      'queryKeys of route /s must be a list of query keys, such as ["page"]; got "q"',
+    );
+    expect(() => createRoutes([{ path: '/s' }], { notFound: { queryKeys: loose('q') } })).toThrow(
+      'queryKeys of the notFound route must be',
+    );
+  });
 });
 
 describe('types', () => {

@@ -70,7 +70,12 @@ async function loadRoutes(file: string, base: string | undefined): Promise<{ rou
   try {
     module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
   } catch (error) {
-    throw new SetupError(`cannot load the routes module ${file}: ${error instanceof Error ? error.message : String(error)}`);
+    // Node 20 runs no TypeScript: a routes.ts needs compiling, or a loader in the process.
+    const typescript =
+      /\.[cm]?tsx?$/i.test(file) && (error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION'
+        ? `; Node runs no TypeScript here: give the compiled .js, or run the command with a loader: NODE_OPTIONS='--import tsx' npx crawlable-router …`
+        : '';
+    throw new SetupError(`cannot load the routes module ${file}: ${error instanceof Error ? error.message : String(error)}${typescript}`);
   }
   const exported = module['default'] ?? module['routes'];
   const shell = typeof module['shell'] === 'string' ? module['shell'] : undefined;

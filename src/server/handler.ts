@@ -65,8 +65,10 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     base: checkBase(options.base, routes.base),
     mode: checkMode(options.mode),
   };
+  // Numbers, not text (an environment variable): '5000' + LOCK_MARGIN_MS would be a lock of 50001000 ms.
   const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!(timeoutMs > 0)) throw new SnapshotError('BAD_OPTION', `timeoutMs must be above 0, got ${String(timeoutMs)}`);
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
+    throw new SnapshotError('BAD_OPTION', `timeoutMs must be a number of milliseconds above 0, got ${JSON.stringify(timeoutMs)}`);
   const {
     cacheControl = 'public, max-age=300',
     shellCacheControl = 'no-cache',
@@ -97,11 +99,17 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   // A failed render is shared by every request that waited for it: onError hears of it once.
   const reported = new WeakSet<object>();
   const cacheOptions = options.cache === false ? null : (options.cache ?? {});
+  const ttlMs = cacheOptions?.ttlMs ?? 300_000;
+  if (typeof ttlMs !== 'number' || !(ttlMs >= 0))
+    throw new SnapshotError(
+      'BAD_OPTION',
+      `cache.ttlMs must be a number of milliseconds (Infinity: until invalidated), got ${JSON.stringify(ttlMs)}`,
+    );
   const cache = createSnapshotCache({
     store: cacheOptions ? (cacheOptions.store ?? memoryStore(cacheOptions)) : null,
     // With a store of its own, maxEntries and maxBytes bound what this process keeps of what it reads.
     recent: cacheOptions?.store && { maxEntries: cacheOptions.maxEntries ?? 100, maxBytes: cacheOptions.maxBytes ?? RECENT_BYTES },
-    ttlMs: cacheOptions?.ttlMs ?? 300_000,
+    ttlMs,
     onError: (error) => onError(error, null),
     // A request waits for another process's render no longer than for its own; a lock outlives
     // the render it guards (timeoutMs from its start) by at most LOCK_MARGIN_MS.

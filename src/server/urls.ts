@@ -24,9 +24,15 @@ export function checkOrigin(origin: unknown, option = 'origin'): string {
     url.hash ||
     /[\s]/.test(origin as string)
   ) {
+    // An app served under a path (https://example.com/shop/) names that path as its base.
+    const bare = url && /^https?:$/.test(url.protocol) && !url.search && !url.hash && !url.username && !url.password;
+    const path = bare && url && url.pathname !== '/' ? url.pathname.replace(/\/?$/, '/') : '';
     throw new SnapshotError(
       'BAD_OPTION',
-      `${option} must be an http(s) origin such as "https://example.com", with no path, query or credentials; got ${JSON.stringify(origin)}`,
+      `${option} must be an http(s) origin such as "https://example.com", with no path, query or credentials; got ${JSON.stringify(origin)}` +
+        (path
+          ? `: an app under a path gives the origin alone and the path as the route table's base: createRoutes(routes, { base: ${JSON.stringify(path)} })`
+          : ''),
     );
   }
   return url.origin;

@@ -66,7 +66,15 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     } catch {
       return;
     }
-    if (url.origin !== origin || !/^https?:$/.test(url.protocol)) return;
+    if (url.origin !== origin || !/^https?:$/.test(url.protocol)) {
+      // A sitemap may list only URLs of its own origin (sitemaps.org); crawlers skip the others.
+      if (where.startsWith('the sitemap') && /^https?:$/.test(url.protocol))
+        addProblem(problems, {
+          code: 'OFF_ORIGIN',
+          message: `${where} lists ${url.href}, not on ${origin}: crawlers skip a sitemap's URLs on another origin (write it with this site's origin); not crawled`,
+        });
+      return;
+    }
     // Kept in the queue and in every report of the state it names: a page chooses its length.
     if (url.href.length > URL_MAX) {
       addProblem(problems, {

@@ -22,6 +22,12 @@ export interface Fetched {
 /** Reads `url` for verify; `limit` bytes at most, and with `cut` a longer body is read up to it rather than refused. */
 export type SiteFetch = (url: string, limit?: number, cut?: boolean, follow?: boolean, userAgent?: string) => Promise<Fetched>;
 
+/** Node's fetch says only `fetch failed`; what failed (`connect ECONNREFUSED 127.0.0.1:3000`) is its cause. */
+function withCause(error: unknown): never {
+  const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : '';
+  throw cause && error instanceof Error ? new Error(`${error.message}: ${cause}`, { cause: error }) : error;
+}
+
 /**
  * A fetcher bound to `origin`. It follows redirects only while they stay on the origin; with
  * `follow` false a redirect is the answer (a state's redirect is reported, not followed). It says it
@@ -35,7 +41,11 @@ export function siteFetch(origin: string, timeoutMs: number, maxBytes: number): 
     let location: string | null = null;
     for (let hop = 0; ; hop++) {
       if (new URL(at).origin !== origin) throw new OffOrigin(`${url} leads off the site to ${at}; verify stays on ${origin}`);
-      response = await fetch(at, { signal: AbortSignal.timeout(timeoutMs), redirect: 'manual', headers: { 'User-Agent': userAgent } });
+      response = await fetch(at, {
+        signal: AbortSignal.timeout(timeoutMs),
+        redirect: 'manual',
+        headers: { 'User-Agent': userAgent },
+      }).catch(withCause);
       location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
       if (location === null || !follow) break;
       await response.body?.cancel();

@@ -636,9 +636,17 @@ describe('options', () => {
     [{ origin: 'example.com' }, /origin must be an http\(s\) origin/],
     [{ origin: ORIGIN, mode: 'auto' }, /mode must be "history" or "hashbang"/],
     [{ origin: ORIGIN, base: '/other/' }, /is not the route table's base/],
-    [{ origin: ORIGIN, timeoutMs: 0 }, /timeoutMs must be above 0/],
+    [{ origin: ORIGIN, timeoutMs: 0 }, /timeoutMs must be a number of milliseconds above 0, got 0/],
     [{ origin: ORIGIN, outlet: '#missing' }, /no element matches the outlet selector "#missing"/],
     [{ origin: ORIGIN, queue: { concurrency: 0 } }, /queue.concurrency must be an integer/],
+    // From an environment variable, a string: '5000' + 1000 made a Redis lock of 50001000 ms, and a
+    // ttlMs of '300000' a snapshot that never expired (renderedAt + '300000' is a string of 19 digits).
+    [{ origin: ORIGIN, timeoutMs: '5000' }, 'timeoutMs must be a number of milliseconds above 0, got "5000"'],
+    [
+      { origin: ORIGIN, cache: { ttlMs: '300000' } },
+      'cache.ttlMs must be a number of milliseconds (Infinity: until invalidated), got "300000"',
+    ],
+    [{ origin: ORIGIN, cache: { ttlMs: -1 } }, 'cache.ttlMs must be a number of milliseconds (Infinity: until invalidated), got -1'],
   ])('refuses %o', (options, message) => {
     expect(() =>
       createSnapshotHandler({ routes: table(), ...(options as Partial<SnapshotHandlerOptions>) } as SnapshotHandlerOptions),

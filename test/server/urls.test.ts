@@ -27,6 +27,13 @@ describe('checkOrigin', () => {
     expect(() => checkOrigin(origin)).toThrow(SnapshotError);
     expect(() => checkOrigin(origin)).toThrow(/origin must be an http\(s\) origin/);
   });
+
+  it("says that an app's path is the route table's base, where an origin with a path was given", () => {
+    expect(() => checkOrigin('https://example.com/shop/')).toThrow(
+      'got "https://example.com/shop/": an app under a path gives the origin alone and the path as the route table\'s base: createRoutes(routes, { base: "/shop/" })',
+    );
+    expect(() => checkOrigin('https://example.com/?x')).not.toThrow(/base/);
+  });
 });
 
 describe('checkMode and checkBase', () => {

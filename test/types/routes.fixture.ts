@@ -74,3 +74,10 @@ export const frames = (frame: HTMLIFrameElement) => [
   // @ts-expect-error: an object that is no window
   createRouter({ routes: typed, window: { location: window.location } }),
 ];
+
+// A guard or a subscriber reads the route's name, whichever route it is (the notFound route has none).
+export const guarded = (window: RouterWindow) => {
+  const router = createRouter({ routes: typed, window });
+  router.beforeEach((to) => to.route.name !== 'book');
+  router.subscribe((current) => console.log(current.route.name === 'home'));
+};

@@ -286,3 +286,31 @@ describe('verify against a hostile site (security, seventh round)', () => {
     ]);
   });
 });
+
+describe('verify on a site whose sitemap names another origin', () => {
+  it('reports each entry on another origin (a sitemap written for production, read on staging), never crawled', async () => {
+    let origin = '';
+    const site = createServer((req, res) => {
+      if (req.url === '/sitemap.xml')
+        return res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(`<urlset><url><loc>https://shop.example/items/1</loc></url><url><loc>${origin}/</loc></url></urlset>`);
+      res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/html' }).end('<title>t</title>');
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const report = await verify(`${origin}/`, { agents: false });
+      expect(report.states.map((s) => s.url)).toEqual([`${origin}/`]);
+      expect(report.sitemap?.problems).toEqual([
+        {
+          code: 'OFF_ORIGIN',
+          message: `the sitemap ${origin}/sitemap.xml lists https://shop.example/items/1, not on ${origin}: crawlers skip a sitemap's URLs on another origin (write it with this site's origin); not crawled`,
+        },
+      ]);
+      expect(report.problems).toBe(1);
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  });
+});

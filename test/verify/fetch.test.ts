@@ -64,3 +64,14 @@ describe('siteFetch', () => {
     expect(agents[1]).toBe('Googlebot/2.1');
   });
 });
+
+describe('siteFetch on a site that does not answer', () => {
+  it("names the network's cause (undici says only 'fetch failed')", async () => {
+    // A port just closed: nothing listens there.
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const at = `http://127.0.0.1:${(closed.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => closed.close(() => resolve()));
+    await expect(siteFetch(at, 5000, 1024)(`${at}/`)).rejects.toThrow(/^fetch failed: connect ECONNREFUSED 127\.0\.0\.1:\d+$/);
+  });
+});

@@ -32,13 +32,28 @@ function line(field: string, value: string): string {
   return `${field}: ${value}\n`;
 }
 
+/** A list option; one string is refused, not read letter by letter (`'/admin'` gave `Disallow: /`). */
+function list(name: string, value: Iterable<string> | undefined, example: string): Iterable<string> {
+  if (value === undefined) return [];
+  if (typeof value === 'string' || !(Symbol.iterator in Object(value)))
+    throw new SnapshotError('BAD_OPTION', `${name} must be a list of ${example}; got ${JSON.stringify(value)}`);
+  return value;
+}
+
 /** Writes robots.txt: the rules for states not to crawl, the opt-out, and the sitemaps. */
 export function robotsTxt(options: RobotsTxtOptions = {}): string {
   const base = normalizeBase(options.base);
   let out = line('User-agent', options.userAgent ?? '*');
   const rules = new Set<string>();
   if (options.optOut) rules.add('/*_escaped_fragment_');
-  for (const prefix of options.disallow ?? []) {
+  const sitemaps = [...list('sitemaps', options.sitemaps, 'absolute URLs, such as ["https://example.com/sitemap.xml"]')];
+  for (const url of sitemaps)
+    if (!/^https?:\/\//i.test(url) || !URL.canParse(url))
+      throw new SnapshotError(
+        'BAD_OPTION',
+        `a robots.txt Sitemap must be an absolute http(s) URL, such as "https://example.com/sitemap.xml"; got ${JSON.stringify(url)}`,
+      );
+  for (const prefix of list('disallow', options.disallow, 'location prefixes, such as ["/admin"]')) {
     const location = stripAnchor(normalizeLocation(prefix));
     const pretty = toUrl(location, { base, mode: 'hashbang' });
     // The state as the crawler escapes it in the ugly URL, whatever page it rides on. The base
@@ -50,7 +65,7 @@ export function robotsTxt(options: RobotsTxtOptions = {}): string {
   }
   if (rules.size === 0) out += 'Disallow:\n';
   for (const rule of rules) out += line('Disallow', rule);
-  if (options.sitemaps?.length) out += '\n';
-  for (const url of options.sitemaps ?? []) out += line('Sitemap', url);
+  if (sitemaps.length) out += '\n';
+  for (const url of sitemaps) out += line('Sitemap', url);
   return out;
 }

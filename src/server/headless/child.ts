@@ -9,6 +9,7 @@
 import { readSync, writeSync } from 'node:fs';
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
 import { SnapshotError } from '../errors.js';
+import { followRedirects } from './follow.js';
 import { harden } from './harden.js';
 import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
 import {
@@ -137,16 +138,19 @@ const interceptor = {
       const first = job.source === undefined;
       if (first) job.source = '';
       const turn = first ? undefined : deferredTurn(window, request.url);
-      const answer = await ask(job.id, { url: request.url, method: request.method, headers: [...request.headers], body });
+      const asking = { url: request.url, method: request.method, headers: [...request.headers], body };
+      const { answer, url, redirected } = await followRedirects(asking, request.redirect, (hop) => ask(job.id, hop));
       await turn;
       // A page's first request is its navigation: the answer is the HTML it was served, before any script ran.
       if (first && answer) job.source = Buffer.from(answer.body).toString('utf8');
       if (!answer) return window.Response.error();
-      return new window.Response(NO_BODY.has(answer.status) ? null : answer.body, {
+      const response = new window.Response(NO_BODY.has(answer.status) ? null : answer.body, {
         status: answer.status,
         statusText: answer.statusText,
         headers: answer.headers,
       });
+      // Read-only in happy-dom's types, set by its own fetch as here: where the answer came from.
+      return Object.assign(response, { url, redirected });
     } catch {
       return window.Response.error();
     }

@@ -8,11 +8,15 @@ import { fileURLToPath } from 'node:url';
 /** Packages the page process loads, with their dependencies. */
 const PACKAGES = ['happy-dom', 'parse5'];
 
-/** The folder of an installed package, looked up the way Node does from `from`. */
-function packageDir(name: string, from: string): string | null {
+/**
+ * The folder of an installed package, looked up the way Node does from `from`: where Node finds it
+ * and its real path. They differ where the package is a symlink (pnpm's layout, `npm link`,
+ * workspaces), and Node's resolver reads both: it stats the link on its way to the real path.
+ */
+function packageDir(name: string, from: string): { found: string; dir: string } | null {
   for (let dir = from; ; dir = path.dirname(dir)) {
     const candidate = path.join(dir, 'node_modules', name);
-    if (existsSync(path.join(candidate, 'package.json'))) return realpathSync(candidate);
+    if (existsSync(path.join(candidate, 'package.json'))) return { found: candidate, dir: realpathSync(candidate) };
     if (path.dirname(dir) === dir) return null;
   }
 }
@@ -23,9 +27,12 @@ function readablePaths(here: string): string[] {
   const found = new Set<string>([dist, path.join(dist, '..', 'package.json')]);
   const todo = PACKAGES.map((name) => ({ name, from: dist }));
   for (let next = todo.pop(); next; next = todo.pop()) {
-    const dir = packageDir(next.name, next.from);
-    if (!dir || found.has(dir)) continue;
-    found.add(dir);
+    const at = packageDir(next.name, next.from);
+    if (!at) continue;
+    const { dir } = at;
+    const seen = found.has(dir);
+    found.add(at.found).add(dir);
+    if (seen) continue;
     const manifest = JSON.parse(readFileSync(path.join(dir, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
     for (const name of Object.keys(manifest.dependencies ?? {})) if (!name.startsWith('@types/')) todo.push({ name, from: dir });
   }

@@ -46,7 +46,8 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   }
   const index = options.index ?? 'index.html';
   const timeoutMs = options.timeoutMs ?? 10_000;
-  if (!(timeoutMs > 0)) throw new SnapshotError('BAD_OPTION', `timeoutMs must be above 0, got ${String(timeoutMs)}`);
+  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
+    throw new SnapshotError('BAD_OPTION', `timeoutMs must be a number of milliseconds above 0, got ${JSON.stringify(timeoutMs)}`);
   const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
   const upstreamMethods = methods(options.upstreamMethods, upstream);
   const maxPages = options.maxPages ?? 4;

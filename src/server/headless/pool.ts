@@ -70,6 +70,19 @@ interface Child {
 }
 
 /** Starts the pool of page processes behind a `HeadlessRenderer`. */
+
+/**
+ * Why a page process died, from the end of its stderr: the error's line (Node ends a crash with
+ * its stack and its own version), and the file an access the permission model refused names.
+ */
+export function deathCause(stderr: string): string {
+  if (/heap out of memory/i.test(stderr)) return 'JavaScript heap out of memory';
+  const lines = stderr.split('\n').map((l) => l.trim());
+  const said = lines.filter((l) => l && !/ExperimentalWarning|--trace-warnings|^Node\.js v\d|^at |^[{}^]$/.test(l));
+  const error = said.filter((l) => /^[\w.]*Error\b/.test(l)).at(-1) ?? said.at(-1);
+  const resource = said.find((l) => l.startsWith('resource: '));
+  return error ? printable(error + (resource ? ` (${resource})` : '')) : 'no reason given';
+}
 export function pagePool(options: PoolOptions): HeadlessRenderer {
   const file = new URL('./child.js', import.meta.url);
   if (file.protocol !== 'file:' || !existsSync(fileURLToPath(file))) {
@@ -118,15 +131,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     };
     child.ready.catch(() => {});
     children.add(child);
-    const why = () =>
-      /heap out of memory/i.test(child.stderr)
-        ? 'JavaScript heap out of memory'
-        : (child.stderr
-            .trim()
-            .split('\n')
-            .filter((l) => !/ExperimentalWarning|--trace-warnings/.test(l))
-            .slice(-1)
-            .map((line) => printable(line))[0] ?? 'no reason given');
+    const why = () => deathCause(child.stderr);
     const ended = (reason: string) => {
       onFail(new SnapshotError('RENDER_FAILED', `the page process could not start: ${reason}`));
       kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} failed: ${reason}`));

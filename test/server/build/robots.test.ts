@@ -56,4 +56,18 @@ describe('robotsTxt', () => {
   it.each([{ sitemaps: ['https://e/\r\nDisallow: /'] }, { userAgent: 'x\nDisallow: /' }])('refuses a line break in %o', (options) => {
     expect(() => robotsTxt(options)).toThrow(/cannot hold a line break or NUL/);
   });
+
+  it('refuses a disallow or sitemaps that is one string, not a list: "/admin" was read as "/", "a", "d"… and disallowed the whole site', () => {
+    const loose = (options: object) => () => robotsTxt(options as Parameters<typeof robotsTxt>[0]);
+    expect(loose({ disallow: '/admin' })).toThrow('disallow must be a list of location prefixes, such as ["/admin"]; got "/admin"');
+    expect(loose({ sitemaps: 'https://example.com/sitemap.xml' })).toThrow(
+      'sitemaps must be a list of absolute URLs, such as ["https://example.com/sitemap.xml"]; got "https://example.com/sitemap.xml"',
+    );
+  });
+
+  it('refuses a sitemap that is no absolute URL: crawlers read only those on a Sitemap line', () => {
+    expect(() => robotsTxt({ sitemaps: ['/sitemap.xml'] })).toThrow(
+      'a robots.txt Sitemap must be an absolute http(s) URL, such as "https://example.com/sitemap.xml"; got "/sitemap.xml"',
+    );
+  });
 });

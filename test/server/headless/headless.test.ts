@@ -425,7 +425,8 @@ describe('headlessRenderer', () => {
   it.each([
     [{ root: '/nonexistent/app' }, /root must be the app's folder/],
     [{ root: '.', index: 'nope.html' }, /index "nope.html" is not a file/],
-    [{ root: '.', timeoutMs: -1 }, /timeoutMs must be above 0/],
+    [{ root: '.', timeoutMs: -1 }, /timeoutMs must be a number of milliseconds above 0, got -1/],
+    [{ root: '.', timeoutMs: '5000' as unknown as number }, /timeoutMs must be a number of milliseconds above 0, got "5000"/],
     [{ root: '.', upstream: 'ftp://x' }, /upstream must be an http\(s\) origin/],
     [{ root: '.', index: 'package.json', maxPages: 0 }, /maxPages must be an integer of at least 1, got 0/],
     [{ root: '.', index: 'package.json', pageErrors: 'warn' as 'fail' }, /pageErrors must be 'fail' or 'ignore', got "warn"/],

@@ -1,0 +1,47 @@
+// A page's fetch follows redirects as a browser's does. happy-dom takes the interceptor's answer
+// (headless/child.ts) as the final response, so a 301 from the upstream reached the app's script as
+// it came, where a browser gives the target's answer: an API that moves `/api/items` to
+// `/api/items/` failed the page's `load` headless only. Each hop is a request of its own through the
+// server's gate, under the gate's rules (origin, methods, limits), as a browser's hop is.
+
+import type { GateAnswer, GateRequest } from './protocol.js';
+
+/** Hops a browser follows before its fetch fails (the Fetch standard's limit). */
+const MAX_HOPS = 20;
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** An answer after the redirects followed, the URL it came from, and whether it was redirected. */
+export interface Followed {
+  answer: GateAnswer;
+  url: string;
+  redirected: boolean;
+}
+
+/**
+ * Asks for `request`, following its redirects when `mode` is `follow` (fetch's default): a 303, or a
+ * 301 or 302 to a POST, goes on as a GET with no body, as browsers do. With `error` a redirect is a
+ * network error; with `manual` it is given as it came.
+ */
+export async function followRedirects(
+  request: GateRequest,
+  mode: string,
+  ask: (request: GateRequest) => Promise<GateAnswer>,
+): Promise<Followed> {
+  let asking = request;
+  for (let hop = 0; ; hop++) {
+    const answer = await ask(asking);
+    const location =
+      answer && REDIRECTS.has(answer.status) ? answer.headers.find(([name]) => name.toLowerCase() === 'location')?.[1] : undefined;
+    if (location === undefined || mode === 'manual') return { answer, url: asking.url, redirected: hop > 0 };
+    if (mode === 'error' || hop === MAX_HOPS || !URL.canParse(location, asking.url))
+      return { answer: null, url: asking.url, redirected: hop > 0 };
+    const toGet =
+      answer?.status === 303 ? asking.method !== 'HEAD' : asking.method === 'POST' && answer?.status !== 307 && answer?.status !== 308;
+    asking = {
+      url: new URL(location, asking.url).href,
+      method: toGet ? 'GET' : asking.method,
+      headers: toGet ? asking.headers.filter(([name]) => !/^content-/i.test(name)) : asking.headers,
+      body: toGet ? null : asking.body,
+    };
+  }
+}
