@@ -9,7 +9,7 @@
 import { readSync, writeSync } from 'node:fs';
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
 import { SnapshotError } from '../errors.js';
-import { followRedirects } from './follow.js';
+import { followRedirects, rejectNetworkErrors } from './follow.js';
 import { harden } from './harden.js';
 import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
 import {
@@ -205,6 +205,7 @@ async function start(): Promise<Browser> {
       beforeContentCallback: (window: BrowserWindow) => {
         // No popups, as with a browser's popup blocker: a snapshot is of one page.
         Object.defineProperty(window, 'open', { value: () => null, configurable: true, writable: true });
+        rejectNetworkErrors(window);
         signals.set(window, watchWindow(window));
       },
     },

@@ -4,6 +4,7 @@
 // `/api/items/` failed the page's `load` headless only. Each hop is a request of its own through the
 // server's gate, under the gate's rules (origin, methods, limits), as a browser's hop is.
 
+import type { BrowserWindow } from 'happy-dom';
 import type { GateAnswer, GateRequest } from './protocol.js';
 
 /** Hops a browser follows before its fetch fails (the Fetch standard's limit). */
@@ -44,4 +45,24 @@ export async function followRedirects(
       body: toGet ? null : asking.body,
     };
   }
+}
+
+/**
+ * Makes a page's fetch reject on a network error (a refused origin, a redirect loop, an upstream
+ * down), as a browser's does: happy-dom resolves it with the interceptor's `Response.error()`
+ * (status 0), so an app that catches the failure to show its error view went on with an empty
+ * response headless only. Called before the page's content loads.
+ */
+export function rejectNetworkErrors(window: BrowserWindow): void {
+  const fetch = window.fetch;
+  const TypeError = (window as unknown as { TypeError: ErrorConstructor }).TypeError;
+  Object.defineProperty(window, 'fetch', {
+    configurable: true,
+    writable: true,
+    value: async (...args: Parameters<typeof fetch>) => {
+      const response = await fetch.apply(window, args);
+      if (response.type === 'error') throw new TypeError('Failed to fetch');
+      return response;
+    },
+  });
 }

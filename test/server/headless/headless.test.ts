@@ -327,9 +327,9 @@ describe('headlessRenderer', () => {
   });
 
   it('answers a request the upstream cannot serve with a network error, so the page still settles', async () => {
-    // The page's script reads the failed answer as JSON and throws: by default the render fails at
-    // once with what it threw (never a hang to timeoutMs); with pageErrors: 'ignore' the page is
-    // snapshotted as it stands.
+    // The page's fetch rejects, as a browser's does, and its script does not catch it: by default
+    // the render fails at once with what it threw (never a hang to timeoutMs); with pageErrors:
+    // 'ignore' the page is snapshotted as it stands.
     const failing = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000 });
     const ignoring = headlessRenderer({
       root: path.join(dir, 'classic'),
@@ -342,7 +342,7 @@ describe('headlessRenderer', () => {
       createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
     await expect(handler(failing).render('/')).rejects.toMatchObject({
       code: 'RENDER_FAILED',
-      message: expect.stringMatching(/^the page of \/ threw before it settled: SyntaxError: /),
+      message: expect.stringMatching(/^the page of \/ threw before it settled: TypeError: Failed to fetch/),
     });
     const snap = await handler(ignoring).render('/');
     expect(snap.status).toBe(200);
