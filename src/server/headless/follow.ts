@@ -2,7 +2,8 @@
 // (headless/child.ts) as the final response, so a 301 from the upstream reached the app's script as
 // it came, where a browser gives the target's answer: an API that moves `/api/items` to
 // `/api/items/` failed the page's `load` headless only. Each hop is a request of its own through the
-// server's gate, under the gate's rules (origin, methods, limits), as a browser's hop is.
+// server's gate, under the gate's rules (origin, methods, limits), as a browser's hop is. And a
+// network error rejects the page's fetch, as a browser's does, where happy-dom resolved it.
 
 import type { BrowserWindow } from 'happy-dom';
 import type { GateAnswer, GateRequest } from './protocol.js';
