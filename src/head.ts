@@ -52,16 +52,13 @@ const LD_KEY = 'json-ld';
  */
 export function headKey(tag: string, attr: (name: string) => string | null | undefined): string | null {
   const read = (name: string) => attr(name)?.trim().toLowerCase();
-  if (tag === 'meta') {
-    const name = read('name');
-    if (name) return 'meta name ' + name;
-    const property = read('property');
-    return property ? 'meta property ' + property : null;
-  }
-  if (tag === 'link') {
-    const rel = read('rel');
-    return rel ? `link ${rel.replace(/\s+/g, ' ')} ${read('hreflang') ?? ''}` : null;
-  }
+  if (tag === 'meta')
+    for (const name of ['name', 'property']) {
+      const value = read(name);
+      if (value) return `meta ${name} ${value}`;
+    }
+  const rel = tag === 'link' && read('rel');
+  if (rel) return `link ${rel.replace(/\s+/g, ' ')} ${read('hreflang') ?? ''}`;
   return tag === 'script' && read('type') === LD_TYPE ? LD_KEY : null;
 }
 
