@@ -102,8 +102,8 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
     // A tag with no key (a meta with neither name nor property) is always kept.
     const key = headKey(tag, (name) => attrs.find((a) => a[0] === name)?.[1]) ?? tag + tags.size;
     // A meta with no content (`null`) says nothing, as `jsonLd: null`: it takes away what an earlier
-    // layer set with its key, and writes no tag.
-    if (tag === 'meta' && (fields as MetaTag).content == null) tags.delete(key);
+    // layer set with its key, and writes no tag. A link always writes one.
+    if (tag !== 'link' && (json ?? (fields as MetaTag).content) == null) tags.delete(key);
     else tags.set(key, { key, tag, attrs, json });
   };
   for (const layer of layers) {
@@ -111,8 +111,7 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
     layer.meta?.forEach((m) => put('meta', m, ['name', 'property', 'content']));
     layer.link?.forEach((l) => put('link', l, ['rel', 'href', 'hreflang']));
     // JSON-LD of `null` says nothing: it takes away what an earlier layer set, and writes no tag.
-    if (layer.jsonLd === null) tags.delete(LD_KEY);
-    else if (layer.jsonLd !== undefined) put('script', { type: LD_TYPE }, ['type'], layer.jsonLd);
+    if (layer.jsonLd !== undefined) put('script', { type: LD_TYPE }, ['type'], layer.jsonLd);
   }
   return [...tags.values()];
 }
