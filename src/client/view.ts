@@ -2,14 +2,15 @@
 // head tags, drawn as the server's hooks renderer draws them. The router (src/client/router.ts)
 // decides which view a state gets and what status it answers; this file only draws it.
 
+import { hasEscapedFragment } from '../codec.js';
 import { DEV } from '../dev.js';
 import { stateHead } from '../head.js';
 import { hookText, syncHead } from '../hook-text.js';
-import type { HydrationPayload } from '../hydration.js';
+import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
 import type { AnyRoute, RouteTable } from '../route-types.js';
 import type { RouterDocument, RouterElement } from './dom.js';
 import { createHead } from './head.js';
-import { readPage } from './hydrate.js';
+import { readHydration } from './hydrate.js';
 import type { ErrorContext, ErrorView } from './types.js';
 
 /** The drawing of one router's states. Internal. */
@@ -45,9 +46,14 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
         );
       // Without a document there is no server-rendered page to hydrate from.
       if (!doc) return null;
-      let seed;
-      [seed, drawn, shellTitle] = readPage(doc, outlet, href);
-      return seed;
+      // The outlet's mark says the server already wrote that location's view into it. A page opened
+      // at an ugly URL is the server's snapshot of a state even without the mark: its title may be
+      // that state's ('' matches no location, so the outlet is drawn anew). Its head tags, as any
+      // page's, say which state they are of themselves (src/client/head.ts).
+      drawn = outlet?.getAttribute(RENDERED_ATTRIBUTE) ?? (hasEscapedFragment(href) ? '' : null);
+      // Any page rendered for a state names the shell's title on its `<title>` where the state's replaced it.
+      shellTitle = doc.querySelector('title')?.getAttribute(SHELL_TITLE_ATTRIBUTE) ?? doc.title;
+      return readHydration(doc);
     },
     draw(view, context, bare, failed) {
       const location = context.location;

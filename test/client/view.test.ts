@@ -53,7 +53,7 @@ describe('createView', () => {
       '<main id="app" data-router-rendered="/books/1"><h1>server</h1></main>',
     );
     const view = createView(routes, doc);
-    expect(view.start('#app', 'https://example.com/books/1')).toEqual({ location: '/books/1', status: 200, data: 'one' });
+    expect(view.start('#app', 'https://example.com/')).toEqual({ location: '/books/1', status: 200, data: 'one' });
     const hooks = { render: () => '<h1>client</h1>' };
     view.draw(hooks, context('/books/1'), false, false);
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>server</h1>');
@@ -61,6 +61,30 @@ describe('createView', () => {
     expect(doc.title).toBe('Shell');
     view.draw(hooks, context('/books/1'), false, false);
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>client</h1>');
+  });
+
+  it("keeps only an outlet marked drawn for the state's location, and reads the shell's title from the title's mark", () => {
+    const doc = page('<title data-router-title="Shop">Item 1</title>', '<main data-router-rendered="/x"></main><div></div>');
+    const hooks = { render: () => 'client' };
+    for (const [outlet, location, shown] of [
+      ['main', '/x', 'server'],
+      ['main', '/y', 'client'],
+      ['div', '/x', 'client'],
+    ] as const) {
+      const el = doc.querySelector(outlet) as Element;
+      el.innerHTML = 'server';
+      const view = createView(routes, doc);
+      view.start(el as never, 'https://example.com/');
+      view.draw(hooks, context(location), false, false);
+      expect([outlet, location, el.innerHTML]).toEqual([outlet, location, shown]);
+      expect(doc.title).toBe('Shop');
+    }
+    doc.head.innerHTML = '<title>Shop</title>';
+    const view = createView(routes, doc);
+    view.start(null, 'https://example.com/');
+    doc.title = 'Elsewhere';
+    view.draw({}, context('/x'), false, false);
+    expect(doc.title).toBe('Shop');
   });
 
   it('gives a state not found or failed no canonical link, and an error view without a title leaves the title alone', () => {
