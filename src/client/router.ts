@@ -279,7 +279,7 @@ export function createRouter(options: RouterOptions): Router {
       if (started) return Promise.resolve(current !== null);
       started = true;
       const href = nav.href();
-      seed = view.start(options.outlet, href);
+      seed = view.start(options.outlet);
       // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
       const { signal } = (listening = new (win?.AbortController ?? AbortController)());
       nav.listen(onPop, signal);
