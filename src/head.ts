@@ -50,20 +50,21 @@ const LD_KEY = 'json-ld';
 
 /**
  * The key of a head element, or null when it has none (then it is never replaced). `attr` reads
- * an attribute (null or undefined when absent). Names and rels compare case-insensitively, as HTML does.
+ * an attribute (null or undefined when absent), or a tag's field (read as its text). Names and rels
+ * compare case-insensitively, as HTML does.
  */
-export function headKey(tag: string, attr: (name: string) => string | null | undefined): string | null {
-  const read = (name: string) => attr(name)?.trim().toLowerCase();
-  if (tag === 'meta') {
-    const name = read('name');
-    if (name) return 'meta name ' + name;
-    const property = read('property');
-    return property ? 'meta property ' + property : null;
-  }
-  if (tag === 'link') {
-    const rel = read('rel');
-    return rel ? `link ${rel.replace(/\s+/g, ' ')} ${read('hreflang') ?? ''}` : null;
-  }
+export function headKey(tag: string, attr: (name: string) => unknown): string | null {
+  const read = (name: string) =>
+    String(attr(name) ?? '')
+      .trim()
+      .toLowerCase();
+  if (tag === 'meta')
+    for (const name of ['name', 'property']) {
+      const value = read(name);
+      if (value) return `meta ${name} ${value}`;
+    }
+  const rel = tag === 'link' && read('rel');
+  if (rel) return `link ${rel.replace(/\s+/g, ' ')} ${read('hreflang')}`;
   return tag === 'script' && read('type') === LD_TYPE ? LD_KEY : null;
 }
 
@@ -120,10 +121,10 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
       if (value != null) attrs.push([name, String(value)]);
     }
     // A tag with no key (a meta with neither name nor property) is always kept.
-    const key = headKey(tag, (name) => attrs.find((a) => a[0] === name)?.[1]) ?? tag + tags.size;
+    const key = headKey(tag, (name) => (fields as Record<string, unknown>)[name]) ?? tag + tags.size;
     // A meta with no content (`null`) says nothing, as `jsonLd: null`: it takes away what an earlier
-    // layer set with its key, and writes no tag.
-    if (tag === 'meta' && (fields as MetaTag).content == null) tags.delete(key);
+    // layer set with its key, and writes no tag. A link always writes one.
+    if (tag !== 'link' && (json ?? (fields as MetaTag).content) == null) tags.delete(key);
     else tags.set(key, { key, tag, attrs, json });
   };
   for (const layer of layers) {
@@ -132,8 +133,7 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
     layer.meta?.forEach((m) => put('meta', m, ['name', 'property', 'content']));
     layer.link?.forEach((l) => put('link', l, ['rel', 'href', 'hreflang']));
     // JSON-LD of `null` says nothing: it takes away what an earlier layer set, and writes no tag.
-    if (layer.jsonLd === null) tags.delete(LD_KEY);
-    else if (layer.jsonLd !== undefined) put('script', { type: LD_TYPE }, ['type'], layer.jsonLd);
+    if (layer.jsonLd !== undefined) put('script', { type: LD_TYPE }, ['type'], layer.jsonLd);
   }
   return [...tags.values()];
 }

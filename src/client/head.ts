@@ -15,21 +15,18 @@ import type { RouterDocument, RouterElement, RouterNode } from './dom.js';
  * names `location` and goes on the next call, and one naming another location goes at once.
  */
 export function createHead(doc: RouterDocument): (tags: readonly HeadTag[], location: string) => void {
-  let added: RouterElement[] = [];
-  let taken: [RouterElement, RouterNode, RouterNode | null][] = [];
+  const added: RouterElement[] = [];
+  const taken: [RouterElement, RouterNode, RouterNode | null][] = [];
   return (tags, location) => {
-    for (const el of added) el.remove();
+    for (const el of added.splice(0)) el.remove();
     // Put back in reverse, so each one's next sibling is in place (or gone: then at the end).
-    for (const [el, parent, next] of taken.reverse()) parent.insertBefore(el, next?.parentNode === parent ? next : null);
-    added = [];
-    taken = [];
+    for (const [el, parent, next] of taken.splice(0).reverse()) parent.insertBefore(el, next?.parentNode === parent ? next : null);
     const head = doc.head;
     if (!head) return;
-    const keys = new Set(tags.map((t) => t.key));
     for (const el of head.querySelectorAll('meta,link,script')) {
       const key = headKey(el.localName, (name) => el.getAttribute(name));
       const of = el.getAttribute(HEAD_ATTRIBUTE);
-      if (key && keys.has(key)) (of !== null || taken.push([el, el.parentNode as RouterNode, el.nextSibling]), el.remove());
+      if (tags.some((t) => t.key === key)) (of !== null || taken.push([el, el.parentNode as RouterNode, el.nextSibling]), el.remove());
       else if (of !== null) of === location ? added.push(el) : el.remove();
     }
     for (const t of tags) {

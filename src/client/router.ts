@@ -214,9 +214,8 @@ export function createRouter(options: RouterOptions): Router {
       let error: unknown;
       let failed = false;
       const load = m.route.load;
-      // The server's answer for this state: its data, or a 404 its `load` gave with notFound().
-      if (seeded?.status === 404 && !m.notFound) m = { ...m, route: fallback, notFound: true };
-      else if (seeded) data = seeded.data;
+      // The server's answer for this state: its data, or a 404 its `load` gave with notFound() (no data).
+      if (seeded) data = seeded.data;
       else if (load) {
         try {
           data = await until(load({ ...contextOf(m), signal }), signal);
@@ -227,8 +226,8 @@ export function createRouter(options: RouterOptions): Router {
       }
       const outcome = failed ? outcomeOf(error) : null;
       if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
-      // notFound(): the table's notFound view at this URL, as if nothing had matched.
-      if (outcome) ((m = { ...m, route: fallback, notFound: true }), (failed = false), (error = undefined));
+      // notFound(), now or on the server: the table's notFound view at this URL, as if nothing had matched.
+      if (outcome || seeded?.status === 404) ((m = { ...m, route: fallback, notFound: true }), (failed = false), (error = undefined));
       commit(m, e, kind, data, failed ? (errorView ?? {}) : m.route, via, failed, error);
       return true;
     } finally {
@@ -280,7 +279,7 @@ export function createRouter(options: RouterOptions): Router {
       if (started) return Promise.resolve(current !== null);
       started = true;
       const href = nav.href();
-      seed = view.start(options.outlet, href);
+      seed = view.start(options.outlet);
       // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
       const { signal } = (listening = new (win?.AbortController ?? AbortController)());
       nav.listen(onPop, signal);

@@ -5,17 +5,17 @@
 import { DEV } from '../dev.js';
 import { stateHead } from '../head.js';
 import { hookText, syncHead } from '../hook-text.js';
-import type { HydrationPayload } from '../hydration.js';
+import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
 import type { AnyRoute, RouteTable } from '../route-types.js';
 import type { RouterDocument, RouterElement } from './dom.js';
 import { createHead } from './head.js';
-import { readPage } from './hydrate.js';
+import { readHydration } from './hydrate.js';
 import type { ErrorContext, ErrorView } from './types.js';
 
 /** The drawing of one router's states. Internal. */
 export interface View {
-  /** Finds the outlet (an element, or a selector read now) and reads the page at `href`: the server's data for the first navigation. */
-  start(outlet: RouterElement | string | null | undefined, href: string): HydrationPayload | null;
+  /** Finds the outlet (an element, or a selector read now) and reads the page: the server's data for the first navigation. */
+  start(outlet: RouterElement | string | null | undefined): HydrationPayload | null;
   /**
    * Draws `view` (a route's, the table's notFound or the error view) of the state `context` names:
    * its render (unless the server already drew that location into the outlet), its title and its
@@ -32,10 +32,10 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
   let outlet: RouterElement | null | undefined;
   // What the server-rendered page gives: the location whose view the outlet already shows (only the
   // first state drawn may find it there), and the title a route without one shows, the shell's.
-  let drawn: string | null = null;
+  let drawn: string | null | undefined;
   let shellTitle = '';
   return {
-    start(o, href) {
+    start(o) {
       outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
       // A selector that finds nothing leaves every view undrawn and the page empty, with no error
       // (development builds only say so: a script run before its element, or no window given).
@@ -45,9 +45,13 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
         );
       // Without a document there is no server-rendered page to hydrate from.
       if (!doc) return null;
-      let seed;
-      [seed, drawn, shellTitle] = readPage(doc, outlet, href);
-      return seed;
+      // The outlet's mark says the server already wrote that location's view into it. A snapshot
+      // (at an ugly URL) has none: its state is drawn anew. Its head tags, as any page's, say which
+      // state they are of themselves (src/client/head.ts).
+      drawn = outlet?.getAttribute(RENDERED_ATTRIBUTE);
+      // Any page rendered for a state names the shell's title on its `<title>` where the state's replaced it.
+      shellTitle = doc.querySelector('title')?.getAttribute(SHELL_TITLE_ATTRIBUTE) ?? doc.title;
+      return readHydration(doc);
     },
     draw(view, context, bare, failed) {
       const location = context.location;

@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter, type Router } from '../../src/client/index.js';
-import { readHydration, readPage } from '../../src/client/hydrate.js';
+import { readHydration } from '../../src/client/hydrate.js';
 import { createRoutes, notFound } from '../../src/index.js';
 import { createSnapshotHandler, type CleanUrls } from '../../src/server/index.js';
 
@@ -197,7 +197,7 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
   });
 });
 
-describe('readHydration and readPage', () => {
+describe('readHydration', () => {
   it.each([
     [
       '<script type="application/json" id="crawlable-router-data">{"location":"/a","status":200,"data":1}</script>',
@@ -213,22 +213,5 @@ describe('readHydration and readPage', () => {
     const window = new Window();
     window.document.body.innerHTML = markup;
     expect(readHydration(window.document)).toEqual(expected);
-  });
-
-  it("reads the outlet mark, null without one or without an outlet, and '' for an unmarked page at an ugly URL", () => {
-    const window = new Window();
-    window.document.body.innerHTML = '<main data-router-rendered="/x"></main><div></div>';
-    const [main, div] = [window.document.querySelector('main'), window.document.querySelector('div')];
-    const drawn = (outlet: typeof main | undefined, href: string) => readPage(window.document, outlet, href)[1];
-    expect([drawn(main, '/'), drawn(div, '/'), drawn(null, '/'), drawn(undefined, '/')]).toEqual(['/x', null, null, null]);
-    expect([drawn(main, '/?_escaped_fragment_=/y'), drawn(div, '/?_escaped_fragment_=/y')]).toEqual(['/x', '']);
-  });
-
-  it("reads the shell's title from the title's mark, else the page's title", () => {
-    const window = new Window();
-    window.document.head.innerHTML = '<title data-router-title="Shop">Item 1</title>';
-    expect(readPage(window.document, null, '/')[2]).toBe('Shop');
-    window.document.head.innerHTML = '<title>Shop</title>';
-    expect(readPage(window.document, null, '/')).toEqual([null, null, 'Shop']);
   });
 });

@@ -30,7 +30,7 @@ describe('createView', () => {
   it('draws a view into the outlet found by its selector, with its title and its head over the defaults', () => {
     const doc = page('<title>Shell</title>', '<main id="app"></main>');
     const view = createView(routes, doc);
-    expect(view.start('#app', 'https://example.com/')).toBeNull();
+    expect(view.start('#app')).toBeNull();
     view.draw(
       {
         title: ({ location }) => `At ${location}`,
@@ -53,7 +53,7 @@ describe('createView', () => {
       '<main id="app" data-router-rendered="/books/1"><h1>server</h1></main>',
     );
     const view = createView(routes, doc);
-    expect(view.start('#app', 'https://example.com/books/1')).toEqual({ location: '/books/1', status: 200, data: 'one' });
+    expect(view.start('#app')).toEqual({ location: '/books/1', status: 200, data: 'one' });
     const hooks = { render: () => '<h1>client</h1>' };
     view.draw(hooks, context('/books/1'), false, false);
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>server</h1>');
@@ -63,10 +63,34 @@ describe('createView', () => {
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>client</h1>');
   });
 
+  it("keeps only an outlet marked drawn for the state's location, and reads the shell's title from the title's mark", () => {
+    const doc = page('<title data-router-title="Shop">Item 1</title>', '<main data-router-rendered="/x"></main><div></div>');
+    const hooks = { render: () => 'client' };
+    for (const [outlet, location, shown] of [
+      ['main', '/x', 'server'],
+      ['main', '/y', 'client'],
+      ['div', '/x', 'client'],
+    ] as const) {
+      const el = doc.querySelector(outlet) as Element;
+      el.innerHTML = 'server';
+      const view = createView(routes, doc);
+      view.start(el as never);
+      view.draw(hooks, context(location), false, false);
+      expect([outlet, location, el.innerHTML]).toEqual([outlet, location, shown]);
+      expect(doc.title).toBe('Shop');
+    }
+    doc.head.innerHTML = '<title>Shop</title>';
+    const view = createView(routes, doc);
+    view.start(null);
+    doc.title = 'Elsewhere';
+    view.draw({}, context('/x'), false, false);
+    expect(doc.title).toBe('Shop');
+  });
+
   it('gives a state not found or failed no canonical link, and an error view without a title leaves the title alone', () => {
     const doc = page('<title>Shell</title>', '<main id="app"></main>');
     const view = createView(routes, doc);
-    view.start(doc.querySelector('#app') as never, 'https://example.com/');
+    view.start(doc.querySelector('#app') as never);
     view.draw({ title: 'Before' }, context('/a'), false, false);
     view.draw({ render: () => 'Failed' }, context('/b'), true, true);
     expect(doc.title).toBe('Before');
@@ -79,7 +103,7 @@ describe('createView', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     try {
       const view = createView(routes, undefined);
-      expect(view.start('#app', 'https://example.com/')).toBeNull();
+      expect(view.start('#app')).toBeNull();
       expect(() => view.draw({ title: 'T', render: () => 'x' }, context('/'), false, false)).not.toThrow();
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('the outlet "#app" matches no element: the router has no window'));
     } finally {
@@ -90,7 +114,7 @@ describe('createView', () => {
   it('refuses in development a render that returns a promise, naming the state', () => {
     const doc = page('', '<main id="app"></main>');
     const view = createView(routes, doc);
-    view.start('#app', 'https://example.com/');
+    view.start('#app');
     expect(() => view.draw({ render: () => Promise.resolve('x') as never }, context('/late?tab=1'), false, false)).toThrow(
       /^render of "\/late\?tab=1" returned a promise/,
     );
