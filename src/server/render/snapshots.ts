@@ -112,7 +112,9 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
       const target = result.redirect === undefined ? undefined : stripAnchor(normalizeLocation(result.redirect));
       // A redirect to the state itself is a loop (the client router gives up after 10 hops: a page
       // that lands on it says 500): a failure, where a cached 302 would send crawlers round for ever.
-      if (target === location) throw new SnapshotError('RENDER_FAILED', `rendering ${location} redirects to itself`);
+      // Its state, not its spelling: a query key the route does not keep is asked for by this very key.
+      if (target !== undefined && routes.stateOf(target) === location)
+        throw new SnapshotError('RENDER_FAILED', `rendering ${location} redirects to itself`);
       const redirect = target === undefined ? {} : { redirect: target };
       return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), ...redirect };
     } catch (error) {
