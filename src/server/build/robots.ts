@@ -57,10 +57,11 @@ export function robotsTxt(options: RobotsTxtOptions = {}): string {
     const location = stripAnchor(normalizeLocation(prefix));
     const pretty = toUrl(location, { base, mode: 'hashbang' });
     // The state as the crawler escapes it in the ugly URL, whatever page it rides on. The base
-    // state's query is written `#!x`, but `#!?x` and `#!/?x` name that state too: each its rule.
-    const fragment = escapeFragment(pretty.slice(pretty.indexOf('#!') + 2));
-    const spellings = location.startsWith('/?') ? ['', '?', '/?'] : [''];
-    for (const lead of spellings) rules.add('/*_escaped_fragment_=' + pattern(lead + fragment));
+    // state's query `/?x` is written `#!x`, but `#!?x` and `#!/?x` name that state too: each its
+    // rule (a query that starts with `/` or `?` is written `#!/?x` already, never `#!x`).
+    const written = pretty.slice(pretty.indexOf('#!') + 2);
+    const spellings = location.startsWith('/?') ? [written, location.slice(1), location] : [written];
+    for (const fragment of spellings) rules.add('/*_escaped_fragment_=' + pattern(escapeFragment(fragment)));
     rules.add(pattern(base + location.slice(1)));
   }
   if (rules.size === 0) out += 'Disallow:\n';

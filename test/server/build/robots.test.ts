@@ -47,6 +47,23 @@ describe('robotsTxt', () => {
     }
   });
 
+  it.each(['/?DONOTCRAWL', '/?/admin', '/??x', '/?%23x'])(
+    'disallows each spelling after #! of the base state’s query %s, and no other state',
+    (location) => {
+      // A query starting with `/` or `?` is written `#!/?…` (the short form would be read as a path
+      // or as `?` twice): its spellings are `/?q` and `?q`, never `?` or `/?` put before the written one.
+      const rules = robotsTxt({ disallow: [location] })
+        .split('\n')
+        .filter((l) => l.startsWith('Disallow: /*'))
+        .map((l) => l.slice('Disallow: /*_escaped_fragment_='.length));
+      const state = (fragment: string) => toLocation(`/?_escaped_fragment_=${escapeFragment(fragment)}`);
+      const query = location.slice(2);
+      for (const spelling of [query, '?' + query, '/?' + query].filter((f) => state(f) === location))
+        expect(rules).toContain(escapeFragment(spelling));
+      for (const rule of rules) expect(state(decodeURIComponent(rule))).toBe(location);
+    },
+  );
+
   it('opts the whole site out, and announces sitemaps', () => {
     expect(robotsTxt({ optOut: true, userAgent: 'Googlebot', sitemaps: ['https://example.com/sitemap.xml'] })).toBe(
       'User-agent: Googlebot\nDisallow: /*_escaped_fragment_\n\nSitemap: https://example.com/sitemap.xml\n',
