@@ -69,8 +69,6 @@ interface Child {
   dead: boolean;
 }
 
-/** Starts the pool of page processes behind a `HeadlessRenderer`. */
-
 /**
  * Why a page process died, from the end of its stderr: the error's line (Node ends a crash with
  * its stack and its own version), and the file an access the permission model refused names.
@@ -83,6 +81,8 @@ export function deathCause(stderr: string): string {
   const resource = said.find((l) => l.startsWith('resource: '));
   return error ? printable(error + (resource ? ` (${resource})` : '')) : 'no reason given';
 }
+
+/** Starts the pool of page processes behind a `HeadlessRenderer`. */
 export function pagePool(options: PoolOptions): HeadlessRenderer {
   const file = new URL('./child.js', import.meta.url);
   if (file.protocol !== 'file:' || !existsSync(fileURLToPath(file))) {
