@@ -84,6 +84,21 @@ describe('faults in load', () => {
     expect((await waiting).status).toBe(200);
   });
 
+  it('answers 503 for new states while a load that never settles counts, and renders again ten times timeoutMs later, not never', async () => {
+    const { port } = await serve(
+      [
+        { path: '/hung', load: () => new Promise(() => {}), render: () => 'never' },
+        { path: '/ok', render: () => '<p>ok</p>' },
+      ],
+      { timeoutMs: 100, queue: { concurrency: 1, maxWaiting: 0 } },
+    );
+    expect((await request(port, '/?_escaped_fragment_=/hung')).status).toBe(504);
+    expect((await request(port, '/?_escaped_fragment_=/ok')).status).toBe(503);
+    // Counted until 10 × timeoutMs after its timeout (~1,100 ms from the start), then taken for a load that never ends.
+    await sleep(1300);
+    expect((await request(port, '/?_escaped_fragment_=/ok')).status).toBe(200);
+  });
+
   it('refuses new renders with 503 while concurrency + maxWaiting loads that ignore their signal run on past timeoutMs', async () => {
     // Each timed-out render gave its slot back while its load ran on: a visitor asking for new
     // states against a slow backend piled up loads without bound (here, 2 may run on).

@@ -1,9 +1,11 @@
 // Renders are expensive (a headless page is tens of ms and megabytes), so only `concurrency` run at
 // once and at most `maxWaiting` wait; past that the server sheds load with 503 + Retry-After
-// instead of queueing without bound. A render that passed its time gives its slot back at once (a
-// `load` that never settles must not hold it for ever), but while its work still runs (a `load`
-// that ignores its signal) it is counted: at `concurrency + maxWaiting` of those, new renders are
-// refused too, so a slow backend and a visitor who asks for new states cannot pile up work without bound.
+// instead of queueing without bound. A render that passed its time (or whose every client left)
+// gives its slot back at once, but while its work still runs (a `load` that ignores its signal) it is
+// counted: at `concurrency + maxWaiting` of those, new renders are refused too, so a slow backend and
+// a visitor who asks for new states cannot pile up work without bound. Work still running
+// `forgetMs` later is taken for work that never ends (a promise no one settles) and no longer
+// counted, so such loads cost a while of 503s, not an outage until the process restarts.
 
 import { SnapshotError } from '../errors.js';
 
@@ -21,8 +23,8 @@ export interface QueueOptions {
 export interface RenderQueue {
   /** Runs `task` when a slot frees; throws `SnapshotError` BUSY at once when the queue is full. A task whose `signal` aborts while it waits leaves the queue (rejecting with the signal's reason). */
   run<T>(task: () => Promise<T>, signal?: AbortSignal): Promise<T>;
-  /** Counts `work`, a task's own promise that ran past its time, until it settles. */
-  overran(work: Promise<unknown>): void;
+  /** Counts `work`, a task's own promise that ran past its time, until it settles or `forgetMs` have passed. */
+  overran(work: Promise<unknown>, forgetMs: number): void;
   /** Tasks running. */
   readonly active: number;
   /** Tasks waiting. */
@@ -58,9 +60,18 @@ export function createQueue(options: QueueOptions = {}): RenderQueue {
     get waiting() {
       return waiters.length;
     },
-    overran(work) {
+    overran(work, forgetMs) {
       overrunning++;
-      const end = () => void overrunning--;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const end = () => {
+        if (timer === undefined) return;
+        clearTimeout(timer);
+        timer = undefined;
+        overrunning--;
+      };
+      // setTimeout takes at most 2^31 - 1 ms (a longer delay fires at once).
+      timer = setTimeout(end, Math.min(forgetMs, 2 ** 31 - 1));
+      timer.unref?.();
       work.then(end, end);
     },
     async run(task, signal) {

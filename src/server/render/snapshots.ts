@@ -77,6 +77,10 @@ function withTimeout<T>(
   });
 }
 
+// A render's work still running this many times its timeoutMs past it is taken for work that never
+// ends, and no longer counted against the queue (render/queue.ts).
+const FORGET_OVERRUN = 10;
+
 /** Builds the snapshot source of a handler. */
 export function createSnapshotSource(options: SourceOptions): SnapshotSource {
   const { routes, settings, renderer, cache, queue, timeoutMs, hydrate, limitClient } = options;
@@ -89,7 +93,7 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
         timeoutMs,
         location,
         abandoned,
-        (work) => queue.overran(work),
+        (work) => queue.overran(work, FORGET_OVERRUN * timeoutMs),
         (signal) =>
           renderer.render({
             location,

@@ -56,15 +56,23 @@ describe('createQueue', () => {
   it('refuses new tasks while concurrency + maxWaiting tasks that ran past their time still run, and starts them again as those end', async () => {
     const queue = createQueue({ concurrency: 1, maxWaiting: 1 });
     const late = [deferred(), deferred()];
-    queue.overran(late[0]!.promise);
+    queue.overran(late[0]!.promise, 60_000);
     expect(await queue.run(async () => 'one overran')).toBe('one overran');
-    queue.overran(late[1]!.promise);
+    queue.overran(late[1]!.promise, 60_000);
     await expect(queue.run(async () => 'refused')).rejects.toMatchObject({
       code: 'BUSY',
       message: '2 renders ran past their time and still run: no new render starts until they end',
     });
     late[0]!.resolve();
     await tick();
+    expect(await queue.run(async () => 'again')).toBe('again');
+  });
+
+  it('stops counting work that ran past its time once forgetMs have passed, as work that never ends', async () => {
+    const queue = createQueue({ concurrency: 1, maxWaiting: 0 });
+    queue.overran(new Promise(() => {}), 50);
+    await expect(queue.run(async () => 'refused')).rejects.toMatchObject({ code: 'BUSY' });
+    await new Promise((resolve) => setTimeout(resolve, 80));
     expect(await queue.run(async () => 'again')).toBe('again');
   });
 
