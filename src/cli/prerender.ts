@@ -72,7 +72,7 @@ async function loadRoutes(file: string, base: string | undefined): Promise<{ rou
   } catch (error) {
     // Node 20 runs no TypeScript: a routes.ts needs compiling, or a loader in the process.
     const typescript =
-      /\.[cm]?tsx?$/i.test(file) && (error as { code?: unknown }).code === 'ERR_UNKNOWN_FILE_EXTENSION'
+      /\.[cm]?tsx?$/i.test(file) && (error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION'
         ? `; Node runs no TypeScript here: give the compiled .js, or run the command with a loader: NODE_OPTIONS='--import tsx' npx crawlable-router …`
         : '';
     throw new SetupError(`cannot load the routes module ${file}: ${error instanceof Error ? error.message : String(error)}${typescript}`);
