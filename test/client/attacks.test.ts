@@ -53,14 +53,17 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
     });
   });
 
-  it('routes and writes a 1 MB #! fragment without an error, and stays on the origin', async () => {
-    await app.visitAlone(mode, '/app/#!/books/' + 'a'.repeat(1_000_000), async (t) => {
+  it('routes and writes a 500 kB #! fragment without an error, and stays on the origin', async () => {
+    await app.visitAlone(mode, '/app/#!/books/' + 'a'.repeat(500_000), async (t) => {
       const seen = await t.seen();
-      expect(seen.location).toBe('/books/' + 'a'.repeat(1_000_000));
+      expect(seen.location).toBe('/books/' + 'a'.repeat(500_000));
       expect(seen.address).toBe(urlOf(mode, seen.location as string));
       expect([t.errors, t.off]).toEqual([[], []]);
     });
-    // Chromium 156 takes 10 s and more, on a busy machine, to load a page at a 1 MB URL before any of its script runs.
+    // Chromium 156 takes 10 s and more, on a busy machine, to load a page at a 1 MB URL before any of
+    // its script runs (14-15 s a mode on a quiet 2-core machine, 4-5 s at 500 kB: its time grows
+    // faster than the URL); the router's own work on a 1 MB location is a few ms (toLocation 5 ms,
+    // resolve 3 ms in Node), so 500 kB proves as much at a third of the suite's time.
   }, 60_000);
 });
 
