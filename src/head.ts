@@ -113,6 +113,8 @@ function checkHead(layer: Head): void {
  */
 export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag[] {
   const tags = new Map<string, HeadTag>();
+  // Unkeyed tags are numbered by a count of their own: the map's size shrinks when a tag is taken away.
+  let unkeyed = 0;
   // The attributes named, in that order, from a tag's fields; an absent field writes no attribute.
   const put = (tag: HeadTag['tag'], fields: object, names: readonly string[], json?: unknown) => {
     const attrs: [string, string][] = [];
@@ -121,7 +123,7 @@ export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag
       if (value != null) attrs.push([name, String(value)]);
     }
     // A tag with no key (a meta with neither name nor property) is always kept.
-    const key = headKey(tag, (name) => (fields as Record<string, unknown>)[name]) ?? tag + tags.size;
+    const key = headKey(tag, (name) => (fields as Record<string, unknown>)[name]) ?? tag + unkeyed++;
     // A meta with no content (`null`) says nothing, as `jsonLd: null`: it takes away what an earlier
     // layer set with its key, and writes no tag. A link always writes one.
     if (tag !== 'link' && (json ?? (fields as MetaTag).content) == null) tags.delete(key);

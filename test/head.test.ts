@@ -101,6 +101,16 @@ describe('mergeHead', () => {
     expect(mergeHead([{ meta: [{ name: 'x', content: null }] }])).toEqual([]);
   });
 
+  it('keeps every keyless tag when a keyed one was taken away before it', () => {
+    // Keyless tags were numbered by the map's size, which shrinks when a tag is taken away: the
+    // second keyless meta took the first one's key and replaced it.
+    const tags = mergeHead([
+      { meta: [{ name: 'x', content: '1' }, { content: 'a' } as MetaTag] },
+      { meta: [{ name: 'x', content: null }, { content: 'b' } as MetaTag] },
+    ]);
+    expect(tags.map((t) => t.attrs)).toEqual([[['content', 'a']], [['content', 'b']]]);
+  });
+
   it('takes the JSON-LD of earlier layers away for jsonLd: null, writing no tag of null', () => {
     const tags = mergeHead([{ jsonLd: { a: 1 }, meta: [{ name: 'description', content: 'd' }] }, { jsonLd: null }]);
     expect(tags.map((t) => t.tag)).toEqual(['meta']);
