@@ -14,6 +14,20 @@ export type SnapshotErrorCode =
   | 'RENDER_FAILED'
   | 'DATA_NOT_JSON';
 
+/**
+ * A numeric option above 0 (Infinity too), or `fallback` when it is not given. Text is refused, not
+ * coerced: an environment variable's '5000' would make `'5000' + 1000` a lock of 50001000 ms. Internal.
+ */
+export function positiveOption(value: unknown, fallback: number, name: string, what = 'a number'): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !(value > 0))
+    throw new SnapshotError(
+      'BAD_OPTION',
+      `${name} must be ${what} above 0, got ${typeof value === 'string' ? JSON.stringify(value) : String(value)}`,
+    );
+  return value;
+}
+
 /** A snapshot that could not be made, or an option that cannot work; `code` names which. */
 export class SnapshotError extends Error {
   /** The kind of error. */

@@ -13,7 +13,7 @@ import { outcomeOf } from '../outcome.js';
 import { createSnapshotCache } from './cache/cache.js';
 import type { StoredSnapshot } from './cache/store.js';
 import { memoryStore } from './cache/memory-store.js';
-import { SnapshotError } from './errors.js';
+import { positiveOption, SnapshotError } from './errors.js';
 import { errorPage } from './html/escape.js';
 import { memoize } from './memo.js';
 import { ownMemo } from './held.js';
@@ -65,10 +65,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     base: checkBase(options.base, routes.base),
     mode: checkMode(options.mode),
   };
-  // Numbers, not text (an environment variable): '5000' + LOCK_MARGIN_MS would be a lock of 50001000 ms.
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
-    throw new SnapshotError('BAD_OPTION', `timeoutMs must be a number of milliseconds above 0, got ${JSON.stringify(timeoutMs)}`);
+  const timeoutMs = positiveOption(options.timeoutMs, 10_000, 'timeoutMs', 'a number of milliseconds');
   const {
     cacheControl = 'public, max-age=300',
     shellCacheControl = 'no-cache',

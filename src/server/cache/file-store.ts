@@ -16,7 +16,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { AppLocation } from '../../location.js';
 import type { SnapshotStore, StoredSnapshot } from './store.js';
-import { SnapshotError } from '../errors.js';
+import { positiveOption, SnapshotError } from '../errors.js';
 import { createFileClaims } from '../files/collisions.js';
 import { fileInside, removeIfEmpty, writeInside } from '../files/folder.js';
 import { etagOf } from '../http/respond.js';
@@ -56,12 +56,6 @@ async function* walk(dir: string, prefix: string): AsyncGenerator<string> {
   }
 }
 
-function bound(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!(value > 0)) throw new SnapshotError('BAD_OPTION', `fileStore ${name} must be a number above 0, got ${String(value)}`);
-  return value;
-}
-
 /**
  * A store over a folder of snapshots (what `prerender` writes). A file's modification time is its
  * render time, so with the handler's `ttlMs` a prerendered snapshot is served until it is that old;
@@ -71,8 +65,8 @@ function bound(value: number | undefined, fallback: number, name: string): numbe
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SnapshotStore {
   const root = path.resolve(dir);
-  const maxEntries = bound(options.maxEntries, 10_000, 'maxEntries');
-  const maxBytes = bound(options.maxBytes, 256 * 2 ** 20, 'maxBytes');
+  const maxEntries = positiveOption(options.maxEntries, 10_000, 'fileStore maxEntries');
+  const maxBytes = positiveOption(options.maxBytes, 256 * 2 ** 20, 'fileStore maxBytes');
   const keep = options.keep ?? (() => true);
   // What the folder holds, oldest first: read from the disk once, then kept up to date.
   let index: Promise<Map<AppLocation, number>> | null = null;

@@ -2,7 +2,7 @@
 // entries keep alive, the answers the handler prepares from each snapshot included (held.ts).
 
 import type { AppLocation } from '../../location.js';
-import { SnapshotError } from '../errors.js';
+import { positiveOption } from '../errors.js';
 import { ownMemo } from '../held.js';
 import type { SnapshotStore, StoredSnapshot } from './store.js';
 
@@ -33,12 +33,6 @@ export interface MemoryStore extends SnapshotStore {
   readonly bytes: number;
 }
 
-function positive(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!(value > 0)) throw new SnapshotError('BAD_OPTION', `${name} must be a number above 0, got ${String(value)}`);
-  return value;
-}
-
 /** Bytes a string takes in the process: V8 keeps a text with no character past U+00FF at a byte a character, else two. */
 function textBytes(text: string): number {
   return /[^\u0000-\u00ff]/.test(text) ? 2 * text.length : text.length;
@@ -55,8 +49,8 @@ export const answersAtOnce = (store: SnapshotStore): boolean => immediate.has(st
 
 /** A least-recently-used store in memory, bounded by entries and by the bytes its entries keep alive. */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
-  const maxEntries = positive(options.maxEntries, 1000, 'maxEntries');
-  const maxBytes = positive(options.maxBytes, 50 * 1024 * 1024, 'maxBytes');
+  const maxEntries = positiveOption(options.maxEntries, 1000, 'maxEntries');
+  const maxBytes = positiveOption(options.maxBytes, 50 * 1024 * 1024, 'maxBytes');
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
   const entries = new Map<AppLocation, { snapshot: StoredSnapshot; bytes: number }>();
   let bytes = 0;

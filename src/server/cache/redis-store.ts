@@ -13,7 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppLocation } from '../../location.js';
 import type { SnapshotLock, SnapshotStore, StoredSnapshot } from './store.js';
-import { SnapshotError } from '../errors.js';
+import { positiveOption, SnapshotError } from '../errors.js';
 
 /** The part of a node-redis client (`createClient()` of the `redis` package, v5 or later) the store uses. */
 export interface RedisClientLike {
@@ -102,12 +102,6 @@ export function decodeSnapshot(value: unknown): StoredSnapshot | undefined {
   }
 }
 
-function option(value: number | undefined, fallback: number, name: string): number {
-  if (value === undefined) return fallback;
-  if (!(value > 0)) throw new SnapshotError('BAD_OPTION', `${name} must be a number above 0, got ${String(value)}`);
-  return value;
-}
-
 /** A glob pattern matching `text` literally (SCAN's MATCH). */
 function globEscape(text: string): string {
   return text.replace(/[*?[\]\\]/g, '\\$&');
@@ -120,10 +114,10 @@ export function redisStore(options: RedisStoreOptions): RedisStore {
     throw new SnapshotError('BAD_OPTION', 'client must be a node-redis client (createClient() of the redis package)');
   const prefix = options.prefix ?? 'crawlable-router:';
   if (typeof prefix !== 'string') throw new SnapshotError('BAD_OPTION', 'prefix must be a string');
-  const maxBytes = option(options.maxBytes, 2 * 2 ** 20, 'maxBytes');
-  const maxTtlMs = option(options.maxTtlMs, 86_400_000, 'maxTtlMs');
-  const commandTimeoutMs = option(options.commandTimeoutMs, 500, 'commandTimeoutMs');
-  const retryMs = option(options.retryMs, 1000, 'retryMs');
+  const maxBytes = positiveOption(options.maxBytes, 2 * 2 ** 20, 'maxBytes');
+  const maxTtlMs = positiveOption(options.maxTtlMs, 86_400_000, 'maxTtlMs');
+  const commandTimeoutMs = positiveOption(options.commandTimeoutMs, 500, 'commandTimeoutMs');
+  const retryMs = positiveOption(options.retryMs, 1000, 'retryMs');
   const snapshotKey = (key: AppLocation) => `${prefix}snapshot:${key}`;
   const lockKey = (key: AppLocation) => `${prefix}lock:${key}`;
   const pttl = (ttlMs: number) => String(Math.max(1, Math.ceil(Math.min(ttlMs, maxTtlMs))));

@@ -6,7 +6,7 @@
 // (headless/gate.ts). See SECURITY.md, "The headless boundary".
 
 import { openAppFolder, type AppFolder } from './app-files.js';
-import { SnapshotError } from '../errors.js';
+import { positiveOption, SnapshotError } from '../errors.js';
 import { pagePool, type HeadlessRenderer } from './pool.js';
 import { checkOrigin } from '../urls.js';
 
@@ -45,9 +45,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     });
   }
   const index = options.index ?? 'index.html';
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  if (typeof timeoutMs !== 'number' || !(timeoutMs > 0))
-    throw new SnapshotError('BAD_OPTION', `timeoutMs must be a number of milliseconds above 0, got ${JSON.stringify(timeoutMs)}`);
+  const timeoutMs = positiveOption(options.timeoutMs, 10_000, 'timeoutMs', 'a number of milliseconds');
   const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
   const upstreamMethods = methods(options.upstreamMethods, upstream);
   const maxPages = options.maxPages ?? 4;

@@ -141,7 +141,9 @@ describe('memoryStore', () => {
     );
   });
 
-  it.each([0, -1, NaN])('refuses maxEntries %s with a BAD_OPTION SnapshotError, as every option check does', (maxEntries) => {
+  it.each([0, -1, NaN, '1000'])('refuses maxEntries %s with a BAD_OPTION SnapshotError, as every option check does', (given) => {
+    // Text (an environment variable's '1000') is refused, not coerced, as by every numeric option of the server.
+    const maxEntries = given as number;
     expect(() => memoryStore({ maxEntries })).toThrow(/maxEntries must be a number above 0/);
     expect(() => memoryStore({ maxEntries })).toThrow(expect.objectContaining({ name: 'SnapshotError', code: 'BAD_OPTION' }));
   });
