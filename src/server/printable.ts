@@ -1,6 +1,9 @@
 // Text a stranger chose (a headless page's failure, a crawled site's URLs and markup), made safe for
 // a log line or a terminal: no forged line, no escape sequence, a bounded length.
 
+/** The most characters of a render's cause (what an app's hook or page threw) told in an error's message: a page process sends no more, and the server writes no more. */
+export const MAX_CAUSE = 500;
+
 /**
  * `text` with its control characters (C0, DEL, C1: line breaks, terminal escapes) written as `\xNN`
  * and cut at `max` characters, so that no forged log line or escape sequence reaches a log or a

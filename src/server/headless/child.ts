@@ -9,13 +9,13 @@
 import { readSync, writeSync } from 'node:fs';
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
 import { SnapshotError } from '../errors.js';
+import { MAX_CAUSE } from '../printable.js';
 import { followRedirects, rejectNetworkErrors } from './follow.js';
 import { harden } from './harden.js';
 import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
 import {
   answerParts,
   frame,
-  MAX_CAUSE,
   MAX_FRAME,
   MAX_HTML,
   SYNC_FD,

@@ -8,6 +8,7 @@
 import { normalizeLocation, type AppLocation } from '../../location.js';
 import type { RenderResult } from '../render/render.js';
 import type { UrlSettings } from '../urls.js';
+import { MAX_CAUSE } from '../printable.js';
 
 /** A request as the page process sends it. */
 export interface GateRequest {
@@ -67,9 +68,6 @@ export const MAX_FRAME = 64 * 1024 * 1024;
 
 /** Longest snapshot a page process may send, in UTF-16 units (as long as a frame): a longer one fails the render. */
 export const MAX_HTML = MAX_FRAME;
-
-/** The most characters of a page's failure (what it threw) a page process sends, and the server takes. */
-export const MAX_CAUSE = 500;
 
 /** Bytes of an asynchronous answer's body per IPC message. */
 export const PART = 1024 * 1024;

@@ -7,7 +7,7 @@ import { normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../l
 import type { RouteTable } from '../../route-types.js';
 import type { SnapshotCache } from '../cache/cache.js';
 import type { StoredSnapshot } from '../cache/store.js';
-import { printable } from '../printable.js';
+import { MAX_CAUSE, printable } from '../printable.js';
 import { SnapshotError } from '../errors.js';
 import { etagOf } from '../http/respond.js';
 import type { Ask } from '../http/exchange.js';
@@ -111,7 +111,7 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
       if (status >= 500)
         throw new SnapshotError(
           'RENDER_FAILED',
-          `rendering ${location} gave status ${status}` + (result.error ? `: ${printable(result.error, 500)}` : ''),
+          `rendering ${location} gave status ${status}` + (result.error ? `: ${printable(result.error, MAX_CAUSE)}` : ''),
         );
       const target = result.redirect === undefined ? undefined : stripAnchor(normalizeLocation(result.redirect));
       // A redirect to the state itself is a loop (the client router gives up after 10 hops: a page
@@ -125,7 +125,7 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
       if (error instanceof SnapshotError) throw error;
       // The app's own error (its message may quote a visitor's params): printable in the message, whole as the cause.
       const said = error instanceof Error ? error.message : String(error);
-      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${printable(said, 500)}`, { cause: error });
+      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${printable(said, MAX_CAUSE)}`, { cause: error });
     }
   }
 
