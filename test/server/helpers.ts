@@ -7,6 +7,8 @@ import type { AddressInfo } from 'node:net';
 export interface Running {
   port: number;
   base: string;
+  /** The server itself, for listeners of its own (`upgrade`). */
+  server: http.Server;
   close(): Promise<void>;
 }
 
@@ -18,6 +20,7 @@ export async function listen(listener: http.RequestListener): Promise<Running> {
   return {
     port,
     base: `http://127.0.0.1:${port}`,
+    server,
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listen, type Running } from '../server/helpers.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumTextReader } from '../../src/verify/browser.js';
 import { verify } from '../../src/verify/crawl.js';
@@ -16,23 +15,22 @@ const app = `<!doctype html><html><head><title>App</title></head><body><main></m
 const snapshot = (text: string, state: string) =>
   `<!doctype html><html><head><title>App</title><link rel="canonical" href="/#!${state}"></head><body><main>${text}</main><a href="#!/same">same</a> <a href="#!/cloaked">cloaked</a></body></html>`;
 
-let server: Server;
+let server: Running;
 let origin = '';
 let reader: TextReader;
 beforeAll(async () => {
   if (!existsSync(chromium)) throw new Error(`Chromium is missing at ${chromium}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const state = new URL(req.url ?? '/', origin).searchParams.get('_escaped_fragment_');
     const body = state === null ? app : state === '/cloaked' ? snapshot('Cheap watches', state) : snapshot(`State ${state}`, state);
     res.writeHead(200, { 'content-type': 'text/html' }).end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.base;
   reader = await chromiumTextReader();
 }, 60_000);
 afterAll(async () => {
   await reader?.close();
-  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  await server?.close();
 });
 
 describe('verify with a browser', () => {
@@ -48,16 +46,15 @@ describe('verify with a browser', () => {
 describe('verify --browser and the page reaching other hosts (security, second round)', () => {
   it('aborts in Chromium every request of the page off its origin: fetch, image, frame, script, WebSocket', async () => {
     const reached: string[] = [];
-    const elsewhere = createServer((req, res) => {
+    const elsewhere = await listen((req, res) => {
       reached.push(req.url ?? '');
       res.writeHead(200, { 'access-control-allow-origin': '*' }).end('x');
     });
-    elsewhere.on('upgrade', (req, socket) => {
+    elsewhere.server.on('upgrade', (req, socket) => {
       reached.push(`ws ${req.url}`);
       socket.destroy();
     });
-    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-    const away = `127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const away = `127.0.0.1:${elsewhere.port}`;
     const page = `<!doctype html><body><main>Here</main><img src="http://${away}/img"><iframe src="http://${away}/frame"></iframe>
       <script src="http://${away}/script.js"></script><script>
       fetch('http://${away}/fetch').catch(() => {});
@@ -66,23 +63,19 @@ describe('verify --browser and the page reaching other hosts (security, second r
       fetch('/same').catch(() => {});
     </script></body>`;
     const seenHere: string[] = [];
-    const site = createServer((req, res) => {
+    const site = await listen((req, res) => {
       seenHere.push(req.url ?? '');
       res.writeHead(200, { 'content-type': 'text/html' }).end(req.url === '/' ? page : 'ok');
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     try {
-      const text = await reader.visibleText(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, { javaScript: true });
+      const text = await reader.visibleText(`${site.base}/`, { javaScript: true });
       expect(text).toContain('Here');
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(reached).toEqual([]);
       expect(seenHere).toContain('/same');
     } finally {
-      // Chromium keeps its connections alive: end them, or close() waits for them.
-      for (const server of [site, elsewhere]) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
+      // Chromium keeps its connections alive: close() ends them, or it would wait for them.
+      await Promise.all([site.close(), elsewhere.close()]);
     }
   }, 60_000);
 });
@@ -92,16 +85,15 @@ describe('verify --browser and the popups of a page (security, eighth round)', (
     // Before, the off-origin guard was a route of the page alone: every popup it opened loaded and
     // ran (a POST form included), and its own scripts fetched freely, from the machine that verifies.
     const reached: string[] = [];
-    const elsewhere = createServer((req, res) => {
+    const elsewhere = await listen((req, res) => {
       reached.push(`${req.method} ${req.url}`);
       res.writeHead(200, { 'content-type': 'text/html' }).end('<script>fetch("/from-popup")</script>');
     });
-    elsewhere.on('upgrade', (req, socket) => {
+    elsewhere.server.on('upgrade', (req, socket) => {
       reached.push(`ws ${req.url}`);
       socket.destroy();
     });
-    await new Promise<void>((resolve) => elsewhere.listen(0, '127.0.0.1', resolve));
-    const away = `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}`;
+    const away = elsewhere.base;
     const page = `<!doctype html><body><main>Here</main><script>
       window.open('${away}/open');
       const link = (path, rel) => { const a = document.createElement('a'); a.href = '${away}' + path; a.target = '_blank'; a.rel = rel; document.body.append(a); a.click(); };
@@ -112,17 +104,13 @@ describe('verify --browser and the popups of a page (security, eighth round)', (
       blank?.document.write('<img src="${away}/img"><script>fetch("${away}/fetch").catch(() => {}); new WebSocket("${away.replace('http', 'ws')}/ws");<\\/script>');
       blank?.document.close();
     </script></body>`;
-    const site = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const site = await listen((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
     try {
-      expect(await reader.visibleText(`http://127.0.0.1:${(site.address() as AddressInfo).port}/`, { javaScript: true })).toContain('Here');
+      expect(await reader.visibleText(`${site.base}/`, { javaScript: true })).toContain('Here');
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect(reached).toEqual([]);
     } finally {
-      for (const server of [site, elsewhere]) {
-        server.closeAllConnections();
-        await new Promise<void>((resolve) => server.close(() => resolve()));
-      }
+      await Promise.all([site.close(), elsewhere.close()]);
     }
   }, 60_000);
 });
@@ -130,12 +118,11 @@ describe('verify --browser and the popups of a page (security, eighth round)', (
 describe('verify --browser against a page that never yields (security, seventh round)', () => {
   it('gives up on a page whose script loops for ever after it loaded, and reads the next page', async () => {
     // Before, a page's read waited for the looping page without end: verify never finished.
-    const looping = createServer((req, res) => {
+    const looping = await listen((req, res) => {
       const loop = req.url === '/loop' ? `<script>addEventListener('load', () => setTimeout(() => { for (;;); }, 50));</script>` : '';
       res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><body><p>Text</p>${loop}</body>`);
     });
-    await new Promise<void>((resolve) => looping.listen(0, '127.0.0.1', resolve));
-    const at = `http://127.0.0.1:${(looping.address() as AddressInfo).port}`;
+    const at = looping.base;
     const quick = await chromiumTextReader({ timeoutMs: 2000 });
     try {
       const started = Date.now();
@@ -146,7 +133,7 @@ describe('verify --browser against a page that never yields (security, seventh r
       expect(await quick.visibleText(`${at}/`, { javaScript: true })).toBe('Text');
     } finally {
       await quick.close();
-      await new Promise<void>((resolve) => looping.close(() => resolve()));
+      await looping.close();
     }
   }, 60_000);
 });
@@ -161,7 +148,7 @@ describe('verify --browser against a page that downloads (security, eighth round
     const page = `<!doctype html><body><p>Text</p><script>
       for (let i = 0; i < 5; i++) { const a = document.createElement('a'); a.href = '/big?' + i; a.download = 'f' + i; document.body.append(a); a.click(); }
     </script></body>`;
-    const site = createServer((req, res) => {
+    const site = await listen((req, res) => {
       if (!req.url?.startsWith('/big')) return void res.writeHead(200, { 'content-type': 'text/html' }).end(page);
       res.writeHead(200, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment' });
       // At most 2 GiB each: the test's bound, not the site's.
@@ -173,8 +160,7 @@ describe('verify --browser against a page that downloads (security, eighth round
       };
       pump();
     });
-    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
-    const at = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    const at = site.base;
     try {
       expect(await reader.visibleText(`${at}/`, { javaScript: true })).toContain('Text');
       // A state whose own URL is a download: no file either.
@@ -185,8 +171,7 @@ describe('verify --browser against a page that downloads (security, eighth round
       expect(early).toBeLessThan(200 * 2 ** 20);
       expect(sent).toBe(early);
     } finally {
-      site.closeAllConnections();
-      await new Promise<void>((resolve) => site.close(() => resolve()));
+      await site.close();
     }
   }, 60_000);
 });
