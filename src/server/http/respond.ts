@@ -63,8 +63,10 @@ export function isNotModified(request: Pick<Ask, 'header'>, etag: string | undef
   const since = request.header('if-modified-since');
   if (since === null || lastModified === undefined) return false;
   const date = httpDate(since);
-  // HTTP dates have whole seconds: compare at that precision.
-  return !Number.isNaN(date) && Math.floor(lastModified / 1000) * 1000 <= date;
+  // HTTP dates have whole seconds: compare at that precision. A date later than now is no date the
+  // client had the page at (a wrong clock, or a guess): it is ignored (RFC 2616 §14.25), not a 304
+  // for every later version of the page until that date.
+  return date <= Date.now() && Math.floor(lastModified / 1000) * 1000 <= date;
 }
 
 /** True when `Accept-Encoding` admits gzip (named with q > 0, or `*` with q > 0 and gzip not refused). */

@@ -40,6 +40,9 @@ describe('isNotModified', () => {
     [{ 'if-modified-since': 'Tuesday, 02-Jan-24 03:05:05 GMT' }, true],
     [{ 'if-modified-since': 'Tue Jan  2 03:05:05 2024' }, true],
     [{ 'if-modified-since': 'Tue Jan  2 03:04:04 2024' }, false],
+    // A date later than now is ignored: a client's wrong clock never pins its copy as current.
+    [{ 'if-modified-since': 'Fri, 01 Jan 2100 00:00:00 GMT' }, false],
+    [{ 'if-modified-since': new Date(Date.now() + 60_000).toUTCString() }, false],
     // If-None-Match wins over If-Modified-Since (RFC 9110 §13.2.2).
     [{ 'if-none-match': '"other"', 'if-modified-since': new Date(MODIFIED + 60_000).toUTCString() }, false],
     [{}, false],
