@@ -113,7 +113,9 @@ export function createRouter(options: RouterOptions): Router {
     const on = here;
     if (!entry || !on || on.e.key === entry.key) return; // `current` is shown where the browser is
     here = { loc: (current as Current).location, e: entry };
-    const delta = on.e.idx - entry.idx;
+    // As History.go() reads it (a long): a position a page script wrote (Infinity, 2 ** 32) reads
+    // as 0, which is a reload, and then the URL is written back instead.
+    const delta = (on.e.idx - entry.idx) | 0;
     if (api && delta) nav.go(-delta);
     else write((current as Current).location, entry, true);
   }

@@ -208,6 +208,25 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     expect(t.window.history.length).toBe(4);
   });
 
+  it('never reloads the page when a refused back lands on an entry whose position a page script overwrote', async () => {
+    await open();
+    // The page's own script stamps an entry with a position History.go() would read as 0, a reload.
+    for (const idx of [Infinity, 2 ** 32, NaN]) {
+      await t.router.navigate('/books/1');
+      t.window.history.replaceState({ key: 'stamped', idx }, '', t.window.location.href);
+      await t.router.navigate('/books/2');
+      const undo = t.router.beforeEach(() => false);
+      const go = vi.spyOn(t.window.history, 'go');
+      t.router.back();
+      await t.flush();
+      // The refusal moves back by some delta (wrong: the position is the script's), never by go(0).
+      expect(go.mock.calls.slice(1).map(([delta]) => (delta ?? 0) | 0)).not.toContain(0);
+      expect(t.router.current?.location).toBe('/books/2');
+      go.mockRestore();
+      undo();
+    }
+  });
+
   it('replaces the entry a back navigation reached when a guard redirects it', async () => {
     await open();
     await t.router.navigate('/books/1');
