@@ -92,6 +92,8 @@ export function createRouter(options: RouterOptions): Router {
   const report = onError ?? ((x: unknown) => (win?.reportError ? win.reportError(x) : console.error(x)));
   // A server-rendered page's data for the first navigation (src/client/hydrate.ts).
   let seed: HydrationPayload | null = null;
+  // Why a first navigation failed with nothing committed (a redirect loop), for the settled signal.
+  let lost: unknown = null;
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
     nav.write(adapter.url(loc), e, replace, loc);
@@ -101,7 +103,7 @@ export function createRouter(options: RouterOptions): Router {
   function idle() {
     pending = null;
     waiters.splice(0).forEach((f) => f());
-    if (started && doc) publishSettled(win, current && current.location, status, moved, current && current.error);
+    if (started && doc) publishSettled(win, current && current.location, status, moved, current ? current.error : lost);
   }
 
   /**
@@ -178,10 +180,14 @@ export function createRouter(options: RouterOptions): Router {
     // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
     const follow = (to: AppLocation, code: number) => {
       if (depth >= MAX_REDIRECTS) {
-        // With nothing shown yet (a first navigation: a headless render's page) the page fails: 500.
-        if (!current) status = 500;
+        const loop = new Error(
+          DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : 'redirect loop',
+        );
+        // With nothing shown yet (a first navigation: a headless render's page) the page fails: 500,
+        // the loop its error in the settled signal, for a headless render to say why.
+        if (!current) ((status = 500), (lost = loop));
         restoreAddress();
-        throw new Error(DEV ? `navigation redirected more than ${MAX_REDIRECTS} times, last to ${JSON.stringify(to)}` : 'redirect loop');
+        throw loop;
       }
       // PUSH is 0: a push stays a push, a replace or a traversal's redirect replaces.
       return run(normalizeLocation(to), kind && REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);

@@ -82,8 +82,15 @@ describe.each(modes)('outcomes on the client router in %s mode', (mode) => {
     t.window.addEventListener('crawlable-router:settled', (event) => settled.push((event as unknown as CustomEvent).detail));
     await expect(t.router.start()).rejects.toThrow(/redirected more than 10 times/);
     expect(t.document.documentElement.dataset['routerStatus']).toBe('500');
-    // Nothing shown: no location, and the headless renderer's 500 (it has no error of a view to give).
-    expect(settled).toEqual([{ location: null, status: 500, redirect: undefined, error: null }]);
+    // Nothing shown: no location, the headless renderer's 500, and the loop as its cause.
+    expect(settled).toEqual([
+      {
+        location: null,
+        status: 500,
+        redirect: undefined,
+        error: expect.objectContaining({ message: expect.stringMatching(/redirected more than 10 times/) }),
+      },
+    ]);
     expect(t.address()).toBe(t.urlOf('/items/loop'));
   });
 

@@ -149,6 +149,11 @@ describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (na
     expect((await request(server.port, '/?_escaped_fragment_=/items/boom')).body).not.toContain('secret internal detail');
   });
 
+  it('says why a state that redirects to itself failed: a loop of redirects (headless said only "status 500")', async () => {
+    const failure = (await handler.render('/items/loop').catch((error: unknown) => error)) as Error;
+    expect(failure).toMatchObject({ code: 'RENDER_FAILED', message: expect.stringMatching(/redirect/i) });
+  });
+
   it('never caches a failure: each request renders it again', async () => {
     await expect(handler.render('/items/boom')).rejects.toMatchObject({ code: 'RENDER_FAILED' });
     const again = await request(server.port, '/?_escaped_fragment_=/items/boom');
