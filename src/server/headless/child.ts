@@ -3,29 +3,18 @@
 // and its dependencies', no file write, no child process, no worker, no addon) with code generation
 // from strings refused in this realm. Before any page runs, this process gives up its network: a
 // socket's connect fails, nothing listens, and the ways to reach other modules from `process` are
-// removed. Every request a page makes is sent to the server, which decides (headless/gate.ts); the
-// page's own scripts run in happy-dom's VM context, and if they climb out of it they are still here.
+// removed. Every request a page makes is sent to the server (headless/requests.ts), which decides
+// (headless/gate.ts); the page's own scripts run in happy-dom's VM context, and if they climb out of
+// it they are still here.
 
-import { readSync, writeSync } from 'node:fs';
-import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings, ISyncResponse } from 'happy-dom';
+import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings } from 'happy-dom';
 import { SnapshotError } from '../errors.js';
 import { MAX_CAUSE } from '../printable.js';
-import { followRedirects, rejectNetworkErrors } from './follow.js';
+import { rejectNetworkErrors } from './follow.js';
 import { harden } from './harden.js';
 import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
-import {
-  answerParts,
-  frame,
-  MAX_FRAME,
-  MAX_HTML,
-  SYNC_FD,
-  type ChildOptions,
-  type FromChild,
-  type GateAnswer,
-  type GateRequest,
-  type PlainJob,
-  type ToChild,
-} from './protocol.js';
+import { MAX_HTML, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './protocol.js';
+import { pageRequests, type PageJob } from './requests.js';
 import type { RenderResult } from '../render/render.js';
 
 harden();
@@ -33,150 +22,17 @@ harden();
 const options = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
 const send = (message: FromChild) => void process.send?.(message);
 
-/** Each open page's job id, found by its window for the page's requests, and the HTML it was served. */
-const opened = new Map<BrowserPage, { id: number; source?: string }>();
+/** Each open page's job, found by its window for the page's requests. */
+const opened = new Map<BrowserPage, PageJob>();
 const signals = new WeakMap<BrowserWindow, PageSignals>();
 const aborts = new Map<number, AbortController>();
-const waiting = new Map<number, (answer: GateAnswer) => void>();
-/** The requests of each page still waiting for their answer, by job id: dropped when the page closes. */
-const asked = new Map<number, Set<number>>();
-let nextRequest = 0;
-// Answers come with their body in parts (protocol.ts): a request resolves once its last part came.
-const gather = answerParts();
 
-function jobOf(window: BrowserWindow): { id: number; source?: string } | undefined {
+function jobOf(window: BrowserWindow): PageJob | undefined {
   for (const [page, job] of opened) if (page.mainFrame.window === window) return job;
   return undefined;
 }
 
-function ask(id: number, request: GateRequest): Promise<GateAnswer> {
-  const rid = nextRequest++;
-  let rids = asked.get(id);
-  if (!rids) asked.set(id, (rids = new Set()));
-  rids.add(rid);
-  return new Promise((resolve) => {
-    waiting.set(rid, (answer) => {
-      rids.delete(rid);
-      resolve(answer);
-    });
-    send({ type: 'request', rid, id, request });
-  });
-}
-
-/** A closed page's requests: no one waits for their answers, and parts still on the way are ignored. */
-function forget(id: number): void {
-  for (const rid of asked.get(id) ?? []) {
-    waiting.delete(rid);
-    gather.drop(rid);
-  }
-  asked.delete(id);
-}
-
-function readExactly(length: number): Buffer {
-  const buffer = Buffer.alloc(length);
-  for (let at = 0; at < length; ) {
-    const read = readSync(SYNC_FD, buffer, at, length - at, null);
-    if (read === 0) throw new Error('the server closed the synchronous pipe');
-    at += read;
-  }
-  return buffer;
-}
-
-function readFrame(): Buffer {
-  const length = readExactly(4).readUInt32BE(0);
-  if (length > MAX_FRAME) throw new Error('a frame too long on the synchronous pipe');
-  return readExactly(length);
-}
-
-/** Asks the server synchronously: one frame out, a header frame and a body frame back. */
-function askSync(id: number, url: string, method: string): GateAnswer {
-  writeSync(SYNC_FD, frame(Buffer.from(JSON.stringify({ id, url, method }))));
-  const answer = JSON.parse(readFrame().toString('utf8')) as Omit<NonNullable<GateAnswer>, 'body'> | null;
-  const body = readFrame();
-  return answer && { ...answer, body };
-}
-
-const NO_BODY = new Set([101, 204, 205, 304]);
-
-// happy-dom runs a `defer` script as soon as it has loaded, as if it were `async`: a page whose
-// second script needs its first (a UMD bundle, then the app) threw when the second came first.
-// A browser runs them in document order; here each one's answer waits until the page's deferred
-// script before it has run (its load or error event).
-const deferred = new WeakMap<BrowserWindow, Promise<void>>();
-const claimed = new WeakSet<object>();
-
-/** Waits for the page's previous deferred script when `url` is the next deferred classic script's. */
-function deferredTurn(window: BrowserWindow, url: string): Promise<void> | undefined {
-  const script = [...window.document.querySelectorAll('script[src][defer]:not([async])')].find(
-    (element) =>
-      !claimed.has(element) && (element as unknown as { src: string }).src === url && !/module/i.test(element.getAttribute('type') ?? ''),
-  );
-  if (!script) return undefined;
-  claimed.add(script);
-  const before = deferred.get(window);
-  deferred.set(
-    window,
-    new Promise((ran) => {
-      script.addEventListener('load', () => ran(), { once: true });
-      script.addEventListener('error', () => ran(), { once: true });
-    }),
-  );
-  return before;
-}
-
-// An interceptor that throws leaves happy-dom's request task open and the page never idle: every
-// failure becomes a network error instead.
-const interceptor = {
-  async beforeAsyncRequest({ request, window }: { request: Request; window: BrowserWindow }) {
-    if (/^(data|blob):/.test(request.url)) return undefined;
-    try {
-      const job = jobOf(window);
-      if (job === undefined) return window.Response.error();
-      const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
-      // The server takes no body longer than a frame: a longer one is not sent.
-      if (body && body.byteLength > MAX_FRAME) return window.Response.error();
-      const first = job.source === undefined;
-      if (first) job.source = '';
-      const turn = first ? undefined : deferredTurn(window, request.url);
-      const asking = { url: request.url, method: request.method, headers: [...request.headers], body };
-      const { answer, url, redirected } = await followRedirects(asking, request.redirect, (hop) => ask(job.id, hop));
-      await turn;
-      // A page's first request is its navigation: the answer is the HTML it was served, before any script ran.
-      if (first && answer) job.source = Buffer.from(answer.body).toString('utf8');
-      if (!answer) return window.Response.error();
-      const response = new window.Response(NO_BODY.has(answer.status) ? null : answer.body, {
-        status: answer.status,
-        statusText: answer.statusText,
-        headers: answer.headers,
-      });
-      // Read-only in happy-dom's types, set by its own fetch as here: where the answer came from.
-      return Object.assign(response, { url, redirected });
-    } catch {
-      return window.Response.error();
-    }
-  },
-  beforeSyncRequest({ request, window }: { request: Request; window: BrowserWindow }): ISyncResponse | undefined {
-    if (/^(data|blob):/.test(request.url)) return undefined;
-    const id = jobOf(window)?.id;
-    let answer: GateAnswer = null;
-    try {
-      if (id !== undefined) answer = askSync(id, request.url, request.method);
-    } catch {
-      answer = null;
-    }
-    const headers = new window.Headers(answer?.headers ?? []);
-    if (!answer) return { status: 0, statusText: '', ok: false, url: request.url, redirected: false, headers, body: null };
-    return {
-      status: answer.status,
-      statusText: answer.statusText,
-      ok: answer.status === 200,
-      url: request.url,
-      redirected: false,
-      headers,
-      body: Buffer.from(answer.body),
-    };
-  },
-};
+const requests = pageRequests(send, jobOf);
 
 async function start(): Promise<Browser> {
   const happy = await import('happy-dom');
@@ -197,7 +53,7 @@ async function start(): Promise<Browser> {
     enableJavaScriptEvaluation: true,
     // The page's scripts run in this process, which has no network, no files and no way out.
     suppressInsecureJavaScriptEnvironmentWarning: true,
-    fetch: { interceptor: interceptor as unknown as NonNullable<IOptionalBrowserSettings['fetch']>['interceptor'] },
+    fetch: { interceptor: requests.interceptor as unknown as NonNullable<IOptionalBrowserSettings['fetch']>['interceptor'] },
     navigation: {
       disableChildPageNavigation: true,
       disableChildFrameNavigation: true,
@@ -274,15 +130,8 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
 
 function serve(browser: Browser): void {
   process.on('message', (message: ToChild) => {
-    if (message.type === 'answer' || message.type === 'part') {
-      // An answer to a request of a page closed meanwhile is nobody's.
-      if (!waiting.has(message.rid)) return;
-      const whole = gather(message);
-      if (!whole) return;
-      const resolve = waiting.get(whole.rid);
-      waiting.delete(whole.rid);
-      resolve?.(whole.answer);
-    } else if (message.type === 'abort') {
+    if (message.type === 'answer' || message.type === 'part') requests.answer(message);
+    else if (message.type === 'abort') {
       aborts.get(message.id)?.abort();
     } else if (message.type === 'render') {
       const { id, job } = message;
@@ -303,7 +152,7 @@ function serve(browser: Browser): void {
         )
         .finally(() => {
           aborts.delete(id);
-          forget(id);
+          requests.forget(id);
         });
     }
   });
