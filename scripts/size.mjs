@@ -164,6 +164,9 @@ export async function fileSize(file) {
 // the key of every such entry) is a new one, where it took the position of another; at most 1,000
 // entries remembered, where every navigation's state stayed alive: app 7,632 -> 7,707 (+75 B), UMD
 // 8,695 -> 8,773 (+78 B), createRouter alone 5,210 -> 5,288 (+78 B); the budgets 7,737, 8,803 and 5,318.
+// Then a navigation whose write a blocker of the instance refused (`history.block`) committed nothing
+// where it showed a state the instance never reached: app 7,729 (+22 B), UMD 8,794 (+21 B), createRouter
+// alone 5,305 (+17 B); the budgets 7,759, 8,824 and 5,335.
 /**
  * The size budgets `npm test` holds (test/size.test.ts) and `npm run bench` reports beside issue 17's
  * goals (bench/size.mjs): what an app imports (null: the built UMD file), the budget in bytes of
@@ -175,13 +178,13 @@ export const budgets = {
     gzip: 1466,
     goal: null,
   },
-  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, gzip: 5318, goal: null },
+  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, gzip: 5335, goal: null },
   'an app importing createRouter and createRoutes': {
     code: `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,
-    gzip: 7737,
+    gzip: 7759,
     goal: 6144,
   },
-  'the UMD bundle (min file)': { code: null, gzip: 8803, goal: 6144 },
+  'the UMD bundle (min file)': { code: null, gzip: 8824, goal: 6144 },
 };
 
 export const cases = {

@@ -48,12 +48,16 @@ export function historyNav(h: RouterHistory): Nav {
       return keep(key, entries.get(key) ?? { key, idx: h.index ?? at + +(h.action !== 'REPLACE'), state });
     },
     write(url, entry, replace) {
+      const before = h.location;
       heard = 0;
       try {
         h[replace ? 'replace' : 'push'](url, entry.state);
       } finally {
         heard = -1 - heard;
       }
+      // A blocker of the instance's (`history.block`: "unsaved changes?") kept it where it was. It
+      // may let the write through later (its `retry`): the instance's listeners then hear of it.
+      if (h.location === before) return false;
       // An app's listener that wrote in its turn (moving one URL to another) left the instance on its
       // entry: that one is news to route once this write is over, and no entry of the router's.
       if (heard < -2) queueMicrotask(() => news?.());

@@ -263,6 +263,27 @@ describe('the router on createMemoryHistory, in Node', () => {
     }
   });
 
+  it('commits nothing that a blocker of the instance (history.block) kept from being written, and routes it once the blocker lets it through', async () => {
+    await open().start();
+    let retry: (() => void) | undefined;
+    const unblock = history.block((transition) => void (retry = transition.retry));
+    // An "unsaved changes?" prompt the visitor has not answered: the instance stays on /, so does the
+    // router (the state was loaded: a blocker speaks when the entry is written, after the load).
+    expect(await router.navigate('/books/1')).toBe(false);
+    expect([router.current?.location, address(), history.index, loads]).toEqual(['/', '/app/', 0, ['1']]);
+    unblock();
+    retry?.();
+    await router.settled();
+    expect([router.current?.location, address(), history.index, loads]).toEqual(['/books/1', '/app/books/1', 1, ['1', '1']]);
+    // A blocker that lets the write through at once (the visitor said yes) is no refusal.
+    const off = history.block((transition) => (off(), transition.retry()));
+    expect(await router.navigate('/books/2')).toBe(true);
+    expect([router.current?.location, address(), history.index]).toEqual(['/books/2', '/app/books/2', 2]);
+    router.back();
+    await router.settled();
+    expect([router.current?.location, address(), history.index]).toEqual(['/books/1', '/app/books/1', 1]);
+  });
+
   it('keeps no entry’s state alive once the instance has dropped that entry, however many navigations come after', async () => {
     v8.setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
