@@ -73,8 +73,8 @@ export interface Nav {
   href(): string;
   /** The entry shown now, if the router made or adopted it. */
   entry(): Entry | null;
-  /** Writes `url`, the location `loc` in the adapter's form, with its entry. */
-  write(url: string, entry: Entry, replace: boolean, loc: AppLocation): void;
+  /** Writes `url`, the location `loc` in the adapter's form, with its entry; `false` when nothing was written (a blocker of a `history` instance's refused it). */
+  write(url: string, entry: Entry, replace: boolean, loc: AppLocation): false | void;
   /** Moves `delta` entries back (negative) or forward. */
   go(delta: number): void;
   /** Calls `f` for every change of entry that the router did not write, until `signal` aborts. */

@@ -5,6 +5,8 @@
 
 /** An `AbortSignal` of any realm: the router's listeners are removed when it aborts. */
 export interface RouterSignal {
+  /** Whether it has aborted. */
+  readonly aborted: boolean;
   /** Calls `listener` once the signal aborts. */
   addEventListener(type: 'abort', listener: () => void): void;
 }

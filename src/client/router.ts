@@ -96,8 +96,9 @@ export function createRouter(options: RouterOptions): Router {
   let lost: unknown = null;
 
   function write(loc: AppLocation, e: Entry, replace: boolean) {
-    nav.write(adapter.url(loc), e, replace, loc);
+    const wrote = nav.write(adapter.url(loc), e, replace, loc);
     lastHref = nav.href();
+    return wrote;
   }
 
   function idle() {
@@ -142,7 +143,9 @@ export function createRouter(options: RouterOptions): Router {
     // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
     // A replace writes over the entry the browser is on now, at that entry's position.
     if (kind !== REPLACE && here?.loc === m.location) e = here.e;
-    else if (kind !== POP) write(m.location, kind === REPLACE && here ? (e = { ...e, idx: here.e.idx }) : e, kind === REPLACE);
+    // A write refused (a blocker of a `history` instance's) commits nothing: the navigation is cancelled.
+    else if (kind !== POP && write(m.location, kind === REPLACE && here ? (e = { ...e, idx: here.e.idx }) : e, kind === REPLACE) === false)
+      return false;
     entry = e;
     here = { loc: m.location, e };
     current = { ...m, state: e.state, data };
@@ -199,8 +202,7 @@ export function createRouter(options: RouterOptions): Router {
       let m = routes.resolve(loc, fallback) as RouteMatch;
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
       if (from && from.error === undefined && from.location !== loc && stripAnchor(from.location) === stripAnchor(loc)) {
-        commit(m, e, kind, from.data, null);
-        return true;
+        return commit(m, e, kind, from.data, null) ?? true;
       }
       for (const guard of [...guards]) {
         let verdict: GuardResult;
@@ -236,8 +238,7 @@ export function createRouter(options: RouterOptions): Router {
       if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
       // notFound(), now or on the server: the table's notFound view at this URL, as if nothing had matched.
       if (outcome || seeded?.status === 404) ((m = { ...m, route: fallback, notFound: true }), (failed = false), (error = undefined));
-      commit(m, e, kind, data, failed ? (errorView ?? {}) : m.route, via, failed, error);
-      return true;
+      return commit(m, e, kind, data, failed ? (errorView ?? {}) : m.route, via, failed, error) ?? true;
     } finally {
       if (!signal.aborted) idle();
     }

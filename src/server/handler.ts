@@ -183,7 +183,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     const at = location.indexOf('?');
     const match = routes.match(at < 0 ? location : location.slice(0, at));
     // A redirect route needs no render: its clean URL moves to the target's clean URL (the query kept).
-    const moved = match && (match.route as RouteDefinition).redirect !== undefined ? routeRedirect(routes.match(location) ?? match) : null;
+    // It is given its state, as every renderer and the client give it: the query keys it declares.
+    const moved =
+      match && (match.route as RouteDefinition).redirect !== undefined
+        ? routeRedirect(routes.match(routes.stateOf(location)) ?? match)
+        : null;
     if (moved)
       return respond(request, { ...redirectTo(moved.status, redirectUrl(moved.to, settings, 'clean'), cacheControl), vary }, { compress });
     if (!serveShell) return null;

@@ -96,6 +96,24 @@ describe('the router on createBrowserHistory({ window })', () => {
     expect([router.current?.location, address(), window.history.length]).toEqual(['/books/2', '/app/books/2', 4]);
   });
 
+  it('never takes an entry another script pushed past the instance for the page’s first one: a refused back from it stays there', async () => {
+    // createBrowserHistory names every entry it did not write (the page's first, one a widget
+    // pushed with pushState) `default`: two such entries are not one.
+    await open().start();
+    await router.navigate('/books/1');
+    await router.navigate('/books/2');
+    window.history.pushState({ widget: 'open' }, '', '/app/books/3'); // not through the instance: no event
+    window.history.back();
+    await flush();
+    window.history.forward();
+    await flush();
+    expect([router.current?.location, address()]).toEqual(['/books/3', '/app/books/3']);
+    router.beforeEach((to) => to.location !== '/books/2');
+    window.history.back();
+    await flush();
+    expect([router.current?.location, address(), outlet()]).toEqual(['/books/3', '/app/books/3', '<h1>3</h1>']);
+  });
+
   it('routes what the app pushes on the shared instance, and stops on destroy()', async () => {
     await open().start();
     history.push('/app/books/8', { by: 'app' });

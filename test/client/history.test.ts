@@ -1,4 +1,6 @@
 import { createMemoryHistory, type MemoryHistory } from 'history';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRouter, type Router } from '../../src/client/index.js';
 import { createRoutes, type AnyRoute } from '../../src/index.js';
@@ -238,6 +240,67 @@ describe('the router on createMemoryHistory, in Node', () => {
     const bad = { routes: table, history: windowHistory } as unknown as Parameters<typeof createRouter>[0];
     expect(() => createRouter(bad)).toThrow(TypeError);
     expect(() => createRouter(bad)).toThrow(/createBrowserHistory/);
+  });
+
+  it('routes the entry an app’s own listener writes while the router’s write is under way, whichever listened first', async () => {
+    // An app that moves one URL to another in its own listener (a redirect of its own): the
+    // instance ends on the app's entry, and the router must show that entry, not the one it wrote.
+    for (const appFirst of [true, false]) {
+      history = createMemoryHistory({ initialEntries: ['/app/'] });
+      const moveOn = () => void (history.location.pathname === '/app/admin' && history.replace('/app/books/5'));
+      if (appFirst) history.listen(moveOn);
+      router = createRouter({ routes: table, history });
+      await router.start();
+      if (!appFirst) history.listen(moveOn);
+      await router.navigate('/admin');
+      await router.settled();
+      expect([appFirst, router.current?.location, address(), history.index]).toEqual([appFirst, '/books/5', '/app/books/5', 1]);
+      // Back goes to the entry before, as the instance holds it.
+      router.back();
+      await router.settled();
+      expect([router.current?.location, address()]).toEqual(['/', '/app/']);
+      router.destroy();
+    }
+  });
+
+  it('commits nothing that a blocker of the instance (history.block) kept from being written, and routes it once the blocker lets it through', async () => {
+    await open().start();
+    let retry: (() => void) | undefined;
+    const unblock = history.block((transition) => void (retry = transition.retry));
+    // An "unsaved changes?" prompt the visitor has not answered: the instance stays on /, so does the
+    // router (the state was loaded: a blocker speaks when the entry is written, after the load).
+    expect(await router.navigate('/books/1')).toBe(false);
+    expect([router.current?.location, address(), history.index, loads]).toEqual(['/', '/app/', 0, ['1']]);
+    unblock();
+    retry?.();
+    await router.settled();
+    expect([router.current?.location, address(), history.index, loads]).toEqual(['/books/1', '/app/books/1', 1, ['1', '1']]);
+    // A blocker that lets the write through at once (the visitor said yes) is no refusal.
+    const off = history.block((transition) => (off(), transition.retry()));
+    expect(await router.navigate('/books/2')).toBe(true);
+    expect([router.current?.location, address(), history.index]).toEqual(['/books/2', '/app/books/2', 2]);
+    router.back();
+    await router.settled();
+    expect([router.current?.location, address(), history.index]).toEqual(['/books/1', '/app/books/1', 1]);
+  });
+
+  it('keeps no entry’s state alive once the instance has dropped that entry, however many navigations come after', async () => {
+    v8.setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    await open().start();
+    let state: object | null = { big: 'x'.repeat(1000) };
+    const kept = new WeakRef(state);
+    await router.navigate('/books/0', { state });
+    state = null;
+    router.back();
+    await router.settled();
+    // Each push drops the entries ahead of it, the one holding the state first.
+    for (let i = 1; i <= 1500; i++) await router.navigate(`/books/${i}`, { replace: i % 2 === 0 });
+    for (let i = 0; i < 3; i++) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+    }
+    expect(kept.deref()).toBeUndefined();
   });
 
   it('stops listening to the instance on destroy()', async () => {

@@ -33,6 +33,12 @@ function table(loads: string[], data: (id: string) => unknown = (id) => ({ name:
       },
       { path: '/old/:id', load: ({ params }) => Promise.reject(redirect(`/books/${params.id}`, 301)) },
       { path: '/book/:id', redirect: '/books/:id' },
+      // A redirect route that keeps one query key: its target and the location it is given are the state's.
+      {
+        path: '/shelf/:id',
+        queryKeys: ['page'],
+        redirect: ({ params, location }) => `/books/${params.id}?from=${encodeURIComponent(location)}`,
+      },
     ],
     { notFound: { title: 'Not found', render: () => '<h1>Nothing here</h1>' } },
   );
@@ -144,6 +150,12 @@ describe.each(MATRIX)('cleanUrls %s, %s user agent', (cleanUrls, agent, rendered
     const { port } = await serve({ cleanUrls });
     const reply = await request(port, '/book/7', { headers });
     expect([reply.status, reply.headers.location, reply.headers.vary]).toEqual([301, `${ORIGIN}/books/7`, vary]);
+  });
+
+  it('answers a redirect route at a URL with undeclared query keys with the target of its state, as a bot, a browser and the client get it', async () => {
+    const { port } = await serve({ cleanUrls });
+    const reply = await request(port, '/shelf/7?page=2&utm_source=mail', { headers });
+    expect([reply.status, reply.headers.location]).toEqual([301, `${ORIGIN}/books/7?from=%2Fshelf%2F7%3Fpage%3D2`]);
   });
 
   it('keeps Vary on a 304 and on HEAD', async () => {

@@ -26,8 +26,12 @@ function pattern(text: string): string {
   return text.replace(/\*/g, '%2A').replace(/\$/g, '%24');
 }
 
+// Line breaks as any reader may split on them: CR and LF, and those of Python's str.splitlines
+// (urllib.robotparser's), where `x\u2028Disallow: /` in an option would be a rule of its own.
+const BREAK = /[\r\n\0\v\f\x1c-\x1e\x85\u2028\u2029]/;
+
 function line(field: string, value: string): string {
-  if (/[\r\n\0]/.test(value))
+  if (BREAK.test(value))
     throw new SnapshotError('BAD_OPTION', `a robots.txt ${field} cannot hold a line break or NUL: ${JSON.stringify(value)}`);
   return `${field}: ${value}\n`;
 }

@@ -74,6 +74,22 @@ describe('robotsTxt', () => {
     expect(() => robotsTxt(options)).toThrow(/cannot hold a line break or NUL/);
   });
 
+  // Python's robots.txt reader (urllib.robotparser, with str.splitlines) ends a line at each of these:
+  // `userAgent: 'x\u2028Disallow: /'` gave such a crawler a rule of the option's own.
+  it.each([
+    ['VT', '\v'],
+    ['FF', '\f'],
+    ['FS', '\x1c'],
+    ['GS', '\x1d'],
+    ['RS', '\x1e'],
+    ['NEL', '\x85'],
+    ['LINE SEPARATOR', '\u2028'],
+    ['PARAGRAPH SEPARATOR', '\u2029'],
+  ])('refuses %s, a line break some readers split lines on, not only CR and LF', (_, separator) => {
+    expect(() => robotsTxt({ userAgent: `x${separator}Disallow: /` })).toThrow(/cannot hold a line break or NUL/);
+    expect(() => robotsTxt({ sitemaps: [`https://e.com/s.xml${separator}Disallow: /`] })).toThrow(/cannot hold a line break or NUL/);
+  });
+
   it('refuses a disallow or sitemaps that is one string, not a list: "/admin" was read as "/", "a", "d"… and disallowed the whole site', () => {
     const loose = (options: object) => () => robotsTxt(options as Parameters<typeof robotsTxt>[0]);
     expect(loose({ disallow: '/admin' })).toThrow('disallow must be a list of location prefixes, such as ["/admin"]; got "/admin"');
