@@ -61,6 +61,8 @@ export default createRoutes([
     'api-app',
     `const r = await fetch('/api' + location.pathname); document.getElementById('app').textContent = r.status + ' ' + (await r.text());`,
   );
+  // The same, failing its state when the API does not answer 200 (as an app's load does).
+  clientApp('strict-api-app', `const r = await fetch('/api' + location.pathname); if (!r.ok) throw new Error('the API said ' + r.status);`);
   writeFileSync(path.join(dir, 'bare.mjs'), `export default [{ path: '/' }, { path: '/books/:id', entries: () => [{ id: '7' }] }];`);
   writeFileSync(path.join(dir, 'broken.mjs'), `export default [;`);
 });
@@ -162,6 +164,21 @@ describe('crawlable-router prerender (child process)', () => {
     } finally {
       await api.close();
     }
+  });
+
+  it("says, when states fail with --headless and no --upstream, that the page's API requests got 404 and --upstream sends them on", async () => {
+    const args = ['prerender', '--routes', 'bare.mjs', '--origin', 'https://example.com', '--headless', 'strict-api-app', '--no-sitemap'];
+    const result = await cli([...args, '--out', 'out-strict']);
+    expect(result.code).toBe(EXIT.FAILURES);
+    expect(result.stderr).toMatch(/FAILED \/books\/7: .*the API said 404/);
+    expect(result.stderr).toContain(
+      "with --headless and no --upstream, the page's requests for what strict-api-app does not hold (its API) are answered 404: pass --upstream URL, the origin of the app's API",
+    );
+    // Not said where it does not apply: a run with --upstream, or one where every state was written.
+    expect(
+      (await cli(['prerender', '--routes', 'bare.mjs', '--origin', 'https://example.com', '--headless', 'app', '--out', 'out-fine']))
+        .stderr,
+    ).not.toContain('--upstream');
   });
 
   it('fails only the state whose script never yields with --isolate, and finishes the run', async () => {

@@ -192,6 +192,12 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
       progress: io.stderr,
     });
     if (values.json) io.stdout.write(jsonReport(report) + '\n');
+    // A client-only app run headless fails every state that reads its API when no upstream is given
+    // (each request the folder cannot answer is a 404), and what the page then says names no cause.
+    if (report.failed > 0 && values.headless !== undefined && values.upstream === undefined)
+      io.stderr.write(
+        `with --headless and no --upstream, the page's requests for what ${values.headless} does not hold (its API) are answered 404: pass --upstream URL, the origin of the app's API\n`,
+      );
     return report.failed > 0 ? EXIT.FAILURES : EXIT.OK;
   } catch (error) {
     if (error instanceof SnapshotError && (error.code === 'BAD_OPTION' || error.code === 'BAD_SHELL')) throw new SetupError(error.message);

@@ -40,9 +40,11 @@ const adder =
 export function createRouter(options: RouterOptions): Router {
   if (DEV) checkOptions(options);
   const { routes, links = true, error: errorView, history: instance, onError } = options;
-  // With a `history` instance the window is only the document's (links, scroll, title), and optional.
+  // With a `history` instance the window is only the document's (links, scroll, title): a browser
+  // history's is the page's own, as createBrowserHistory() itself defaults to; a memory history
+  // (the one with an `index`) has none unless given, so a widget's router never drives the page.
   // A window's own CustomEvent and URL are there at run time even where its type (the DOM's `Window`) lacks them.
-  const win = (options.window ?? (instance ? undefined : (globalThis as { window?: LiveWindow }).window)) as LiveWindow;
+  const win = (options.window ?? (instance?.index != null ? undefined : (globalThis as { window?: LiveWindow }).window)) as LiveWindow;
   if (!win && !instance)
     throw new TypeError(
       DEV ? 'createRouter: no window; pass { window }, or { history } such as createMemoryHistory() in Node' : 'no window',

@@ -17,7 +17,7 @@ export interface RouterHistory {
   readonly location: { pathname: string; search: string; hash: string; state: unknown; key: string };
   /** How the instance reached that entry: `'PUSH'`, `'REPLACE'` or `'POP'`. */
   readonly action: string;
-  /** The entry's position (a memory history's); absent on a browser history. */
+  /** The entry's position (a memory history's); absent on a browser history. Its presence says an instance is a memory history, which gets no window by default. */
   readonly index?: number;
   /** Adds an entry. */
   push(to: string, state?: unknown): void;
@@ -64,7 +64,7 @@ export interface RouterOptions {
   /**
    * The window: its address bar and history, and (with `history`) the document for links, scroll,
    * title, an outlet selector and the settled event. Default the global `window` (read when
-   * `createRouter` is called, not at import); with `history`, none unless given. Typed by shape:
+   * `createRouter` is called, not at import); with a memory `history` (one with an `index`), none unless given. Typed by shape:
    * any DOM `Window` (an iframe's `contentWindow` too), happy-dom's and jsdom's fit without a cast.
    */
   window?: RouterWindow;

@@ -40,7 +40,9 @@ interface Target {
   clean: boolean;
   key?: AppLocation;
 }
-const LOCK_MARGIN_MS = 1000;
+// A fleet's render lock outlives its holder's last renewal by this (at most timeoutMs): a holder that
+// died is taken over within it by a waiter, who still has time to render (cache/cache.ts renews it).
+const LOCK_TTL_MS = 2000;
 // What a process keeps by default of the snapshots it reads from a store of its own (types.ts, CacheOptions).
 const RECENT_BYTES = 8 * 1024 * 1024;
 
@@ -108,10 +110,9 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     recent: cacheOptions?.store && { maxEntries: cacheOptions.maxEntries ?? 100, maxBytes: cacheOptions.maxBytes ?? RECENT_BYTES },
     ttlMs,
     onError: (error) => onError(error, null),
-    // A request waits for another process's render no longer than for its own; a lock outlives
-    // the render it guards (timeoutMs from its start) by at most LOCK_MARGIN_MS.
+    // A request waits for another process's render no longer than for its own.
     waitMs: timeoutMs,
-    lockTtlMs: timeoutMs + LOCK_MARGIN_MS,
+    lockTtlMs: Math.min(LOCK_TTL_MS, timeoutMs),
   });
   const snapshots = createSnapshotSource({
     routes,

@@ -1,5 +1,5 @@
 import { Window } from 'happy-dom';
-import { createBrowserHistory, type BrowserHistory } from 'history';
+import { createBrowserHistory, createMemoryHistory, type BrowserHistory } from 'history';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRouter, type Router } from '../../src/client/index.js';
 import { createRoutes } from '../../src/index.js';
@@ -59,6 +59,41 @@ describe('the router on createBrowserHistory({ window })', () => {
     await open().start();
     await router.navigate('/books/2', { state: { n: 2 } });
     expect([address(), window.history.length, history.location.state, outlet()]).toEqual(['/app/books/2', 2, { n: 2 }, '<h1>2</h1>']);
+  });
+
+  it('drives the page’s own window when none is given, the one createBrowserHistory() itself drives', async () => {
+    window = new Window({ url: 'https://example.com/app/books/1' });
+    window.document.body.innerHTML = '<main id="outlet"></main>';
+    const global = globalThis as { window?: unknown };
+    global.window = window;
+    try {
+      history = createBrowserHistory({ window: window as unknown as globalThis.Window });
+      router = createRouter({ routes: table, history, outlet: '#outlet' });
+      expect(await router.start()).toBe(true);
+      expect([outlet(), window.document.title, window.document.documentElement.dataset['routerState']]).toEqual([
+        '<h1>1</h1>',
+        'Book 1',
+        'settled',
+      ]);
+    } finally {
+      delete global.window;
+    }
+  });
+
+  it('leaves the page’s window alone with a memory history: a widget’s router draws only into its outlet element', async () => {
+    window = new Window({ url: 'https://example.com/elsewhere' });
+    window.document.title = 'Page';
+    window.document.body.innerHTML = '<main id="outlet"></main>';
+    const global = globalThis as { window?: unknown };
+    global.window = window;
+    try {
+      const element = window.document.getElementById('outlet');
+      router = createRouter({ routes: table, history: createMemoryHistory({ initialEntries: ['/app/books/2'] }), outlet: element });
+      await router.start();
+      expect([outlet(), window.document.title, window.location.pathname]).toEqual(['<h1>2</h1>', 'Page', '/elsewhere']);
+    } finally {
+      delete global.window;
+    }
   });
 
   it('routes link clicks, and back/forward in the window, each entry with its state', async () => {

@@ -26,7 +26,7 @@ export interface SnapshotCacheOptions {
   onError: (error: unknown) => void;
   /** With a locking store: longest a request waits for another process's render, in ms. Default Infinity. */
   waitMs?: number;
-  /** With a locking store: how long a lock lasts unless extended, in ms. Default 10000. */
+  /** With a locking store: how long a lock outlives its holder's last renewal, in ms (renewed every third of it while the render runs). Default 10000. */
   lockTtlMs?: number;
   /**
    * With a store of other processes (not a `memoryStore`): the bounds of what this process keeps of
@@ -43,8 +43,8 @@ function sameSnapshot(a: StoredSnapshot, b: StoredSnapshot): boolean {
   return a.html === b.html && a.etag === b.etag && a.renderedAt === b.renderedAt && a.status === b.status && a.redirect === b.redirect;
 }
 
-/** Renders a snapshot; calls `started()` when the render itself begins (after its turn in the queue). */
-export type Produce = (started: () => void) => Promise<StoredSnapshot>;
+/** Renders a snapshot (its turn in the queue, then the render). */
+export type Produce = () => Promise<StoredSnapshot>;
 
 /** The cache: `get` renders on a miss, once per state at a time. */
 export interface SnapshotCache {
@@ -125,20 +125,18 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
 
   async function holding(key: AppLocation, lock: SnapshotLock, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
     let snapshot: StoredSnapshot;
-    let queued: ReturnType<typeof setInterval> | undefined;
+    // The lock is kept alive for as long as this process renders (waiting its turn in the queue, then
+    // rendering): it lapses lockTtlMs after the holder's last sign of life, so a holder that died (a
+    // deploy's kill, an OOM) is taken over by a waiter within lockTtlMs, not after the render's whole
+    // timeout, when every request that waited for it had given up with a 504.
+    const alive = setInterval(() => void quietly(() => lock.extend(lockTtlMs)), Math.min(lockTtlMs / 3, 60_000));
     try {
-      // While the render waits for its turn in the queue the lock is kept alive (the holder is not
-      // dead, only busy); from its start it lasts the render's timeout and a margin, no longer.
-      queued = setInterval(() => void quietly(() => lock.extend(lockTtlMs)), Math.min(lockTtlMs / 2, 60_000));
-      snapshot = await produce(() => {
-        clearInterval(queued);
-        void quietly(() => lock.extend(lockTtlMs));
-      });
+      snapshot = await produce();
     } catch (error) {
       void quietly(() => lock.release());
       throw error;
     } finally {
-      clearInterval(queued);
+      clearInterval(alive);
     }
     await quietly(() => (flight.stale ? lock.release() : lock.commit(snapshot, ttlMs)));
     return flight.stale ? snapshot : remember(key, snapshot);
@@ -147,7 +145,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
   async function fill(key: AppLocation, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {
     const cached = await lookup(key);
     if (cached) return cached;
-    if (!store?.lock) return keep(key, await produce(() => {}), flight);
+    if (!store?.lock) return keep(key, await produce(), flight);
     const deadline = Date.now() + waitMs;
     for (let delay = FIRST_POLL_MS; ; delay = Math.min(2 * delay, MAX_POLL_MS)) {
       let lock: SnapshotLock | null;
@@ -157,7 +155,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       } catch (error) {
         // No lock to be had: render here, as a process with no fleet would.
         fault('write', error);
-        return keep(key, await produce(() => {}), flight);
+        return keep(key, await produce(), flight);
       }
       if (lock) return holding(key, lock, produce, flight);
       // Held, or kept since our miss: look before waiting.

@@ -113,11 +113,27 @@ function requestQueue(job: RenderJob): RenderQueue {
   return queue;
 }
 
+/**
+ * A page's request the upstream did not answer (refused, unreachable, reset). The page gets a
+ * network error, as in a browser, and says only `TypeError: Failed to fetch`: the render's failure
+ * names this request and its reason (headless/pool.ts), so a server whose upstream is down or
+ * mistyped says so.
+ */
+export class UpstreamFault extends Error {}
+
 async function fromUpstream(target: URL, method: string, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
   const body = method === 'GET' || method === 'HEAD' || !request.body ? null : Buffer.from(request.body);
   const headers = new Headers();
   for (const [name, value] of request.headers) if (!NOT_FORWARDED.test(name)) headers.append(name, value);
-  const answer = await fetch(target, { method, headers, body, redirect: 'manual', signal });
+  let answer: Response;
+  try {
+    answer = await fetch(target, { method, headers, body, redirect: 'manual', signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    // Node's fetch says 'fetch failed'; its cause says why (connect ECONNREFUSED 127.0.0.1:8080).
+    const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+    throw new UpstreamFault(`the upstream did not answer ${method} ${target.href}: ${cause?.message || cause?.code || String(error)}`);
+  }
   const kept: Array<[string, string]> = [];
   answer.headers.forEach((value, name) => {
     if (!HOP.test(name)) kept.push([name, value]);

@@ -11,9 +11,9 @@ import { existsSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { SnapshotError, type SnapshotErrorCode } from '../errors.js';
-import { printable } from '../printable.js';
+import { MAX_CAUSE, printable } from '../printable.js';
 import { pageProcessFlags } from './flags.js';
-import { answerAsync, answerSync, type Gate } from './gate.js';
+import { answerAsync, answerSync, UpstreamFault, type Gate } from './gate.js';
 import {
   checkedResult,
   sendAnswer,
@@ -58,6 +58,8 @@ interface Running {
   settled: boolean;
   /** True once the job was sent to its process. */
   sent: boolean;
+  /** The first of its page's requests the upstream did not answer: named when the render fails. */
+  fault?: string;
 }
 
 interface Child {
@@ -114,8 +116,13 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     running.ends.abort();
     if (running.settled) return;
     running.settled = true;
-    if (error === null && result) running.resolve(result);
-    else running.reject(error);
+    const fault = running.fault && ` (${printable(running.fault, MAX_CAUSE)})`;
+    if (error === null && result)
+      running.resolve(fault && (result.status ?? 200) >= 500 ? { ...result, error: (result.error ?? '') + fault } : result);
+    else
+      running.reject(
+        fault && error instanceof SnapshotError ? new SnapshotError(error.code, error.message + fault, { cause: error }) : error,
+      );
   }
 
   function startChild(): Child {
@@ -196,7 +203,10 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
       const answer = (reply: GateAnswer) => sendAnswer((part) => post(child, part), message.rid, reply, live);
       if (!running || !validRequest(message.request)) return void answer(null);
       // The answer goes within the request's turn (gate.ts); a request that failed or never had a turn gets a network error.
-      void answerAsync(gate, running.job, message.request, running.ends.signal, answer).catch(() => answer(null));
+      void answerAsync(gate, running.job, message.request, running.ends.signal, answer).catch((error: unknown) => {
+        if (error instanceof UpstreamFault) running.fault ??= error.message;
+        return answer(null);
+      });
       return;
     }
     if (message.type !== 'done' && message.type !== 'failed') return broken(child);

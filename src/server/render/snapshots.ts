@@ -133,12 +133,8 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
   const flights = createFlights<StoredSnapshot>();
   const waiting = new Map<string | null, number>();
 
-  // The render of a state, once it leaves the queue: `started` tells the store (a fleet's lock is kept alive until then).
-  const render = (location: AppLocation, abandoned: AbortSignal) => (started: () => void) =>
-    queue.run(() => {
-      started();
-      return produce(location, abandoned);
-    }, abandoned);
+  // The render of a state: its turn in the queue, then the render.
+  const render = (location: AppLocation, abandoned: AbortSignal) => () => queue.run(() => produce(location, abandoned), abandoned);
 
   async function fill(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
     try {

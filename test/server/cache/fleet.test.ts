@@ -106,6 +106,22 @@ describe('a fleet sharing one Redis', { timeout: 60_000 }, () => {
     expect(await loadsOf([a, b], '/items/2')).toEqual([2, 1]);
   });
 
+  it('answers a request that waited on a holder killed mid-render from its own render, within timeoutMs', async () => {
+    // A render of 1.5 s and a timeout of 8 s: the waiter must notice the dead holder long before its own 8 s.
+    const [a, b] = (await startFleet(2, { loadMs: 1500, timeoutMs: 8000 })) as [Member, Member];
+    const holder = request(a.port, ugly('/items/orphan')).catch(() => null);
+    await eventually(async () => (await a.counts()).loads['/items/orphan'] === 1, 5000);
+    const started = Date.now();
+    const waiting = request(b.port, ugly('/items/orphan'));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    a.child.kill('SIGKILL');
+    const reply = await waiting;
+    await holder;
+    expect(reply.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(6000);
+    expect((await b.counts()).loads['/items/orphan']).toBe(1);
+  });
+
   it('answers 200 through a Redis killed mid-run, tells onError once per process, and shares again once Redis is back', async () => {
     const fleet = await startFleet(2, { loadMs: 5 });
     let stop = false;

@@ -340,9 +340,12 @@ describe('headlessRenderer', () => {
     renderers.push(failing, ignoring);
     const handler = (renderer: HeadlessRenderer) =>
       createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
+    // The failure names the request the upstream did not answer, and why: the page only says 'Failed to fetch'.
     await expect(handler(failing).render('/')).rejects.toMatchObject({
       code: 'RENDER_FAILED',
-      message: expect.stringMatching(/^the page of \/ threw before it settled: TypeError: Failed to fetch/),
+      message: expect.stringMatching(
+        /^the page of \/ threw before it settled: TypeError: Failed to fetch.* \(the upstream did not answer GET http:\/\/127\.0\.0\.1:1\/api\/book: .+\)$/s,
+      ),
     });
     const snap = await handler(ignoring).render('/');
     expect(snap.status).toBe(200);
