@@ -96,8 +96,8 @@ figure(
   ]),
   "Each case is bundled as an app's production browser build bundles it (scripts/size.mjs): Rollup, node-resolve " +
     'with `browser: true`, terser, gzip -9. The package\'s "browser" field puts a first-match scan over the patterns\' ' +
-    'regexps in the place of the segment index, and decodeURIComponent in the place of a UTF-8 decoding loop, which a ' +
-    "server keeps (the route matching and the codec above are the index's and the loop's).",
+    'regexps in the place of the segment index, and decodeURIComponent and encodeURIComponent in the place of UTF-8 loops, ' +
+    "which a server keeps (the route matching and the codec above are the index's and the loops').",
 );
 charts.size = barChart({
   title: 'min+gzip bytes',

@@ -3,7 +3,7 @@
 // as given: nothing is parsed by WHATWG URL, so host case, ports, `%7e` and `./` survive untouched.
 
 import { DEV } from './dev.js';
-import { cleanDecode, escapeTable, percentEncode, strictDecode, type PercentFault } from './percent.js';
+import { cleanDecode, loneFault, percentEncode, strictDecode, type PercentFault } from './percent.js';
 
 /** What a `CodecError` is about. */
 export type CodecErrorCode = 'MALFORMED_ESCAPE' | 'INVALID_UTF8' | 'LONE_SURROGATE' | 'NOT_PRETTY' | 'NOT_UGLY';
@@ -32,9 +32,9 @@ export const PARAM = '_escaped_fragment_';
 const PARAM_IS = PARAM + '=';
 const NEW_PARAM = '?' + PARAM_IS;
 const AND_PARAM = '&' + PARAM_IS;
-// What the scheme escapes: everything but printable ASCII, and # % & + (%00-20 %23 %25-26 %2B
-// %7F-FF); every byte of a non-ASCII character is %80-FF.
-const UNSAFE = /* @__PURE__ */ escapeTable(/[!"$'-*,-~]/);
+// What the scheme keeps: printable ASCII but # % & +, so it escapes %00-20 %23 %25-26 %2B %7F-FF;
+// every byte of a non-ASCII character is %80-FF.
+const SAFE = /[!"$'-*,-~]/;
 
 /**
  * The error for `what` is wrong at `index` of `input` (-1: the whole input), with the input quoted
@@ -51,13 +51,12 @@ function fail(code: CodecErrorCode, what: string | false, input: string, index: 
   return new CodecError(code, message, input, index);
 }
 
-// percentEncode's hook for a lone surrogate: hands the fault to `code`, which knows the whole input.
-const raise = (fault: PercentFault): never => {
-  throw fault;
+/** The scheme's escaping of `text` from `from`; a lone surrogate's fault is thrown, for `code` or toUglyUrl, which know the whole input. */
+const encode = (text: string, from: number): string => {
+  const out = percentEncode(text, SAFE, from);
+  if (out === null) throw loneFault(text, from);
+  return out;
 };
-
-/** The scheme's escaping of a fragment, faults thrown. */
-const encode = (text: string) => percentEncode(text, UNSAFE, raise);
 
 /**
  * Escapes or unescapes (`run`) `text` from `from`, a part of `input` that starts at `offset`; a fault is a
@@ -185,7 +184,7 @@ export function toUglyUrl(url: string): string {
   // needs escaping, one slice out.
   if (end < url.length)
     try {
-      value = percentEncode(url, UNSAFE, raise, end + 2);
+      value = encode(url, end + 2);
     } catch (fault) {
       throw faultError(fault as PercentFault, url, 0);
     }

@@ -60,12 +60,13 @@ export function regexpParams(c: Compiled, path: string): Params | null {
 
 /** The params a pattern cannot be written without: those outside every optional group `{…}`. Internal. */
 export function requiredNames(tokens: readonly Token[]): string[] {
-  return tokens.flatMap((token) => (token.type === 'param' || token.type === 'wildcard' ? [token.name] : []));
+  // Text and groups have no name.
+  return tokens.flatMap((token) => (token as Partial<Param>).name ?? []);
 }
 
 /** Every param a pattern declares, in groups too, in order. */
 function paramNames(tokens: readonly Token[]): string[] {
-  return tokens.flatMap((token) => (token.type === 'group' ? paramNames(token.tokens) : token.type === 'text' ? [] : [token.name]));
+  return tokens.flatMap((token) => (Array.isArray(token) ? paramNames(token) : typeof token === 'string' ? [] : [token.name]));
 }
 
 /** A `.` or `..` segment, which every URL parser removes, or an empty one (`//`), which a location collapses. */
@@ -109,8 +110,8 @@ export function writePath(
   let missing = false;
   // Token by token, as compile() does: a wrong value after a missing one still throws.
   for (const token of tokens) {
-    if (token.type === 'text') path += token.value;
-    else if (token.type === 'group') path += writePath(token.tokens, params, encode, wrongType) ?? '';
+    if (typeof token === 'string') path += token;
+    else if (Array.isArray(token)) path += writePath(token, params, encode, wrongType) ?? '';
     else {
       const value = params[token.name];
       if (value == null) missing = true;
@@ -152,7 +153,7 @@ export function compileRoute(route: Pattern, sensitive: boolean): CompiledRoute 
     const declared = paramNames(tokens);
     const twice = declared.find((name, i) => declared.indexOf(name) !== i);
     // The text as the regexp reads it (escapes of `.` decoded, `\.` unescaped), each param or group one character.
-    const text = tokens.map((token) => (token.type === 'text' ? token.value : 'x')).join('');
+    const text = tokens.map((token) => (typeof token === 'string' ? token : 'x')).join('');
     if (twice !== undefined || DOT_SEGMENT.test(text))
       throw new RouteError(
         'BAD_PATTERN',

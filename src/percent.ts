@@ -1,12 +1,9 @@
 // Percent-encoding over UTF-8, shared by the codec (strict) and by locations and params (lenient).
-// Internal: no DOM, no Node. Encoding is a single pass over the text with charCodeAt and slices
-// that writes UTF-8 itself: it knows where a fault is, a run of characters that needs nothing is
-// copied in one slice, and nothing calls into the engine (encodeURIComponent is a runtime call that
-// costs more than the whole loop on a URL). Decoding reads UTF-8 as utf8-loop.ts does on a server
-// (and utf8-builtin.ts in a browser build); which faults there are and how they are told is here.
+// Internal: no DOM, no Node. UTF-8 is written and read as utf8-loop.ts does on a server (and
+// utf8-builtin.ts in a browser build); which faults there are and how they are told is here.
 
 import { DEV } from './dev.js';
-import { decodeUtf8 } from './utf8-loop.js';
+import { decodeUtf8, encodeUtf8 } from './utf8-loop.js';
 
 /**
  * A lone surrogate: with the `u` flag a surrogate pair is one code point, never matched. Global for
@@ -33,54 +30,15 @@ function surrogateFault(text: string, index: number): PercentFault {
 }
 
 /**
- * For each ASCII code, the escape to write for it, or undefined to keep it as it is; for each code
- * 128-255, the escape of that byte (every byte of a non-ASCII character is escaped).
+ * UTF-8 percent-encodes `text` from `from` (utf8-loop.ts): the ASCII characters `keep` matches (an
+ * ASCII-only, one-character RegExp matching at least all that encodeURIComponent leaves raw) as they
+ * are, every other character as the escapes of its UTF-8 bytes; null when the text holds a lone
+ * surrogate, which has no UTF-8 (`loneFault` tells it).
  */
-export type EscapeTable = readonly (string | undefined)[];
+export const percentEncode: (text: string, keep: RegExp, from: number) => string | null = encodeUtf8;
 
-/** An escape table that keeps exactly the ASCII characters `keep` matches (a one-character RegExp). */
-export function escapeTable(keep: RegExp): EscapeTable {
-  return Array.from({ length: 256 }, (_, code) =>
-    keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase(),
-  );
-}
-
-/**
- * UTF-8 percent-encodes `text` from `from` in one pass: each ASCII character as `table` says, every
- * other character as the escapes of its UTF-8 bytes, from `table` too (encodeURIComponent would be
- * a runtime call, dearer than the loop). A lone surrogate is handed to `onLoneSurrogate`, which
- * throws or returns the text to write in its place.
- */
-export function percentEncode(text: string, table: EscapeTable, onLoneSurrogate: (fault: PercentFault) => string, from = 0): string {
-  let out = '';
-  let start = from;
-  for (let i = from; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 128 && table[code] === undefined) continue;
-    out += text.slice(start, i);
-    if (code < 128) out += table[code];
-    else {
-      // A surrogate pair is one code point; a lone surrogate has no UTF-8.
-      let rest = text.codePointAt(i) as number;
-      if (rest >> 11 === 0x1b) out += onLoneSurrogate(surrogateFault(text, i));
-      else {
-        if (rest > 0xffff) i++;
-        // Its UTF-8 bytes: 6 bits a continuation byte, last first, until the rest fits the lead
-        // byte (C0, E0 or F0 and 5, 4 or 3 bits).
-        let bytes = '';
-        let lead = 0x80;
-        do {
-          bytes = table[0x80 | (rest & 63)] + bytes;
-          rest >>= 6;
-          lead = 0x80 | (lead >> 1);
-        } while (rest > (0xff - lead) >> 1);
-        out += table[lead | rest] + bytes;
-      }
-    }
-    start = i + 1;
-  }
-  return out + text.slice(start);
-}
+/** The fault of the first lone surrogate in `text` from `from`. */
+export const loneFault = (text: string, from: number): PercentFault => surrogateFault(text, loneSurrogate(text, from));
 
 /** An escape, valid or not as UTF-8. */
 const ESCAPE = /^%[\dA-F]{2}/i;

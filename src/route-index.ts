@@ -19,7 +19,7 @@ import type { Params } from './params.js';
 import { decodeParam, regexpParams, type CompiledRoute, type CreateMatcher } from './pattern.js';
 import { record } from './record.js';
 import { readParams, segmentEnd, type Reading } from './segment-params.js';
-import type { Token } from './syntax.js';
+import { isParam, type Token } from './syntax.js';
 
 interface Node {
   statics: Map<string, Node>;
@@ -70,16 +70,16 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
     const step = (): boolean => {
       if (segment === null) return true;
       const first = segment[0];
-      if (segment.length === 1 && first?.type === 'param') {
+      if (segment.length === 1 && isParam(first, 'param')) {
         at = at.param ??= node();
         reading.names.push(first.name);
         reading.at.push(depth);
-      } else if (first?.type !== 'text') {
+      } else if (typeof first !== 'string') {
         // An empty segment, or one that starts with a param and is not all of it: a tail here.
         at.tail.push(id);
         return false;
       } else {
-        const k = key(first.value);
+        const k = key(first);
         // Text and more (`p:id.:ext`): a tail filed by its known text. Text alone: a static edge.
         if (segment.length > 1) {
           longestPrefix = Math.max(longestPrefix, k.length);
@@ -95,32 +95,32 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
     };
     for (let t = 0; t < tokens.length; t++) {
       const token = tokens[t] as Token;
-      if (token.type === 'text') {
-        const pieces = token.value.split('/');
+      if (typeof token === 'string') {
+        const pieces = token.split('/');
         for (let i = 0; i < pieces.length; i++) {
           if (i > 0) {
             if (!step()) return null;
             segment = [];
           } else if (segment === null) continue;
           const piece = pieces[i] as string;
-          if (piece !== '') segment.push({ type: 'text', value: piece });
+          if (piece !== '') segment.push(piece);
         }
         // Every pattern starts with text that starts with `/` (compileRoute refuses any other path), and
         // so does a last group read into: a param, a wildcard or a group is always inside a segment.
-      } else if (token.type === 'param') (segment as Token[]).push(token);
+      } else if (isParam(token, 'param')) (segment as Token[]).push(token);
       else {
         // Wildcards and groups may span segments. A group that opens with `/` (`/docs{/:lang}`)
         // leaves the segment before it whole when the pattern ends there or goes on with `/`; else
         // the segment goes on after the group (`/feed{/:lang}.xml` is `/feed.xml` without it) and
         // is filed by its known text.
-        const group = token.type === 'group' ? token.tokens : [];
+        const group = Array.isArray(token) ? token : [];
         const first = group[0];
         const next = tokens[t + 1];
         if (
-          first?.type === 'text' &&
-          first.value.startsWith('/') &&
+          typeof first === 'string' &&
+          first.startsWith('/') &&
           (segment as Token[]).length > 0 &&
-          (!next || (next.type === 'text' && next.value.startsWith('/')))
+          (!next || (typeof next === 'string' && next.startsWith('/')))
         ) {
           if (!step()) return null;
           if (next) return (at.tail.push(id), null);
@@ -133,7 +133,7 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
           grouped = true;
           continue;
         }
-        if (token.type === 'wildcard' && !next && (segment as Token[]).length === 0 && !grouped) {
+        if (isParam(token, 'wildcard') && !next && (segment as Token[]).length === 0 && !grouped) {
           // A last wildcard of whole segments (`/files/*path`) takes the rest of a path that goes on.
           at.tail.push(id);
           reading.names.push(token.name);

@@ -1,6 +1,6 @@
-// The route pattern language: path-to-regexp 8's, read and compiled here to the very tokens and
-// regexps path-to-regexp 8.4 makes (test/syntax.test.ts holds every pattern a property test draws to
-// the package's own output, and to its errors). Written for this package alone: the delimiter is
+// The route pattern language: path-to-regexp 8's, read and compiled here to the tokens (in a leaner
+// form, below) and the very regexps path-to-regexp 8.4 makes (test/syntax.test.ts holds every
+// pattern a property test draws to the package's own output, and to its errors). Written for this package alone: the delimiter is
 // `/`, a trailing `/` is optional and the match ends with the path, which is all the route table
 // asks for, so an app carries 416 B less than with the package's parse() and pathToRegexp().
 // The regexps are path-to-regexp's design (MIT, (c) 2014 Blake Embrey): a param stops at `/` and at
@@ -8,11 +8,20 @@
 
 import { DEV } from './dev.js';
 
-/** One piece of a parsed pattern: literal text, a `:param`, a `*wildcard` or an optional `{group}`. Internal. */
-export type Token = { type: 'text'; value: string } | { type: 'param' | 'wildcard'; name: string } | { type: 'group'; tokens: Token[] };
+/**
+ * One piece of a parsed pattern: literal text (a string), a `:param` or `*wildcard` (path-to-regexp's
+ * token), or an optional `{group}` (an array of its tokens). path-to-regexp writes text and groups as
+ * objects with a `type` too: plain strings and arrays are told apart with no field to compare, in
+ * less code. Internal.
+ */
+export type Token = string | Param | Token[];
 
 /** A param or wildcard token. Internal. */
-export type Param = Extract<Token, { type: 'param' | 'wildcard' }>;
+export type Param = { type: 'param' | 'wildcard'; name: string };
+
+/** Whether `token` is a param or wildcard (of `type`, when given). Internal. */
+export const isParam = (token: Token | undefined, type?: Param['type']): token is Param =>
+  typeof token === 'object' && !Array.isArray(token) && (!type || token.type === type);
 
 const ID_START = /^[$_\p{ID_Start}]$/u;
 const ID_CONTINUE = /^[$\u200c\u200d\p{ID_Continue}]$/u;
@@ -33,7 +42,7 @@ export function parse(path: string, encode: (text: string) => string, fail: (mes
     const tokens: Token[] = [];
     let text = '';
     const flush = (): void => {
-      if (text) tokens.push({ type: 'text', value: encode(text) });
+      if (text) tokens.push(encode(text));
       text = '';
     };
     while (i < chars.length) {
@@ -63,7 +72,7 @@ export function parse(path: string, encode: (text: string) => string, fail: (mes
         tokens.push({ type: char === ':' ? 'param' : 'wildcard', name });
       } else if (char === '{') {
         flush();
-        tokens.push({ type: 'group', tokens: read('}') });
+        tokens.push(read('}'));
       } else if ('}()[]+?!'.includes(char)) fail(DEV ? `Unexpected ${char} at index ${i - 1}` : '');
       else text += char;
     }
@@ -81,9 +90,9 @@ export function parse(path: string, encode: (text: string) => string, fail: (mes
 function flatten(tokens: readonly Token[], from: number, sequence: Token[], each: (sequence: Token[]) => void): void {
   for (let i = from; i < tokens.length; ) {
     const token = tokens[i++] as Token;
-    if (token.type === 'group') {
+    if (Array.isArray(token)) {
       const length = sequence.length;
-      flatten(token.tokens, 0, sequence, (taken) => flatten(tokens, i, taken, each));
+      flatten(token, 0, sequence, (taken) => flatten(tokens, i, taken, each));
       sequence.length = length;
     } else sequence.push(token);
   }
@@ -111,24 +120,25 @@ function toSource(tokens: readonly Token[], keys: Param[], fail: (message: strin
   // Whether a wildcard comes later in this segment, and the text that comes next.
   const wildcardAhead = (from: number): boolean => {
     for (let i = from; i < tokens.length; i++) {
-      const token = tokens[i] as Token;
-      if (token.type === 'wildcard') return true;
-      if (token.type === 'text' && token.value.includes('/')) break;
+      const token = tokens[i] as string | Param;
+      if (typeof token === 'string') {
+        if (token.includes('/')) break;
+      } else if (token.type === 'wildcard') return true;
     }
     return false;
   };
   const nextText = (from: number): string => {
     let text = '';
-    for (let token = tokens[from]; token?.type === 'text'; token = tokens[++from]) text += token.value;
+    for (let token = tokens[from]; typeof token === 'string'; token = tokens[++from]) text += token;
     return text;
   };
   for (let i = 0; i < tokens.length; ) {
-    const token = tokens[i++] as Exclude<Token, { type: 'group' }>;
-    if (token.type === 'text') {
-      source += escape(token.value);
-      back += token.value;
-      if (last === 2) wildBack += token.value;
-      if (token.value.includes('/')) seen = 0;
+    const token = tokens[i++] as string | Param;
+    if (typeof token === 'string') {
+      source += escape(token);
+      back += token;
+      if (last === 2) wildBack += token;
+      if (token.includes('/')) seen = 0;
       continue;
     }
     if (last && !back) fail(DEV ? `Missing text before "${token.name}" ${token.type}` : '');

@@ -1,6 +1,7 @@
-// Reading UTF-8 percent escapes in a browser, with the engine's decodeURIComponent: smaller than
-// utf8-loop.ts, which package.json's "browser" field puts it in place of, and slower, which a page
-// that decodes a URL per navigation never sees. The two agree (test/fuzz/percent.test.ts).
+// Reading and writing UTF-8 percent escapes in a browser, with the engine's decodeURIComponent and
+// encodeURIComponent: smaller than utf8-loop.ts, which package.json's "browser" field puts it in
+// place of, and slower, which a page that reads a URL per navigation never sees. The two agree
+// (test/fuzz/percent.test.ts).
 // Internal: no DOM, no Node.
 
 /**
@@ -27,4 +28,20 @@ export function decodeUtf8(text: string, from: number, stop: boolean): string | 
     escapes.length > 1 ? decodeURIComponent(escapes) : (fault < 0 && (fault = from + at), escapes),
   );
   return stop ? fault : out;
+}
+
+/**
+ * UTF-8 percent-encodes `text` from `from` as utf8-loop.ts does: what encodeURIComponent writes,
+ * with its escapes of the ASCII characters `keep` matches (which match at least all it leaves raw,
+ * `\w-.!~*'()`) undone. encodeURIComponent throws for a lone surrogate: null.
+ */
+export function encodeUtf8(text: string, keep: RegExp, from: number): string | null {
+  try {
+    return encodeURIComponent(text.slice(from)).replace(/%[0-7][\dA-F]/g, (escape) => {
+      const char = String.fromCharCode(parseInt(escape.slice(1), 16));
+      return keep.test(char) ? char : escape;
+    });
+  } catch {
+    return null;
+  }
 }

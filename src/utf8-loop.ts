@@ -1,7 +1,8 @@
-// Reading UTF-8 percent escapes on a server: one pass with charCodeAt and slices, and no call into
-// the engine (decodeURIComponent is a runtime call that costs more than the whole loop on a URL).
-// package.json's "browser" field puts utf8-builtin.ts in this file's place in an app's browser
-// build, which is smaller; the two agree (test/fuzz/percent.test.ts). Internal: no DOM, no Node.
+// Reading and writing UTF-8 percent escapes on a server: one pass each with charCodeAt and slices,
+// and no call into the engine (decodeURIComponent and encodeURIComponent are runtime calls that
+// cost more than the whole loop on a URL). package.json's "browser" field puts utf8-builtin.ts in
+// this file's place in an app's browser build, which is smaller; the two agree
+// (test/fuzz/percent.test.ts). Internal: no DOM, no Node.
 
 /** The value of a hex digit's character code, or 256 when it is none. */
 function hex(code: number): number {
@@ -34,6 +35,60 @@ export function decodeUtf8(text: string, from: number, stop: boolean): string | 
       i = text.indexOf('%', (start = i + 3 * n));
     } else if (stop) return i;
     else i = text.indexOf('%', i + 1);
+  }
+  return out + text.slice(start);
+}
+
+/**
+ * For each ASCII code, the escape to write for it, or undefined to keep it as it is; for each code
+ * 128-255, the escape of that byte (every byte of a non-ASCII character is escaped).
+ */
+type EscapeTable = readonly (string | undefined)[];
+
+/** An escape table that keeps exactly the ASCII characters `keep` matches (a one-character RegExp). */
+function escapeTable(keep: RegExp): EscapeTable {
+  return Array.from({ length: 256 }, (_, code) =>
+    keep.test(String.fromCharCode(code)) ? undefined : (code < 16 ? '%0' : '%') + code.toString(16).toUpperCase(),
+  );
+}
+
+// The table of the last `keep` asked for, built at its first use: the codec has one.
+let tableOf: RegExp | undefined;
+let lastTable: EscapeTable = [];
+
+/**
+ * UTF-8 percent-encodes `text` from `from` in one pass: the ASCII characters `keep` matches (an
+ * ASCII-only, one-character RegExp matching at least all that encodeURIComponent leaves raw,
+ * `\w-.!~*'()`, as utf8-builtin.ts needs) as they are, every other character as the escapes of its
+ * UTF-8 bytes, all from a table. A run of characters that needs nothing is copied in one slice. A
+ * lone surrogate has no UTF-8: null.
+ */
+export function encodeUtf8(text: string, keep: RegExp, from: number): string | null {
+  const table = keep === tableOf ? lastTable : (lastTable = escapeTable((tableOf = keep)));
+  let out = '';
+  let start = from;
+  for (let i = from; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < 128 && table[code] === undefined) continue;
+    out += text.slice(start, i);
+    if (code < 128) out += table[code];
+    else {
+      // A surrogate pair is one code point; a lone surrogate has no UTF-8.
+      let rest = text.codePointAt(i) as number;
+      if (rest >> 11 === 0x1b) return null;
+      if (rest > 0xffff) i++;
+      // Its UTF-8 bytes: 6 bits a continuation byte, last first, until the rest fits the lead
+      // byte (C0, E0 or F0 and 5, 4 or 3 bits).
+      let bytes = '';
+      let lead = 0x80;
+      do {
+        bytes = table[0x80 | (rest & 63)] + bytes;
+        rest >>= 6;
+        lead = 0x80 | (lead >> 1);
+      } while (rest > (0xff - lead) >> 1);
+      out += table[lead | rest] + bytes;
+    }
+    start = i + 1;
   }
   return out + text.slice(start);
 }

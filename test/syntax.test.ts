@@ -2,13 +2,15 @@ import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalPathText } from '../src/location.js';
-import { parse, toRegexp, type Token } from '../src/syntax.js';
+import { parse, toRegexp } from '../src/syntax.js';
 import { fuzz } from './fuzz/runs.js';
+import { ptrTokens } from './ptr-tokens.js';
 
 // src/syntax.ts reads and compiles the pattern language itself, where the package once carried
 // path-to-regexp 8's own parse() and pathToRegexp(). It must give what path-to-regexp (the
-// devDependency, as installed) gives for every pattern: the same tokens, regexp and keys, and an
-// error exactly where it throws, in its words. A path-to-regexp upgrade that changes either fails here.
+// devDependency, as installed) gives for every pattern: the same tokens (ours written as its objects
+// by ptrTokens), regexp and keys, and an error exactly where it throws, in its words. A path-to-regexp
+// upgrade that changes either fails here.
 const require = createRequire(import.meta.url);
 const ptr = require('path-to-regexp') as typeof import('path-to-regexp');
 
@@ -21,7 +23,7 @@ function ours(path: string, sensitive: boolean, encode: (text: string) => string
   try {
     const tokens = parse(path, encode, fail);
     const { regexp, keys } = toRegexp(tokens, sensitive, fail);
-    return { tokens, regexp: String(regexp), keys };
+    return { tokens: ptrTokens(tokens), regexp: String(regexp), keys };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -32,7 +34,7 @@ function theirs(path: string, sensitive: boolean, encode: (text: string) => stri
   try {
     const data = ptr.parse(path, { encodePath: encode });
     const { regexp, keys } = ptr.pathToRegexp(data, { sensitive });
-    return { tokens: data.tokens as Token[], regexp: String(regexp), keys };
+    return { tokens: data.tokens, regexp: String(regexp), keys };
   } catch (error) {
     if (!(error instanceof ptr.PathError)) throw error;
     return { error: error.message.replace(/(: .*)?; visit .*$/s, '') };

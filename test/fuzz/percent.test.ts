@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { escapeTable, percentDecode, percentEncode, strictDecode } from '../../src/percent.js';
-import { decodeUtf8 as builtinDecode } from '../../src/utf8-builtin.js';
-import { decodeUtf8 as loopDecode } from '../../src/utf8-loop.js';
+import { loneFault, percentDecode, percentEncode, strictDecode } from '../../src/percent.js';
+import { decodeUtf8 as builtinDecode, encodeUtf8 as builtinEncode } from '../../src/utf8-builtin.js';
+import { decodeUtf8 as loopDecode, encodeUtf8 as loopEncode } from '../../src/utf8-loop.js';
 import { fuzz } from './runs.js';
 
 // Percent-decoding against an oracle built on the platform's own decodeURIComponent: at each
@@ -143,36 +143,50 @@ describe("the browser's UTF-8 reader", () => {
   });
 });
 
-describe('percentEncode', () => {
-  // The encoder writes UTF-8 itself (no encodeURIComponent), so it is held to encodeURIComponent:
-  // with a table that keeps ASCII letters only, every other character is written as `%XX` (ASCII)
-  // or as encodeURIComponent writes it, and each lone surrogate as the hook says, from any index.
-  const table = escapeTable(/[A-Za-z]/);
-  function oracleEncode(text: string): string {
-    let out = '';
-    for (let i = 0; i < text.length; i++) {
-      const code = text.charCodeAt(i);
-      const pair = (code & 0xfc00) === 0xd800 && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00;
-      if (/[A-Za-z]/.test(text[i] as string)) out += text[i];
-      else if (code < 128) out += '%' + code.toString(16).toUpperCase().padStart(2, '0');
-      else if (pair) out += encodeURIComponent(text.slice(i, ++i + 1));
-      else out += code >> 11 === 0x1b ? `<${code.toString(16)}>` : encodeURIComponent(text[i] as string);
-    }
-    return out;
-  }
-  const unit = fc.oneof(
-    fc.nat({ max: 0xffff }).map((c) => String.fromCharCode(c)),
-    fc.constantFrom('\uD83D\uDE00', '\uDBFF\uDFFF', '\uD800', '\uDFFF', 'é', '\u07FF', '\u0800', '\uFFFF', 'a', '%'),
-  );
+// Text to encode: any UTF-16 code unit, and the characters at UTF-8's edges, pairs and lone surrogates.
+const unit = fc.oneof(
+  fc.nat({ max: 0xffff }).map((c) => String.fromCharCode(c)),
+  fc.constantFrom('\uD83D\uDE00', '\uDBFF\uDFFF', '\uD800', '\uDFFF', 'é', '\u07FF', '\u0800', '\uFFFF', 'a', '%'),
+);
 
-  it('writes what encodeURIComponent writes, and each lone surrogate as its hook says, from any index', () => {
+describe('percentEncode', () => {
+  // The encoder writes UTF-8 itself on a server (no encodeURIComponent), so it is held to
+  // encodeURIComponent: keeping what that keeps, it writes what that writes, from any index; a lone
+  // surrogate makes it null, and loneFault tells the first one.
+  const keep = /[\w\-.!~*'()]/;
+  const firstLone = (text: string) => [...text].findIndex((c) => /^[\uD800-\uDFFF]$/.test(c));
+
+  it('writes what encodeURIComponent writes, or null with the first lone surrogate told, from any index', () => {
     fc.assert(
       fc.property(fc.string({ unit, maxLength: 40 }), fc.nat({ max: 45 }), (text, at) => {
         const from = Math.min(at, text.length);
-        const hook = (fault: { index: number }) => `<${text.charCodeAt(fault.index).toString(16)}>`;
-        expect(percentEncode(text, table, hook, from)).toBe(oracleEncode(text.slice(from)));
+        const part = text.slice(from);
+        const lone = firstLone(part);
+        if (lone < 0) expect(percentEncode(text, keep, from)).toBe(encodeURIComponent(part));
+        else {
+          const index = from + [...part].slice(0, lone).join('').length;
+          expect(percentEncode(text, keep, from)).toBeNull();
+          expect(loneFault(text, from)).toEqual({ kind: 'LONE_SURROGATE', index, text: text[index] });
+        }
       }),
       fuzz(331, 2000),
+    );
+  });
+});
+
+// A browser build writes UTF-8 with utf8-builtin.ts (encodeURIComponent) where a server writes it with
+// utf8-loop.ts: the two must agree for the codec's set of kept characters and for the others it may take.
+describe("the browser's UTF-8 writer", () => {
+  // Each keeps at least what encodeURIComponent leaves raw: the codec's, exactly that, all ASCII, that and a space.
+  const keeps = [/[!"$'-*,-~]/, /[\w\-.!~*'()]/, /[\0-\x7f]/, /[\w\-.!~*'() ]/];
+
+  it('writes what the loop writes, or null where it does (a lone surrogate), for any text, kept set and index', () => {
+    fc.assert(
+      fc.property(fc.string({ unit, maxLength: 40 }), fc.nat({ max: 45 }), fc.constantFrom(...keeps), (text, at, keep) => {
+        const from = Math.min(at, text.length);
+        expect(builtinEncode(text, keep, from)).toBe(loopEncode(text, keep, from));
+      }),
+      fuzz(332, 3000),
     );
   });
 });
