@@ -1,8 +1,9 @@
 // The route pattern language: path-to-regexp 8's, read and compiled here to the tokens (in a leaner
 // form, below) and the very regexps path-to-regexp 8.4 makes (test/syntax.test.ts holds every
-// pattern a property test draws to the package's own output, and to its errors). Written for this package alone: the delimiter is
-// `/`, a trailing `/` is optional and the match ends with the path, which is all the route table
-// asks for, so an app carries 416 B less than with the package's parse() and pathToRegexp().
+// pattern a property test draws to the package's own output, and to its errors). Written for this
+// package alone: the delimiter is `/`, a trailing `/` is optional and the match ends with the path,
+// which is all the route table asks for, so an app carries 416 B less than with the package's
+// parse() and pathToRegexp().
 // The regexps are path-to-regexp's design (MIT, (c) 2014 Blake Embrey): a param stops at `/` and at
 // the text before it, so no pattern backtracks without bound.
 
