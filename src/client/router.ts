@@ -81,6 +81,9 @@ export function createRouter(options: RouterOptions): Router {
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
   let started = false;
+  // After destroy() the router is done: navigate(), start() and every redirect resolve false,
+  // writing nothing, so a late call from a torn-down view never moves the page it left.
+  let dead = false;
   let lastHref = '';
   let listening: { signal: RouterSignal; abort(): void } | undefined; // aborted by destroy(): removes what start() added
   const view = createView(routes, doc);
@@ -146,7 +149,11 @@ export function createRouter(options: RouterOptions): Router {
     // A replace writes over the entry the browser is on now, at that entry's position.
     if (kind !== REPLACE && here?.loc === m.location) e = here.e;
     // A write refused (a blocker of a `history` instance's) commits nothing: the navigation is cancelled.
-    else if (kind !== POP && write(m.location, kind === REPLACE && here ? (e = { ...e, idx: here.e.idx }) : e, kind === REPLACE) === false)
+    // So does a write during which a listener of a `history` instance's destroyed the router.
+    else if (
+      kind !== POP &&
+      (write(m.location, kind === REPLACE && here ? (e = { ...e, idx: here.e.idx }) : e, kind === REPLACE) === false || dead)
+    )
       return false;
     entry = e;
     here = { loc: m.location, e };
@@ -175,6 +182,7 @@ export function createRouter(options: RouterOptions): Router {
   }
 
   async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0, via?: number): Promise<boolean> {
+    if (dead) return false;
     // One controller per navigation: a newer one (or destroy) aborts it, its loader and its waits.
     // Aborted is superseded: it never commits, and the newer one reports idle.
     controller?.abort();
@@ -287,7 +295,7 @@ export function createRouter(options: RouterOptions): Router {
       return current;
     },
     start() {
-      if (started) return Promise.resolve(current !== null);
+      if (started || dead) return Promise.resolve(!dead && current !== null);
       started = true;
       const href = nav.href();
       seed = view.start(options.outlet);
@@ -323,6 +331,7 @@ export function createRouter(options: RouterOptions): Router {
       scroll?.stop();
       if (started && doc) doc.documentElement.removeAttribute(STATE_ATTRIBUTE);
       started = false;
+      dead = true;
       guards.clear();
       subscribers.clear();
       idle();

@@ -310,6 +310,24 @@ describe('the router on createMemoryHistory, in Node', () => {
     await router.settled();
     expect([router.current?.location, loads]).toEqual(['/', []]);
   });
+
+  it('is done after destroy(): navigate() and start() resolve false and write nothing', async () => {
+    await open().start();
+    router.destroy();
+    expect(await router.navigate('/books/1')).toBe(false);
+    expect(await router.start()).toBe(false);
+    expect([address(), history.index, router.current?.location, loads]).toEqual(['/app/', 0, '/', []]);
+  });
+
+  it('commits nothing when a listener of the instance destroys the router during its write', async () => {
+    await open().start();
+    const seen: string[] = [];
+    router.subscribe((current) => seen.push(current.location));
+    const stop = history.listen(() => router.destroy());
+    expect(await router.navigate('/books/1')).toBe(false);
+    stop();
+    expect([router.current?.location, seen]).toEqual(['/', []]);
+  });
 });
 
 describe('the README’s ten-line test of an app’s guards', () => {
