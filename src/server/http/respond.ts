@@ -48,8 +48,18 @@ function httpDate(text: string): number {
   return form ? Date.parse(form[1] === undefined ? text : text + ' GMT') : NaN;
 }
 
-/** True when the request's validators say the client's copy is current (only for 200 pages). */
-export function isNotModified(request: Pick<Ask, 'header'>, etag: string | undefined, lastModified: number | undefined): boolean {
+/**
+ * True when the request's validators say the client's copy is current (only for 200 pages). With
+ * `zip` the answer is the gzip variant, which a copy of either variant's tag stands for (the same
+ * content, and a 304 carries no Content-Encoding); without it only the plain variant's tag does,
+ * so a cache never keeps a gzipped body for a client that cannot read one.
+ */
+export function isNotModified(
+  request: Pick<Ask, 'header'>,
+  etag: string | undefined,
+  lastModified: number | undefined,
+  zip = false,
+): boolean {
   const match = request.header('if-none-match');
   if (match !== null) {
     if (etag === undefined) return false;
@@ -57,7 +67,7 @@ export function isNotModified(request: Pick<Ask, 'header'>, etag: string | undef
     const tags = match.match(/(?:W\/)?"[^"]*"/g) ?? [];
     return tags.some((tag) => {
       const strong = tag.replace(/^W\//, '');
-      return strong === etag || strong === gzipTag(etag);
+      return strong === etag || (zip && strong === gzipTag(etag));
     });
   }
   const since = request.header('if-modified-since');
@@ -174,8 +184,8 @@ function zippedAnswer(page: Page, compress: boolean, body: Uint8Array): Prepared
   return finish(headers, body);
 }
 
-function answerWith(request: Ask, page: Page, { headers, body }: Prepared): Answer {
-  if (page.status === 200 && isNotModified(request, page.etag, page.lastModified)) {
+function answerWith(request: Ask, page: Page, { headers, body }: Prepared, zip: boolean): Answer {
+  if (page.status === 200 && isNotModified(request, page.etag, page.lastModified, zip)) {
     const kept: Record<string, string> = {};
     for (const name of ['Cache-Control', 'ETag', 'Last-Modified', 'Vary'])
       if (headers[name] !== undefined) kept[name] = headers[name] as string;
@@ -196,16 +206,16 @@ export function respond(request: Ask, page: Page, options: RespondOptions): Answ
   const index = (options.variant ?? 0) * 2 + (zip ? 1 : 0);
   const kept = memo && keptFor.get(memo);
   const ready = kept && kept.answers[index];
-  if (ready) return answerWith(request, page, ready);
+  if (ready) return answerWith(request, page, ready, zip);
   if (!zip) {
     const prepared = finish(headersOf(page, compress, false), kept?.plain ?? encoder.encode(page.body));
     if (memo) keep(memo, index, prepared, false);
-    return answerWith(request, page, prepared);
+    return answerWith(request, page, prepared, zip);
   }
   if (kept?.zipped) {
     const prepared = zippedAnswer(page, compress, kept.zipped);
     if (memo) keep(memo, index, prepared, true);
-    return answerWith(request, page, prepared);
+    return answerWith(request, page, prepared, zip);
   }
   let zipping = kept?.zipping;
   if (!zipping) {
@@ -222,6 +232,6 @@ export function respond(request: Ask, page: Page, options: RespondOptions): Answ
   return zipping.then((body) => {
     const prepared = zippedAnswer(page, compress, body);
     if (memo) keep(memo, index, prepared, true);
-    return answerWith(request, page, prepared);
+    return answerWith(request, page, prepared, zip);
   });
 }

@@ -23,7 +23,8 @@ describe('isNotModified', () => {
     [{ 'if-none-match': '"abc"' }, true],
     [{ 'if-none-match': 'W/"abc"' }, true],
     [{ 'if-none-match': '"x", "abc"' }, true],
-    [{ 'if-none-match': '"abc-gz"' }, true],
+    // The gzip variant's tag: not the plain answer's (see the zip case below).
+    [{ 'if-none-match': '"abc-gz"' }, false],
     [{ 'if-none-match': '*' }, true],
     [{ 'if-none-match': '"abcd"' }, false],
     [{ 'if-none-match': 'abc' }, false],
@@ -48,6 +49,11 @@ describe('isNotModified', () => {
     [{}, false],
   ])('%o gives %s', (headers, expected) => {
     expect(isNotModified(req(headers), ETAG, MODIFIED)).toBe(expected);
+  });
+
+  it('takes either variant’s tag for the gzip answer, the same content', () => {
+    expect(isNotModified(req({ 'if-none-match': '"abc-gz"' }), ETAG, MODIFIED, true)).toBe(true);
+    expect(isNotModified(req({ 'if-none-match': '"abc"' }), ETAG, MODIFIED, true)).toBe(true);
   });
 });
 
@@ -114,6 +120,16 @@ describe('respond', () => {
       vary: 'Accept-Encoding',
     });
     expect(await res.text()).toBe('');
+  });
+
+  it('answers 200 with the plain body to a client that cannot read gzip but holds the gzip variant’s tag', async () => {
+    const zipped = await respond(req({ 'accept-encoding': 'gzip' }), page, { compress: true });
+    const tag = zipped.headers.get('etag') as string;
+    const again = await respond(req({ 'accept-encoding': 'gzip', 'if-none-match': tag }), page, { compress: true });
+    expect(again.status).toBe(304);
+    const plain = await respond(req({ 'if-none-match': tag }), page, { compress: true });
+    expect([plain.status, plain.headers.get('content-encoding'), plain.headers.get('etag')]).toEqual([200, null, page.etag]);
+    expect(await plain.text()).toBe(body);
   });
 
   it('never answers 304 for a page that is not a 200', async () => {
