@@ -265,8 +265,21 @@ describe('crawlable-router prerender (child process)', () => {
     expect(step).toMatchObject({ code: EXIT.OK, stdout: '' });
     expect(step.stderr).toContain('wrote the sitemap of 3 of 3 states');
     await cli(['prerender', ...args.slice(0, 3), 'out-whole', ...args.slice(4), '--outlet', '#view']);
-    for (const file of [...files, 'sitemap.xml'])
+    for (const file of [...files, 'sitemap.xml', '404.html'])
       expect(readFileSync(path.join(dir, 'out-shards', file), 'utf8')).toBe(readFileSync(path.join(dir, 'out-whole', file), 'utf8'));
+  });
+
+  it('writes 404.html for a static host unless --no-404', async () => {
+    const args = ['prerender', '--routes', 'routes.mjs', '--origin', 'https://example.com', '--outlet', '#view', '--json'];
+    const written = await inProcess([...args, '--out', 'out-404']);
+    expect([written.code, JSON.parse(written.stdout).notFoundPage]).toEqual([EXIT.OK, { file: '404.html' }]);
+    expect(readFileSync(path.join(dir, 'out-404/404.html'), 'utf8')).toContain('<title');
+    const none = await inProcess([...args, '--out', 'out-no-404', '--no-404']);
+    expect([none.code, JSON.parse(none.stdout).notFoundPage, existsSync(path.join(dir, 'out-no-404/404.html'))]).toEqual([
+      EXIT.OK,
+      null,
+      false,
+    ]);
   });
 
   it('exits 3 from the sitemap command when the gathered folder is not there, and writes nothing', async () => {

@@ -12,7 +12,7 @@ import { EXIT, integer, jsonReport, readArgs, SetupError, UsageError, type CliIo
 export const PRERENDER_USAGE = `Usage: crawlable-router prerender --routes FILE --out DIR --origin URL [options]
 
 Renders every location of the route table to DIR (one index.html per state) and writes
-DIR/sitemap.xml.
+DIR/sitemap.xml and DIR/404.html.
 
 Required:
   --routes FILE        a JavaScript module (.js, .mjs, .cjs) whose default or \`routes\` export is a
@@ -34,6 +34,8 @@ Options:
   --upstream URL       with --headless, the origin that answers the page's API requests (GET
                        and HEAD) for what DIR has no file for; without it they get 404
   --no-sitemap         do not write sitemap.xml
+  --no-404             do not write 404.html (the notFound view, which static hosts serve with
+                       a 404 for a URL they have no file for)
   --shard K/N          render only slice K of N (a hash of each location picks its slice; no
                        sitemap): N jobs render a site together, then gather their folders into
                        one and run 'crawlable-router sitemap' there
@@ -145,6 +147,7 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
       isolate: { type: 'boolean' },
       upstream: { type: 'string' },
       'no-sitemap': { type: 'boolean' },
+      'no-404': { type: 'boolean' },
       shard: { type: 'string' },
       json: { type: 'boolean' },
     },
@@ -188,6 +191,7 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
       timeoutMs,
       concurrency,
       sitemap: !values['no-sitemap'],
+      notFoundPage: !values['no-404'],
       ...(shard && { shard }),
       progress: io.stderr,
     });

@@ -8,6 +8,7 @@ export { headlessRenderer } from './headless/headless.js';
 export type { HeadlessRenderer, HeadlessRendererOptions } from './headless/headless.js';
 export { prerender } from './build/prerender.js';
 export type { PrerenderFailure, PrerenderOptions, PrerenderRedirect, PrerenderReport } from './build/prerender.js';
+export type { NotFoundPage } from './build/not-found-page.js';
 export { sitemap } from './build/sitemap.js';
 export type { SitemapFile, SitemapOptions } from './build/sitemap.js';
 export { robotsTxt } from './build/robots.js';

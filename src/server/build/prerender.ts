@@ -29,6 +29,7 @@ import { snapshotPath } from '../files/paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from '../render/render.js';
 import { sitemapOfFolder, takesSitemapName, writeSitemap } from './sitemap-files.js';
+import { NOT_FOUND_FILE, writeNotFoundPage, type NotFoundPage } from './not-found-page.js';
 
 /** Options of `prerender`. */
 export interface PrerenderOptions {
@@ -54,6 +55,8 @@ export interface PrerenderOptions {
   concurrency?: number;
   /** Write `sitemap.xml` (and numbered parts past 50,000 URLs). Default `true`. */
   sitemap?: boolean;
+  /** Write `404.html`, the notFound view that static hosts serve with a 404 for a URL they have no file for (by the first shard only). Default `true`. */
+  notFoundPage?: boolean;
   /** Where progress goes: a bar on a TTY, plain lines otherwise. Default none. */
   progress?: ProgressStream;
   /** Render only slice `current` of `total` (1-based; a hash of each location picks its slice) and, past one slice, no sitemap. Default: every state. */
@@ -98,6 +101,8 @@ export interface PrerenderReport {
   files: string[];
   /** Sitemap files written, relative to `outDir`. */
   sitemaps: string[];
+  /** `404.html` as written (`file`), or why it was not (`file: null`); null when not asked for (`notFoundPage: false`, a shard past the first, `sitemapOnly`). */
+  notFoundPage: NotFoundPage | null;
   /** Time taken, in ms. */
   durationMs: number;
 }
@@ -235,6 +240,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, locations.length)) }, worker));
   const written = locations.filter((_, i) => files[i] !== null);
   const sitemaps = options.sitemap !== false && shard.total === 1 ? await writeSitemap(options, outDir, written) : [];
+  const notFoundPage = options.notFoundPage !== false && shard.current === 1 ? await writeNotFoundPage(handler.render, outDir, seen) : null;
   const report: PrerenderReport = {
     total: locations.length + faults.length,
     written: written.length,
@@ -244,6 +250,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     unlisted: await unlisted(options.routes),
     files: files.filter((f): f is string => f !== null),
     sitemaps,
+    notFoundPage,
     durationMs: Math.round(performance.now() - started),
   };
   const slice =
@@ -254,6 +261,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     `prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` +
       (redirects.length ? `; ${count(redirects.length, 'redirect')} skipped` : '') +
       (report.failed ? `; ${report.failed} failed` : '') +
+      (notFoundPage?.file === null ? `; no ${NOT_FOUND_FILE}: ${notFoundPage.why}` : '') +
       (report.unlisted.length
         ? `; ${count(report.unlisted.length, 'route')} with params and no entries() named no state: ${report.unlisted.join(', ')}`
         : '') +
@@ -277,6 +285,7 @@ async function sitemapOnly(options: PrerenderOptions, outDir: string, started: n
     unlisted: [],
     files: [],
     sitemaps,
+    notFoundPage: null,
     durationMs: Math.round(performance.now() - started),
   };
 }

@@ -75,7 +75,7 @@ describe('prerender', () => {
       'books/..%252F.%2E/index.html',
       'books/%22%3E%3Cimg%20onerror%3Dx%3E/index.html',
     ]);
-    expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml'].sort());
+    expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml', '404.html'].sort());
     expect(report.durationMs).toBeGreaterThanOrEqual(0);
     expect(peak).toBeLessThanOrEqual(2);
     const book = readFileSync(path.join(dir, 'books/1/index.html'), 'utf8');
@@ -240,7 +240,7 @@ describe('prerender', () => {
       'co%6E/index.html',
       'search/index.q=Foo.html',
     ]);
-    expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml'].sort());
+    expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml', '404.html'].sort());
     expect(readFileSync(path.join(dir, 'search/index.q=Foo.html'), 'utf8')).toContain('<p>Foo</p>');
     expect(lines.join('')).toContain('FAILED');
     const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
@@ -281,7 +281,9 @@ describe('prerender', () => {
       { location: '/sitemap.xml', error: taken('sitemap.xml/index.html') },
       { location: '/SiteMap-2.XML', error: taken('SiteMap-2.XML/index.html') },
     ]);
+    // `/404.html` is a state of `/:page` here (a 200): no 404 page, which would stand for no URL.
     expect(files(dir).sort()).toEqual(['a/index.html', 'index.html', 'sitemap-x.xml/index.html', 'sitemap.xml']);
+    expect(report.notFoundPage).toEqual({ file: null, why: '/404.html is answered 200, not 404' });
     const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
     expect(urls).toEqual(['https://example.com/', 'https://example.com/sitemap-x.xml', 'https://example.com/a']);
     // With no sitemap, the name is the state's.
@@ -313,6 +315,65 @@ describe('prerender', () => {
     [{ shard: { current: 1.5, total: 2 } }, /shard must be/],
   ])('refuses %o', async (options, message) => {
     await expect(prerender({ routes: routes(), outDir: dir, origin: 'https://example.com', ...options })).rejects.toThrow(message);
+  });
+});
+
+describe('prerender: the 404 page of a static host', () => {
+  const notFound = { title: 'Not found', render: ({ location }: { location: string }) => `<h1>Nothing at ${esc(location)}</h1>` };
+  const table = (paths: string[] = []) =>
+    createRoutes(
+      [
+        { path: '/', render: () => '<h1>Home</h1>' },
+        { path: '/books/:id', entries: () => [{ id: '1' }] },
+        ...paths.map((path) => ({ path })),
+      ],
+      { base: '/app/', notFound },
+    );
+  it('writes 404.html, the notFound view in the shell at its own URL, with no canonical link', async () => {
+    const report = await prerender({ routes: table(), outDir: dir, origin: 'https://example.com' });
+    expect(report.notFoundPage).toEqual({ file: '404.html' });
+    expect(report.files).not.toContain('404.html');
+    const page = readFileSync(path.join(dir, '404.html'), 'utf8');
+    expect(page).toContain('<title data-router-title="">Not found</title>');
+    expect(page).toContain('<h1>Nothing at /404.html</h1>');
+    expect(page).not.toContain('rel="canonical"');
+    // Not in the sitemap: it is no state.
+    expect(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).not.toContain('404');
+  });
+
+  it('writes none when a state stands at that name, or when asked not to, or in a shard past the first, and says why', async () => {
+    const taken = await prerender({ routes: table(['/404.HTML']), outDir: path.join(dir, 'taken'), origin: 'https://example.com' });
+    expect(taken.notFoundPage).toEqual({ file: null, why: 'the snapshot of /404.HTML stands where 404.html goes' });
+    expect(readFileSync(path.join(dir, 'taken', '404.HTML', 'index.html'), 'utf8')).toContain('<div id="app"></div>');
+    const off = await prerender({ routes: table(), outDir: path.join(dir, 'off'), origin: 'https://example.com', notFoundPage: false });
+    expect([off.notFoundPage, existsSync(path.join(dir, 'off', '404.html'))]).toEqual([null, false]);
+    const second = await prerender({
+      routes: table(),
+      outDir: path.join(dir, 's2'),
+      origin: 'https://example.com',
+      shard: { current: 2, total: 2 },
+    });
+    expect([second.notFoundPage, existsSync(path.join(dir, 's2', '404.html'))]).toEqual([null, false]);
+  });
+
+  it('writes none when the notFound view fails to render, and says so on the progress stream', async () => {
+    const lines: string[] = [];
+    const broken = createRoutes([{ path: '/' }], {
+      notFound: {
+        render: (): string => {
+          throw new Error('no view');
+        },
+      },
+    });
+    const report = await prerender({
+      routes: broken,
+      outDir: dir,
+      origin: 'https://example.com',
+      progress: { isTTY: false, write: (text: string) => void lines.push(text) },
+    });
+    expect(report.notFoundPage).toEqual({ file: null, why: 'rendering /404.html failed: no view' });
+    expect(existsSync(path.join(dir, '404.html'))).toBe(false);
+    expect(lines.join('')).toContain('no 404.html: rendering /404.html failed: no view');
   });
 });
 

@@ -1,0 +1,51 @@
+// The page a static host serves, with a 404, for a URL it has no file for: `404.html` at the
+// folder's root, the name Netlify, Cloudflare Pages, GitHub Pages, Vercel, Firebase Hosting and
+// surge look for. Its content is the table's notFound view as the handler renders it for that
+// file's own URL (`/404.html` under base), in the app's shell: a crawler gets the app's own "not
+// found" page with a 404 status, and a browser gets the app, whose router then draws the state of
+// the URL it is really at (one with no snapshot, such as a state of a route with no entries(),
+// included).
+
+import type { AppLocation } from '../../location.js';
+import { writeInside } from '../files/folder.js';
+import { snapshotPath } from '../files/paths.js';
+
+/** The file's name, relative to the output folder, and the location it is rendered for. */
+export const NOT_FOUND_FILE = '404.html';
+const NOT_FOUND_LOCATION: AppLocation = '/404.html';
+
+/** What writing the page came to: the file written, or why none was. */
+export type NotFoundPage = { file: string } | { file: null; why: string };
+
+/** Whether a state's snapshot file stands where the page goes (a folder `404.html/`, in any case). */
+function takesItsName(state: AppLocation): boolean {
+  try {
+    return snapshotPath(state).split('/', 1)[0]?.toLowerCase() === NOT_FOUND_FILE;
+  } catch {
+    return false; // a state with no file is written by nobody
+  }
+}
+
+/**
+ * Renders the notFound view with `render` and writes it as `404.html` in `outDir`, unless one of
+ * `states` (every state of the table) takes the name or `/404.html` is itself a state.
+ */
+export async function writeNotFoundPage(
+  render: (location: AppLocation) => Promise<{ status: number; html: string }>,
+  outDir: string,
+  states: Iterable<AppLocation>,
+): Promise<NotFoundPage> {
+  for (const state of states)
+    if (takesItsName(state)) return { file: null, why: `the snapshot of ${state} stands where ${NOT_FOUND_FILE} goes` };
+  let page: { status: number; html: string };
+  try {
+    page = await render(NOT_FOUND_LOCATION);
+  } catch (error) {
+    // A render that fails (a view that throws, a headless page's script, a timeout) fails the page
+    // alone; the handler's errors name the location and the cause.
+    return { file: null, why: error instanceof Error ? error.message : `rendering ${NOT_FOUND_LOCATION} failed: ${String(error)}` };
+  }
+  if (page.status !== 404) return { file: null, why: `${NOT_FOUND_LOCATION} is answered ${page.status}, not 404` };
+  await writeInside(outDir, NOT_FOUND_FILE, page.html);
+  return { file: NOT_FOUND_FILE };
+}
