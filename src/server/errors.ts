@@ -28,6 +28,16 @@ export function positiveOption(value: unknown, fallback: number, name: string, w
   return value;
 }
 
+/**
+ * `options` when it is an object, else a BAD_OPTION saying what `call` takes: a call from JavaScript
+ * with none (or null) gets that, not a destructuring TypeError. Internal.
+ */
+export function optionsOf<T>(options: T, call: string, takes: string): T {
+  if (typeof options !== 'object' || options === null)
+    throw new SnapshotError('BAD_OPTION', `${call} takes an options object (${takes}), got ${options === null ? 'null' : typeof options}`);
+  return options;
+}
+
 /** A snapshot that could not be made, or an option that cannot work; `code` names which. */
 export class SnapshotError extends Error {
   /** The kind of error. */

@@ -13,7 +13,7 @@ import { outcomeOf } from '../outcome.js';
 import { createSnapshotCache } from './cache/cache.js';
 import type { StoredSnapshot } from './cache/store.js';
 import { memoryStore } from './cache/memory-store.js';
-import { positiveOption, SnapshotError } from './errors.js';
+import { optionsOf, positiveOption, SnapshotError } from './errors.js';
 import { errorPage } from './html/escape.js';
 import { memoize } from './memo.js';
 import { ownMemo } from './held.js';
@@ -59,7 +59,7 @@ function routeRedirect(match: NonNullable<ReturnType<RouteTable['match']>>) {
 
 /** Creates the handler that answers crawlers' ugly URLs with snapshots, and clean URLs with snapshots or the shell by `cleanUrls`. */
 export function createSnapshotHandler(options: SnapshotHandlerOptions): SnapshotHandler {
-  const { routes } = options;
+  const { routes } = optionsOf(options, 'createSnapshotHandler', '{ routes, origin, … }');
   if (!routes || typeof routes.resolve !== 'function')
     throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
   const settings: UrlSettings = {

@@ -20,7 +20,7 @@ import path from 'node:path';
 import type { AppLocation, UrlMode } from '../../location.js';
 import type { Params } from '../../params.js';
 import type { AnyRoute, EntryFault, RouteTable } from '../../route-types.js';
-import { SnapshotError } from '../errors.js';
+import { optionsOf, SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';
 import { writeInside } from '../files/folder.js';
 import { createRoutes } from '../../routes.js';
@@ -156,6 +156,7 @@ function checkShard(shard: PrerenderOptions['shard']): { current: number; total:
 /** Renders every location of the route table (or of its shard) to files under `outDir`, plus the sitemap. */
 export async function prerender(options: PrerenderOptions): Promise<PrerenderReport> {
   const started = performance.now();
+  optionsOf(options, 'prerender', '{ routes, outDir, origin, … }');
   if (typeof options.outDir !== 'string' || options.outDir === '') throw new SnapshotError('BAD_OPTION', 'outDir must name a folder');
   const outDir = path.resolve(options.outDir);
   const concurrency = options.concurrency ?? 4;

@@ -5,7 +5,7 @@
 
 import { escapeFragment } from '../../codec.js';
 import { normalizeBase, normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../location.js';
-import { SnapshotError } from '../errors.js';
+import { optionsOf, SnapshotError } from '../errors.js';
 
 /** Options of `robotsTxt`. */
 export interface RobotsTxtOptions {
@@ -46,6 +46,7 @@ function list(name: string, value: Iterable<string> | undefined, example: string
 
 /** Writes robots.txt: the rules for states not to crawl, the opt-out, and the sitemaps. */
 export function robotsTxt(options: RobotsTxtOptions = {}): string {
+  optionsOf(options, 'robotsTxt', '{ base, disallow, sitemaps, … }');
   const base = normalizeBase(options.base);
   let out = line('User-agent', options.userAgent ?? '*');
   const rules = new Set<string>();

@@ -3,7 +3,7 @@
 // the URLs are split into numbered files under a sitemap index.
 
 import { normalizeBase, normalizeLocation, type AppLocation, type UrlMode } from '../../location.js';
-import { SnapshotError } from '../errors.js';
+import { optionsOf, SnapshotError } from '../errors.js';
 import { checkMode, checkOrigin, publicUrl } from '../urls.js';
 
 /** Options of `sitemap`. */
@@ -62,7 +62,7 @@ export async function sitemap(
   locations: Iterable<AppLocation> | AsyncIterable<AppLocation>,
   options: SitemapOptions,
 ): Promise<SitemapFile[]> {
-  const origin = checkOrigin(options.origin);
+  const origin = checkOrigin(optionsOf(options, 'sitemap(locations, options)', '{ origin, … }').origin);
   const settings = { origin, base: normalizeBase(options.base), mode: checkMode(options.mode) };
   const maxUrls = options.maxUrls ?? 50_000;
   if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > 50_000)

@@ -16,7 +16,7 @@ import { promises as fsp } from 'node:fs';
 import path from 'node:path';
 import type { AppLocation } from '../../location.js';
 import type { SnapshotStore, StoredSnapshot } from './store.js';
-import { positiveOption, SnapshotError } from '../errors.js';
+import { optionsOf, positiveOption, SnapshotError } from '../errors.js';
 import { createFileClaims } from '../files/collisions.js';
 import { fileInside, removeIfEmpty, writeInside } from '../files/folder.js';
 import { etagOf } from '../http/respond.js';
@@ -64,6 +64,9 @@ async function* walk(dir: string, prefix: string): AsyncGenerator<string> {
  * folders they leave empty).
  */
 export function fileStore(dir: string, options: FileStoreOptions = {}): SnapshotStore {
+  if (typeof dir !== 'string' || dir === '')
+    throw new SnapshotError('BAD_OPTION', `fileStore(dir) takes the folder's path, got ${dir === '' ? 'an empty string' : typeof dir}`);
+  optionsOf(options, 'fileStore(dir, options)', '{ maxEntries, maxBytes, keep }');
   const root = path.resolve(dir);
   const maxEntries = positiveOption(options.maxEntries, 10_000, 'fileStore maxEntries');
   const maxBytes = positiveOption(options.maxBytes, 256 * 2 ** 20, 'fileStore maxBytes');

@@ -2,7 +2,7 @@
 // entries keep alive, the answers the handler prepares from each snapshot included (held.ts).
 
 import type { AppLocation } from '../../location.js';
-import { positiveOption } from '../errors.js';
+import { optionsOf, positiveOption } from '../errors.js';
 import { ownMemo } from '../held.js';
 import type { SnapshotStore, StoredSnapshot } from './store.js';
 
@@ -49,6 +49,7 @@ export const answersAtOnce = (store: SnapshotStore): boolean => immediate.has(st
 
 /** A least-recently-used store in memory, bounded by entries and by the bytes its entries keep alive. */
 export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
+  optionsOf(options, 'memoryStore', '{ maxEntries, maxBytes }');
   const maxEntries = positiveOption(options.maxEntries, 1000, 'maxEntries');
   const maxBytes = positiveOption(options.maxBytes, 50 * 1024 * 1024, 'maxBytes');
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.

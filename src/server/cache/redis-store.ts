@@ -13,7 +13,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { AppLocation } from '../../location.js';
 import type { SnapshotLock, SnapshotStore, StoredSnapshot } from './store.js';
-import { positiveOption, SnapshotError } from '../errors.js';
+import { optionsOf, positiveOption, SnapshotError } from '../errors.js';
 
 /** The part of a node-redis client (`createClient()` of the `redis` package, v5 or later) the store uses. */
 export interface RedisClientLike {
@@ -109,7 +109,7 @@ function globEscape(text: string): string {
 
 /** A snapshot store in Redis shared by a fleet: TTL'd entries, a render lock per state, invalidation seen by every process. */
 export function redisStore(options: RedisStoreOptions): RedisStore {
-  const { client } = options;
+  const { client } = optionsOf(options, 'redisStore', '{ client, prefix }');
   if (!client || typeof client.sendCommand !== 'function')
     throw new SnapshotError('BAD_OPTION', 'client must be a node-redis client (createClient() of the redis package)');
   const prefix = options.prefix ?? 'crawlable-router:';

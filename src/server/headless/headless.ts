@@ -6,7 +6,7 @@
 // (headless/gate.ts). See SECURITY.md, "The headless boundary".
 
 import { openAppFolder, type AppFolder } from './app-files.js';
-import { positiveOption, SnapshotError } from '../errors.js';
+import { optionsOf, positiveOption, SnapshotError } from '../errors.js';
 import { pagePool, type HeadlessRenderer } from './pool.js';
 import { checkOrigin } from '../urls.js';
 
@@ -36,6 +36,7 @@ export interface HeadlessRendererOptions {
 
 /** Creates a renderer that loads the app itself in happy-dom and serialises the settled page. */
 export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRenderer {
+  optionsOf(options, 'headlessRenderer', '{ root, … }');
   let folder: AppFolder;
   try {
     folder = openAppFolder(options.root);
