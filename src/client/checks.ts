@@ -2,9 +2,23 @@
 // `navigate` target that is no location. The router calls them behind `DEV` only, so a production
 // build carries none of this file (0 B); there a wrong option fails where it is first used.
 
+import { misspeltOption } from '../option-names.js';
 import type { RouterOptions } from './types.js';
 
 const MODES = [undefined, 'auto', 'history', 'hashbang'];
+// Every option's name, for the check of misspelt ones (the type keeps the list whole).
+const OPTIONS: Record<keyof RouterOptions, 1> = {
+  routes: 1,
+  mode: 1,
+  base: 1,
+  outlet: 1,
+  links: 1,
+  scroll: 1,
+  error: 1,
+  window: 1,
+  history: 1,
+  onError: 1,
+};
 
 /** Throws a TypeError naming the first option of `createRouter` that cannot work. Internal. */
 export function checkOptions(options: RouterOptions): void {
@@ -15,6 +29,8 @@ export function checkOptions(options: RouterOptions): void {
     );
   if (!MODES.includes(options.mode))
     throw new TypeError(`createRouter: mode must be "auto", "history" or "hashbang", got ${JSON.stringify(options.mode)}`);
+  const slip = misspeltOption(options, OPTIONS);
+  if (slip) throw new TypeError(`createRouter: ${slip}`);
 }
 
 /**

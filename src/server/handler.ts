@@ -29,6 +29,7 @@ import { hooksRenderer } from './render/render.js';
 import { createSnapshotSource } from './render/snapshots.js';
 import type { CleanUrls, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
 import { checkBase, checkMode, checkOrigin, publicUrl, redirectUrl, type UrlSettings } from './urls.js';
+import { misspeltOption } from '../option-names.js';
 
 export type { CacheOptions, CleanUrls, Snapshot, SnapshotClient, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
 
@@ -57,9 +58,34 @@ function routeRedirect(match: NonNullable<ReturnType<RouteTable['match']>>) {
   return null;
 }
 
+// Every option's name, for the check of misspelt ones (the type keeps the list whole).
+const OPTIONS: Record<keyof SnapshotHandlerOptions, 1> = {
+  routes: 1,
+  origin: 1,
+  base: 1,
+  mode: 1,
+  shell: 1,
+  outlet: 1,
+  renderer: 1,
+  cache: 1,
+  timeoutMs: 1,
+  queue: 1,
+  cacheControl: 1,
+  shellCacheControl: 1,
+  compress: 1,
+  serveShell: 1,
+  limitClient: 1,
+  cleanUrls: 1,
+  isBot: 1,
+  nonce: 1,
+  onError: 1,
+};
+
 /** Creates the handler that answers crawlers' ugly URLs with snapshots, and clean URLs with snapshots or the shell by `cleanUrls`. */
 export function createSnapshotHandler(options: SnapshotHandlerOptions): SnapshotHandler {
   const { routes } = optionsOf(options, 'createSnapshotHandler', '{ routes, origin, … }');
+  const slip = misspeltOption(options, OPTIONS);
+  if (slip) throw new SnapshotError('BAD_OPTION', `createSnapshotHandler: ${slip}`);
   if (!routes || typeof routes.resolve !== 'function')
     throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
   const settings: UrlSettings = {

@@ -17,6 +17,7 @@ describe('createRouter options', () => {
     [{ routes: [{ path: '/' }] }, 'createRouter: routes must be the table createRoutes() makes, got an array: pass createRoutes([...])'],
     [{}, 'createRouter: routes must be the table createRoutes() makes, got undefined'],
     [{ routes, mode: 'hashbnag' }, 'createRouter: mode must be "auto", "history" or "hashbang", got "hashbnag"'],
+    [{ routes, onerror: () => {} }, 'createRouter: "onerror" is no option; did you mean "onError"?'],
   ])('refuses %j, naming the option', (options, message) => {
     const error = thrown(() => createRouter({ history: memory(), ...(options as { routes: RouteTable }) }));
     expect(error).toBeInstanceOf(TypeError);

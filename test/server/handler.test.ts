@@ -647,6 +647,9 @@ describe('options', () => {
       'cache.ttlMs must be a number of milliseconds (Infinity: until invalidated), got "300000"',
     ],
     [{ origin: ORIGIN, cache: { ttlMs: -1 } }, 'cache.ttlMs must be a number of milliseconds (Infinity: until invalidated), got -1'],
+    // A misspelt option was read by nobody: the default stood, silently.
+    [{ origin: ORIGIN, cleanURLs: 'all' }, 'createSnapshotHandler: "cleanURLs" is no option; did you mean "cleanUrls"?'],
+    [{ origin: ORIGIN, timeout: 5000 }, 'createSnapshotHandler: "timeout" is no option; did you mean "timeoutMs"?'],
   ])('refuses %o', (options, message) => {
     expect(() =>
       createSnapshotHandler({ routes: table(), ...(options as Partial<SnapshotHandlerOptions>) } as SnapshotHandlerOptions),
