@@ -29,6 +29,19 @@ describe('readPage', () => {
   });
 });
 
+describe('readPage on a page nested deep (security, tenth round)', () => {
+  it('reads a page nested 100,000 elements deep, where it threw RangeError from 10,000', () => {
+    // Each element was read by a call inside its parent's: from about 10,000 deep (a 50 kB page) the
+    // stack ran out and the state was FETCH_FAILED "Maximum call stack size exceeded", its links unread.
+    const deep = '<div>'.repeat(100_000);
+    const facts = readPage(
+      `<html><head><title>Deep</title><link rel="canonical" href="/c"></head><body>${deep}<a href="/in">in</a><svg><title>${'<g>'.repeat(100_000)}svg</title></svg></body></html>`,
+    );
+    expect(facts).toMatchObject({ links: ['/in'], canonicals: ['/c'], title: 'Deep' });
+    expect(readPage(`<svg><title>${'<g>'.repeat(100_000)}<g>in svg</g></title></svg>`).title).toBe('in svg');
+  });
+});
+
 describe('readSitemap', () => {
   it('reads every <loc>, decoding XML entities', () => {
     const xml =

@@ -32,6 +32,10 @@ import { SnapshotError } from '../errors.js';
 
 // File names are limited to 255 bytes on common file systems.
 const NAME_MAX = 255;
+// Folders a snapshot's path may go down. Each is checked on the disk by its real path (folder.ts),
+// and realpath(3) walks the whole path each time: cubic in the depth, so a state a crawler made 500
+// folders deep (a wildcard route's) cost seconds of a request. No site's URLs go this deep.
+const DEPTH_MAX = 32;
 // A folder named like a snapshot file would collide with one (in any case, on a case-insensitive disk).
 const LOOKS_LIKE_FILE = /^index\..*html$/i;
 // Windows device names: the part before the first `.`, in any case.
@@ -88,6 +92,7 @@ export function snapshotPath(location: AppLocation): string {
   const q = state.indexOf('?');
   const segments = (q < 0 ? state : state.slice(0, q)).split('/').slice(1);
   if (segments[segments.length - 1] === '') segments.pop();
+  if (segments.length > DEPTH_MAX) unsafe(location, `it is more than ${DEPTH_MAX} folders deep`);
   const folders = segments.map((segment) => folderName(location, segment));
   const name = q < 0 ? 'index.html' : `index.${encodeReserved(state.slice(q + 1), QUERY_ESCAPES, QUERY_RAW)}.html`;
   if (Buffer.byteLength(name) > NAME_MAX) unsafe(location, `its query makes a file name longer than ${NAME_MAX} bytes`);

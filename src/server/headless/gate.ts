@@ -57,15 +57,32 @@ export async function answerAsync(
   signal: AbortSignal,
   deliver: (answer: GateAnswer) => Promise<void> = async () => {},
 ): Promise<GateAnswer> {
-  const url = onOrigin(job, request);
+  const size = sizeOf(request);
+  const held = heldFor.get(job) ?? 0;
+  const url = held + size <= REQUEST_BYTES && onOrigin(job, request);
   if (!url) return (await deliver(null), null);
+  heldFor.set(job, held + size);
   // Each waiting or running request listens to the render's end: that many are expected, not a leak.
   setMaxListeners(2 * (REQUESTS_AT_ONCE + REQUESTS_WAITING), signal);
-  return requestQueue(job).run(async () => {
-    const answer = await answerOnOrigin(gate, job, url, request, signal);
-    await deliver(answer);
-    return answer;
-  }, signal);
+  try {
+    return await requestQueue(job).run(async () => {
+      const answer = await answerOnOrigin(gate, job, url, request, signal);
+      await deliver(answer);
+      return answer;
+    }, signal);
+  } finally {
+    heldFor.set(job, (heldFor.get(job) as number) - size);
+  }
+}
+
+// What each render's requests hold now (REQUEST_BYTES): 1,000 waiting behind six slow answers of the
+// upstream, a page's posts of 4 MiB each made the server hold 1.6 GB, from one crawler URL.
+const heldFor = new WeakMap<RenderJob, number>();
+
+function sizeOf(request: GateRequest): number {
+  let size = request.url.length + (request.body?.byteLength ?? 0);
+  for (const [name, value] of request.headers) size += name.length + value.length;
+  return size;
 }
 
 async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: GateRequest, signal: AbortSignal): Promise<GateAnswer> {
@@ -96,6 +113,12 @@ async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: Gat
   return fromUpstream(target, method, request, signal);
 }
 
+/**
+ * What a render's requests may hold in the server while they wait their turn or run: their bodies,
+ * URLs and headers, one frame's worth in all (bytes of bodies, characters of text). One more is a
+ * network error at once.
+ */
+export const REQUEST_BYTES = MAX_FRAME;
 /** Requests of one render answered at once (files read, upstream connections), a browser's limit per host; others wait their turn. */
 export const REQUESTS_AT_ONCE = 6;
 /** Requests of one render that may wait; one more is a network error at once. */

@@ -239,6 +239,27 @@ describe('fileStore under a flood of distinct states with ttlMs: Infinity (secur
     expect(onError).not.toHaveBeenCalled();
   });
 
+  it('never walks hundreds of folders for a state a crawler made deep: it is rendered and served, never written (security, tenth round)', async () => {
+    // Each folder's real path was asked of the disk, and realpath(3) walks the whole path each time:
+    // a state 500 folders deep cost 2.3 s to write and then 3 s of a request for each state beside it.
+    const routes = createRoutes([{ path: '/docs/*path', render: () => '<p>doc</p>' }]);
+    const onError = vi.fn();
+    const handler = createSnapshotHandler({
+      routes,
+      origin: 'https://example.com',
+      cache: { store: fileStore(dir), ttlMs: Infinity },
+      onError,
+    });
+    const get = (location: string) => handler.fetch(new Request(`https://example.com/?_escaped_fragment_=${location}`));
+    const deep = '/docs' + '/a'.repeat(500);
+    const started = performance.now();
+    for (const leaf of ['x', 'y', 'z']) expect((await get(`${deep}/${leaf}`))?.status).toBe(200);
+    expect(performance.now() - started).toBeLessThan(1500);
+    expect((await get('/docs/a'))?.status).toBe(200);
+    expect(count()).toEqual({ files: 1, folders: 2 });
+    expect(onError).not.toHaveBeenCalled();
+  });
+
   it('refuses bounds that are not above 0', () => {
     expect(() => fileStore(dir, { maxEntries: 0 })).toThrow(/maxEntries must be a number above 0/);
   });

@@ -117,9 +117,15 @@ describe('snapshotPath', () => {
     ['an absolute Windows path', 'C:\\x', /a location starts with "\/"/],
     ['a segment past 255 bytes', '/' + 'a'.repeat(256), /a segment is longer than 255 bytes/],
     ['a 10 kB query', '/?' + 'q'.repeat(10_000), /its query makes a file name longer than 255 bytes/],
+    ['a path more than 32 folders deep', '/a'.repeat(33), /it is more than 32 folders deep/],
   ])('refuses %s with UNSAFE_PATH', (_, location, message) => {
     expect(() => snapshotPath(location)).toThrow(message);
     expect(() => snapshotPath(location)).toThrow(expect.objectContaining({ code: 'UNSAFE_PATH' }));
+  });
+
+  it('maps a path 32 folders deep, the deepest it writes', () => {
+    expect(snapshotPath('/a'.repeat(32))).toBe('a/'.repeat(32) + 'index.html');
+    expect(snapshotPath('/a'.repeat(32) + '/')).toBe('a/'.repeat(32) + 'index.html');
   });
 
   it('gives every canonical location a file of its own that snapshotLocation reads back exactly (round trip)', () => {

@@ -3,7 +3,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openAppFolder } from '../../../src/server/headless/app-files.js';
-import { answerAsync, answerSync, REQUESTS_AT_ONCE, REQUESTS_WAITING, type Gate } from '../../../src/server/headless/gate.js';
+import {
+  answerAsync,
+  answerSync,
+  REQUEST_BYTES,
+  REQUESTS_AT_ONCE,
+  REQUESTS_WAITING,
+  type Gate,
+} from '../../../src/server/headless/gate.js';
 import { MAX_FRAME, type GateRequest } from '../../../src/server/headless/protocol.js';
 import type { RenderJob } from '../../../src/server/render/render.js';
 import { listen, type Running } from '../helpers.js';
@@ -157,6 +164,49 @@ describe('the headless gate', () => {
       await declared.close();
     }
   }, 30_000);
+
+  it("holds at most REQUEST_BYTES of what a render's requests carry while they wait, and refuses one more at once (security, tenth round)", async () => {
+    // Waiting requests were held with their bodies, URLs and headers: behind six slow answers of the
+    // upstream, a page posting 400 bodies of 4 MiB made the server hold 1.6 GB (one crawler URL).
+    const held: Array<() => void> = [];
+    const slow = await listen((req, res) => {
+      req.resume();
+      held.push(() => res.end('ok'));
+    });
+    const render = new AbortController();
+    const mine = { ...job, signal: render.signal };
+    const mib = new Uint8Array(2 ** 20);
+    try {
+      const send = (request: GateRequest) =>
+        answerAsync({ ...gate, upstream: slow.base, upstreamMethods: ['GET', 'POST'] }, mine, request, render.signal).then(
+          text,
+          () => 'network error',
+        );
+      const running = Array.from({ length: REQUESTS_AT_ONCE }, (_, i) => send(ask(`https://example.com/api/slow/${i}`)));
+      const bodies = Array.from({ length: 100 }, (_, i) => send({ ...ask(`https://example.com/api/post/${i}`, 'POST'), body: mib }));
+      const urls = Array.from({ length: 100 }, (_, i) => send(ask(`https://example.com/api/${i}?${'q'.repeat(2 ** 20)}`)));
+      const room = Math.floor(REQUEST_BYTES / 2 ** 20);
+      // Those past the room are refused at once, while the six still hold their turns.
+      const refused = Promise.all([...bodies, ...urls].slice(room));
+      const late = new Promise((resolve) => setTimeout(() => resolve('still waiting'), 2000));
+      expect(await Promise.race([refused, late])).toEqual(Array(200 - room).fill('network error'));
+      for (let i = 0; i < 200 && held.length < REQUESTS_AT_ONCE; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(held).toHaveLength(REQUESTS_AT_ONCE);
+      // Once the slow ones are answered, those that waited within the room are answered, six at a time.
+      const admitted = Promise.all([...running, ...bodies.slice(0, room - 1)]);
+      let done = false;
+      void admitted.finally(() => (done = true));
+      for (let i = 0; i < 1000 && !done; i++) {
+        held.splice(0).forEach((release) => release());
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect((await admitted).every((answer) => answer === '200 ok')).toBe(true);
+    } finally {
+      render.abort();
+      held.splice(0).forEach((release) => release());
+      await slow.close();
+    }
+  });
 
   it('answers at most REQUESTS_AT_ONCE requests of a render at a time (upstream here), lets REQUESTS_WAITING wait, and refuses more at once', async () => {
     // A page that fetches in a loop (a DOM-XSS, an app bug): before, each request was a connection of
