@@ -218,18 +218,23 @@ describe('fileStore under a flood of distinct states with ttlMs: Infinity (secur
     expect(readdirSync(path.join(dir, 'books/1'))).toEqual([`index.q=${'b'.repeat(240)}.html`]);
   });
 
-  it('leaves no folder behind, and tells onError nothing, for states whose path the disk cannot hold (security, seventh round)', async () => {
-    // 17 segments of 250 bytes pass every name check but not the file system's 4,096-byte path.
-    const deep = (i: number) => `/docs/${i}/` + Array.from({ length: 17 }, () => 'a'.repeat(250)).join('/');
-    const routes = createRoutes([{ path: '/docs/*path', render: () => '<p>doc</p>' }]);
+  /** A handler of any path under `/docs/`, its snapshots in a fileStore on `dir`, asked by ugly URL. */
+  const docsOnDisk = () => {
     const onError = vi.fn();
     const handler = createSnapshotHandler({
-      routes,
+      routes: createRoutes([{ path: '/docs/*path', render: () => '<p>doc</p>' }]),
       origin: 'https://example.com',
       cache: { store: fileStore(dir), ttlMs: Infinity },
       onError,
     });
     const get = (location: string) => handler.fetch(new Request(`https://example.com/?_escaped_fragment_=${location}`));
+    return { get, onError };
+  };
+
+  it('leaves no folder behind, and tells onError nothing, for states whose path the disk cannot hold (security, seventh round)', async () => {
+    // 17 segments of 250 bytes pass every name check but not the file system's 4,096-byte path.
+    const deep = (i: number) => `/docs/${i}/` + Array.from({ length: 17 }, () => 'a'.repeat(250)).join('/');
+    const { get, onError } = docsOnDisk();
     for (let i = 0; i < 10; i++) {
       // A good state between two bad ones: each bad one would otherwise start a new store outage.
       expect((await get(`/docs/ok${i}`))?.status).toBe(200);
@@ -242,15 +247,7 @@ describe('fileStore under a flood of distinct states with ttlMs: Infinity (secur
   it('never walks hundreds of folders for a state a crawler made deep: it is rendered and served, never written (security, tenth round)', async () => {
     // Each folder's real path was asked of the disk, and realpath(3) walks the whole path each time:
     // a state 500 folders deep cost 2.3 s to write and then 3 s of a request for each state beside it.
-    const routes = createRoutes([{ path: '/docs/*path', render: () => '<p>doc</p>' }]);
-    const onError = vi.fn();
-    const handler = createSnapshotHandler({
-      routes,
-      origin: 'https://example.com',
-      cache: { store: fileStore(dir), ttlMs: Infinity },
-      onError,
-    });
-    const get = (location: string) => handler.fetch(new Request(`https://example.com/?_escaped_fragment_=${location}`));
+    const { get, onError } = docsOnDisk();
     const deep = '/docs' + '/a'.repeat(500);
     const started = performance.now();
     for (const leaf of ['x', 'y', 'z']) expect((await get(`${deep}/${leaf}`))?.status).toBe(200);
