@@ -46,6 +46,12 @@ export async function writeNotFoundPage(
     return { file: null, why: error instanceof Error ? error.message : `rendering ${NOT_FOUND_LOCATION} failed: ${String(error)}` };
   }
   if (page.status !== 404) return { file: null, why: `${NOT_FOUND_LOCATION} is answered ${page.status}, not 404` };
-  await writeInside(outDir, NOT_FOUND_FILE, page.html);
+  try {
+    await writeInside(outDir, NOT_FOUND_FILE, page.html);
+  } catch (error) {
+    // A folder or another spelling planted at the name, a full disk: the page fails alone, as a
+    // state's file does, and the run still reports the states it wrote.
+    return { file: null, why: `writing ${NOT_FOUND_FILE} failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
   return { file: NOT_FOUND_FILE };
 }

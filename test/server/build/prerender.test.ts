@@ -356,6 +356,26 @@ describe('prerender: the 404 page of a static host', () => {
     expect([second.notFoundPage, existsSync(path.join(dir, 's2', '404.html'))]).toEqual([null, false]);
   });
 
+  it('writes none, and still reports the run, when a folder stands at 404.html', async () => {
+    mkdirSync(path.join(dir, '404.html'));
+    writeFileSync(path.join(dir, '404.html', 'index.html'), 'left by hand');
+    const report = await prerender({ routes: table(), outDir: dir, origin: 'https://example.com' });
+    expect(report.written).toBe(2);
+    expect(report.notFoundPage).toMatchObject({ file: null, why: expect.stringMatching(/^writing 404\.html failed: EISDIR/) });
+    expect(readFileSync(path.join(dir, '404.html', 'index.html'), 'utf8')).toBe('left by hand');
+  });
+
+  it('replaces a symlink at 404.html, never writing through it to where it leads', async () => {
+    const outside = path.join(dir, 'outside.html');
+    writeFileSync(outside, 'not ours');
+    mkdirSync(path.join(dir, 'out'));
+    symlinkSync(outside, path.join(dir, 'out', '404.html'));
+    const report = await prerender({ routes: table(), outDir: path.join(dir, 'out'), origin: 'https://example.com' });
+    expect(report.notFoundPage).toEqual({ file: '404.html' });
+    expect(readFileSync(outside, 'utf8')).toBe('not ours');
+    expect(readFileSync(path.join(dir, 'out', '404.html'), 'utf8')).toContain('<h1>Nothing at /404.html</h1>');
+  });
+
   it('writes none when the notFound view fails to render, and says so on the progress stream', async () => {
     const lines: string[] = [];
     const broken = createRoutes([{ path: '/' }], {
