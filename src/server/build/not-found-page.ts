@@ -36,7 +36,8 @@ export async function writeNotFoundPage(
   states: Iterable<AppLocation>,
 ): Promise<NotFoundPage> {
   for (const state of states)
-    if (takesItsName(state)) return { file: null, why: `the snapshot of ${state} stands where ${NOT_FOUND_FILE} goes` };
+    // Said of the state, not of a file: a redirect's, a failed one's or another shard's is no file here.
+    if (takesItsName(state)) return { file: null, why: `${state} is a state, whose snapshot's folder takes the name ${NOT_FOUND_FILE}` };
   let page: { status: number; html: string };
   try {
     page = await render(NOT_FOUND_LOCATION);

@@ -343,7 +343,7 @@ describe('prerender: the 404 page of a static host', () => {
 
   it('writes none when a state stands at that name, or when asked not to, or in a shard past the first, and says why', async () => {
     const taken = await prerender({ routes: table(['/404.HTML']), outDir: path.join(dir, 'taken'), origin: 'https://example.com' });
-    expect(taken.notFoundPage).toEqual({ file: null, why: 'the snapshot of /404.HTML stands where 404.html goes' });
+    expect(taken.notFoundPage).toEqual({ file: null, why: "/404.HTML is a state, whose snapshot's folder takes the name 404.html" });
     expect(readFileSync(path.join(dir, 'taken', '404.HTML', 'index.html'), 'utf8')).toContain('<div id="app"></div>');
     const off = await prerender({ routes: table(), outDir: path.join(dir, 'off'), origin: 'https://example.com', notFoundPage: false });
     expect([off.notFoundPage, existsSync(path.join(dir, 'off', '404.html'))]).toEqual([null, false]);
@@ -354,6 +354,21 @@ describe('prerender: the 404 page of a static host', () => {
       shard: { current: 2, total: 2 },
     });
     expect([second.notFoundPage, existsSync(path.join(dir, 's2', '404.html'))]).toEqual([null, false]);
+  });
+
+  it('writes none when /404.html is a redirect route, and claims no snapshot stands there', async () => {
+    const report = await prerender({ routes: table(['/404.html']), outDir: dir, origin: 'https://example.com' });
+    const moved = await prerender({
+      routes: createRoutes([{ path: '/' }, { path: '/404.html', redirect: '/' }], { notFound }),
+      outDir: path.join(dir, 'moved'),
+      origin: 'https://example.com',
+    });
+    expect(report.notFoundPage).toEqual({ file: null, why: "/404.html is a state, whose snapshot's folder takes the name 404.html" });
+    expect([moved.redirects.length, moved.files, moved.notFoundPage]).toEqual([
+      1,
+      ['index.html'],
+      { file: null, why: "/404.html is a state, whose snapshot's folder takes the name 404.html" },
+    ]);
   });
 
   it('writes none, and still reports the run, when a folder stands at 404.html', async () => {
