@@ -326,12 +326,13 @@ export function createRouter(options: RouterOptions): Router {
     subscribe: adder(subscribers),
     settled: () => (pending ? new Promise<void>((resolve) => waiters.push(resolve)) : Promise.resolve()),
     destroy() {
+      // First: an abort listener (a loader's) that navigates meanwhile starts nothing.
+      dead = true;
       listening?.abort();
       controller?.abort(); // whatever is in flight resolves false and never commits
       scroll?.stop();
       if (started && doc) doc.documentElement.removeAttribute(STATE_ATTRIBUTE);
       started = false;
-      dead = true;
       guards.clear();
       subscribers.clear();
       idle();

@@ -328,6 +328,22 @@ describe('the router on createMemoryHistory, in Node', () => {
     stop();
     expect([router.current?.location, seen]).toEqual(['/', []]);
   });
+
+  it('starts nothing from a loader’s abort listener that navigates while destroy() runs', async () => {
+    await open().start();
+    const loaded = deferred<void>();
+    gate = loaded.promise;
+    void router.navigate('/books/1');
+    await Promise.resolve();
+    const late = deferred<unknown>();
+    (signals[0] as AbortSignal).addEventListener('abort', () => void router.navigate('/books/2').then(late.resolve));
+    router.destroy();
+    loaded.resolve();
+    gate = undefined;
+    expect(await late.promise).toBe(false);
+    await router.settled();
+    expect([address(), history.index, router.current?.location, loads]).toEqual(['/app/', 0, '/', ['1']]);
+  });
 });
 
 describe('the README’s ten-line test of an app’s guards', () => {

@@ -36,7 +36,8 @@ export async function writeNotFoundPage(
   states: Iterable<AppLocation>,
 ): Promise<NotFoundPage> {
   for (const state of states)
-    if (takesItsName(state)) return { file: null, why: `the snapshot of ${state} stands where ${NOT_FOUND_FILE} goes` };
+    // Said of the state, not of a file: a redirect's, a failed one's or another shard's is no file here.
+    if (takesItsName(state)) return { file: null, why: `${state} is a state, whose snapshot's folder takes the name ${NOT_FOUND_FILE}` };
   let page: { status: number; html: string };
   try {
     page = await render(NOT_FOUND_LOCATION);
@@ -46,6 +47,12 @@ export async function writeNotFoundPage(
     return { file: null, why: error instanceof Error ? error.message : `rendering ${NOT_FOUND_LOCATION} failed: ${String(error)}` };
   }
   if (page.status !== 404) return { file: null, why: `${NOT_FOUND_LOCATION} is answered ${page.status}, not 404` };
-  await writeInside(outDir, NOT_FOUND_FILE, page.html);
+  try {
+    await writeInside(outDir, NOT_FOUND_FILE, page.html);
+  } catch (error) {
+    // A folder or another spelling planted at the name, a full disk: the page fails alone, as a
+    // state's file does, and the run still reports the states it wrote.
+    return { file: null, why: `writing ${NOT_FOUND_FILE} failed: ${error instanceof Error ? error.message : String(error)}` };
+  }
   return { file: NOT_FOUND_FILE };
 }

@@ -343,7 +343,7 @@ describe('prerender: the 404 page of a static host', () => {
 
   it('writes none when a state stands at that name, or when asked not to, or in a shard past the first, and says why', async () => {
     const taken = await prerender({ routes: table(['/404.HTML']), outDir: path.join(dir, 'taken'), origin: 'https://example.com' });
-    expect(taken.notFoundPage).toEqual({ file: null, why: 'the snapshot of /404.HTML stands where 404.html goes' });
+    expect(taken.notFoundPage).toEqual({ file: null, why: "/404.HTML is a state, whose snapshot's folder takes the name 404.html" });
     expect(readFileSync(path.join(dir, 'taken', '404.HTML', 'index.html'), 'utf8')).toContain('<div id="app"></div>');
     const off = await prerender({ routes: table(), outDir: path.join(dir, 'off'), origin: 'https://example.com', notFoundPage: false });
     expect([off.notFoundPage, existsSync(path.join(dir, 'off', '404.html'))]).toEqual([null, false]);
@@ -354,6 +354,41 @@ describe('prerender: the 404 page of a static host', () => {
       shard: { current: 2, total: 2 },
     });
     expect([second.notFoundPage, existsSync(path.join(dir, 's2', '404.html'))]).toEqual([null, false]);
+  });
+
+  it('writes none when /404.html is a redirect route, and claims no snapshot stands there', async () => {
+    const report = await prerender({ routes: table(['/404.html']), outDir: dir, origin: 'https://example.com' });
+    const moved = await prerender({
+      routes: createRoutes([{ path: '/' }, { path: '/404.html', redirect: '/' }], { notFound }),
+      outDir: path.join(dir, 'moved'),
+      origin: 'https://example.com',
+    });
+    expect(report.notFoundPage).toEqual({ file: null, why: "/404.html is a state, whose snapshot's folder takes the name 404.html" });
+    expect([moved.redirects.length, moved.files, moved.notFoundPage]).toEqual([
+      1,
+      ['index.html'],
+      { file: null, why: "/404.html is a state, whose snapshot's folder takes the name 404.html" },
+    ]);
+  });
+
+  it('writes none, and still reports the run, when a folder stands at 404.html', async () => {
+    mkdirSync(path.join(dir, '404.html'));
+    writeFileSync(path.join(dir, '404.html', 'index.html'), 'left by hand');
+    const report = await prerender({ routes: table(), outDir: dir, origin: 'https://example.com' });
+    expect(report.written).toBe(2);
+    expect(report.notFoundPage).toMatchObject({ file: null, why: expect.stringMatching(/^writing 404\.html failed: EISDIR/) });
+    expect(readFileSync(path.join(dir, '404.html', 'index.html'), 'utf8')).toBe('left by hand');
+  });
+
+  it('replaces a symlink at 404.html, never writing through it to where it leads', async () => {
+    const outside = path.join(dir, 'outside.html');
+    writeFileSync(outside, 'not ours');
+    mkdirSync(path.join(dir, 'out'));
+    symlinkSync(outside, path.join(dir, 'out', '404.html'));
+    const report = await prerender({ routes: table(), outDir: path.join(dir, 'out'), origin: 'https://example.com' });
+    expect(report.notFoundPage).toEqual({ file: '404.html' });
+    expect(readFileSync(outside, 'utf8')).toBe('not ours');
+    expect(readFileSync(path.join(dir, 'out', '404.html'), 'utf8')).toContain('<h1>Nothing at /404.html</h1>');
   });
 
   it('writes none when the notFound view fails to render, and says so on the progress stream', async () => {
