@@ -82,7 +82,8 @@ export function createRouter(options: RouterOptions): Router {
   let waiters: (() => void)[] = [];
   let started = false;
   // After destroy() the router is done: navigate(), start() and every redirect resolve false,
-  // writing nothing, so a late call from a torn-down view never moves the page it left.
+  // writing nothing, and back(), forward() and go() move nothing, so a late call from a torn-down
+  // view never moves the page it left.
   let dead = false;
   let lastHref = '';
   let listening: { signal: RouterSignal; abort(): void } | undefined; // aborted by destroy(): removes what start() added
@@ -320,7 +321,7 @@ export function createRouter(options: RouterOptions): Router {
     navigate,
     back: () => nav.go(-1),
     forward: () => nav.go(1),
-    go: nav.go,
+    go: (delta) => nav.go(delta),
     href: (to) => (DEV && checkTarget(to, 'href'), adapter.url(normalizeLocation(to))),
     beforeEach: adder(guards),
     subscribe: adder(subscribers),
@@ -328,6 +329,7 @@ export function createRouter(options: RouterOptions): Router {
     destroy() {
       // First: an abort listener (a loader's) that navigates meanwhile starts nothing.
       dead = true;
+      nav.go = () => {}; // a late back() from a torn-down view leaves the page alone
       listening?.abort();
       controller?.abort(); // whatever is in flight resolves false and never commits
       scroll?.stop();

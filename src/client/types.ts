@@ -136,6 +136,6 @@ export interface Router {
   subscribe(listener: Listener): () => void;
   /** Resolves once no navigation, guard or loader is in flight. */
   settled(): Promise<void>;
-  /** Removes every listener `start()` added, aborts what is in flight, and forgets guards and subscribers. */
+  /** Removes every listener `start()` added, aborts what is in flight, and forgets guards and subscribers; final: nothing navigates after. */
   destroy(): void;
 }

@@ -319,6 +319,19 @@ describe('the router on createMemoryHistory, in Node', () => {
     expect([address(), history.index, router.current?.location, loads]).toEqual(['/app/', 0, '/', []]);
   });
 
+  it('moves no history after destroy(): back(), forward() and go() leave the instance where it is', async () => {
+    await open().start();
+    await router.navigate('/books/1');
+    await router.navigate('/books/2');
+    history.back();
+    await router.settled();
+    router.destroy();
+    router.back();
+    router.forward();
+    router.go(-1);
+    expect([address(), history.index]).toEqual(['/app/books/1', 1]);
+  });
+
   it('commits nothing when a listener of the instance destroys the router during its write', async () => {
     await open().start();
     const seen: string[] = [];
