@@ -41,18 +41,29 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
   // are refused: Playwright accepts them by default, and a page starting endless ones filled the disk.
   const withJs = await browser.newContext({ javaScriptEnabled: true, serviceWorkers: 'block', acceptDownloads: false });
   const withoutJs = await browser.newContext({ javaScriptEnabled: false, serviceWorkers: 'block', acceptDownloads: false });
-  // A page's popups (window.open, links and forms aimed at _blank) have no routes of their own: the
-  // context's abort all they ask for (a page's own routes come first), and each is closed as it opens.
+  // Every page that is not one of ours is a popup (window.open, links and forms aimed at _blank), a
+  // page's or a popup's, whose own popups Playwright reports on nobody once it is closed. Popups
+  // have no routes of their own: the context's abort all they ask for (a page's own routes come
+  // first). A page's are closed as they open; a context's are closed as they open while none of
+  // ours is being opened (which makes a page Playwright reports before it is ours), and the ones
+  // that opened meanwhile after a read.
+  const ours = new WeakSet<Page>();
+  let opening = 0;
+  const close = (popup: Page) => void popup.close().catch(() => {});
+  const closeStray = (page: Page) => opening || ours.has(page) || close(page);
   for (const context of [withJs, withoutJs]) {
     await context.route('**/*', (route) => route.abort('blockedbyclient'));
     await context.routeWebSocket(/./, (socket) => socket.close());
+    context.on('page', closeStray);
   }
   // Each page may reach only the origin of the URL it was asked to read: any other request (the
   // page's own scripts, images, frames, WebSockets) is aborted before it leaves Chromium.
   const origins = new WeakMap<Page, string>();
   const open = async (context: BrowserContext): Promise<Page> => {
-    const page = await context.newPage();
-    page.on('popup', (popup) => void popup.close().catch(() => {}));
+    opening++;
+    const page = await context.newPage().finally(() => opening--);
+    ours.add(page);
+    page.on('popup', close);
     const allowed = (url: string) => URL.canParse(url) && new URL(url).origin === origins.get(page);
     await page.route('**/*', (route) => (allowed(route.request().url()) ? route.continue() : route.abort('blockedbyclient')));
     await page.routeWebSocket(/./, (socket) => (allowed(socket.url().replace(/^ws/, 'http')) ? socket.connectToServer() : socket.close()));
@@ -83,6 +94,7 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
         clearTimeout(timer);
         if (reuse) idle.get(context)?.push(page);
         else await page.close();
+        context.pages().forEach(closeStray);
       }
     },
     async close() {

@@ -115,6 +115,26 @@ describe('verify --browser and the popups of a page (security, eighth round)', (
   }, 60_000);
 });
 
+describe('verify --browser and a popup’s own popups', () => {
+  it('closes the popups a popup opens, as it closes the page’s own', async () => {
+    // Before, only the page's popups were closed: a blank popup that opened another left that one
+    // open, running its script for as long as verify ran (heard here on a BroadcastChannel).
+    const page = `<!doctype html><html data-router-state="busy"><body><main>Listening</main><script>
+      let heard = 0;
+      new BroadcastChannel('alive').onmessage = () => heard++;
+      const grand = 'setTimeout(() => setInterval(() => new BroadcastChannel("alive").postMessage(1), 50), 500)';
+      window.open('about:blank')?.eval('window.open("about:blank")?.eval(' + JSON.stringify(grand) + ')');
+      setTimeout(() => { document.querySelector('main').textContent = 'Heard ' + heard; document.documentElement.setAttribute('data-router-state', 'settled'); }, 1500);
+    </script></body></html>`;
+    const site = await listen((_, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(page));
+    try {
+      expect(await reader.visibleText(`${site.base}/`, { javaScript: true })).toBe('Heard 0');
+    } finally {
+      await site.close();
+    }
+  }, 60_000);
+});
+
 describe('verify --browser against a page that never yields (security, seventh round)', () => {
   it('gives up on a page whose script loops for ever after it loaded, and reads the next page', async () => {
     // Before, a page's read waited for the looping page without end: verify never finished.
