@@ -1,5 +1,5 @@
 // The one navigation core: navigate(), link clicks, popstate and hashchange all run the same
-// pipeline (match → guards → load → commit → scroll → subscribers). URL forms are the adapters'
+// pipeline (match → guards → load → commit → subscribers → scroll). URL forms are the adapters'
 // business; this file never asks which adapter it has.
 
 import { hasEscapedFragment, uglyState } from '../codec.js';
@@ -169,7 +169,6 @@ export function createRouter(options: RouterOptions): Router {
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
     }
-    scroll?.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
     let fault: [unknown] | undefined;
     for (const listener of [...subscribers]) {
@@ -179,6 +178,9 @@ export function createRouter(options: RouterOptions): Router {
         fault ??= [x];
       }
     }
+    // Scrolling waits for what the subscribers queued: a view drawn from `subscribe` in a microtask
+    // (React's useSyncExternalStore) is on the page by then, with its height and its anchor.
+    queueMicrotask(() => dead || scroll?.apply(kind, e.key, m.hash));
     if (fault) throw fault[0];
   }
 

@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createScroll, POP, PUSH, REPLACE, scrollToAnchor } from '../../src/client/scroll.js';
-import { modes, setup, type Setup } from './fixture.js';
+import { esc, modes, setup, type Setup } from './fixture.js';
 
 describe('createScroll and scrollToAnchor', () => {
   let window: Window;
@@ -135,6 +135,20 @@ describe.each(modes)('scrolling in %s mode', (mode) => {
     await t.router.navigate('/books/4#reviews');
     expect(spy).toHaveBeenCalledTimes(2);
     expect(t.router.current?.hash).toBe('reviews');
+  });
+
+  it('scrolls once the subscribers have drawn: an app that draws the state in a microtask after its subscriber (React’s useSyncExternalStore) gets its anchor', async () => {
+    t = setup(mode, { outlet: null, routes: [{ path: '/drawn/:id' }] });
+    const page = t.document.getElementById('outlet') as unknown as HTMLElement;
+    t.router.subscribe(({ params }) => {
+      queueMicrotask(
+        () => (page.innerHTML = params.id ? `<h1>${esc(String(params.id))}</h1><h2 id="n${esc(String(params.id))}">Notes</h2>` : ''),
+      );
+    });
+    const spy = vi.spyOn(t.window.HTMLElement.prototype, 'scrollIntoView');
+    await t.router.start();
+    await t.router.navigate('/drawn/1#n1');
+    expect(spy.mock.contexts.map((el) => (el as { id: string }).id)).toEqual(['n1']);
   });
 
   it('leaves scrolling to the browser with { scroll: false }', async () => {

@@ -83,8 +83,18 @@ function routerState(window: BrowserWindow): string | null {
   return window.document.documentElement?.getAttribute(STATE_ATTRIBUTE) ?? null;
 }
 
-/** Waits until the page's app is done, by the router's signal or the page's own idle. */
+/**
+ * Waits until the page's app is done, by the router's signal or the page's own idle, then lets the
+ * page run the task it queued by then: a view drawn in the next task (React's first render, from
+ * its scheduler, after a router with no `load` said settled at once) is in the snapshot.
+ */
 export async function waitUntilSettled(page: BrowserPage, signals: PageSignals): Promise<void> {
+  await settledSignal(page, signals);
+  const window = page.mainFrame.window;
+  await new Promise((resolve) => window.setTimeout(resolve, 0));
+}
+
+async function settledSignal(page: BrowserPage, signals: PageSignals): Promise<void> {
   const window = page.mainFrame.window;
   if (!signals.loaded && window.document.readyState !== 'complete') await Promise.race([signals.load, signals.settle]);
   if (signals.settled) return;

@@ -98,6 +98,17 @@ const APPS: Record<string, Record<string, string>> = {
       '<!DOCTYPE html><html><head><title>Shell</title><script defer src="/api/first.js"></script><script defer src="/second.js"></script></head><body><div id="app"></div></body></html>',
     'second.js': "document.title = window.first + ' then second';",
   },
+  // Settled at once, drawn in the page's next task: React's first render (createRoot) comes from its
+  // scheduler's task, after a router with no `load` to wait for has already said settled.
+  nextTask: {
+    'index.html': SHELL('app.js'),
+    'app.js': `setTimeout(() => {
+        document.title = 'Drawn';
+        document.getElementById('app').innerHTML = '<h1>drawn in the next task</h1>';
+      }, 0);
+      document.documentElement.dataset.routerState = 'settled';
+      window.dispatchEvent(new CustomEvent('crawlable-router:settled', { detail: { location: '/' } }));`,
+  },
   // What the page must not reach.
   probe: {
     'index.html': SHELL('app.js', '<script src="https://evil.example/x.js"></script>'),
@@ -251,6 +262,13 @@ describe('headlessRenderer', () => {
     expect(tags).not.toContain('img');
     expect(ld).toEqual({ '@type': 'SearchResultsPage', name: q });
     expect(read(snap.html).app).toBe('Results for ' + q);
+  });
+
+  it('snapshots what the app draws in the task after its router settled (React’s first render), not the empty shell', async () => {
+    const { handler } = setup('nextTask');
+    const snap = await handler.render('/');
+    expect(snap.status).toBe(200);
+    expect(read(snap.html)).toMatchObject({ title: 'Drawn', app: 'drawn in the next task' });
   });
 
   it('serves an unknown state with 404 and no canonical link, as the app draws it', async () => {
