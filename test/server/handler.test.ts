@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'parse5';
@@ -737,6 +738,26 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     // Every flood render that started was aborted with its client (none ran its 1.5 s); the rest left the queue unstarted.
     await vi.waitFor(() => expect([...ended].filter(([id]) => id.startsWith('flood')).every(([, how]) => how === 'ABANDONED')).toBe(true));
     expect(onError).not.toHaveBeenCalled();
+  });
+
+  it('still serves a crawler after 110 HEAD requests pipelined on one connection, closed after 20 ms', async () => {
+    // Node calls the listener for every pipelined request at once, but the responses after the
+    // first wait their turn with no socket and never close when the connection does.
+    const ended = new Map<string, string>();
+    const { port } = await serve({ routes: slowTable(1500, ended) });
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.on('close', () => resolve());
+      const flood = Array.from({ length: 110 }, (_, i) => `HEAD /slow/piped-${i}?_escaped_fragment_= HTTP/1.1\r\nHost: x\r\n\r\n`);
+      socket.write(flood.join(''), () => setTimeout(() => socket.destroy(), 20));
+    });
+    const started = Date.now();
+    const crawler = await request(port, '/slow/real?_escaped_fragment_=');
+    expect(crawler.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Every piped render that started was aborted with its connection (none ran its 1.5 s).
+    await vi.waitFor(() => expect([...ended].filter(([id]) => id.startsWith('piped')).every(([, how]) => how === 'ABANDONED')).toBe(true));
   });
 
   it('aborts a render only when every request waiting for it has gone', async () => {
