@@ -803,6 +803,20 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     expect(routes.stateOf('/slow/1?utm=a&page=3#top')).toBe('/slow/1?page=3');
   });
 
+  it('renders once, with one canonical URL, for the declared query keys in any order', async () => {
+    const ended = new Map<string, string>();
+    const renders: string[] = [];
+    const { port } = await serve({
+      routes: slowTable(1, ended, ['page', 'sort']),
+      renderer: { render: async (job) => (renders.push(job.location), { html: `<link rel="canonical" href="${job.canonical}">` }) },
+    });
+    for (const query of ['page=2&sort=a', 'sort=a&page=2', 'utm=1&sort=a&page=2']) {
+      const reply = await request(port, `/slow/1?${query}&_escaped_fragment_=`);
+      expect(reply.body).toContain(`href="${ORIGIN}/slow/1?page=2&sort=a"`);
+    }
+    expect(renders).toEqual(['/slow/1?page=2&sort=a']);
+  });
+
   it('refuses with 429 and Retry-After what the per-client limit refuses', async () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
