@@ -56,15 +56,15 @@ export function stringifyQuery(query: QueryInput, onLoneSurrogate: (key: string,
 }
 
 /**
- * The pairs of a query (raw text, no leading `?`) whose decoded key is in `keys`, kept as written and
- * in order; the whole query when `keys` is undefined. What makes a state distinct: every other key
- * (a tracking tag, a cache buster) names the same state.
+ * The pairs of a query (raw text, no leading `?`) whose decoded key is in `keys`, kept as written,
+ * in the order of `keys` (a key's own pairs in the order they came); the whole query when `keys` is
+ * undefined. What makes a state distinct: every other key (a tracking tag, a cache buster) names the
+ * same state, and so does every order of the declared ones.
  */
 export function keepQueryKeys(text: string, keys: readonly string[] | undefined): string {
-  return keys
-    ? text
-        .split('&')
-        .filter((pair) => pair && keys.includes(percentDecode(pair.split('=', 1)[0] as string)))
-        .join('&')
-    : text;
+  if (!keys) return text;
+  // The pairs of each key at the key's place in `keys` (a key listed twice: its first place).
+  const kept: string[][] = keys.map(() => []);
+  for (const pair of text.split('&')) if (pair) kept[keys.indexOf(percentDecode(pair.split('=', 1)[0] as string))]?.push(pair);
+  return kept.flat().join('&');
 }

@@ -56,8 +56,10 @@ describe('stringifyQuery', () => {
 });
 
 describe('keepQueryKeys', () => {
-  it('keeps the pairs whose decoded key is listed, as written and in order', () => {
-    expect(keepQueryKeys('utm=1&page=2&q=a%20b&page=3&%70age=4', ['page', 'q'])).toBe('page=2&q=a%20b&page=3&%70age=4');
+  it('keeps the pairs whose decoded key is listed, as written, in the order of the list (a key’s own in the order they came)', () => {
+    expect(keepQueryKeys('utm=1&page=2&q=a%20b&page=3&%70age=4', ['page', 'q'])).toBe('page=2&page=3&%70age=4&q=a%20b');
+    expect(keepQueryKeys('utm=1&page=2&q=a%20b&page=3&%70age=4', ['q', 'page'])).toBe('q=a%20b&page=2&page=3&%70age=4');
+    expect(keepQueryKeys('b=1&a=2&b=0', ['a', 'b', 'a'])).toBe('a=2&b=1&b=0');
     expect(keepQueryKeys('utm=1', ['page'])).toBe('');
     expect(keepQueryKeys('a=1&&b', undefined)).toBe('a=1&&b');
   });

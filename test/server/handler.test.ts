@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'parse5';
@@ -739,6 +740,26 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     expect(onError).not.toHaveBeenCalled();
   });
 
+  it('still serves a crawler after 110 HEAD requests pipelined on one connection, closed after 20 ms', async () => {
+    // Node calls the listener for every pipelined request at once, but the responses after the
+    // first wait their turn with no socket and never close when the connection does.
+    const ended = new Map<string, string>();
+    const { port } = await serve({ routes: slowTable(1500, ended) });
+    await new Promise<void>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.on('close', () => resolve());
+      const flood = Array.from({ length: 110 }, (_, i) => `HEAD /slow/piped-${i}?_escaped_fragment_= HTTP/1.1\r\nHost: x\r\n\r\n`);
+      socket.write(flood.join(''), () => setTimeout(() => socket.destroy(), 20));
+    });
+    const started = Date.now();
+    const crawler = await request(port, '/slow/real?_escaped_fragment_=');
+    expect(crawler.status).toBe(200);
+    expect(Date.now() - started).toBeLessThan(5000);
+    // Every piped render that started was aborted with its connection (none ran its 1.5 s).
+    await vi.waitFor(() => expect([...ended].filter(([id]) => id.startsWith('piped')).every(([, how]) => how === 'ABANDONED')).toBe(true));
+  });
+
   it('aborts a render only when every request waiting for it has gone', async () => {
     const ended = new Map<string, string>();
     const { port } = await serve({ routes: slowTable(300, ended) });
@@ -780,6 +801,20 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     expect(renders).toEqual(['/slow/1?page=2']);
     expect(routes.match('/slow/1?page=2&utm=a')?.query).toEqual({ page: '2' });
     expect(routes.stateOf('/slow/1?utm=a&page=3#top')).toBe('/slow/1?page=3');
+  });
+
+  it('renders once, with one canonical URL, for the declared query keys in any order', async () => {
+    const ended = new Map<string, string>();
+    const renders: string[] = [];
+    const { port } = await serve({
+      routes: slowTable(1, ended, ['page', 'sort']),
+      renderer: { render: async (job) => (renders.push(job.location), { html: `<link rel="canonical" href="${job.canonical}">` }) },
+    });
+    for (const query of ['page=2&sort=a', 'sort=a&page=2', 'utm=1&sort=a&page=2']) {
+      const reply = await request(port, `/slow/1?${query}&_escaped_fragment_=`);
+      expect(reply.body).toContain(`href="${ORIGIN}/slow/1?page=2&sort=a"`);
+    }
+    expect(renders).toEqual(['/slow/1?page=2&sort=a']);
   });
 
   it('refuses with 429 and Retry-After what the per-client limit refuses', async () => {

@@ -12,7 +12,7 @@
 // files/folder.ts, which refuses a file or folder the disk holds under another spelling (a miss for
 // `get`, nothing written for `set`).
 
-import { promises as fsp } from 'node:fs';
+import { promises as fsp, type Stats } from 'node:fs';
 import path from 'node:path';
 import type { AppLocation } from '../../location.js';
 import type { SnapshotStore, StoredSnapshot } from './store.js';
@@ -76,6 +76,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
   let bytes = 0;
   // The files of the kept states, so that no state is written over another's name.
   const claims = createFileClaims();
+  // Which file each state's last read came from (a write renames a new file into place, so a new
+  // write is another inode), so that `holds` answers with a stat, not a read and hash of the file.
+  const read = new Map<AppLocation, { ino: number; size: number; mtimeMs: number; etag: string }>();
 
   const load = () =>
     (index ??= (async () => {
@@ -130,10 +133,34 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
       try {
         const file = await fileInside(root, relative);
         if (!file) return undefined;
-        const [html, stat] = await Promise.all([fsp.readFile(file, 'utf8'), fsp.stat(file)]);
-        return { status: 200, html, etag: etagOf(html), renderedAt: stat.mtimeMs } satisfies StoredSnapshot;
+        // One open file, so that its stat is the stat of the very bytes read.
+        const handle = await fsp.open(file);
+        let html: string, stat: Stats;
+        try {
+          [html, stat] = await Promise.all([handle.readFile('utf8'), handle.stat()]);
+        } finally {
+          await handle.close();
+        }
+        const etag = etagOf(html);
+        read.delete(key);
+        // As many as the store keeps, the oldest read forgotten first.
+        if (read.size >= maxEntries) read.delete(read.keys().next().value as AppLocation);
+        read.set(key, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, etag });
+        return { status: 200, html, etag, renderedAt: stat.mtimeMs } satisfies StoredSnapshot;
       } catch {
         return undefined;
+      }
+    },
+    async holds(key, snapshot) {
+      const last = read.get(key);
+      const relative = fileOf(key);
+      if (!last || !relative || last.etag !== snapshot.etag || last.mtimeMs !== snapshot.renderedAt) return false;
+      try {
+        const file = await fileInside(root, relative);
+        const stat = file && (await fsp.stat(file));
+        return !!stat && stat.ino === last.ino && stat.size === last.size && stat.mtimeMs === last.mtimeMs;
+      } catch {
+        return false;
       }
     },
     async set(key, snapshot) {
@@ -171,6 +198,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
       for (const victim of doomed) await remove(snapshotPath(victim));
     },
     async delete(key) {
+      read.delete(key);
       const relative = fileOf(key);
       if (!relative) return;
       forget(await load(), key);

@@ -5,6 +5,7 @@
 
 import { stripAnchor } from '../../location.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Answer, Ask } from './exchange.js';
 
 /** A node:http handler that is also Express/Connect middleware. */
@@ -68,17 +69,46 @@ export function sendAnswer(answer: Answer, res: ServerResponse): void {
 
 const GONE = 'the client closed its connection before the answer';
 
+/**
+ * The connection of a response: its socket, or while a pipelined request waits for the answers
+ * before its own (with no socket of its own, and never closed by Node when the connection goes) its
+ * request's.
+ */
+const connectionOf = (res: ServerResponse) => res.socket ?? res.req?.socket;
+
+/** Whether the client of `res` has gone before its answer was written. */
+const hasGone = (res: ServerResponse) => (res.destroyed || connectionOf(res)?.destroyed) && !res.writableFinished;
+
+// What waits for each connection's close on behalf of its pipelined requests: one listener a
+// connection, however many requests it carries.
+const waitingOn = new WeakMap<Socket, Set<() => void>>();
+
+/** Calls `gone` when `socket` closes; gives the function that takes it back. */
+function onClose(socket: Socket, gone: () => void): () => void {
+  let waiting = waitingOn.get(socket);
+  if (!waiting) {
+    const all = (waiting = new Set());
+    waitingOn.set(socket, all);
+    socket.once('close', () => all.forEach((call) => call()));
+  }
+  waiting.add(gone);
+  return () => void waiting.delete(gone);
+}
+
 /** A signal that aborts when the client goes before its answer is written (the response closes unfinished). */
 export function clientGone(res: ServerResponse): AbortSignal {
   // A response-like object without events, as some frameworks and tests pass, is never "gone".
   if (typeof res.once !== 'function') return new AbortController().signal;
   // Asked late (after a wait): the client may have gone already.
-  if ((res.destroyed || res.socket?.destroyed) && !res.writableFinished) return AbortSignal.abort(new Error(GONE));
+  if (hasGone(res)) return AbortSignal.abort(new Error(GONE));
   const controller = new AbortController();
-  // `close` on the response, not the request: a request's `close` only says its body was read.
-  res.once('close', () => {
+  const gone = () => {
     if (!res.writableFinished) controller.abort(new Error(GONE));
-  });
+  };
+  // `close` on the response, not the request: a request's `close` only says its body was read.
+  res.once('close', gone);
+  const socket = connectionOf(res);
+  if (!res.socket && typeof socket?.once === 'function') res.once('close', onClose(socket, gone));
   return controller.signal;
 }
 
@@ -98,7 +128,7 @@ export function toNodeHandler(answer: (ask: Ask) => Answer | null | Promise<Answ
     }
     if (result) return sendAnswer(result, res);
     // Nobody is left to answer: a client that has gone is neither answered nor passed on.
-    if (ask && (res.destroyed || res.socket?.destroyed) && !res.writableFinished) return;
+    if (ask && hasGone(res)) return;
     if (next) return next();
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('Not Found\n');
