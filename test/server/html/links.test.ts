@@ -43,6 +43,32 @@ describe('prettyHref', () => {
     expect(prettyHref(href, ctx('history', base))).toBe(history);
   });
 
+  it.each([
+    // [href, base, history result]: an old #! link of the app, as a site that moved to clean URLs keeps in its content
+    ['/#!/books/1', '/', '/books/1'],
+    ['/#!/books/1?sort=new#reviews', '/', '/books/1?sort=new#reviews'],
+    ['/#!', '/', '/'],
+    ['/#!/q/caf%C3%A9', '/', '/q/caf%C3%A9'],
+    ['/#!/q/café', '/', '/q/caf%C3%A9'],
+    ['https://example.com/#!/books/1', '/', 'https://example.com/books/1'],
+    ['//example.com/#!/books/1', '/', 'https://example.com/books/1'],
+    ['/shop/#!/books/1', '/shop/', '/shop/books/1'],
+    ['/shop/books/1#!/books/2', '/shop/', '/shop/books/2'],
+    // as the client router reads it (a lone % is a % of the state), and moves a browser there
+    ['/shop/#!/q/%zz', '/shop/', '/shop/q/%25zz'],
+  ])('writes the pretty link %s (base %s) of the app as its clean URL in history mode: %s', (href, base, history) => {
+    expect(prettyHref(href, ctx('history', base))).toBe(history);
+    expect(prettyHref(href, ctx('hashbang', base))).toBeNull();
+  });
+
+  it.each([
+    ['https://other.example/#!/x', 'another site'],
+    ['/other/#!/x', 'a page outside base'],
+    ['/.//evil.example/#!/x', 'a path that reads as a host'],
+  ])('leaves the pretty link %s alone in history mode (%s)', (href) => {
+    expect(prettyHref(href, ctx('history', '/shop/'))).toBeNull();
+  });
+
   it('writes a relative #! link so that a crawler at an ugly URL reads the state it names', () => {
     // Against the ugly URL the crawler fetched, the link as the app wrote it names no state.
     const at = 'https://example.com/shop/?_escaped_fragment_=/books/1';
