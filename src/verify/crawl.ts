@@ -235,9 +235,12 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems };
   }
 
-  /** The state's clean URL as a bot and as a browser see it. */
+  /**
+   * The state's clean URL as a bot and as a browser see it. A #! state whose ugly URL moves to that
+   * very clean URL (a site that left #!) is checked there, as the state its redirect crawls.
+   */
   const asAgents = async (state: StateReport): Promise<StateReport> => {
-    if (!agents || state.status === 0) return state;
+    if (!agents || state.status === 0 || (state.redirect !== undefined && state.redirect === cleanUrlOf(state.url))) return state;
     try {
       const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) => get(url, maxBytes, false, false, agent));
       return { ...state, clean, problems: [...state.problems, ...problems] };
