@@ -141,6 +141,30 @@ describe('prettyHref against links that leave the origin (security, second round
   });
 });
 
+describe("prettyHref on the app's own #! links in history mode (security)", () => {
+  const opens = (href: string, base: string) => new URL(href, `https://example.com${base}`);
+
+  it('never writes an href that starts with // or /\\, and keeps every same-origin #! link on the origin (property)', () => {
+    const piece = fc.constantFrom('/', '\\', '.', '..', '%2e', '%2E', '%2e%2e', 'app', 'x', '%2f', '%5c', ' ', '\t');
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.constantFrom('evil.example', '127.0.0.1', ''),
+        fc.constantFrom('', '/pwn', '//evil.example/x', '/\\evil.example', '/a?b=1#c', 'k=v'),
+        fc.constantFrom('/', '/app/', '/a/b/'),
+        (pieces, host, state, base) => {
+          const href = '/' + pieces.join('') + '/' + host + '/x#!' + state;
+          const out = prettyHref(href, ctx('history', base));
+          if (out === null) return;
+          expect(out).not.toMatch(/^[\t\n\f\r ]*[\\/]{2}/);
+          expect(opens(out, base).origin).toBe('https://example.com');
+        },
+      ),
+      { seed: 1414, numRuns: 3000 },
+    );
+  });
+});
+
 describe('rewriteLinks', () => {
   it.each([
     ['<a href="/?_escaped_fragment_=/b/1">x</a>', '<a href="/#!/b/1">x</a>'],
