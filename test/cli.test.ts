@@ -471,6 +471,7 @@ describe('crawlable-router verify', () => {
     [['verify', 'ftp://x'], 'give one http(s) URL to start from'],
     [['verify', 'http://a.test', '--max', '0'], '--max must be a whole number above 0, got "0"'],
     [['verify', 'http://a.test', '--nope'], "Unknown option '--nope'"],
+    [['verify', 'http://a.test/?_escaped_fragment_=%zz'], 'the start URL http://a.test/?_escaped_fragment_=%zz names no state:'],
   ])('exits 2 for %j', async (args, message) => {
     const result = await inProcess(args);
     expect(result.code).toBe(EXIT.USAGE);

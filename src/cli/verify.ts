@@ -1,7 +1,7 @@
 // The `verify` command: crawl a site as the scheme's crawler does and report what it would miss.
 
 import { chromiumTextReader } from '../verify/browser.js';
-import { verify, type TextReader } from '../verify/crawl.js';
+import { startUrl, verify, type TextReader } from '../verify/crawl.js';
 import { formatReport } from '../verify/report.js';
 import { EXIT, integer, jsonReport, readArgs, SetupError, UsageError, type CliIo } from './common.js';
 
@@ -39,6 +39,11 @@ export async function runVerify(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parsed;
   const url = positionals[0];
   if (positionals.length !== 1 || !url || !/^https?:\/\/[^/]/.test(url)) throw new UsageError('give one http(s) URL to start from');
+  try {
+    startUrl(url);
+  } catch (error) {
+    throw new UsageError(`the start URL ${url} names no state: ${(error as Error).message}`);
+  }
   const maxStates = integer(values.max, 'max', 500);
   const concurrency = integer(values.concurrency, 'concurrency', 4);
   let browser: TextReader | undefined;

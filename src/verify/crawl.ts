@@ -46,6 +46,15 @@ function firstDifference(a: string, b: string): string {
   return `at character ${i}: browser ${cut(a)}, snapshot ${cut(b)}`;
 }
 
+/**
+ * The URL a crawl from `start` begins at: an ugly URL is the `#!` URL of the state it names (an old
+ * URL a crawler kept, checked as it is), never a link to refuse. Throws `CodecError` for one that
+ * names no state.
+ */
+export function startUrl(start: string): string {
+  return hasEscapedFragment(start) ? toPrettyUrl(start) : start;
+}
+
 /** Crawls `start` as the scheme's crawler would and reports every state and problem. */
 export async function verify(start: string, options: VerifyOptions = {}): Promise<VerifyReport> {
   const { browser, maxStates = 500, concurrency = 4, timeoutMs = 10_000, maxBytes = 10 * 2 ** 20, agents = true, onProgress } = options;
@@ -99,7 +108,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     queue.push(url.href);
   };
 
-  enqueue(start, start, [], 'start');
+  const first = startUrl(start);
+  enqueue(first, first, [], 'start');
   // The sitemaps robots.txt announces (or /sitemap.xml): their entries are states to crawl. Only
   // sitemaps on the site's own origin are read, at most MAX_SITEMAPS of them.
   let sitemap: VerifyReport['sitemap'] = null;
@@ -225,9 +235,12 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems };
   }
 
-  /** The state's clean URL as a bot and as a browser see it. */
+  /**
+   * The state's clean URL as a bot and as a browser see it. A #! state whose ugly URL moves to that
+   * very clean URL (a site that left #!) is checked there, as the state its redirect crawls.
+   */
   const asAgents = async (state: StateReport): Promise<StateReport> => {
-    if (!agents || state.status === 0) return state;
+    if (!agents || state.status === 0 || (state.redirect !== undefined && state.redirect === cleanUrlOf(state.url))) return state;
     try {
       const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) => get(url, maxBytes, false, false, agent));
       return { ...state, clean, problems: [...state.problems, ...problems] };

@@ -1,4 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { isUglyUrl, toPrettyUrl } from '../../src/codec.js';
+import { toLocation, toUrl } from '../../src/location.js';
 import { createRoutes } from '../../src/routes.js';
 import { createSnapshotHandler, type CleanUrls } from '../../src/server/handler.js';
 import { BOT_AGENT, BROWSER_AGENT, cleanUrlOf, crawlAsAgents, type AgentAnswer } from '../../src/verify/agents.js';
@@ -63,8 +65,12 @@ afterEach(async () => {
   running = [];
 });
 
-/** A site on the snapshot handler in `cleanUrls` mode; `strip` drops Vary from every answer, as a misconfigured proxy would. */
-async function site(cleanUrls: CleanUrls, strip = false) {
+/**
+ * A site on the snapshot handler in `cleanUrls` mode; `strip` drops Vary from every answer, as a
+ * misconfigured proxy would; `moveUgly` answers an ugly URL that names a state with a 301 to its
+ * clean URL, as a site that left #! may (docs/serving-crawlers.md).
+ */
+async function site(cleanUrls: CleanUrls, strip = false, moveUgly = false) {
   const routes = createRoutes(
     [
       {
@@ -84,6 +90,8 @@ async function site(cleanUrls: CleanUrls, strip = false) {
   );
   const handler = createSnapshotHandler({ routes, origin: 'http://127.0.0.1', cleanUrls, shell: SHELL });
   const server = await listen(async (req, res) => {
+    const pretty = moveUgly && isUglyUrl(req.url ?? '') ? toPrettyUrl(req.url ?? '') : '';
+    if (pretty.includes('#!')) return void res.writeHead(301, { location: server.base + toUrl(toLocation(pretty) ?? '/') }).end();
     const writeHead = res.writeHead.bind(res);
     if (strip)
       res.writeHead = ((status: number, headers: Record<string, string>) =>
@@ -123,6 +131,15 @@ describe('verify as the bots', () => {
     const origin = await site('shell');
     const report = await verify(`${origin}/`);
     expect(report.states.map((s) => s.problems.map((p) => p.code))).toEqual([['EMPTY_FOR_BOTS'], ['EMPTY_FOR_BOTS']]);
+  });
+
+  it('checks a #! state whose ugly URL moves to its own clean URL at that clean URL, with no STATUS_DIFFERS for the move', async () => {
+    const origin = await site('bots', false, true);
+    const report = await verify(`${origin}/#!/books/1`);
+    expect(report.states.map((s) => [s.url.slice(origin.length), s.status, s.problems.map((p) => p.code)])).toEqual([
+      ['/#!/books/1', 301, []],
+      ['/books/1', 200, []],
+    ]);
   });
 
   it('reports MISSING_VARY when something drops the header', async () => {

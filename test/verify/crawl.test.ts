@@ -109,6 +109,19 @@ describe('verify', () => {
     expect(small.states.every((s) => s.bytes <= 150)).toBe(true);
   });
 
+  it('starts from an ugly URL at the state it names: an old URL a crawler kept is checked as it is', async () => {
+    const fromUgly = await verify(`${origin}/?_escaped_fragment_=/old`, { maxStates: 2, agents: false });
+    expect(fromUgly.start).toBe(`${origin}/?_escaped_fragment_=/old`);
+    expect(fromUgly.states[0]).toMatchObject({ url: `${origin}/#!/old`, fetched: `${origin}/?_escaped_fragment_=/old`, status: 301 });
+  });
+
+  it('refuses a start URL in the ugly form that names no state, rather than crawl nothing', async () => {
+    await expect(verify(`${origin}/?_escaped_fragment_=%zz`, { agents: false })).rejects.toMatchObject({ code: 'MALFORMED_ESCAPE' });
+    await expect(verify(`${origin}/?_escaped_fragment_=/a&_escaped_fragment_=/b`, { agents: false })).rejects.toMatchObject({
+      code: 'NOT_UGLY',
+    });
+  });
+
   it('stops at maxStates, and checks only the sitemap entries it crawled', async () => {
     const small = await verify(`${origin}/`, { maxStates: 3, agents: false });
     expect(small.states).toHaveLength(3);

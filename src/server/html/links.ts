@@ -2,6 +2,8 @@
 // `href` in a snapshot that names an ugly URL is rewritten to the pretty (or, in history mode, clean)
 // URL of the same state. So is a `#!` link relative to its page (`href="#!/books/2"`): a crawler reads
 // it against the ugly URL it fetched, where it names no state (`/?_escaped_fragment_=/a#!/books/2`).
+// In history mode so is every `#!` link of the app (`/#!/books/2`), which a bot that runs no
+// JavaScript would read as `/`.
 // Links are found by parse5, never by a regex over markup.
 
 import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
@@ -55,7 +57,10 @@ export function prettyHref(href: string, context: LinkContext): string | null {
     const location = toLocation(value, { base: context.base });
     return location === null ? null : toUrl(location, { base: context.base, mode: context.mode });
   }
-  if (!hasEscapedFragment(value)) return null;
+  const ugly = hasEscapedFragment(value);
+  // In history mode the app's own `#!` links (old ones a site keeps in its content) are written as
+  // their clean URL too: a bot that runs no JavaScript drops the fragment and reads `/#!/a` as `/`.
+  if (!ugly && (context.mode !== 'history' || !value.includes('#!'))) return null;
   const absolute = /^(?:[A-Za-z][A-Za-z0-9+.-]*:|\/\/)/.test(value);
   let url: URL;
   try {
@@ -63,6 +68,7 @@ export function prettyHref(href: string, context: LinkContext): string | null {
   } catch {
     return null;
   }
+  if (!ugly) return url.origin === context.origin ? cleanHref(url, absolute, context) : null;
   try {
     if (url.origin !== context.origin) return absolute ? withScheme(toPrettyUrl(value), url) : null;
     const target = url.pathname + url.search;
@@ -76,6 +82,19 @@ export function prettyHref(href: string, context: LinkContext): string | null {
     return prefix + toUrl(location, { base: context.base, mode: context.mode });
   } catch {
     // A link whose fragment does not decode names no state; it is left as it is.
+    return null;
+  }
+}
+
+/** The clean URL of a `#!` URL of the app's origin (written absolute when it was), or null outside `base`. */
+function cleanHref(url: URL, absolute: boolean, context: LinkContext): string | null {
+  const target = url.pathname + url.search + url.hash;
+  try {
+    const location = NETWORK_PATH.test(target) ? null : toLocation(target, { base: context.base });
+    if (location === null) return null;
+    return (absolute ? context.origin : '') + toUrl(location, { base: context.base, mode: 'history' });
+  } catch {
+    // A state that does not decode is left as it is, as an ugly one is.
     return null;
   }
 }

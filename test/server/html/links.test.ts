@@ -43,6 +43,32 @@ describe('prettyHref', () => {
     expect(prettyHref(href, ctx('history', base))).toBe(history);
   });
 
+  it.each([
+    // [href, base, history result]: an old #! link of the app, as a site that moved to clean URLs keeps in its content
+    ['/#!/books/1', '/', '/books/1'],
+    ['/#!/books/1?sort=new#reviews', '/', '/books/1?sort=new#reviews'],
+    ['/#!', '/', '/'],
+    ['/#!/q/caf%C3%A9', '/', '/q/caf%C3%A9'],
+    ['/#!/q/café', '/', '/q/caf%C3%A9'],
+    ['https://example.com/#!/books/1', '/', 'https://example.com/books/1'],
+    ['//example.com/#!/books/1', '/', 'https://example.com/books/1'],
+    ['/shop/#!/books/1', '/shop/', '/shop/books/1'],
+    ['/shop/books/1#!/books/2', '/shop/', '/shop/books/2'],
+    // as the client router reads it (a lone % is a % of the state), and moves a browser there
+    ['/shop/#!/q/%zz', '/shop/', '/shop/q/%25zz'],
+  ])('writes the pretty link %s (base %s) of the app as its clean URL in history mode: %s', (href, base, history) => {
+    expect(prettyHref(href, ctx('history', base))).toBe(history);
+    expect(prettyHref(href, ctx('hashbang', base))).toBeNull();
+  });
+
+  it.each([
+    ['https://other.example/#!/x', 'another site'],
+    ['/other/#!/x', 'a page outside base'],
+    ['/.//evil.example/#!/x', 'a path that reads as a host'],
+  ])('leaves the pretty link %s alone in history mode (%s)', (href) => {
+    expect(prettyHref(href, ctx('history', '/shop/'))).toBeNull();
+  });
+
   it('writes a relative #! link so that a crawler at an ugly URL reads the state it names', () => {
     // Against the ugly URL the crawler fetched, the link as the app wrote it names no state.
     const at = 'https://example.com/shop/?_escaped_fragment_=/books/1';
@@ -111,6 +137,30 @@ describe('prettyHref against links that leave the origin (security, second round
         },
       ),
       { seed: 1313, numRuns: 3000 },
+    );
+  });
+});
+
+describe("prettyHref on the app's own #! links in history mode (security)", () => {
+  const opens = (href: string, base: string) => new URL(href, `https://example.com${base}`);
+
+  it('never writes an href that starts with // or /\\, and keeps every same-origin #! link on the origin (property)', () => {
+    const piece = fc.constantFrom('/', '\\', '.', '..', '%2e', '%2E', '%2e%2e', 'app', 'x', '%2f', '%5c', ' ', '\t');
+    fc.assert(
+      fc.property(
+        fc.array(piece, { maxLength: 8 }),
+        fc.constantFrom('evil.example', '127.0.0.1', ''),
+        fc.constantFrom('', '/pwn', '//evil.example/x', '/\\evil.example', '/a?b=1#c', 'k=v'),
+        fc.constantFrom('/', '/app/', '/a/b/'),
+        (pieces, host, state, base) => {
+          const href = '/' + pieces.join('') + '/' + host + '/x#!' + state;
+          const out = prettyHref(href, ctx('history', base));
+          if (out === null) return;
+          expect(out).not.toMatch(/^[\t\n\f\r ]*[\\/]{2}/);
+          expect(opens(out, base).origin).toBe('https://example.com');
+        },
+      ),
+      { seed: 1414, numRuns: 3000 },
     );
   });
 });
