@@ -29,7 +29,6 @@ import { hooksRenderer } from './render/render.js';
 import { createSnapshotSource } from './render/snapshots.js';
 import type { CleanUrls, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
 import { checkBase, checkMode, checkOrigin, publicUrl, redirectUrl, type UrlSettings } from './urls.js';
-import { misspeltOption } from '../option-names.js';
 
 export type { CacheOptions, CleanUrls, Snapshot, SnapshotClient, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
 
@@ -83,9 +82,7 @@ const OPTIONS: Record<keyof SnapshotHandlerOptions, 1> = {
 
 /** Creates the handler that answers crawlers' ugly URLs with snapshots, and clean URLs with snapshots or the shell by `cleanUrls`. */
 export function createSnapshotHandler(options: SnapshotHandlerOptions): SnapshotHandler {
-  const { routes } = optionsOf(options, 'createSnapshotHandler', '{ routes, origin, … }');
-  const slip = misspeltOption(options, OPTIONS);
-  if (slip) throw new SnapshotError('BAD_OPTION', `createSnapshotHandler: ${slip}`);
+  const { routes } = optionsOf(options, 'createSnapshotHandler', '{ routes, origin, … }', OPTIONS);
   if (!routes || typeof routes.resolve !== 'function')
     throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
   const settings: UrlSettings = {

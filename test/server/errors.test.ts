@@ -15,6 +15,15 @@ describe('optionsOf', () => {
         new SnapshotError('BAD_OPTION', `f takes an options object ({ a }), got ${got}`),
       );
   });
+
+  it("given every option's name, refuses a misspelt one with BAD_OPTION naming the option meant, and leaves others alone", () => {
+    const known = { timeoutMs: 1, outDir: 1 };
+    expect(() => optionsOf({ outdir: 'x' }, 'f', '{ outDir }', known)).toThrow(
+      new SnapshotError('BAD_OPTION', 'f: "outdir" is no option; did you mean "outDir"?'),
+    );
+    const own = { outDir: 'x', appName: 'shop' };
+    expect(optionsOf(own, 'f', '{ outDir }', known)).toBe(own);
+  });
 });
 
 describe('positiveOption', () => {

@@ -107,6 +107,25 @@ export interface PrerenderReport {
   durationMs: number;
 }
 
+// Every option's name, for the check of misspelt ones (the type keeps the list whole).
+const OPTIONS: Record<keyof PrerenderOptions, 1> = {
+  routes: 1,
+  outDir: 1,
+  origin: 1,
+  mode: 1,
+  base: 1,
+  renderer: 1,
+  shell: 1,
+  outlet: 1,
+  timeoutMs: 1,
+  concurrency: 1,
+  sitemap: 1,
+  notFoundPage: 1,
+  progress: 1,
+  shard: 1,
+  sitemapOnly: 1,
+};
+
 /** Params as a report shows them: JSON, cut short; whatever entries() gave, never a throw. */
 function describeParams(params: Params): string {
   let text: string;
@@ -156,7 +175,7 @@ function checkShard(shard: PrerenderOptions['shard']): { current: number; total:
 /** Renders every location of the route table (or of its shard) to files under `outDir`, plus the sitemap. */
 export async function prerender(options: PrerenderOptions): Promise<PrerenderReport> {
   const started = performance.now();
-  optionsOf(options, 'prerender', '{ routes, outDir, origin, … }');
+  optionsOf(options, 'prerender', '{ routes, outDir, origin, … }', OPTIONS);
   if (typeof options.outDir !== 'string' || options.outDir === '') throw new SnapshotError('BAD_OPTION', 'outDir must name a folder');
   const outDir = path.resolve(options.outDir);
   const concurrency = options.concurrency ?? 4;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
-import { prerender, shardOf } from '../../../src/server/build/prerender.js';
+import { prerender, shardOf, type PrerenderOptions } from '../../../src/server/build/prerender.js';
 import { forgetSpellings, spellAlike } from '../files/case-insensitive.js';
 import { esc } from '../helpers.js';
 import { parseXml } from '../xml.js';
@@ -315,6 +315,22 @@ describe('prerender', () => {
     [{ shard: { current: 1.5, total: 2 } }, /shard must be/],
   ])('refuses %o', async (options, message) => {
     await expect(prerender({ routes: routes(), outDir: dir, origin: 'https://example.com', ...options })).rejects.toThrow(message);
+  });
+
+  // A misspelt option was read by nobody: `outdir` was refused as a missing outDir, `timeout` left
+  // the default standing, silently. Each is named with the option meant, as createSnapshotHandler does.
+  it.each([
+    [{ outdir: 'out' }, 'prerender: "outdir" is no option; did you mean "outDir"?'],
+    [{ outDir: 'out', timeout: 5000 }, 'prerender: "timeout" is no option; did you mean "timeoutMs"?'],
+    [{ outDir: 'out', sitemaponly: true }, 'prerender: "sitemaponly" is no option; did you mean "sitemapOnly"?'],
+  ])('names a misspelt option with the one meant: %o', async (options, message) => {
+    // Folders under the test's own: a run that is not refused writes there, never in the working directory.
+    const inDir = Object.fromEntries(
+      Object.entries(options).map(([k, v]) => [k, k.toLowerCase() === 'outdir' ? path.join(dir, String(v)) : v]),
+    );
+    const run = prerender({ routes: routes(), origin: 'https://example.com', ...inDir } as unknown as PrerenderOptions);
+    await expect(run).rejects.toThrow(expect.objectContaining({ name: 'SnapshotError', code: 'BAD_OPTION', message }));
+    expect(existsSync(path.join(dir, 'out'))).toBe(false);
   });
 });
 
