@@ -9,10 +9,11 @@ import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } 
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { SHELL_TITLE_ATTRIBUTE } from '../../hydration.js';
 import { escapeHtml } from '../html/escape.js';
-import { titleText } from '../html/shell.js';
+import { titleText } from '../html/shell-scan.js';
 import { isValue } from 'happy-dom/lib/PropertySymbol.js';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { prettyHref, walkElements } from '../html/links.js';
+import { attr } from '../html/selector.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
 
@@ -141,7 +142,7 @@ function servedShell(source: string): Served {
   const served: Served = { hrefs: new Set(), title: '' };
   let title: DefaultTreeAdapterMap['element'] | undefined;
   walkElements(parse(source), (element) => {
-    const read = (name: string) => element.attrs.find((a) => a.name === name)?.value;
+    const read = (name: string) => attr(element, name);
     if (isCanonicalLink(element.tagName, read)) served.hrefs.add(read('href') ?? '');
     else if (element.tagName === 'title') title ??= element;
   });
