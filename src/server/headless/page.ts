@@ -12,7 +12,7 @@ import { escapeHtml } from '../html/escape.js';
 import { titleText } from '../html/shell-scan.js';
 import { isValue } from 'happy-dom/lib/PropertySymbol.js';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import { prettyHref, walkElements } from '../html/links.js';
+import { LINK_SELECTOR, prettyHref, walkElements } from '../html/links.js';
 import { attr } from '../html/selector.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
@@ -187,7 +187,7 @@ export function serializePage(window: BrowserWindow, job: RenderJob, source: str
   const title = document.querySelector('title');
   if (source && title && document.title !== served.title) title.setAttribute(SHELL_TITLE_ATTRIBUTE, served.title);
   const context = { ...job.settings, page: job.url };
-  for (const element of [...document.querySelectorAll('a[href], area[href], link[href]')]) {
+  for (const element of [...document.querySelectorAll(LINK_SELECTOR)]) {
     const pretty = prettyHref(element.getAttribute('href') ?? '', context);
     if (pretty !== null) element.setAttribute('href', pretty);
   }
