@@ -1,10 +1,10 @@
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import fc from 'fast-check';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
-import { prerender, shardOf, type PrerenderOptions } from '../../../src/server/build/prerender.js';
+import { prerender, type PrerenderOptions } from '../../../src/server/build/prerender.js';
+import { shardOf } from '../../../src/server/build/shard.js';
 import { forgetSpellings, spellAlike } from '../files/case-insensitive.js';
 import { esc } from '../helpers.js';
 import { parseXml } from '../xml.js';
@@ -525,21 +525,5 @@ describe('prerender across machines (shard)', () => {
       message: `outDir ${missing} is not a folder: sitemapOnly (the sitemap command) lists the snapshots prerender wrote there; sitemap() writes one from locations alone`,
     });
     expect(existsSync(missing)).toBe(false);
-  });
-
-  it('puts each location in one slice, whatever else is rendered, spread evenly', () => {
-    fc.assert(
-      fc.property(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.integer({ min: 1, max: 64 }), (text, total) => {
-        const slice = shardOf('/' + text, total);
-        expect(Number.isInteger(slice) && slice >= 1 && slice <= total).toBe(true);
-        expect(shardOf('/' + text, total)).toBe(slice);
-      }),
-      { seed: 15 },
-    );
-    const counts = [0, 0, 0, 0];
-    for (let i = 0; i < 10_000; i++) counts[shardOf(`/items/${i}`, 4) - 1]!++;
-    for (const count of counts) expect(Math.abs(count - 2500)).toBeLessThan(250);
-    // Pinned: a state's slice never changes between versions, or shards of one site would overlap.
-    expect([shardOf('/', 4), shardOf('/items/1', 4), shardOf('/q/café', 7)]).toEqual([3, 3, 6]);
   });
 });
