@@ -34,9 +34,22 @@ export interface HeadlessRendererOptions {
   memoryLimitMb?: number;
 }
 
+// Every option's name, for the check of misspelt ones (the type keeps the list whole).
+const OPTIONS: Record<keyof HeadlessRendererOptions, 1> = {
+  root: 1,
+  index: 1,
+  timeoutMs: 1,
+  maxPages: 1,
+  upstream: 1,
+  upstreamMethods: 1,
+  pageErrors: 1,
+  isolate: 1,
+  memoryLimitMb: 1,
+};
+
 /** Creates a renderer that loads the app itself in happy-dom and serialises the settled page. */
 export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRenderer {
-  optionsOf(options, 'headlessRenderer', '{ root, … }');
+  optionsOf(options, 'headlessRenderer', '{ root, … }', OPTIONS);
   let folder: AppFolder;
   try {
     folder = openAppFolder(options.root);
