@@ -31,6 +31,16 @@ export function positiveOption(value: unknown, fallback: number, name: string, w
 }
 
 /**
+ * `value` when it is a whole number of at least `min` (or, where `infinite`, Infinity: no bound),
+ * else a BAD_OPTION naming the option. Internal.
+ */
+export function countOption(value: number, name: string, min: number, infinite = false): number {
+  if (!(value >= min) || !(Number.isInteger(value) || (infinite && value === Infinity)))
+    throw new SnapshotError('BAD_OPTION', `${name} must be an integer of at least ${min}, got ${String(value)}`);
+  return value;
+}
+
+/**
  * `options` when it is an object, else a BAD_OPTION saying what `call` takes: a call from JavaScript
  * with none (or null) gets that, not a destructuring TypeError. Given every option's name (`known`),
  * a misspelt one is a BAD_OPTION too, naming the option meant (src/option-names.ts). Internal.

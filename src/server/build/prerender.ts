@@ -17,7 +17,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppLocation, UrlMode } from '../../location.js';
 import type { AnyRoute, RouteTable } from '../../route-types.js';
-import { optionsOf, SnapshotError } from '../errors.js';
+import { countOption, optionsOf, SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';
 import { writeInside } from '../files/folder.js';
 import { createSnapshotHandler } from '../handler.js';
@@ -130,9 +130,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   optionsOf(options, 'prerender', '{ routes, outDir, origin, … }', OPTIONS);
   if (typeof options.outDir !== 'string' || options.outDir === '') throw new SnapshotError('BAD_OPTION', 'outDir must name a folder');
   const outDir = path.resolve(options.outDir);
-  const concurrency = options.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new SnapshotError('BAD_OPTION', `concurrency must be an integer of at least 1, got ${String(concurrency)}`);
+  const concurrency = countOption(options.concurrency ?? 4, 'concurrency', 1);
   const shard = checkShard(options.shard);
   if (options.sitemapOnly) return sitemapOnly(options, outDir, started);
   const handler = createSnapshotHandler({

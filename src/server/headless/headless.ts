@@ -6,7 +6,7 @@
 // (headless/gate.ts). See SECURITY.md, "The headless boundary".
 
 import { openAppFolder, type AppFolder } from './app-files.js';
-import { optionsOf, positiveOption, SnapshotError } from '../errors.js';
+import { countOption, optionsOf, positiveOption, SnapshotError } from '../errors.js';
 import { pagePool, type HeadlessRenderer } from './pool.js';
 import { checkOrigin } from '../urls.js';
 
@@ -62,9 +62,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   const timeoutMs = positiveOption(options.timeoutMs, 10_000, 'timeoutMs', 'a number of milliseconds');
   const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
   const upstreamMethods = methods(options.upstreamMethods, upstream);
-  const maxPages = options.maxPages ?? 4;
-  if (!Number.isInteger(maxPages) || maxPages < 1)
-    throw new SnapshotError('BAD_OPTION', `maxPages must be an integer of at least 1, got ${String(maxPages)}`);
+  const maxPages = countOption(options.maxPages ?? 4, 'maxPages', 1);
   const pageErrors = options.pageErrors ?? 'fail';
   if (pageErrors !== 'fail' && pageErrors !== 'ignore')
     throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
