@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { UrlMode } from '../index.js';
 import { headlessRenderer, prerender, SnapshotError } from '../server/index.js';
-import { checkOrigin } from '../server/urls.js';
+import { checkMode, checkOrigin } from '../server/urls.js';
 import { EXIT, integer, jsonReport, readArgs, SetupError, UsageError, type CliIo } from './common.js';
 import { loadRoutes } from './routes-module.js';
 
@@ -79,14 +79,15 @@ function writeFailure(error: unknown, out: string | undefined): unknown {
 /** The arguments prerender and sitemap share, checked, and the routes module loaded. */
 async function prerenderSetup(values: { routes?: string; out?: string; origin?: string; mode?: string; base?: string }, io: CliIo) {
   for (const name of ['routes', 'out', 'origin'] as const) if (!values[name]) throw new UsageError(`--${name} is required`);
-  const mode = values.mode ?? 'history';
-  if (mode !== 'history' && mode !== 'hashbang') throw new UsageError(`--mode must be history or hashbang, got ${JSON.stringify(mode)}`);
+  // The server's own checks, as usage errors: a bad value is told before anything loads.
+  let mode: UrlMode;
   try {
+    mode = checkMode(values.mode, '--mode');
     checkOrigin(values.origin, '--origin');
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return { mode: mode as UrlMode, ...(await loadRoutes(path.resolve(io.cwd, values.routes as string), values.base)) };
+  return { mode, ...(await loadRoutes(path.resolve(io.cwd, values.routes as string), values.base)) };
 }
 
 // The options prerender and sitemap share: which table, where, and in which URL form.
