@@ -1,5 +1,6 @@
-// The server's one error type. On the wire the HTTP status is the error (STYLE.md, "Errors"); this
-// class is what `render()`, `prerender()` and the option checks throw, with a `code` to branch on.
+// The server's one error type. On the wire the HTTP status is the error; this class is what
+// `render()`, `prerender()` and the option checks throw, with a `code` to branch on. The checks
+// every entry of the server shares live here too: an options object and its names, numbers.
 
 import { misspeltOption } from '../option-names.js';
 

@@ -1,4 +1,4 @@
-// The snapshot handler: a web `Request -> Response | null` core (h3's shape, STYLE.md "Shape").
+// The snapshot handler: a web `Request -> Response | null` core (h3's shape).
 // An ugly URL (`/?_escaped_fragment_=/books/1` or the meta-tag form `/books/1?_escaped_fragment_=`)
 // gets the HTML snapshot of its state; a clean URL inside `base` gets, by `cleanUrls`, the same
 // snapshot (for bots that run no JavaScript, or for everyone) or the shell carrying
