@@ -26,7 +26,7 @@ import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from '../render/render.js';
 import { sitemapOfFolder, takesSitemapName, writeSitemap } from './sitemap-files.js';
 import { NOT_FOUND_FILE, writeNotFoundPage, type NotFoundPage } from './not-found-page.js';
-import { checkShard, inShard } from './shard.js';
+import { checkShard, inShard, type Shard } from './shard.js';
 import { tableStates, unlisted } from './states.js';
 
 /** Options of `prerender`. */
@@ -150,10 +150,14 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   await mkdir(outDir, { recursive: true });
   // A record of entries() that names no location (a slug `..`) fails alone, before any render.
   const faults: PrerenderFailure[] = [];
-  const seen = await tableStates(options.routes, (location, error) => faults.push({ location, error }));
-  const locations = [...seen].filter((state) => inShard(state, shard));
-  const collided = findCollisions(seen);
-  const sitemapsAt = options.sitemap !== false;
+  // Every state of the table, whichever shard renders it: collisions and the 404 page's name are
+  // decided over all of them, alike in every shard.
+  const states = await tableStates(options.routes, (location, error) => faults.push({ location, error }));
+  const locations = [...states].filter((state) => inShard(state, shard));
+  const collided = findCollisions(states);
+  // Kept from states in every shard, though only an unsharded run writes the sitemap: the sitemap
+  // step after the shards writes it where the unsharded run would have.
+  const sitemapNamesKept = options.sitemap !== false;
   const progress = createProgress(options.progress, locations.length + faults.length);
   for (const fault of faults) progress.step(fault.location, fault.error);
   const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
@@ -165,7 +169,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     const file = snapshotPath(location);
     const collision = collided.get(location);
     if (collision !== undefined) throw new SnapshotError('PATH_COLLISION', collision);
-    if (sitemapsAt && takesSitemapName(file))
+    if (sitemapNamesKept && takesSitemapName(file))
       throw new SnapshotError(
         'PATH_COLLISION',
         `its file ${JSON.stringify(file)} stands where the sitemap goes: rename the route, or prerender with sitemap: false`,
@@ -200,7 +204,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, locations.length)) }, worker));
   const written = locations.filter((_, i) => files[i] !== null);
   const sitemaps = options.sitemap !== false && shard.total === 1 ? await writeSitemap(options, outDir, written) : [];
-  const notFoundPage = options.notFoundPage !== false && shard.current === 1 ? await writeNotFoundPage(handler.render, outDir, seen) : null;
+  const notFoundPage =
+    options.notFoundPage !== false && shard.current === 1 ? await writeNotFoundPage(handler.render, outDir, states) : null;
   const report: PrerenderReport = {
     total: locations.length + faults.length,
     written: written.length,
@@ -213,21 +218,26 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     notFoundPage,
     durationMs: Math.round(performance.now() - started),
   };
+  progress.end(summary(report, shard));
+  return report;
+}
+
+/** The run's last line on the progress stream: what was written, skipped and failed, and what to do next. */
+function summary(report: PrerenderReport, shard: Shard): string {
   const slice =
     shard.total > 1
       ? ` (shard ${shard.current}/${shard.total}; no sitemap: once the shards are together, write it with the sitemap command or sitemapOnly)`
       : '';
-  progress.end(
+  return (
     `prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` +
-      (redirects.length ? `; ${count(redirects.length, 'redirect')} skipped` : '') +
-      (report.failed ? `; ${report.failed} failed` : '') +
-      (notFoundPage?.file === null ? `; no ${NOT_FOUND_FILE}: ${notFoundPage.why}` : '') +
-      (report.unlisted.length
-        ? `; ${count(report.unlisted.length, 'route')} with params and no entries() named no state: ${report.unlisted.join(', ')}`
-        : '') +
-      slice,
+    (report.redirects.length ? `; ${count(report.redirects.length, 'redirect')} skipped` : '') +
+    (report.failed ? `; ${report.failed} failed` : '') +
+    (report.notFoundPage?.file === null ? `; no ${NOT_FOUND_FILE}: ${report.notFoundPage.why}` : '') +
+    (report.unlisted.length
+      ? `; ${count(report.unlisted.length, 'route')} with params and no entries() named no state: ${report.unlisted.join(', ')}`
+      : '') +
+    slice
   );
-  return report;
 }
 
 /** The sitemap step after sharded runs (sitemapOfFolder), as a report. */
