@@ -4,6 +4,7 @@
 
 import { pathToFileURL } from 'node:url';
 import { createRoutes, type AnyRoute, type NotFoundDefinition, type RouteDefinition, type RouteTable } from '../index.js';
+import { thrownText } from '../server/printable.js';
 import { SetupError } from './common.js';
 
 /** Whether an export is a route table (createRoutes), by the members the commands use. */
@@ -27,7 +28,7 @@ export async function loadRoutes(file: string, base: string | undefined): Promis
       /\.[cm]?tsx?$/i.test(file) && (error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION'
         ? `; Node runs no TypeScript here: give the compiled .js, or run the command with a loader: NODE_OPTIONS='--import tsx' npx crawlable-router …`
         : '';
-    throw new SetupError(`cannot load the routes module ${file}: ${error instanceof Error ? error.message : String(error)}${typescript}`);
+    throw new SetupError(`cannot load the routes module ${file}: ${thrownText(error)}${typescript}`);
   }
   const exported = module['default'] ?? module['routes'];
   const shell = typeof module['shell'] === 'string' ? module['shell'] : undefined;

@@ -27,6 +27,7 @@ import type { SnapshotRenderer } from '../render/render.js';
 import { sitemapOfFolder, takesSitemapName, writeSitemap } from './sitemap-files.js';
 import { NOT_FOUND_FILE, writeNotFoundPage, type NotFoundPage } from './not-found-page.js';
 import { checkShard, inShard, type Shard } from './shard.js';
+import { thrownText } from '../printable.js';
 import { tableStates, unlisted } from './states.js';
 
 /** Options of `prerender`. */
@@ -194,7 +195,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
         const moved = files[i] === null ? redirects.find((r) => r.at === i) : undefined;
         progress.step(location, undefined, moved && `redirects (${moved.status}) to ${moved.to}`);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = thrownText(error);
         failures.push({ location, error: message, at: i });
         progress.step(location, message);
       }

@@ -6,6 +6,7 @@ import { stripAnchor, type AppLocation } from '../../location.js';
 import type { Params } from '../../params.js';
 import type { AnyRoute, EntryFault, RouteTable } from '../../route-types.js';
 import { createRoutes } from '../../routes.js';
+import { thrownText } from '../printable.js';
 
 /** Params as a report shows them: JSON, cut short; whatever entries() gave, never a throw. */
 function describeParams(params: Params): string {
@@ -31,7 +32,7 @@ export async function tableStates(
     onFault &&
     (({ route, params, error }: EntryFault) => {
       const what = params === undefined ? 'entries()' : describeParams(params);
-      onFault(`${route.path ?? '(notFound)'} ${what}`, error instanceof Error ? error.message : String(error));
+      onFault(`${route.path ?? '(notFound)'} ${what}`, thrownText(error));
     });
   const states = new Set<AppLocation>();
   for await (const location of routes.locations({ onError })) states.add(stripAnchor(location));

@@ -147,6 +147,24 @@ describe('prerender', () => {
     expect(urls).toEqual(['https://example.com/', 'https://example.com/books/a', 'https://example.com/books/b']);
   });
 
+  it('reports an entries() that throws a value with no text, where the whole run threw a TypeError of its own', async () => {
+    const table = createRoutes([
+      { path: '/', render: () => 'home' },
+      {
+        path: '/tags/:tag',
+        entries: () => {
+          throw Object.create(null);
+        },
+      },
+    ]);
+    const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com', sitemap: false, notFoundPage: false });
+    expect(report).toMatchObject({
+      written: 1,
+      failed: 1,
+      failures: [{ location: '/tags/:tag entries()', error: '(a value that does not print)' }],
+    });
+  });
+
   it("writes a bad entries() record's params with no control character on the progress stream, on a terminal or not", async () => {
     // JSON escapes C0 but leaves DEL and C1 (\x9b starts a sequence on some terminals) as they are.
     const table = createRoutes([{ path: '/books/:slug', render: () => 'book', entries: () => [{ sulg: '\x9b2J\x7f' } as never] }]);

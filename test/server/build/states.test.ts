@@ -23,6 +23,22 @@ describe('tableStates', () => {
     // Told to no one, a bad record is still skipped.
     expect([...(await tableStates(table))]).toEqual(['/', '/a', '/b/2', '/b/1']);
   });
+
+  it('tells an entries() that throws a value with no text, rather than end the walk with a TypeError of its own', async () => {
+    const table = createRoutes([
+      { path: '/a', render: () => 'a' },
+      {
+        path: '/b/:id',
+        entries: () => {
+          throw Object.create(null);
+        },
+      },
+      { path: '/c', render: () => 'c' },
+    ]);
+    const faults: [string, string][] = [];
+    expect([...(await tableStates(table, (record, error) => faults.push([record, error])))]).toEqual(['/a', '/c']);
+    expect(faults).toEqual([['/b/:id entries()', '(a value that does not print)']]);
+  });
 });
 
 describe('unlisted', () => {
