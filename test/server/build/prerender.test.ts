@@ -342,13 +342,12 @@ describe('prerender', () => {
     [{ outDir: 'out', timeout: 5000 }, 'prerender: "timeout" is no option; did you mean "timeoutMs"?'],
     [{ outDir: 'out', sitemaponly: true }, 'prerender: "sitemaponly" is no option; did you mean "sitemapOnly"?'],
   ])('names a misspelt option with the one meant: %o', async (options, message) => {
-    // Folders under the test's own: a run that is not refused writes there, never in the working directory.
-    const inDir = Object.fromEntries(
-      Object.entries(options).map(([k, v]) => [k, k.toLowerCase() === 'outdir' ? path.join(dir, String(v)) : v]),
-    );
-    const run = prerender({ routes: routes(), origin: 'https://example.com', ...inDir } as unknown as PrerenderOptions);
+    // The folder under the test's own: a run that is not refused writes there, never in the working directory.
+    const out = path.join(dir, 'out');
+    const named = 'outDir' in options ? { ...options, outDir: out } : { ...options, outdir: out };
+    const run = prerender({ routes: routes(), origin: 'https://example.com', ...named } as unknown as PrerenderOptions);
     await expect(run).rejects.toThrow(expect.objectContaining({ name: 'SnapshotError', code: 'BAD_OPTION', message }));
-    expect(existsSync(path.join(dir, 'out'))).toBe(false);
+    expect(existsSync(out)).toBe(false);
   });
 });
 
