@@ -349,7 +349,7 @@ describe('run', () => {
     [['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com/app'], '--origin must be an http(s) origin'],
     [
       ['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--mode', 'auto'],
-      '--mode must be history or hashbang, got "auto"',
+      '--mode must be "history" or "hashbang", got "auto"',
     ],
     [
       ['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--timeout', '0'],

@@ -3,11 +3,11 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { createRoutes, type AnyRoute, type NotFoundDefinition, type RouteDefinition, type RouteTable, type UrlMode } from '../index.js';
+import type { UrlMode } from '../index.js';
 import { headlessRenderer, prerender, SnapshotError } from '../server/index.js';
-import { checkOrigin } from '../server/urls.js';
+import { checkMode, checkOrigin } from '../server/urls.js';
 import { EXIT, integer, jsonReport, readArgs, SetupError, UsageError, type CliIo } from './common.js';
+import { loadRoutes } from './routes-module.js';
 
 export const PRERENDER_USAGE = `Usage: crawlable-router prerender --routes FILE --out DIR --origin URL [options]
 
@@ -62,41 +62,6 @@ function parseShard(value: string | undefined): { current: number; total: number
   return { current: Number(match[1]), total: Number(match[2]) };
 }
 
-function isTable(value: unknown): value is RouteTable<AnyRoute> {
-  const table = value as Partial<RouteTable<AnyRoute>> | null;
-  return typeof table?.resolve === 'function' && typeof table.locations === 'function' && typeof table.base === 'string';
-}
-
-async function loadRoutes(file: string, base: string | undefined): Promise<{ routes: RouteTable<AnyRoute>; shell?: string }> {
-  let module: Record<string, unknown>;
-  try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (error) {
-    // Node 20 runs no TypeScript: a routes.ts needs compiling, or a loader in the process.
-    const typescript =
-      /\.[cm]?tsx?$/i.test(file) && (error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION'
-        ? `; Node runs no TypeScript here: give the compiled .js, or run the command with a loader: NODE_OPTIONS='--import tsx' npx crawlable-router …`
-        : '';
-    throw new SetupError(`cannot load the routes module ${file}: ${error instanceof Error ? error.message : String(error)}${typescript}`);
-  }
-  const exported = module['default'] ?? module['routes'];
-  const shell = typeof module['shell'] === 'string' ? module['shell'] : undefined;
-  if (isTable(exported)) return { routes: exported, ...(shell !== undefined && { shell }) };
-  if (Array.isArray(exported)) {
-    try {
-      const routes = createRoutes(exported as RouteDefinition[], { base, notFound: module['notFound'] as NotFoundDefinition | undefined });
-      return { routes: routes as RouteTable<AnyRoute>, ...(shell !== undefined && { shell }) };
-    } catch (error) {
-      throw new SetupError(`the routes in ${file} are not a valid table: ${(error as Error).message}`);
-    }
-  }
-  // Name what it does export: a table exported under another name (`export const appRoutes`) is the usual slip.
-  const names = Object.keys(module).join(', ') || 'no names';
-  throw new SetupError(
-    `${file} exports no route table as its default or \`routes\` export (it exports ${names}): export default createRoutes([...]), export { appRoutes as routes }, or an array of routes`,
-  );
-}
-
 function readText(file: string, what: string): string {
   try {
     return readFileSync(file, 'utf8');
@@ -114,14 +79,15 @@ function writeFailure(error: unknown, out: string | undefined): unknown {
 /** The arguments prerender and sitemap share, checked, and the routes module loaded. */
 async function prerenderSetup(values: { routes?: string; out?: string; origin?: string; mode?: string; base?: string }, io: CliIo) {
   for (const name of ['routes', 'out', 'origin'] as const) if (!values[name]) throw new UsageError(`--${name} is required`);
-  const mode = values.mode ?? 'history';
-  if (mode !== 'history' && mode !== 'hashbang') throw new UsageError(`--mode must be history or hashbang, got ${JSON.stringify(mode)}`);
+  // The server's own checks, as usage errors: a bad value is told before anything loads.
+  let mode: UrlMode;
   try {
+    mode = checkMode(values.mode, '--mode');
     checkOrigin(values.origin, '--origin');
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return { mode: mode as UrlMode, ...(await loadRoutes(path.resolve(io.cwd, values.routes as string), values.base)) };
+  return { mode, ...(await loadRoutes(path.resolve(io.cwd, values.routes as string), values.base)) };
 }
 
 // The options prerender and sitemap share: which table, where, and in which URL form.

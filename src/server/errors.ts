@@ -1,5 +1,8 @@
-// The server's one error type. On the wire the HTTP status is the error (STYLE.md, "Errors"); this
-// class is what `render()`, `prerender()` and the option checks throw, with a `code` to branch on.
+// The server's one error type. On the wire the HTTP status is the error; this class is what
+// `render()`, `prerender()` and the option checks throw, with a `code` to branch on. The checks
+// every entry of the server shares live here too: an options object and its names, numbers.
+
+import { misspeltOption } from '../option-names.js';
 
 /** What a `SnapshotError` is about. */
 export type SnapshotErrorCode =
@@ -29,12 +32,25 @@ export function positiveOption(value: unknown, fallback: number, name: string, w
 }
 
 /**
- * `options` when it is an object, else a BAD_OPTION saying what `call` takes: a call from JavaScript
- * with none (or null) gets that, not a destructuring TypeError. Internal.
+ * `value` when it is a whole number of at least `min` (or, where `infinite`, Infinity: no bound),
+ * else a BAD_OPTION naming the option. Internal.
  */
-export function optionsOf<T>(options: T, call: string, takes: string): T {
+export function countOption(value: number, name: string, min: number, infinite = false): number {
+  if (!(value >= min) || !(Number.isInteger(value) || (infinite && value === Infinity)))
+    throw new SnapshotError('BAD_OPTION', `${name} must be an integer of at least ${min}, got ${String(value)}`);
+  return value;
+}
+
+/**
+ * `options` when it is an object, else a BAD_OPTION saying what `call` takes: a call from JavaScript
+ * with none (or null) gets that, not a destructuring TypeError. Given every option's name (`known`),
+ * a misspelt one is a BAD_OPTION too, naming the option meant (src/option-names.ts). Internal.
+ */
+export function optionsOf<T>(options: T, call: string, takes: string, known?: Record<string, unknown>): T {
   if (typeof options !== 'object' || options === null)
     throw new SnapshotError('BAD_OPTION', `${call} takes an options object (${takes}), got ${options === null ? 'null' : typeof options}`);
+  const slip = known && misspeltOption(options, known);
+  if (slip) throw new SnapshotError('BAD_OPTION', `${call}: ${slip}`);
   return options;
 }
 

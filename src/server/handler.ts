@@ -1,4 +1,4 @@
-// The snapshot handler: a web `Request -> Response | null` core (h3's shape, STYLE.md "Shape").
+// The snapshot handler: a web `Request -> Response | null` core (h3's shape).
 // An ugly URL (`/?_escaped_fragment_=/books/1` or the meta-tag form `/books/1?_escaped_fragment_=`)
 // gets the HTML snapshot of its state; a clean URL inside `base` gets, by `cleanUrls`, the same
 // snapshot (for bots that run no JavaScript, or for everyone) or the shell carrying
@@ -14,7 +14,6 @@ import { createSnapshotCache } from './cache/cache.js';
 import type { StoredSnapshot } from './cache/store.js';
 import { memoryStore } from './cache/memory-store.js';
 import { optionsOf, positiveOption, SnapshotError } from './errors.js';
-import { errorPage } from './html/escape.js';
 import { memoize } from './memo.js';
 import { ownMemo } from './held.js';
 import { checkNonce } from './html/hydration.js';
@@ -22,14 +21,13 @@ import { DEFAULT_SHELL, parseShell } from './html/shell.js';
 import { defaultIsBot } from './http/bots.js';
 import { askOf, responseOf, type Answer, type Ask } from './http/exchange.js';
 import { toNodeHandler } from './http/node.js';
-import { failurePage, redirectTo } from './http/pages.js';
+import { errorPage, failurePage, redirectTo } from './http/pages.js';
 import { etagOf, respond, type Page } from './http/respond.js';
 import { createQueue } from './render/queue.js';
 import { hooksRenderer } from './render/render.js';
 import { createSnapshotSource } from './render/snapshots.js';
 import type { CleanUrls, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
 import { checkBase, checkMode, checkOrigin, publicUrl, redirectUrl, type UrlSettings } from './urls.js';
-import { misspeltOption } from '../option-names.js';
 
 export type { CacheOptions, CleanUrls, Snapshot, SnapshotClient, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
 
@@ -83,9 +81,7 @@ const OPTIONS: Record<keyof SnapshotHandlerOptions, 1> = {
 
 /** Creates the handler that answers crawlers' ugly URLs with snapshots, and clean URLs with snapshots or the shell by `cleanUrls`. */
 export function createSnapshotHandler(options: SnapshotHandlerOptions): SnapshotHandler {
-  const { routes } = optionsOf(options, 'createSnapshotHandler', '{ routes, origin, … }');
-  const slip = misspeltOption(options, OPTIONS);
-  if (slip) throw new SnapshotError('BAD_OPTION', `createSnapshotHandler: ${slip}`);
+  const { routes } = optionsOf(options, 'createSnapshotHandler', '{ routes, origin, … }', OPTIONS);
   if (!routes || typeof routes.resolve !== 'function')
     throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
   const settings: UrlSettings = {

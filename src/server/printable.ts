@@ -13,3 +13,15 @@ export function printable(text: string, max = 2000): string {
   const cut = text.length > max ? text.slice(0, max) + '…' : text;
   return cut.replace(/[\0-\x1f\x7f-\x9f]/g, (c) => '\\x' + c.charCodeAt(0).toString(16).padStart(2, '0'));
 }
+
+/**
+ * What was thrown, as text: an Error's message, anything else as String gives it. Never a throw: a
+ * value String cannot convert (`Object.create(null)`, a throwing `toString`) is named as such.
+ */
+export function thrownText(thrown: unknown): string {
+  try {
+    return thrown instanceof Error ? String(thrown.message) : String(thrown);
+  } catch {
+    return '(a value that does not print)';
+  }
+}

@@ -38,11 +38,11 @@ export function checkOrigin(origin: unknown, option = 'origin'): string {
   return url.origin;
 }
 
-/** Checks a `mode` option. */
-export function checkMode(mode: unknown): UrlMode {
+/** Checks a `mode` option (named `option` in the message): `'history'` when not given. */
+export function checkMode(mode: unknown, option = 'mode'): UrlMode {
   if (mode === undefined) return 'history';
   if (mode === 'history' || mode === 'hashbang') return mode;
-  throw new SnapshotError('BAD_OPTION', `mode must be "history" or "hashbang", got ${JSON.stringify(mode)}`);
+  throw new SnapshotError('BAD_OPTION', `${option} must be "history" or "hashbang", got ${JSON.stringify(mode)}`);
 }
 
 /** Checks a `base` option against the route table's base: the two must name one base. */

@@ -8,7 +8,8 @@ import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
 import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport } from './problems.js';
-import { readPage, readSitemap, robotsSitemaps } from './page.js';
+import { readPage } from './page.js';
+import { readSitemaps } from './sitemaps.js';
 
 export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport } from './problems.js';
 
@@ -31,10 +32,6 @@ export interface VerifyOptions {
 }
 
 const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
-// Sitemaps read per crawl, all on the site's origin.
-const MAX_SITEMAPS = 10;
-// Google reads the first 500 KiB of a robots.txt; a longer one is cut there.
-const ROBOTS_BYTES = 500 * 1024;
 // The longest URL crawled: nginx and Apache refuse a longer request line (414) by default.
 const URL_MAX = 8192;
 
@@ -67,8 +64,12 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
 
   const get = siteFetch(origin, timeoutMs, maxBytes);
 
-  /** The key a link is crawled under: #! URLs keep their fragment, other URLs drop theirs. */
-  const enqueue = (href: string, base: string, problems: Problem[], where: string): void => {
+  /**
+   * Queues the state a link names, once and up to maxStates, or tells `problems` why it is not
+   * crawled (off the origin, too long, an ugly URL). A #! URL is crawled with its fragment, any other
+   * without. `where` says where the link stands, for the messages; `fromSitemap`, that a sitemap lists it.
+   */
+  const enqueue = (href: string, base: string, problems: Problem[], where: string, fromSitemap = false): void => {
     let url: URL;
     try {
       url = new URL(href, base);
@@ -77,7 +78,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     }
     if (url.origin !== origin || !/^https?:$/.test(url.protocol)) {
       // A sitemap may list only URLs of its own origin (sitemaps.org); crawlers skip the others.
-      if (where.startsWith('the sitemap') && /^https?:$/.test(url.protocol))
+      if (fromSitemap && /^https?:$/.test(url.protocol))
         addProblem(problems, {
           code: 'OFF_ORIGIN',
           message: `${where} lists ${url.href}, not on ${origin}: crawlers skip a sitemap's URLs on another origin (write it with this site's origin); not crawled`,
@@ -94,7 +95,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     }
     if (hasEscapedFragment(url.href)) {
       addProblem(problems, {
-        code: where.startsWith('the sitemap') ? 'UGLY_SITEMAP' : 'UGLY_LINK',
+        code: fromSitemap ? 'UGLY_SITEMAP' : 'UGLY_LINK',
         message: `${where} points at the ugly URL ${url.href}; crawlers do not follow those`,
       });
       return;
@@ -102,7 +103,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (!url.hash.startsWith('#!')) url.hash = '';
     // Only a state crawled is checked against its listing: what is kept is bounded by maxStates.
     if (!known.has(url.href) && known.size >= maxStates) return;
-    if (where.startsWith('the sitemap') && !listed.has(url.href)) listed.set(url.href, base);
+    if (fromSitemap && !listed.has(url.href)) listed.set(url.href, base);
     if (known.has(url.href)) return;
     known.add(url.href);
     queue.push(url.href);
@@ -110,42 +111,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
 
   const first = startUrl(start);
   enqueue(first, first, [], 'start');
-  // The sitemaps robots.txt announces (or /sitemap.xml): their entries are states to crawl. Only
-  // sitemaps on the site's own origin are read, at most MAX_SITEMAPS of them.
-  let sitemap: VerifyReport['sitemap'] = null;
-  const sitemapProblems: Problem[] = [];
-  const robots = await get(`${origin}/robots.txt`, ROBOTS_BYTES, true).catch(() => null);
-  const declared = robots?.status === 200 ? robotsSitemaps(robots.body) : [];
-  const candidates: string[] = [];
-  for (const url of declared.length ? declared : [`${origin}/sitemap.xml`]) {
-    const href = URL.canParse(url, origin) ? new URL(url, origin).href : null;
-    if (href === null || new URL(href).origin !== origin)
-      addProblem(sitemapProblems, { code: 'OFF_ORIGIN', message: `robots.txt names the sitemap ${url}, not on ${origin}: not read` });
-    else if (candidates.length === MAX_SITEMAPS)
-      addProblem(sitemapProblems, {
-        code: 'BAD_SITEMAP',
-        message: `robots.txt names more than ${MAX_SITEMAPS} sitemaps: ${url} and the rest are not read`,
-      });
-    else if (!candidates.includes(href)) candidates.push(href);
-  }
-  for (const url of candidates) {
-    const answer = await get(url).catch((error: Error) => {
-      if (error instanceof OffOrigin) addProblem(sitemapProblems, { code: 'OFF_ORIGIN', message: error.message });
-      return null;
-    });
-    if (answer?.status !== 200) continue;
-    const { locs, error } = readSitemap(answer.body);
-    sitemap ??= { url, entries: 0, problems: sitemapProblems };
-    if (sitemap.url !== url) sitemap.url += ` ${url}`;
-    sitemap.entries += locs.length;
-    if (error)
-      addProblem(sitemap.problems, {
-        code: 'BAD_SITEMAP',
-        message: `the sitemap ${url} is not well-formed XML (${error}); ${locs.length} entries read before it`,
-      });
-    for (const loc of locs) enqueue(loc, url, sitemap.problems, `the sitemap ${url}`);
-  }
-  if (!sitemap && sitemapProblems.length) sitemap = { url: '(none read)', entries: 0, problems: sitemapProblems };
+  // The sitemaps' entries are states to crawl.
+  const sitemap = await readSitemaps(origin, get, (loc, url, problems) => enqueue(loc, url, problems, `the sitemap ${url}`, true));
 
   async function crawl(url: string): Promise<StateReport> {
     const problems: Problem[] = [];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { optionsOf, positiveOption, SnapshotError } from '../../src/server/errors.js';
+import { countOption, optionsOf, positiveOption, SnapshotError } from '../../src/server/errors.js';
 import * as server from '../../src/server/index.js';
 
 describe('optionsOf', () => {
@@ -14,6 +14,26 @@ describe('optionsOf', () => {
       expect(() => optionsOf(value, 'f', '{ a }')).toThrow(
         new SnapshotError('BAD_OPTION', `f takes an options object ({ a }), got ${got}`),
       );
+  });
+
+  it("given every option's name, refuses a misspelt one with BAD_OPTION naming the option meant, and leaves others alone", () => {
+    const known = { timeoutMs: 1, outDir: 1 };
+    expect(() => optionsOf({ outdir: 'x' }, 'f', '{ outDir }', known)).toThrow(
+      new SnapshotError('BAD_OPTION', 'f: "outdir" is no option; did you mean "outDir"?'),
+    );
+    const own = { outDir: 'x', appName: 'shop' };
+    expect(optionsOf(own, 'f', '{ outDir }', known)).toBe(own);
+  });
+});
+
+describe('countOption', () => {
+  it('takes a whole number of at least min, and Infinity only where it is no bound', () => {
+    expect([countOption(1, 'n', 1), countOption(0, 'n', 0), countOption(Infinity, 'n', 0, true)]).toEqual([1, 0, Infinity]);
+    for (const value of [0, 1.5, NaN, Infinity, '4' as unknown as number])
+      expect(() => countOption(value, 'n', 1)).toThrow(
+        new SnapshotError('BAD_OPTION', `n must be an integer of at least 1, got ${String(value)}`),
+      );
+    expect(() => countOption(-Infinity, 'n', 0, true)).toThrow('n must be an integer of at least 0, got -Infinity');
   });
 });
 

@@ -278,6 +278,38 @@ describe('statuses', () => {
     expect(onError).toHaveBeenCalledTimes(2);
   });
 
+  it.each([
+    [
+      'load',
+      {
+        load: (): never => {
+          throw Object.create(null);
+        },
+        render: (): string => '',
+      },
+    ],
+    [
+      'render',
+      {
+        render: (): string => {
+          throw Object.create(null);
+        },
+      },
+    ],
+  ])('reports a %s that throws a value with no text as a RENDER_FAILED of its state, the value its cause', async (_, route) => {
+    // Before: String() of the value threw in the server's own catch, and onError got that TypeError
+    // ("Cannot convert object to primitive value"), naming neither the state nor what was thrown.
+    const onError = vi.fn();
+    const handler = createSnapshotHandler({ routes: createRoutes([{ path: '/x', ...route }]), origin: ORIGIN, onError });
+    const reply = await handler.fetch(new Request(`${ORIGIN}/?_escaped_fragment_=/x`));
+    expect(reply?.status).toBe(500);
+    const [error, location] = onError.mock.calls[0] as [SnapshotError, string];
+    expect(location).toBe('/x');
+    expect(error).toBeInstanceOf(SnapshotError);
+    expect(error).toMatchObject({ code: 'RENDER_FAILED', message: 'rendering /x failed: (a value that does not print)' });
+    expect(Object.getPrototypeOf(error.cause)).toBeNull();
+  });
+
   it('answers HEAD with the GET headers and no body', async () => {
     const { port } = await serve();
     const get = await request(port, '/?_escaped_fragment_=/books/1');

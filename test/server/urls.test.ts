@@ -41,6 +41,7 @@ describe('checkMode and checkBase', () => {
     expect(checkMode(undefined)).toBe('history');
     expect(checkMode('hashbang')).toBe('hashbang');
     expect(() => checkMode('auto')).toThrow(/mode must be "history" or "hashbang", got "auto"/);
+    expect(() => checkMode('auto', '--mode')).toThrow('--mode must be "history" or "hashbang", got "auto"');
   });
 
   it("takes the route table's base and refuses another", () => {

@@ -9,6 +9,7 @@
 import type { AppLocation } from '../../location.js';
 import { writeInside } from '../files/folder.js';
 import { snapshotPath } from '../files/paths.js';
+import { thrownText } from '../printable.js';
 
 /** The file's name, relative to the output folder, and the location it is rendered for. */
 export const NOT_FOUND_FILE = '404.html';
@@ -44,7 +45,7 @@ export async function writeNotFoundPage(
   } catch (error) {
     // A render that fails (a view that throws, a headless page's script, a timeout) fails the page
     // alone; the handler's errors name the location and the cause.
-    return { file: null, why: error instanceof Error ? error.message : `rendering ${NOT_FOUND_LOCATION} failed: ${String(error)}` };
+    return { file: null, why: error instanceof Error ? error.message : `rendering ${NOT_FOUND_LOCATION} failed: ${thrownText(error)}` };
   }
   if (page.status !== 404) return { file: null, why: `${NOT_FOUND_LOCATION} is answered ${page.status}, not 404` };
   try {
@@ -52,7 +53,7 @@ export async function writeNotFoundPage(
   } catch (error) {
     // A folder or another spelling planted at the name, a full disk: the page fails alone, as a
     // state's file does, and the run still reports the states it wrote.
-    return { file: null, why: `writing ${NOT_FOUND_FILE} failed: ${error instanceof Error ? error.message : String(error)}` };
+    return { file: null, why: `writing ${NOT_FOUND_FILE} failed: ${thrownText(error)}` };
   }
   return { file: NOT_FOUND_FILE };
 }

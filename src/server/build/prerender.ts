@@ -3,10 +3,9 @@
 // sitemap. Rendering goes through `createSnapshotHandler`, so a prerendered snapshot is byte for
 // byte what the handler would serve for that state.
 //
-// A site too large for one job is split across N jobs with `shard`: each renders the states whose
-// location hashes to its slice (FNV-1a of the UTF-8 location, so a state's job depends on nothing
-// else: stable across runs, orders and machines) and writes no sitemap; once their folders are
-// gathered into one, `sitemapOnly` writes the sitemap the unsharded run would have written.
+// A site too large for one job is split across N jobs with `shard` (shard.ts): each renders the
+// states whose location hashes to its slice and writes no sitemap; once their folders are gathered
+// into one, `sitemapOnly` writes the sitemap the unsharded run would have written.
 //
 // Two states whose files would be one on a case-insensitive file system (`/Books/1`, `/books/1`;
 // files/collisions.ts) are found before anything is rendered, over every state of the table, so
@@ -14,22 +13,22 @@
 // the other fails, never overwriting it. So does a state whose file would stand where the sitemap
 // goes (`/sitemap.xml` is the folder `sitemap.xml/`), unless no sitemap is written.
 
-import { stripAnchor } from '../../location.js';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppLocation, UrlMode } from '../../location.js';
-import type { Params } from '../../params.js';
-import type { AnyRoute, EntryFault, RouteTable } from '../../route-types.js';
-import { optionsOf, SnapshotError } from '../errors.js';
+import type { AnyRoute, RouteTable } from '../../route-types.js';
+import { countOption, optionsOf, SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';
 import { writeInside } from '../files/folder.js';
-import { createRoutes } from '../../routes.js';
 import { createSnapshotHandler } from '../handler.js';
 import { snapshotPath } from '../files/paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
 import type { SnapshotRenderer } from '../render/render.js';
 import { sitemapOfFolder, takesSitemapName, writeSitemap } from './sitemap-files.js';
 import { NOT_FOUND_FILE, writeNotFoundPage, type NotFoundPage } from './not-found-page.js';
+import { checkShard, inShard, type Shard } from './shard.js';
+import { thrownText } from '../printable.js';
+import { tableStates, unlisted } from './states.js';
 
 /** Options of `prerender`. */
 export interface PrerenderOptions {
@@ -107,61 +106,32 @@ export interface PrerenderReport {
   durationMs: number;
 }
 
-/** Params as a report shows them: JSON, cut short; whatever entries() gave, never a throw. */
-function describeParams(params: Params): string {
-  let text: string;
-  try {
-    text = JSON.stringify(params) ?? String(params);
-  } catch {
-    text = '(params that do not print)';
-  }
-  return text.length > 200 ? text.slice(0, 200) + '…' : text;
-}
-
-/**
- * The paths of the table's routes that name no state: a route without `entries()` names the one
- * location its pattern writes with no params, none when it has params (`routes.locations()`, asked
- * of each such route alone). A redirect route is left out: it is never written.
- */
-async function unlisted(routes: RouteTable<AnyRoute>): Promise<string[]> {
-  const paths: string[] = [];
-  for (const route of routes.routes) {
-    const { path, entries, redirect } = route as { path?: string; entries?: unknown; redirect?: unknown };
-    if (path === undefined || entries || redirect !== undefined) continue;
-    const names = createRoutes([{ path }]).locations()[Symbol.asyncIterator]();
-    if ((await names.next()).done) paths.push(path);
-  }
-  return paths;
-}
-
-/** The slice (1 to `total`) a location falls in: FNV-1a over its UTF-8 bytes. */
-export function shardOf(location: AppLocation, total: number): number {
-  let hash = 0x811c9dc5;
-  for (const byte of Buffer.from(location)) hash = Math.imul(hash ^ byte, 0x01000193);
-  return ((hash >>> 0) % total) + 1;
-}
-
-function checkShard(shard: PrerenderOptions['shard']): { current: number; total: number } {
-  if (shard === undefined) return { current: 1, total: 1 };
-  const { current, total } = shard;
-  if (!Number.isInteger(total) || total < 1 || !Number.isInteger(current) || current < 1 || current > total) {
-    throw new SnapshotError(
-      'BAD_OPTION',
-      `shard must be { current, total } with 1 <= current <= total, whole numbers; got ${JSON.stringify(shard)}`,
-    );
-  }
-  return shard;
-}
+// Every option's name, for the check of misspelt ones (the type keeps the list whole).
+const OPTIONS: Record<keyof PrerenderOptions, 1> = {
+  routes: 1,
+  outDir: 1,
+  origin: 1,
+  mode: 1,
+  base: 1,
+  renderer: 1,
+  shell: 1,
+  outlet: 1,
+  timeoutMs: 1,
+  concurrency: 1,
+  sitemap: 1,
+  notFoundPage: 1,
+  progress: 1,
+  shard: 1,
+  sitemapOnly: 1,
+};
 
 /** Renders every location of the route table (or of its shard) to files under `outDir`, plus the sitemap. */
 export async function prerender(options: PrerenderOptions): Promise<PrerenderReport> {
   const started = performance.now();
-  optionsOf(options, 'prerender', '{ routes, outDir, origin, … }');
+  optionsOf(options, 'prerender', '{ routes, outDir, origin, … }', OPTIONS);
   if (typeof options.outDir !== 'string' || options.outDir === '') throw new SnapshotError('BAD_OPTION', 'outDir must name a folder');
   const outDir = path.resolve(options.outDir);
-  const concurrency = options.concurrency ?? 4;
-  if (!Number.isInteger(concurrency) || concurrency < 1)
-    throw new SnapshotError('BAD_OPTION', `concurrency must be an integer of at least 1, got ${String(concurrency)}`);
+  const concurrency = countOption(options.concurrency ?? 4, 'concurrency', 1);
   const shard = checkShard(options.shard);
   if (options.sitemapOnly) return sitemapOnly(options, outDir, started);
   const handler = createSnapshotHandler({
@@ -179,22 +149,16 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   });
   // A folder that cannot be made fails the whole run here, not each state.
   await mkdir(outDir, { recursive: true });
-  const locations: AppLocation[] = [];
-  const seen = new Set<AppLocation>();
   // A record of entries() that names no location (a slug `..`) fails alone, before any render.
   const faults: PrerenderFailure[] = [];
-  const onError = ({ route, params, error }: EntryFault) => {
-    const what = params === undefined ? 'entries()' : describeParams(params);
-    faults.push({ location: `${route.path ?? '(notFound)'} ${what}`, error: error instanceof Error ? error.message : String(error) });
-  };
-  for await (const location of options.routes.locations({ onError })) {
-    const state = stripAnchor(location);
-    if (seen.has(state)) continue;
-    seen.add(state);
-    if (shard.total === 1 || shardOf(state, shard.total) === shard.current) locations.push(state);
-  }
-  const collided = findCollisions(seen);
-  const sitemapsAt = options.sitemap !== false;
+  // Every state of the table, whichever shard renders it: collisions and the 404 page's name are
+  // decided over all of them, alike in every shard.
+  const states = await tableStates(options.routes, (location, error) => faults.push({ location, error }));
+  const locations = [...states].filter((state) => inShard(state, shard));
+  const collided = findCollisions(states);
+  // Kept from states in every shard, though only an unsharded run writes the sitemap: the sitemap
+  // step after the shards writes it where the unsharded run would have.
+  const sitemapNamesKept = options.sitemap !== false;
   const progress = createProgress(options.progress, locations.length + faults.length);
   for (const fault of faults) progress.step(fault.location, fault.error);
   const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
@@ -206,7 +170,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     const file = snapshotPath(location);
     const collision = collided.get(location);
     if (collision !== undefined) throw new SnapshotError('PATH_COLLISION', collision);
-    if (sitemapsAt && takesSitemapName(file))
+    if (sitemapNamesKept && takesSitemapName(file))
       throw new SnapshotError(
         'PATH_COLLISION',
         `its file ${JSON.stringify(file)} stands where the sitemap goes: rename the route, or prerender with sitemap: false`,
@@ -231,7 +195,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
         const moved = files[i] === null ? redirects.find((r) => r.at === i) : undefined;
         progress.step(location, undefined, moved && `redirects (${moved.status}) to ${moved.to}`);
       } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
+        const message = thrownText(error);
         failures.push({ location, error: message, at: i });
         progress.step(location, message);
       }
@@ -241,7 +205,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, locations.length)) }, worker));
   const written = locations.filter((_, i) => files[i] !== null);
   const sitemaps = options.sitemap !== false && shard.total === 1 ? await writeSitemap(options, outDir, written) : [];
-  const notFoundPage = options.notFoundPage !== false && shard.current === 1 ? await writeNotFoundPage(handler.render, outDir, seen) : null;
+  const notFoundPage =
+    options.notFoundPage !== false && shard.current === 1 ? await writeNotFoundPage(handler.render, outDir, states) : null;
   const report: PrerenderReport = {
     total: locations.length + faults.length,
     written: written.length,
@@ -254,21 +219,26 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     notFoundPage,
     durationMs: Math.round(performance.now() - started),
   };
+  progress.end(summary(report, shard));
+  return report;
+}
+
+/** The run's last line on the progress stream: what was written, skipped and failed, and what to do next. */
+function summary(report: PrerenderReport, shard: Shard): string {
   const slice =
     shard.total > 1
       ? ` (shard ${shard.current}/${shard.total}; no sitemap: once the shards are together, write it with the sitemap command or sitemapOnly)`
       : '';
-  progress.end(
+  return (
     `prerendered ${report.written} of ${count(report.total, 'state')} in ${report.durationMs} ms` +
-      (redirects.length ? `; ${count(redirects.length, 'redirect')} skipped` : '') +
-      (report.failed ? `; ${report.failed} failed` : '') +
-      (notFoundPage?.file === null ? `; no ${NOT_FOUND_FILE}: ${notFoundPage.why}` : '') +
-      (report.unlisted.length
-        ? `; ${count(report.unlisted.length, 'route')} with params and no entries() named no state: ${report.unlisted.join(', ')}`
-        : '') +
-      slice,
+    (report.redirects.length ? `; ${count(report.redirects.length, 'redirect')} skipped` : '') +
+    (report.failed ? `; ${report.failed} failed` : '') +
+    (report.notFoundPage?.file === null ? `; no ${NOT_FOUND_FILE}: ${report.notFoundPage.why}` : '') +
+    (report.unlisted.length
+      ? `; ${count(report.unlisted.length, 'route')} with params and no entries() named no state: ${report.unlisted.join(', ')}`
+      : '') +
+    slice
   );
-  return report;
 }
 
 /** The sitemap step after sharded runs (sitemapOfFolder), as a report. */

@@ -3,13 +3,14 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import { stripAnchor, type AppLocation, type UrlMode } from '../../location.js';
+import type { AppLocation, UrlMode } from '../../location.js';
 import type { AnyRoute, RouteTable } from '../../route-types.js';
 import { SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';
 import { fileInside, writeInside } from '../files/folder.js';
 import { snapshotPath } from '../files/paths.js';
 import { isSitemapName, sitemap } from './sitemap.js';
+import { tableStates } from './states.js';
 
 /** What the sitemap's URLs are made of. */
 export interface SitemapSite {
@@ -55,8 +56,7 @@ export async function sitemapOfFolder(site: SitemapSite, outDir: string): Promis
       `outDir ${outDir} is not a folder: sitemapOnly (the sitemap command) lists the snapshots prerender wrote there; sitemap() writes one from locations alone`,
     );
   const listed: AppLocation[] = [];
-  const seen = new Set<AppLocation>();
-  for await (const location of site.routes.locations()) seen.add(stripAnchor(location));
+  const seen = await tableStates(site.routes);
   const collided = findCollisions(seen);
   for (const state of seen) {
     if (collided.has(state)) continue;

@@ -6,7 +6,7 @@
 // (headless/gate.ts). See SECURITY.md, "The headless boundary".
 
 import { openAppFolder, type AppFolder } from './app-files.js';
-import { optionsOf, positiveOption, SnapshotError } from '../errors.js';
+import { countOption, optionsOf, positiveOption, SnapshotError } from '../errors.js';
 import { pagePool, type HeadlessRenderer } from './pool.js';
 import { checkOrigin } from '../urls.js';
 
@@ -34,9 +34,22 @@ export interface HeadlessRendererOptions {
   memoryLimitMb?: number;
 }
 
+// Every option's name, for the check of misspelt ones (the type keeps the list whole).
+const OPTIONS: Record<keyof HeadlessRendererOptions, 1> = {
+  root: 1,
+  index: 1,
+  timeoutMs: 1,
+  maxPages: 1,
+  upstream: 1,
+  upstreamMethods: 1,
+  pageErrors: 1,
+  isolate: 1,
+  memoryLimitMb: 1,
+};
+
 /** Creates a renderer that loads the app itself in happy-dom and serialises the settled page. */
 export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRenderer {
-  optionsOf(options, 'headlessRenderer', '{ root, … }');
+  optionsOf(options, 'headlessRenderer', '{ root, … }', OPTIONS);
   let folder: AppFolder;
   try {
     folder = openAppFolder(options.root);
@@ -49,9 +62,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   const timeoutMs = positiveOption(options.timeoutMs, 10_000, 'timeoutMs', 'a number of milliseconds');
   const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
   const upstreamMethods = methods(options.upstreamMethods, upstream);
-  const maxPages = options.maxPages ?? 4;
-  if (!Number.isInteger(maxPages) || maxPages < 1)
-    throw new SnapshotError('BAD_OPTION', `maxPages must be an integer of at least 1, got ${String(maxPages)}`);
+  const maxPages = countOption(options.maxPages ?? 4, 'maxPages', 1);
   const pageErrors = options.pageErrors ?? 'fail';
   if (pageErrors !== 'fail' && pageErrors !== 'ignore')
     throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);

@@ -9,10 +9,11 @@ import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } 
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { SHELL_TITLE_ATTRIBUTE } from '../../hydration.js';
 import { escapeHtml } from '../html/escape.js';
-import { titleText } from '../html/shell.js';
+import { titleText } from '../html/shell-scan.js';
 import { isValue } from 'happy-dom/lib/PropertySymbol.js';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import { prettyHref, walkElements } from '../html/links.js';
+import { LINK_SELECTOR, prettyHref, walkElements } from '../html/links.js';
+import { attr } from '../html/selector.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
 
@@ -151,7 +152,7 @@ function servedShell(source: string): Served {
   const served: Served = { hrefs: new Set(), title: '' };
   let title: DefaultTreeAdapterMap['element'] | undefined;
   walkElements(parse(source), (element) => {
-    const read = (name: string) => element.attrs.find((a) => a.name === name)?.value;
+    const read = (name: string) => attr(element, name);
     if (isCanonicalLink(element.tagName, read)) served.hrefs.add(read('href') ?? '');
     else if (element.tagName === 'title') title ??= element;
   });
@@ -196,7 +197,7 @@ export function serializePage(window: BrowserWindow, job: RenderJob, source: str
   const title = document.querySelector('title');
   if (source && title && document.title !== served.title) title.setAttribute(SHELL_TITLE_ATTRIBUTE, served.title);
   const context = { ...job.settings, page: job.url };
-  for (const element of [...document.querySelectorAll('a[href], area[href], link[href]')]) {
+  for (const element of [...document.querySelectorAll(LINK_SELECTOR)]) {
     const pretty = prettyHref(element.getAttribute('href') ?? '', context);
     if (pretty !== null) element.setAttribute('href', pretty);
   }

@@ -36,6 +36,8 @@ function withScheme(href: string, url: URL): string {
   return NETWORK_PATH.test(href) ? url.protocol + href : href;
 }
 const LINK_ELEMENTS = new Set(['a', 'area', 'link']);
+/** The elements whose `href` is rewritten, as a CSS selector: a headless page's DOM is searched with it. */
+export const LINK_SELECTOR = [...LINK_ELEMENTS].map((tag) => `${tag}[href]`).join(', ');
 
 /** True when the text may hold an ugly or a relative `#!` link: the cheap test that spares most snapshots a parse. */
 function mayHoldLinksToRewrite(text: string): boolean {

@@ -15,7 +15,8 @@ const NAME = '[A-Za-z_][\\w-]*';
 const PART = new RegExp(`#(${NAME})|\\.(${NAME})|\\[\\s*(${NAME})\\s*(?:=\\s*(?:"([^"]*)"|'([^']*)'|(${NAME}))\\s*)?\\]`, 'y');
 const TAG = new RegExp(`(${NAME}|\\*)`, 'y');
 
-function attr(element: SelectorElement, name: string): string | undefined {
+/** An attribute's value, or undefined when the element has none by that name. */
+export function attr(element: SelectorElement, name: string): string | undefined {
   return element.attrs.find((a) => a.name === name)?.value;
 }
 

@@ -9,7 +9,7 @@ import { memoize } from '../memo.js';
 export type IsBot = (userAgent: string | null) => boolean;
 
 /** Bots name themselves early in the header; a longer one is read only this far so its length costs nothing. */
-export const MAX_USER_AGENT = 2048;
+const MAX_USER_AGENT = 2048;
 
 // Automated browsers the list counts as bots but that run the app as a person's browser does, and
 // stand for one (prerender services, Lighthouse, end-to-end tests): they get what browsers get.

@@ -96,7 +96,7 @@ function onClose(socket: Socket, gone: () => void): () => void {
 }
 
 /** A signal that aborts when the client goes before its answer is written (the response closes unfinished). */
-export function clientGone(res: ServerResponse): AbortSignal {
+function clientGone(res: ServerResponse): AbortSignal {
   // A response-like object without events, as some frameworks and tests pass, is never "gone".
   if (typeof res.once !== 'function') return new AbortController().signal;
   // Asked late (after a wait): the client may have gone already.

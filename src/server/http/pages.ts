@@ -1,9 +1,42 @@
 // The answers that are not a snapshot's own page: a failed snapshot (429, 503, 500, 504; never
-// cached, never a stack trace) and a redirect's small page with its Location.
+// cached, never a stack trace), a target that is no URL of the scheme (400), and a redirect's small
+// page with its Location. Each page is complete and self-contained, its text escaped.
 
 import { SnapshotError } from '../errors.js';
-import { errorPage, redirectPage } from '../html/escape.js';
+import { escapeHtml } from '../html/escape.js';
 import type { Page } from './respond.js';
+
+/** Reason phrases of the statuses the server writes itself. */
+const REASONS: Readonly<Record<number, string>> = {
+  200: 'OK',
+  301: 'Moved Permanently',
+  302: 'Found',
+  303: 'See Other',
+  304: 'Not Modified',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  400: 'Bad Request',
+  404: 'Not Found',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
+};
+
+/** A complete, self-contained error page: the status as its title, `message` escaped, no stack. */
+export function errorPage(status: number, message: string): string {
+  const title = `${status} ${REASONS[status] ?? 'Error'}`;
+  return (
+    '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><meta name="robots" content="noindex">' +
+    `<title>${title}</title></head>\n<body><h1>${title}</h1>\n<p>${escapeHtml(message)}</p></body></html>\n`
+  );
+}
+
+/** The small page sent with a redirect: a link to the target, escaped. */
+export function redirectPage(status: number, url: string): string {
+  const title = `${status} ${REASONS[status] ?? 'Redirect'}`;
+  return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${title}</title></head>\n<body><p>Moved to <a href="${escapeHtml(url)}">${escapeHtml(url)}</a>.</p></body></html>\n`;
+}
 
 const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, ABANDONED: 503, LIMITED: 429, TIMEOUT: 504 };
 

@@ -7,7 +7,7 @@
 // `forgetMs` later is taken for work that never ends (a promise no one settles) and no longer
 // counted, so such loads cost a while of 503s, not an outage until the process restarts.
 
-import { SnapshotError } from '../errors.js';
+import { countOption, SnapshotError } from '../errors.js';
 
 /** Options of the render queue. */
 export interface QueueOptions {
@@ -31,13 +31,9 @@ export interface RenderQueue {
   readonly waiting: number;
 }
 
-function count(value: number | undefined, fallback: number, name: string, min: number): number {
-  if (value === undefined) return fallback;
-  if (!(value >= min) || (value !== Infinity && !Number.isInteger(value))) {
-    throw new SnapshotError('BAD_OPTION', `${name} must be an integer of at least ${min}, got ${String(value)}`);
-  }
-  return value;
-}
+/** A bound of the queue: `fallback` when not given, else a whole number of at least `min`, or Infinity. */
+const count = (value: number | undefined, fallback: number, name: string, min: number): number =>
+  value === undefined ? fallback : countOption(value, name, min, true);
 
 /** Builds a queue that runs at most `concurrency` tasks and holds at most `maxWaiting` more. */
 export function createQueue(options: QueueOptions = {}): RenderQueue {

@@ -7,7 +7,7 @@ import { normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../l
 import type { RouteTable } from '../../route-types.js';
 import type { SnapshotCache } from '../cache/cache.js';
 import type { StoredSnapshot } from '../cache/store.js';
-import { MAX_CAUSE, printable } from '../printable.js';
+import { MAX_CAUSE, printable, thrownText } from '../printable.js';
 import { SnapshotError } from '../errors.js';
 import { etagOf } from '../http/respond.js';
 import type { Ask } from '../http/exchange.js';
@@ -124,8 +124,9 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
       // The app's own error (its message may quote a visitor's params): printable in the message, whole as the cause.
-      const said = error instanceof Error ? error.message : String(error);
-      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${printable(said, MAX_CAUSE)}`, { cause: error });
+      throw new SnapshotError('RENDER_FAILED', `rendering ${location} failed: ${printable(thrownText(error), MAX_CAUSE)}`, {
+        cause: error,
+      });
     }
   }
 

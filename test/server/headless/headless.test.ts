@@ -4,7 +4,7 @@ import path from 'node:path';
 import { parse } from 'parse5';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
-import type { HeadlessRenderer } from '../../../src/server/headless/headless.js';
+import type { HeadlessRenderer, HeadlessRendererOptions } from '../../../src/server/headless/headless.js';
 import { listen, request, type Running } from '../helpers.js';
 
 // The renderer starts its page processes from dist/server/headless/child.js: its tests use the
@@ -457,7 +457,10 @@ describe('headlessRenderer', () => {
       /upstreamMethods must be HTTP methods/,
     ],
     [{ root: '.', index: 'package.json', upstream: 'http://127.0.0.1:1', upstreamMethods: ['GET POST'] }, /upstreamMethods must be HTTP/],
+    // A misspelt option was read by nobody: the default stood, silently (the CLI's flag is --timeout).
+    [{ root: '.', index: 'package.json', timeout: 30_000 }, 'headlessRenderer: "timeout" is no option; did you mean "timeoutMs"?'],
+    [{ root: '.', index: 'package.json', maxpages: 8 }, 'headlessRenderer: "maxpages" is no option; did you mean "maxPages"?'],
   ])('refuses %o', (options, message) => {
-    expect(() => headlessRenderer(options)).toThrow(message);
+    expect(() => headlessRenderer(options as HeadlessRendererOptions)).toThrow(message);
   });
 });
