@@ -86,6 +86,7 @@ export function createRouter(options: RouterOptions): Router {
   // view never moves the page it left.
   let dead = false;
   const scrolls: (() => void)[] = []; // the committed states' scrolls, run in one microtask (commit)
+  let ticks = 0;
   let lastHref = '';
   let listening: { signal: RouterSignal; abort(): void } | undefined; // aborted by destroy(): removes what start() added
   const view = createView(routes, doc);
@@ -145,7 +146,7 @@ export function createRouter(options: RouterOptions): Router {
     failed?: boolean,
     error?: unknown,
   ) {
-    // Scrolls run in the order the states committed, after the subscribers of the first: a state
+    // Scrolls run in the order the states committed, after the subscribers of the last: a state
     // committed from a subscriber (an anchor it moves to) scrolls after the one it left, whose
     // position is saved once that one has scrolled.
     const queued = scrolls.length;
@@ -189,7 +190,9 @@ export function createRouter(options: RouterOptions): Router {
     }
     // Scrolling waits for what the subscribers queued: a view drawn from `subscribe` in a microtask
     // (React's useSyncExternalStore) is on the page by then, with its height and its anchor.
-    if (!queued) queueMicrotask(() => scrolls.splice(0).forEach((f) => dead || f()));
+    // The last one queued runs them all: each commit's subscribers have drawn by then.
+    const tick = ++ticks;
+    queueMicrotask(() => tick < ticks || scrolls.splice(0).forEach((f) => dead || f()));
     if (fault) throw fault[0];
   }
 

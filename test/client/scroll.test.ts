@@ -165,6 +165,19 @@ describe.each(modes)('scrolling in %s mode', (mode) => {
     expect([t.router.current?.location, t.window.scrollY]).toEqual(['/books/1', 0]);
   });
 
+  it('scrolls two states committed in one task once the second is drawn: its anchor is found', async () => {
+    t = setup(mode, { outlet: null, routes: [{ path: '/drawn/:id' }] });
+    const page = t.document.getElementById('outlet') as unknown as HTMLElement;
+    t.router.subscribe(({ params }) => {
+      queueMicrotask(() => (page.innerHTML = `<h2 id="n${esc(String(params.id))}">Notes</h2>`));
+    });
+    await t.router.start();
+    const spy = vi.spyOn(t.window.HTMLElement.prototype, 'scrollIntoView');
+    await Promise.all([t.router.navigate('/drawn/1'), t.router.navigate('/drawn/2#n2')]);
+    await t.flush();
+    expect(spy.mock.contexts.map((el) => (el as { id: string }).id)).toEqual(['n2']);
+  });
+
   it('leaves scrolling to the browser with { scroll: false }', async () => {
     t = setup(mode, { scroll: false });
     await t.router.start();
