@@ -151,6 +151,33 @@ describe.each(modes)('scrolling in %s mode', (mode) => {
     expect(spy.mock.contexts.map((el) => (el as { id: string }).id)).toEqual(['n1']);
   });
 
+  it('scrolls in the order the states committed: a subscriber that moves to an anchor at once ends at the anchor, and back finds the state it left at the top', async () => {
+    t = setup(mode);
+    await t.router.start();
+    const off = t.router.subscribe((c) => void (c.location === '/books/1' && (off(), t.router.navigate('/books/1#reviews'))));
+    vi.spyOn(t.window.HTMLElement.prototype, 'scrollIntoView').mockImplementation(() => t.window.scrollTo(0, 900));
+    t.window.scrollTo(0, 400);
+    await t.router.navigate('/books/1');
+    await t.flush();
+    expect([t.router.current?.location, t.window.scrollY]).toEqual(['/books/1#reviews', 900]);
+    t.router.back();
+    await t.flush();
+    expect([t.router.current?.location, t.window.scrollY]).toEqual(['/books/1', 0]);
+  });
+
+  it('scrolls two states committed in one task once the second is drawn: its anchor is found', async () => {
+    t = setup(mode, { outlet: null, routes: [{ path: '/drawn/:id' }] });
+    const page = t.document.getElementById('outlet') as unknown as HTMLElement;
+    t.router.subscribe(({ params }) => {
+      queueMicrotask(() => (page.innerHTML = `<h2 id="n${esc(String(params.id))}">Notes</h2>`));
+    });
+    await t.router.start();
+    const spy = vi.spyOn(t.window.HTMLElement.prototype, 'scrollIntoView');
+    await Promise.all([t.router.navigate('/drawn/1'), t.router.navigate('/drawn/2#n2')]);
+    await t.flush();
+    expect(spy.mock.contexts.map((el) => (el as { id: string }).id)).toEqual(['n2']);
+  });
+
   it('leaves scrolling to the browser with { scroll: false }', async () => {
     t = setup(mode, { scroll: false });
     await t.router.start();
