@@ -85,7 +85,8 @@ export function createRouter(options: RouterOptions): Router {
   // writing nothing, and back(), forward() and go() move nothing, so a late call from a torn-down
   // view never moves the page it left.
   let dead = false;
-  const scrolls: (() => void)[] = []; // the committed states' scrolls, run in one microtask (commit)
+  // The last committed state's scroll, until it runs (commit): `ticks` counts the commits.
+  let scrollJob: (() => void) | undefined;
   let ticks = 0;
   let lastHref = '';
   let listening: { signal: RouterSignal; abort(): void } | undefined; // aborted by destroy(): removes what start() added
@@ -107,6 +108,12 @@ export function createRouter(options: RouterOptions): Router {
     const wrote = nav.write(adapter.url(loc), e, replace, loc);
     lastHref = nav.href();
     return wrote;
+  }
+
+  function flushScroll() {
+    const job = scrollJob;
+    scrollJob = undefined;
+    job?.();
   }
 
   function idle() {
@@ -146,14 +153,10 @@ export function createRouter(options: RouterOptions): Router {
     failed?: boolean,
     error?: unknown,
   ) {
-    // Scrolls run in the order the states committed, after the subscribers of the last: a state
-    // committed from a subscriber (an anchor it moves to) scrolls after the one it left, whose
-    // position is saved once that one has scrolled.
-    const queued = scrolls.length;
-    if (entry) {
-      const left = entry.key;
-      queued ? scrolls.push(() => scroll?.save(left)) : scroll?.save(left);
-    }
+    // A state committed before the last one scrolled (from a subscriber: an anchor it moves to)
+    // scrolls that one first, so the entry left is saved where its own scroll put it.
+    flushScroll();
+    if (entry) scroll?.save(entry.key);
     // While it loaded, the browser may have landed on a new entry naming this very location (the same
     // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
     // A replace writes over the entry the browser is on now, at that entry's position.
@@ -178,7 +181,7 @@ export function createRouter(options: RouterOptions): Router {
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
     }
-    scrolls.push(() => scroll?.apply(kind, e.key, m.hash));
+    scrollJob = () => dead || scroll?.apply(kind, e.key, m.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
     let fault: [unknown] | undefined;
     for (const listener of [...subscribers]) {
@@ -189,10 +192,10 @@ export function createRouter(options: RouterOptions): Router {
       }
     }
     // Scrolling waits for what the subscribers queued: a view drawn from `subscribe` in a microtask
-    // (React's useSyncExternalStore) is on the page by then, with its height and its anchor.
-    // The last one queued runs them all: each commit's subscribers have drawn by then.
+    // (React's useSyncExternalStore) is on the page by then, with its height and its anchor. Only
+    // the last commit's wait scrolls: a later commit's subscribers may draw after an earlier wait.
     const tick = ++ticks;
-    queueMicrotask(() => tick < ticks || scrolls.splice(0).forEach((f) => dead || f()));
+    queueMicrotask(() => tick < ticks || flushScroll());
     if (fault) throw fault[0];
   }
 
