@@ -45,12 +45,14 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
   // page's or a popup's, whose own popups Playwright reports on nobody once it is closed. Popups
   // have no routes of their own: the context's abort all they ask for (a page's own routes come
   // first). A page's are closed as they open; a context's are closed as they open while none of
-  // ours is being opened (which makes a page Playwright reports before it is ours), and the ones
-  // that opened meanwhile after a read.
+  // ours is being opened in that context (which makes a page Playwright reports before it is ours),
+  // and the ones that opened meanwhile after a read in it.
   const ours = new WeakSet<Page>();
-  let opening = 0;
+  // How many pages of ours each context is opening.
+  const opening = new Map<BrowserContext, number>();
+  const count = (context: BrowserContext, by: number) => opening.set(context, (opening.get(context) ?? 0) + by);
   const close = (popup: Page) => void popup.close().catch(() => {});
-  const closeStray = (page: Page) => opening || ours.has(page) || close(page);
+  const closeStray = (page: Page) => opening.get(page.context()) || ours.has(page) || close(page);
   for (const context of [withJs, withoutJs]) {
     await context.route('**/*', (route) => route.abort('blockedbyclient'));
     await context.routeWebSocket(/./, (socket) => socket.close());
@@ -60,8 +62,8 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
   // page's own scripts, images, frames, WebSockets) is aborted before it leaves Chromium.
   const origins = new WeakMap<Page, string>();
   const open = async (context: BrowserContext): Promise<Page> => {
-    opening++;
-    const page = await context.newPage().finally(() => opening--);
+    count(context, 1);
+    const page = await context.newPage().finally(() => count(context, -1));
     ours.add(page);
     page.on('popup', close);
     const allowed = (url: string) => URL.canParse(url) && new URL(url).origin === origins.get(page);
