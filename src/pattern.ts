@@ -123,10 +123,21 @@ export function writePath(
   return missing ? null : path;
 }
 
+// path-to-regexp 8 takes `{/:lang}/about`; a route path starts with `/`, so its group goes after it.
+function leadingGroupHint(path: unknown): string {
+  const group = typeof path === 'string' ? /^\{\/([^{}]*)\}(\/.*)?$/.exec(path) : null;
+  if (!group) return '';
+  const [, inside, rest] = group;
+  return ` (an optional first segment is written "/{${inside}${rest ? `/}${rest.slice(1)}` : '}'}")`;
+}
+
 /** Compiles one route's pattern. Internal to the package; the fuzz tests check every regexp it makes. */
 export function compileRoute(route: Pattern, sensitive: boolean): CompiledRoute {
   if (typeof route.path !== 'string' || !route.path.startsWith('/')) {
-    throw new RouteError('BAD_PATTERN', DEV ? `a route path must be a string starting with "/", got ${JSON.stringify(route.path)}` : '');
+    throw new RouteError(
+      'BAD_PATTERN',
+      DEV ? `a route path must be a string starting with "/", got ${JSON.stringify(route.path)}${leadingGroupHint(route.path)}` : '',
+    );
   }
   const fail = (message: string): never => {
     throw new RouteError(

@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { match as ptrMatch } from 'path-to-regexp';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Params } from '../src/params.js';
 import { RouteError } from '../src/route-error.js';
@@ -276,6 +277,15 @@ describe('createRoutes', () => {
     [[{ path: '/files/*' }], `bad pattern "/files/*": Missing parameter name at index 8: /files/*${HINT}`],
     [[{ path: '/n/:id(\\d+)' }], `bad pattern "/n/:id(\\\\d+)": Unexpected ( at index 6: /n/:id(\\d+)${HINT}`],
     [[{ path: 'a' }], 'a route path must be a string starting with "/", got "a"'],
+    // path-to-regexp 8 takes a leading optional group; here the group goes after the first `/`.
+    [
+      [{ path: '{/:lang}/about' }],
+      'a route path must be a string starting with "/", got "{/:lang}/about" (an optional first segment is written "/{:lang/}about")',
+    ],
+    [
+      [{ path: '{/:lang}' }],
+      'a route path must be a string starting with "/", got "{/:lang}" (an optional first segment is written "/{:lang}")',
+    ],
     // Routes that could never work as written: one value for two params, a segment no URL keeps.
     [[{ path: '/:id/:id' }], 'bad pattern "/:id/:id": the param "id" is named twice'],
     [[{ path: '/*p/x/:p' }], 'bad pattern "/*p/x/:p": the param "p" is named twice'],
@@ -290,6 +300,22 @@ describe('createRoutes', () => {
     [[{ path: '/a/\\./b' }], 'bad pattern "/a/\\\\./b": a "//", "." or ".." segment, which no URL keeps'],
   ])('refuses a bad pattern: %j', (routes, message) => {
     expect(() => createRoutes(routes as { path: string }[])).toThrow(expect.objectContaining({ code: 'BAD_PATTERN', message }));
+  });
+
+  it('suggests for a leading optional group a pattern that matches what path-to-regexp 8 matches with it', () => {
+    const paths = ['/', '/about', '/fr/about', '/fr', '/fr/', '/about/', '/fr/x/about', '/%E6%97%A5/about'];
+    for (const [group, suggested] of [
+      ['{/:lang}/about', '/{:lang/}about'],
+      ['{/:lang}', '/{:lang}'],
+    ]) {
+      const routes = createRoutes([{ path: suggested }]);
+      const theirs = ptrMatch(group, { decode: decodeURIComponent });
+      for (const path of paths) {
+        const ours = routes.match(path);
+        const their = theirs(path);
+        expect(ours && { ...ours.params }, `${group} at ${path}`).toEqual(their ? { ...their.params } : null);
+      }
+    }
   });
 
   it('refuses a pattern past the engine’s limits with a RouteError, not a RangeError', () => {
