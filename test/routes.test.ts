@@ -307,7 +307,7 @@ describe('createRoutes', () => {
     for (const [group, suggested] of [
       ['{/:lang}/about', '/{:lang/}about'],
       ['{/:lang}', '/{:lang}'],
-    ]) {
+    ] as const) {
       const routes = createRoutes([{ path: suggested }]);
       const theirs = ptrMatch(group, { decode: decodeURIComponent });
       for (const path of paths) {
