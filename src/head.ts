@@ -27,9 +27,9 @@ export interface LinkTag {
 
 /** What a `head` hook returns: tags for the state's head. */
 export interface Head {
-  /** Meta tags; a later one with the same key wins. */
+  /** Meta tags; every one is written, and they replace an earlier layer's with their key. */
   meta?: readonly MetaTag[];
-  /** Link tags; a later one with the same key wins. */
+  /** Link tags; every one is written, and they replace an earlier layer's with their key. */
   link?: readonly LinkTag[];
   /** Structured data, written as `<script type="application/ld+json">`; `null` removes an earlier layer's (the table's defaults). */
   jsonLd?: unknown;
@@ -108,36 +108,42 @@ function checkHead(layer: Head): void {
 }
 
 /**
- * Merges head layers (defaults first, the state last) into one list of tags: one tag per key, a
- * later layer's tag replacing an earlier one in place. Internal to the package.
+ * Merges head layers (defaults first, the state last) into one list of tags: every tag a layer gives
+ * a key (Open Graph arrays: `og:locale:alternate`, `og:image`, `article:tag`), a later layer's tags
+ * of a key replacing an earlier one's in place. Internal to the package.
  */
 export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag[] {
-  const tags = new Map<string, HeadTag>();
+  const tags = new Map<string, HeadTag[]>();
   // Unkeyed tags are numbered by a count of their own: the map's size shrinks when a tag is taken away.
   let unkeyed = 0;
-  // The attributes named, in that order, from a tag's fields; an absent field writes no attribute.
-  const put = (tag: HeadTag['tag'], fields: object, names: readonly string[], json?: unknown) => {
-    const attrs: [string, string][] = [];
-    for (const name of names) {
-      const value = (fields as Record<string, unknown>)[name];
-      if (value != null) attrs.push([name, String(value)]);
-    }
-    // A tag with no key (a meta with neither name nor property) is always kept.
-    const key = headKey(tag, (name) => (fields as Record<string, unknown>)[name]) ?? tag + unkeyed++;
-    // A meta with no content (`null`) says nothing, as `jsonLd: null`: it takes away what an earlier
-    // layer set with its key, and writes no tag. A link always writes one.
-    if (tag !== 'link' && (json ?? (fields as MetaTag).content) == null) tags.delete(key);
-    else tags.set(key, { key, tag, attrs, json });
-  };
   for (const layer of layers) {
     if (!layer) continue;
     if (DEV) checkHead(layer);
+    // This layer's tags by key (null: taken away), then put in place of the earlier layers'.
+    const own = new Map<string, HeadTag[] | null>();
+    // The attributes named, in that order, from a tag's fields; an absent field writes no attribute.
+    const put = (tag: HeadTag['tag'], fields: object, names: readonly string[], json?: unknown) => {
+      const attrs: [string, string][] = [];
+      for (const name of names) {
+        const value = (fields as Record<string, unknown>)[name];
+        if (value != null) attrs.push([name, String(value)]);
+      }
+      // A tag with no key (a meta with neither name nor property) is always kept.
+      const key = headKey(tag, (name) => (fields as Record<string, unknown>)[name]) ?? tag + unkeyed++;
+      // A meta with no content (`null`) says nothing, as `jsonLd: null`: it takes away what an earlier
+      // layer set with its key, and writes no tag. A link always writes one.
+      own.set(
+        key,
+        tag !== 'link' && (json ?? (fields as MetaTag).content) == null ? null : [...(own.get(key) ?? []), { key, tag, attrs, json }],
+      );
+    };
     layer.meta?.forEach((m) => put('meta', m, ['name', 'property', 'content']));
     layer.link?.forEach((l) => put('link', l, ['rel', 'href', 'hreflang']));
     // JSON-LD of `null` says nothing: it takes away what an earlier layer set, and writes no tag.
     if (layer.jsonLd !== undefined) put('script', { type: LD_TYPE }, ['type'], layer.jsonLd);
+    own.forEach((group, key) => (group ? tags.set(key, group) : tags.delete(key)));
   }
-  return [...tags.values()];
+  return [...tags.values()].flat();
 }
 
 /**

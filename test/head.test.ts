@@ -78,6 +78,31 @@ describe('mergeHead', () => {
     expect(tags.at(-1)?.json).toEqual({ a: 1 });
   });
 
+  it('writes every tag one layer gives a key (Open Graph arrays), and a later layer replaces them all in place', () => {
+    const alternates = ['ar_EG', 'de_DE', 'fr_FR'].map((content) => ({ property: 'og:locale:alternate', content }));
+    const shown = (layers: Parameters<typeof mergeHead>[0]) => mergeHead(layers).map((t) => t.attrs.map(([, v]) => v).join(' '));
+    expect(shown([{ meta: [{ property: 'og:locale', content: 'ja_JP' }, ...alternates, { name: 'description', content: 'd' }] }])).toEqual([
+      'og:locale ja_JP',
+      'og:locale:alternate ar_EG',
+      'og:locale:alternate de_DE',
+      'og:locale:alternate fr_FR',
+      'description d',
+    ]);
+    expect(
+      shown([
+        { meta: [...alternates, { name: 'description', content: 'd' }] },
+        {
+          meta: [
+            { property: 'og:locale:alternate', content: 'en_US' },
+            { property: 'og:locale:alternate', content: 'ja_JP' },
+          ],
+        },
+      ]),
+    ).toEqual(['og:locale:alternate en_US', 'og:locale:alternate ja_JP', 'description d']);
+    // content: null in a later layer takes them all away.
+    expect(shown([{ meta: alternates }, { meta: [{ property: 'og:locale:alternate', content: null }] }])).toEqual([]);
+  });
+
   it('lets a later layer replace the JSON-LD', () => {
     expect(mergeHead([{ jsonLd: { a: 1 } }, { jsonLd: { b: 2 } }]).map((t) => t.json)).toEqual([{ b: 2 }]);
   });
