@@ -17,7 +17,7 @@ type Node = {
 
 /** What a page says to a crawler. */
 export interface PageFacts {
-  /** Every `<a href>` and `<area href>`, as written. */
+  /** Every `<a href>`, `<area href>` and `<link rel="alternate" hreflang href>`, as written. */
   links: string[];
   /** The `href` of every `<link rel="canonical">`, as written. */
   canonicals: string[];
@@ -63,13 +63,25 @@ function text(node: Node): string {
   return out;
 }
 
+/** True for a `<link rel="alternate" hreflang>`: another language's version, which crawlers follow. */
+function isAlternate(tag: string | undefined, read: (name: string) => string | undefined): boolean {
+  return (
+    tag === 'link' &&
+    read('hreflang') !== undefined &&
+    (read('rel') ?? '')
+      .toLowerCase()
+      .split(/[\t\n\f\r ]+/)
+      .includes('alternate')
+  );
+}
+
 /** Reads the crawler-relevant facts of an HTML document. */
 export function readPage(html: string): PageFacts {
   const facts: PageFacts = { links: [], canonicals: [], title: '', description: '', fragmentMetas: [] };
   for (const [node, inHead] of walk(parse(html) as unknown as Node)) {
     const tag = node.tagName;
-    if ((tag === 'a' || tag === 'area') && attr(node, 'href') !== undefined) facts.links.push(attr(node, 'href') as string);
     const read = (name: string) => attr(node, name);
+    if ((tag === 'a' || tag === 'area' || isAlternate(tag, read)) && read('href') !== undefined) facts.links.push(read('href') as string);
     if (isCanonicalLink(tag, read)) facts.canonicals.push(attr(node, 'href') ?? '');
     if (tag === 'title' && !facts.title) facts.title = kept(text(node).trim());
     if (isFragmentMeta(tag, read)) facts.fragmentMetas.push({ content: attr(node, 'content') ?? '', inHead });

@@ -21,6 +21,15 @@ describe('readPage', () => {
     });
   });
 
+  it('reads the hreflang alternates of a page as links, which a crawler follows, and no other link element', () => {
+    const facts = readPage(
+      '<html><head><link rel="alternate" hreflang="fr" href="/fr/%C3%A9t%C3%A9"><link rel="Alternate" hreflang="x-default" href="/?_escaped_fragment_=/en">' +
+        '<link rel="alternate" type="application/rss+xml" href="/feed"><link rel="stylesheet" hreflang="de" href="/s.css"><link rel="alternate" hreflang="de"></head>' +
+        '<body><a href="/b">b</a></body></html>',
+    );
+    expect(facts.links).toEqual(['/fr/%C3%A9t%C3%A9', '/?_escaped_fragment_=/en', '/b']);
+  });
+
   it('survives hostile markup', () => {
     expect(readPage('<a href="x"><img src=x onerror=alert(1)></a></script><title>t</title>\u0000<a href=\'#!/"><\'>').links).toEqual([
       'x',
