@@ -192,6 +192,11 @@ export async function fileSize(file) {
 // the page ended at the top, not the anchor. A commit now runs the scroll still pending from the one
 // before it, then saves the entry it leaves, and only the last commit's microtask scrolls: app 7,796
 // (+36 B), UMD 8,699 (+46 B), createRouter alone 5,405 (+39 B); the budgets 7,826, 8,729 and 5,435.
+// Then the thirteenth hostile review: a push stamps again the entry it leaves when another script wrote
+// that entry's history.state over (replaceState(null, '', url), as tags taking utm_ out of a URL do),
+// where a back to it was a new entry, its position off, and a refused back from there left the address
+// bar on the state before the one shown: app 7,828 (+32 B), UMD 8,729 (+30 B), createRouter alone
+// 5,436 (+31 B); the budgets 7,858, 8,759 and 5,466.
 /**
  * The size budgets `npm test` holds (test/size.test.ts) and `npm run bench` reports beside issue 17's
  * goals (bench/size.mjs): what an app imports (null: the built UMD file), the budget in bytes of
@@ -203,13 +208,13 @@ export const budgets = {
     gzip: 1301,
     goal: null,
   },
-  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, gzip: 5435, goal: null },
+  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, gzip: 5466, goal: null },
   'an app importing createRouter and createRoutes': {
     code: `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,
-    gzip: 7826,
+    gzip: 7858,
     goal: 6144,
   },
-  'the UMD bundle (min file)': { code: null, gzip: 8729, goal: 6144 },
+  'the UMD bundle (min file)': { code: null, gzip: 8759, goal: 6144 },
 };
 
 export const cases = {
