@@ -196,6 +196,12 @@ export async function fileSize(file) {
 // og:image, article:tag), of which only the last was written: each layer's tags are grouped by key
 // and a group replaces an earlier layer's: app 7,829 (+33 B), UMD 8,731 (+32 B), createRouter alone
 // 5,450 (+45 B); the budgets 7,859, 8,761 and 5,480.
+// Alongside, the thirteenth hostile review: a push stamps again the entry it leaves when another script wrote
+// that entry's history.state over (replaceState(null, '', url), as tags taking utm_ out of a URL do),
+// where a back to it was a new entry, its position off, and a refused back from there left the address
+// bar on the state before the one shown: app 7,828 (+32 B), UMD 8,729 (+30 B), createRouter alone
+// 5,436 (+31 B); the budgets 7,858, 8,759 and 5,466.
+// Both merged: app 7,863, UMD 8,761, createRouter alone 5,481; the budgets 7,893, 8,791 and 5,511.
 /**
  * The size budgets `npm test` holds (test/size.test.ts) and `npm run bench` reports beside issue 17's
  * goals (bench/size.mjs): what an app imports (null: the built UMD file), the budget in bytes of
@@ -207,13 +213,13 @@ export const budgets = {
     gzip: 1301,
     goal: null,
   },
-  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, gzip: 5480, goal: null },
+  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, gzip: 5511, goal: null },
   'an app importing createRouter and createRoutes': {
     code: `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,
-    gzip: 7859,
+    gzip: 7893,
     goal: 6144,
   },
-  'the UMD bundle (min file)': { code: null, gzip: 8761, goal: 6144 },
+  'the UMD bundle (min file)': { code: null, gzip: 8791, goal: 6144 },
 };
 
 export const cases = {

@@ -157,6 +157,9 @@ export function createRouter(options: RouterOptions): Router {
     // scrolls that one first, so the entry left is saved where its own scroll put it.
     flushScroll();
     if (entry) scroll?.save(entry.key);
+    // A push leaves the entry the browser is on: stamped again if another script wrote its state over
+    // (`replaceState(null, '', url)`), else a traversal back to it is a new entry, a position off.
+    if (!kind && api && here && nav.entry()?.key !== here.e.key) nav.write(nav.href(), here.e, true, here.loc);
     // While it loaded, the browser may have landed on a new entry naming this very location (the same
     // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
     // A replace writes over the entry the browser is on now, at that entry's position.

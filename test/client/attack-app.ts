@@ -46,6 +46,8 @@ router.beforeEach((to) => (to.path.startsWith('/guard/') ? decodeURIComponent(to
 router.beforeEach((to) => {
   if (window.throwing && to.path === '/throws') throw new Error('guard threw');
 });
+// An "unsaved changes?" guard: while window.locked, every navigation away from a state is refused.
+router.beforeEach((to, from) => !(window.locked && from));
 window.router = router;
 window.marker = 42; // gone if the document is ever replaced
 router.start().catch((error) => (window.failed = String(error)));

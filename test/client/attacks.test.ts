@@ -207,6 +207,39 @@ describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => 
   });
 });
 
+describe.each(['history', 'hashbang'] as const)('another script’s history.state in %s mode', (mode) => {
+  it('keeps the address bar on the state shown when a back is refused from an entry whose state another script wiped', async () => {
+    // A script of the page (an analytics tag taking utm_ parameters out of the URL) writes the entry's
+    // state over with its own: the router's key and position on that entry are gone.
+    await app.visitAlone(mode, urlOf(mode, '/books/1'), async (t) => {
+      const seen = await t.page.evaluate(async () => {
+        type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
+        const w = window as unknown as { router: R; locked?: boolean };
+        const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+        const address = () => location.pathname + location.search + location.hash;
+        await w.router.navigate('/books/2');
+        history.replaceState(null, '', location.href); // the other script
+        await w.router.navigate('/books/3');
+        history.back(); // to /books/2
+        await pause();
+        await w.router.settled();
+        const back = [w.router.current.location, address()];
+        w.locked = true; // an "unsaved changes?" guard refuses the next back, to /books/1
+        history.back();
+        await pause();
+        await w.router.settled();
+        await pause();
+        return { back, refused: [w.router.current.location, address()] };
+      });
+      expect(seen).toEqual({
+        back: ['/books/2', urlOf(mode, '/books/2')],
+        refused: ['/books/2', urlOf(mode, '/books/2')],
+      });
+      expect([t.errors, t.off]).toEqual([[], []]);
+    });
+  });
+});
+
 describe('markup planted in a page the router starts on', () => {
   // A page holding visitors' content (a comment a sanitizer let through with its id) before the router
   // starts: a prerendered snapshot served to browsers, or a shell a CMS fills in.
