@@ -87,9 +87,14 @@ export const HEAD_ATTRIBUTE = 'data-router-head';
 /** The key `headKey` gives the canonical link the server writes (`rel="canonical"`, no hreflang). Internal. */
 export const CANONICAL_KEY = 'link canonical ';
 
+/** True for a `<link>` whose `rel` holds the token `rel` (in any case). Internal. */
+export function isLinkRel(tag: string | undefined, attr: (name: string) => string | null | undefined, rel: string): boolean {
+  return tag === 'link' && (attr('rel') ?? '').toLowerCase().split(TOKENS).includes(rel);
+}
+
 /** True for a `<link>` whose `rel` holds the token `canonical`. Internal. */
 export function isCanonicalLink(tag: string | undefined, attr: (name: string) => string | null | undefined): boolean {
-  return tag === 'link' && (attr('rel') ?? '').toLowerCase().split(TOKENS).includes('canonical');
+  return isLinkRel(tag, attr, 'canonical');
 }
 
 /** Development check of what a head hook gave: lists where lists go, JSON-LD as data, not its text. */

@@ -2,7 +2,7 @@
 // `<meta name="fragment">` tags, from a real HTML parse (parse5), never regexes over markup; a
 // sitemap's `<loc>` entries from a real XML parse (saxes); robots.txt line by line.
 
-import { isCanonicalLink, isFragmentMeta } from '../head.js';
+import { isCanonicalLink, isFragmentMeta, isLinkRel } from '../head.js';
 import { parse } from 'parse5';
 import { SaxesParser } from 'saxes';
 
@@ -65,14 +65,7 @@ function text(node: Node): string {
 
 /** True for a `<link rel="alternate" hreflang>`: another language's version, which crawlers follow. */
 function isAlternate(tag: string | undefined, read: (name: string) => string | undefined): boolean {
-  return (
-    tag === 'link' &&
-    read('hreflang') !== undefined &&
-    (read('rel') ?? '')
-      .toLowerCase()
-      .split(/[\t\n\f\r ]+/)
-      .includes('alternate')
-  );
+  return read('hreflang') !== undefined && isLinkRel(tag, read, 'alternate');
 }
 
 /** Reads the crawler-relevant facts of an HTML document. */
