@@ -68,3 +68,19 @@ export function keepQueryKeys(text: string, keys: readonly string[] | undefined)
   for (const pair of text.split('&')) if (pair) kept[keys.indexOf(percentDecode(pair.split('=', 1)[0] as string))]?.push(pair);
   return kept.flat().join('&');
 }
+
+// Campaign and click tags that analytics and ad networks add to a shared link: `utm_*`, Google's
+// `gclid`, `dclid`, `_ga` and `_gl`, Facebook's `fbclid`, Microsoft's `msclkid`, Mailchimp's
+// `mc_cid` and `mc_eid`, Yandex's `yclid`, Instagram's `igshid`. Case as the trackers write them.
+const TRACKING = /^(?:utm_.*|gclid|fbclid|msclkid|dclid|mc_[ce]id|_g[al]|yclid|igshid)$/;
+
+/** True for a query key that tracks a visit (`utm_source`, `fbclid`, …): it never makes a state. Internal. */
+export const isTrackingKey = (key: string): boolean => TRACKING.test(key);
+
+/** A query (raw text, no leading `?`) without its tracking pairs; every other pair kept as written, in order. */
+export function dropTracking(text: string): string {
+  return text
+    .split('&')
+    .filter((pair) => !TRACKING.test(percentDecode(pair.split('=', 1)[0] as string)))
+    .join('&');
+}

@@ -8,7 +8,7 @@ import { redirectOutcome } from './outcome.js';
 import type { Params } from './params.js';
 import { compileRoute, requiredNames, type Compiled } from './pattern.js';
 import { percentDecode } from './percent.js';
-import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
+import { dropTracking, keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
 import { createMatcher } from './route-index.js';
@@ -69,8 +69,11 @@ export function createRoutes<const P extends readonly string[]>(
   function parts(location: AppLocation): Parts {
     // A canonical path alone, the common case, is its own location.
     if (isCanonicalPath(location)) return { location, path: location, search: '', hash: '' };
-    const loc = normalizeLocation(location);
-    const [path, search = '', hash] = splitLocation(loc);
+    let loc = normalizeLocation(location);
+    const [path, query = '', hash] = splitLocation(loc);
+    // Tracking tags (`utm_source`, `fbclid`) name the state they were added to: they are no part of it.
+    const search = dropTracking(query);
+    if (search !== query) loc = path + (search && '?' + search) + (hash === undefined ? '' : '#' + hash);
     return { location: loc, path, search, hash: hash ? percentDecode(hash) : '' };
   }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeComponent, keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from '../src/query.js';
+import { dropTracking, encodeComponent, isTrackingKey, keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from '../src/query.js';
 
 const refuse = (what: unknown): never => {
   throw new Error(`lone surrogate: ${String(what)}`);
@@ -69,5 +69,44 @@ describe('encodeComponent', () => {
   it('is encodeURIComponent, with a lone surrogate handed to the hook at its index', () => {
     expect(encodeComponent('a b/é', refuse)).toBe('a%20b%2F%C3%A9');
     expect(() => encodeComponent('ab\uD800', (index) => refuse(index))).toThrow('lone surrogate: 2');
+  });
+});
+
+describe('dropTracking', () => {
+  it.each([
+    'utm_source',
+    'utm_medium',
+    'utm_campaign',
+    'utm_term',
+    'utm_content',
+    'utm_id',
+    'gclid',
+    'fbclid',
+    'msclkid',
+    'dclid',
+    'mc_cid',
+    'mc_eid',
+    '_ga',
+    '_gl',
+    'yclid',
+    'igshid',
+  ])('drops %s, written plain or escaped', (key) => {
+    expect(isTrackingKey(key)).toBe(true);
+    expect(dropTracking(`a=1&${key}=x&b`)).toBe('a=1&b');
+    expect(dropTracking(`${encodeURIComponent(key).replace(/^./, (c) => '%' + c.charCodeAt(0).toString(16))}=x`)).toBe('');
+  });
+
+  it('keeps every other pair as written, in order, empty pairs included', () => {
+    expect(dropTracking('q=C%2B%2B&&utm_source=a&page=2&gclid')).toBe('q=C%2B%2B&&page=2');
+    expect(dropTracking('')).toBe('');
+  });
+
+  it('leaves a query with no tag as it came, for every query', () => {
+    fc.assert(
+      fc.property(text, text, (key, value) => {
+        const query = `${encodeURIComponent(key)}=${encodeURIComponent(value)}`;
+        expect(dropTracking(query)).toBe(isTrackingKey(key) ? '' : query);
+      }),
+    );
   });
 });

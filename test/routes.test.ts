@@ -465,6 +465,31 @@ describe('queryKeys: which query keys make a distinct state', () => {
   });
 });
 
+describe('tracking tags: never a state, with or without queryKeys', () => {
+  const loose = createRoutes([{ path: '/books/:id' }, { path: '/search', queryKeys: ['q'] }]);
+  const tags = 'utm_source=twitter&utm_medium=social&gclid=1&fbclid=abc&msclkid=2&dclid=3&mc_cid=4&mc_eid=5&_ga=6&_gl=7&yclid=8&igshid=9';
+
+  it.each([
+    ['/books/1?' + tags, '/books/1'],
+    ['/books/1?utm_source=x&fbclid=y', '/books/1'],
+    ['/books/1?tab=reviews&' + tags + '&x=1', '/books/1?tab=reviews&x=1'],
+    ['/books/1?%75tm_campaign=spring&tab=1', '/books/1?tab=1'],
+    ['/search?' + tags + '&q=a', '/search?q=a'],
+  ])('reads %s as the state %s, its match and canonical location alike', (location, state) => {
+    expect(loose.stateOf(location)).toBe(state);
+    const found = loose.match(location + '#top');
+    expect(found?.location).toBe(state + '#top');
+    expect(found && loose.canonical(found)).toBe(state);
+    expect(Object.keys(found?.query ?? {}).filter((key) => /utm|clid|_g|mc_|igshid/.test(key))).toEqual([]);
+  });
+
+  it('keeps keys that only look like tags: UTM_SOURCE, gclid2, utm without its underscore', () => {
+    expect(loose.stateOf('/books/1?UTM_SOURCE=a&gclid2=b&utm=c&x_utm_source=d')).toBe(
+      '/books/1?UTM_SOURCE=a&gclid2=b&utm=c&x_utm_source=d',
+    );
+  });
+});
+
 describe('types', () => {
   it('infers params from the path literal', () => {
     createRoutes([
