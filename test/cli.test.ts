@@ -128,9 +128,10 @@ describe('crawlable-router prerender (child process)', () => {
     const book = readFileSync(path.join(out, 'books/2/index.html'), 'utf8');
     expect(book).toContain('<title data-router-title="App">Book 2</title>');
     expect(book).toContain('<main id="view"><h1>2</h1></main>');
-    expect(book).toContain('<link rel="canonical" href="https://example.com/app/#!/books/2" data-router-head="/books/2">');
+    // A hashbang app's crawlers are told clean URLs (--clean-urls bots, the default): they drop the fragment.
+    expect(book).toContain('<link rel="canonical" href="https://example.com/app/books/2" data-router-head="/books/2">');
     const urls = parseXml(readFileSync(path.join(out, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
-    expect(urls).toEqual(['https://example.com/app/', 'https://example.com/app/#!/books/1', 'https://example.com/app/#!/books/2']);
+    expect(urls).toEqual(['https://example.com/app/', 'https://example.com/app/books/1', 'https://example.com/app/books/2']);
   });
 
   it('renders the real app with --headless', async () => {
@@ -251,7 +252,19 @@ describe('crawlable-router prerender (child process)', () => {
   });
 
   it('splits a run with --shard K/N, and the sitemap command writes the sitemap of the gathered folder', async () => {
-    const args = ['--routes', 'routes.mjs', '--out', 'out-shards', '--origin', 'https://example.com', '--mode', 'hashbang'];
+    // --clean-urls shell: a hashbang app that speaks the scheme alone names its #! URLs.
+    const args = [
+      '--routes',
+      'routes.mjs',
+      '--out',
+      'out-shards',
+      '--origin',
+      'https://example.com',
+      '--mode',
+      'hashbang',
+      '--clean-urls',
+      'shell',
+    ];
     const one = await inProcess(['prerender', ...args, '--outlet', '#view', '--shard', '1/2', '--json']);
     const two = await inProcess(['prerender', ...args, '--outlet', '#view', '--shard', '2/2', '--json']);
     expect([one.code, two.code]).toEqual([EXIT.OK, EXIT.OK]);
@@ -264,6 +277,7 @@ describe('crawlable-router prerender (child process)', () => {
     const step = await inProcess(['sitemap', ...args]);
     expect(step).toMatchObject({ code: EXIT.OK, stdout: '' });
     expect(step.stderr).toContain('wrote the sitemap of 3 of 3 states');
+    expect(readFileSync(path.join(dir, 'out-shards/sitemap.xml'), 'utf8')).toContain('<loc>https://example.com/app/#!/books/1</loc>');
     await cli(['prerender', ...args.slice(0, 3), 'out-whole', ...args.slice(4), '--outlet', '#view']);
     for (const file of [...files, 'sitemap.xml', '404.html'])
       expect(readFileSync(path.join(dir, 'out-shards', file), 'utf8')).toBe(readFileSync(path.join(dir, 'out-whole', file), 'utf8'));
@@ -350,6 +364,10 @@ describe('run', () => {
     [
       ['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--mode', 'auto'],
       '--mode must be "history" or "hashbang", got "auto"',
+    ],
+    [
+      ['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--clean-urls', 'bot'],
+      `--clean-urls must be 'bots', 'all' or 'shell', got "bot"`,
     ],
     [
       ['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--timeout', '0'],
