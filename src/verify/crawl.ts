@@ -184,6 +184,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
           addProblem(problems, { code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
       }
     }
+    for (const href of facts.alternates) enqueue(href, url, problems, `the hreflang alternate on ${url}`);
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);
     let text: StateReport['text'] = 'unchecked';
     // Compared: what the crawler indexes or is told is missing (a snapshot, or a page that is a 200).
