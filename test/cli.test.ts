@@ -434,11 +434,13 @@ describe('crawlable-router verify', () => {
     expect(result.stdout).toMatch(/^status\s+kind\s+bytes\s+text\s+problems\s+state/);
     expect(result.stdout).toContain('UGLY_CANONICAL  the canonical link of');
     expect(result.stdout).toContain('13 states crawled (6 × 200, 1 × 301, 1 × 302, 3 × 404, 2 × 500), sitemap');
-    // 11 faults of the scheme (two of them sitemap entries that are no 200), and 13 of how today's bots
-    // see the fixture's clean URLs (a scheme-only site serves none of its #! states there).
+    // 15 faults of the scheme (two of them sitemap entries that are no 200, four #! URLs given as a
+    // page's address: a canonical link and three sitemap entries), and 13 of how today's bots see the
+    // fixture's clean URLs (a scheme-only site serves none of its #! states there).
     expect(result.stdout).toContain('EMPTY_FOR_BOTS  a bot that runs no JavaScript gets no <meta name="description"> at');
     expect(result.stdout).toContain('SITEMAP_NOT_200  the sitemap');
-    expect(result.stdout.trimEnd().endsWith('24 problems')).toBe(true);
+    expect(result.stdout).toContain('FRAGMENT_URL  the canonical link of');
+    expect(result.stdout.trimEnd().endsWith('28 problems')).toBe(true);
     expect(result.stderr).toContain('\r\x1b[2K[13/13]');
   });
 
@@ -457,7 +459,7 @@ describe('crawlable-router verify', () => {
     const result = await cli(['verify', `${site.origin}/`, '--json']);
     expect(result.code).toBe(EXIT.FAILURES);
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ start: `${site.origin}/`, problems: 24, browser: false });
+    expect(report).toMatchObject({ start: `${site.origin}/`, problems: 28, browser: false });
     expect(report.states.find((s: { url: string }) => s.url === `${site.origin}/#!/a`).clean).toEqual({
       url: `${site.origin}/a`,
       bot: { status: 404, title: expect.any(String), description: '' },

@@ -4,6 +4,7 @@
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
 import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
+import { canonicalProblem, fragmentProblem } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
@@ -67,9 +68,17 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   /**
    * Queues the state a link names, once and up to maxStates, or tells `problems` why it is not
    * crawled (off the origin, too long, an ugly URL). A #! URL is crawled with its fragment, any other
-   * without. `where` says where the link stands, for the messages; `fromSitemap`, that a sitemap lists it.
+   * without. `where` says where the link stands, for the messages; `from`, what gives it: a sitemap
+   * or an hreflang alternate gives a page's address, where a fragment is a fault of its own.
    */
-  const enqueue = (href: string, base: string, problems: Problem[], where: string, fromSitemap = false): void => {
+  const enqueue = (
+    href: string,
+    base: string,
+    problems: Problem[],
+    where: string,
+    from: 'link' | 'alternate' | 'sitemap' = 'link',
+  ): void => {
+    const fromSitemap = from === 'sitemap';
     let url: URL;
     try {
       url = new URL(href, base);
@@ -100,6 +109,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       });
       return;
     }
+    const fragment = from === 'link' ? null : fragmentProblem(url, `${where} ${fromSitemap ? 'lists' : 'is'}`);
+    if (fragment) addProblem(problems, fragment);
     if (!url.hash.startsWith('#!')) url.hash = '';
     // Only a state crawled is checked against its listing: what is kept is bounded by maxStates.
     if (!known.has(url.href) && known.size >= maxStates) return;
@@ -112,7 +123,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const first = startUrl(start);
   enqueue(first, first, [], 'start');
   // The sitemaps' entries are states to crawl.
-  const sitemap = await readSitemaps(origin, get, (loc, url, problems) => enqueue(loc, url, problems, `the sitemap ${url}`, true));
+  const sitemap = await readSitemaps(origin, get, (loc, url, problems) => enqueue(loc, url, problems, `the sitemap ${url}`, 'sitemap'));
 
   async function crawl(url: string): Promise<StateReport> {
     const problems: Problem[] = [];
@@ -174,17 +185,11 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       if (facts.canonicals.length === 0)
         addProblem(problems, { code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
       for (const canonical of facts.canonicals) {
-        const target = URL.canParse(canonical, url) ? new URL(canonical, url).href : null;
-        if (target === null)
-          addProblem(problems, {
-            code: 'BAD_CANONICAL',
-            message: `the canonical link of ${url} is not a URL: ${JSON.stringify(canonical)}`,
-          });
-        else if (isUglyUrl(target))
-          addProblem(problems, { code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
+        const fault = canonicalProblem(canonical, url);
+        if (fault) addProblem(problems, fault);
       }
     }
-    for (const href of facts.alternates) enqueue(href, url, problems, `the hreflang alternate on ${url}`);
+    for (const href of facts.alternates) enqueue(href, url, problems, `the hreflang alternate on ${url}`, 'alternate');
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);
     let text: StateReport['text'] = 'unchecked';
     // Compared: what the crawler indexes or is told is missing (a snapshot, or a page that is a 200).

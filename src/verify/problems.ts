@@ -12,6 +12,7 @@ export type ProblemCode =
   | 'MISSING_CANONICAL'
   | 'UGLY_CANONICAL'
   | 'BAD_CANONICAL'
+  | 'FRAGMENT_URL'
   | 'UGLY_LINK'
   | 'UGLY_SITEMAP'
   | 'SITEMAP_NOT_200'
