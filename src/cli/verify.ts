@@ -12,9 +12,9 @@ ugly URLs, pages with <meta name="fragment" content="!"> again with ?_escaped_fr
 sitemaps robots.txt names (or /sitemap.xml) are read, and _escaped_fragment_ links are never
 followed. Reports each state's status and snapshot size, and every problem: a meta-tag page whose
 snapshot is not 200, an ugly URL in a canonical link, sitemap or hyperlink, a fragment (#!) in a
-canonical link, sitemap entry or hreflang alternate (crawlers drop it), a missing canonical link,
-a malformed meta tag, and (with --browser) a state whose visible text in Chromium differs from
-its snapshot's.
+canonical link, sitemap entry or hreflang alternate (crawlers drop it), a tracking tag (utm_*,
+gclid, fbclid…) in a canonical link or og:url, a missing canonical link, a malformed meta tag, and
+(with --browser) a state whose visible text in Chromium differs from its snapshot's.
 
 Options:
   --browser            compare each state's text in Chromium with its snapshot (no cloaking);

@@ -4,7 +4,7 @@
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
 import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
-import { canonicalProblem, fragmentProblem } from './addresses.js';
+import { canonicalProblems, fragmentProblem } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
@@ -184,10 +184,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (kind !== 'plain' && page.status === 200 && /html/.test(page.type)) {
       if (facts.canonicals.length === 0)
         addProblem(problems, { code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
-      for (const canonical of facts.canonicals) {
-        const fault = canonicalProblem(canonical, url);
-        if (fault) addProblem(problems, fault);
-      }
+      for (const fault of canonicalProblems(facts.canonicals, facts.ogUrls, url)) addProblem(problems, fault);
     }
     for (const href of facts.alternates) enqueue(href, url, problems, `the hreflang alternate on ${url}`, 'alternate');
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);

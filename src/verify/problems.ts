@@ -13,6 +13,7 @@ export type ProblemCode =
   | 'UGLY_CANONICAL'
   | 'BAD_CANONICAL'
   | 'FRAGMENT_URL'
+  | 'TRACKING_CANONICAL'
   | 'UGLY_LINK'
   | 'UGLY_SITEMAP'
   | 'SITEMAP_NOT_200'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { canonicalProblem } from '../../src/verify/addresses.js';
+import { canonicalProblem, canonicalProblems } from '../../src/verify/addresses.js';
 import { verify, type VerifyReport } from '../../src/verify/crawl.js';
 import { listen, type Running } from '../server/helpers.js';
 
@@ -17,6 +17,12 @@ describe('canonicalProblem', () => {
     ['an ugly URL, once', 'https://e.com/?_escaped_fragment_=/books/1', 'UGLY_CANONICAL'],
     ['an ugly URL with a fragment, once: without it, it is still ugly', 'https://e.com/?_escaped_fragment_=/books/1#!/x', 'UGLY_CANONICAL'],
     ['no URL at all, once, whatever it holds', 'http://[x#!/books/1', 'BAD_CANONICAL'],
+    ['a URL with a tracking tag', 'https://e.com/books/1?utm_source=news', 'TRACKING_CANONICAL'],
+    ['a URL with an escaped tracking tag', 'https://e.com/books/1?page=2&utm%5Fsource=news', 'TRACKING_CANONICAL'],
+    ['a URL with keys that only look like tags', 'https://e.com/books/1?utm=1&gclid_x=2&UTM_SOURCE=3&page=4', null],
+    ['a #! URL whose state carries a tag, once', 'https://e.com/#!/books/1?utm_source=x', 'FRAGMENT_URL'],
+    ['a #! URL with a tag before the #, once', 'https://e.com/?utm_source=x#!/books/1', 'FRAGMENT_URL'],
+    ['an ugly URL with a tag, once', 'https://e.com/?utm_source=x&_escaped_fragment_=/books/1', 'UGLY_CANONICAL'],
   ])('judges %s', (_, href, code) => {
     expect(canonicalProblem(href, STATE)?.code ?? null).toBe(code);
   });
@@ -40,6 +46,54 @@ describe('canonicalProblem', () => {
   ])('says what crawlers read for %s', (_, href, message) => {
     expect(canonicalProblem(href, STATE)).toEqual({ code: 'FRAGMENT_URL', message });
   });
+
+  it.each(['utm_source', 'utm_campaign', 'gclid', 'fbclid', 'msclkid', 'dclid', 'mc_cid', 'mc_eid', '_ga', '_gl', 'yclid', 'igshid'])(
+    'reports the tracking tag %s in a canonical URL',
+    (key) => {
+      expect(canonicalProblem(`/books/1?${key}=x`, STATE)?.code).toBe('TRACKING_CANONICAL');
+    },
+  );
+
+  it('names the tracking tags once each and gives the URL without them, every other key kept in order', () => {
+    expect(canonicalProblem('/books/1?utm_source=a&page=2&fbclid=b&utm_source=c&q=x', STATE, 'og:url')).toEqual({
+      code: 'TRACKING_CANONICAL',
+      message: `the og:url of ${STATE} is https://e.com/books/1?utm_source=a&page=2&fbclid=b&utm_source=c&q=x, with the tracking tags utm_source, fbclid: crawlers index the page with them and every visit from search counts as that campaign's; give them https://e.com/books/1?page=2&q=x`,
+    });
+    expect(canonicalProblem('/books/1?gclid=a', STATE)?.message).toMatch(
+      /with the tracking tag gclid: .*; give them https:\/\/e\.com\/books\/1$/,
+    );
+  });
+});
+
+describe('canonicalProblems', () => {
+  const codes = (canonicals: string[], ogUrls: string[]) =>
+    [...canonicalProblems(canonicals, ogUrls, STATE)].map((p) => `${p.code} ${p.message.slice(0, p.message.indexOf(' of '))}`);
+
+  it.each<[string, canonicals: string[], ogUrls: string[], found: string[]]>([
+    ['a clean canonical link and og:url', ['/books/1'], ['https://e.com/books/1'], []],
+    [
+      'an og:url naming the canonical link’s URL, which has the fault: once',
+      ['/#!/books/1'],
+      ['https://e.com/#!/books/1'],
+      ['FRAGMENT_URL the canonical link'],
+    ],
+    ['an og:url of its own with a fault', ['/books/1'], ['/books/1?fbclid=x'], ['TRACKING_CANONICAL the og:url']],
+    ['an og:url and no canonical link', [], ['/#!/books/1'], ['FRAGMENT_URL the og:url']],
+    [
+      'two og:urls naming one URL: once',
+      [],
+      ['/?_escaped_fragment_=/a', 'https://e.com/?_escaped_fragment_=/a'],
+      ['UGLY_CANONICAL the og:url'],
+    ],
+    [
+      'each canonical link, as always',
+      ['/?_escaped_fragment_=/a', '/?_escaped_fragment_=/a'],
+      [],
+      ['UGLY_CANONICAL the canonical link', 'UGLY_CANONICAL the canonical link'],
+    ],
+  ])('judges %s', (_, canonicals, ogUrls, found) => {
+    expect(codes(canonicals, ogUrls)).toEqual(found);
+  });
 });
 
 // A scheme-only #! site (its server answers the ugly URLs alone, as cleanUrls: 'shell' does) whose
@@ -55,6 +109,9 @@ const heads: Record<string, string> = {
   '/en': '<link rel="canonical" href="/en"><link rel="alternate" hreflang="en" href="https://other.example/#!/en">',
   '/fr-page': '<link rel="canonical" href="/fr-page">',
   '/listed': '<link rel="canonical" href="/listed">',
+  '/tracked': '<link rel="canonical" href="/tracked?utm_source=feed&amp;page=2">',
+  '/og': '<link rel="canonical" href="/og"><meta property="og:url" content="/#!/og">',
+  '/og-same': '<link rel="canonical" href="/#!/og-same"><meta property="og:url" content="/#!/og-same">',
 };
 
 describe('verify on a #! site that gives its addresses with a fragment', () => {
@@ -105,6 +162,9 @@ describe('verify on a #! site that gives its addresses with a fragment', () => {
     ['/#!/de', ['UGLY_LINK']],
     ['/#!/en', []],
     ['/#!/fr-page', []],
+    ['/#!/tracked', ['TRACKING_CANONICAL']],
+    ['/#!/og', ['FRAGMENT_URL']],
+    ['/#!/og-same', ['FRAGMENT_URL']],
   ])('reports for %s: %j', (path, expected) => {
     expect(codes(path)).toEqual(expected);
   });
@@ -126,7 +186,7 @@ describe('verify on a #! site that gives its addresses with a fragment', () => {
     expect(report.states.find((s) => s.url === `${origin}/#!/listed`)).toMatchObject({ kind: 'pretty', status: 200, problems: [] });
     expect(report.states.find((s) => s.url === `${origin}/#!/fr-page`)).toMatchObject({ kind: 'pretty', status: 200 });
     expect(report.states.find((s) => s.url === `${origin}/page`)).toMatchObject({ kind: 'plain', status: 200 });
-    // Six states with one fault each, and four sitemap entries.
-    expect(report.problems).toBe(6 + 4);
+    // Nine states with one fault each, and four sitemap entries.
+    expect(report.problems).toBe(9 + 4);
   });
 });
