@@ -468,6 +468,23 @@ describe('crawlable-router verify', () => {
     });
   });
 
+  it('exits 0 for a site with warnings and no problem, printing them apart and counting them in the summary', async () => {
+    // One page, the same for every agent, with a title, a description, og: tags and no og:image.
+    const page = '<!doctype html><title>Home</title><meta name="description" content="d"><meta property="og:title" content="Home">';
+    const warned = await listen((req, res) => res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/html' }).end(page));
+    try {
+      const result = await inProcess(['verify', `${warned.base}/`]);
+      expect(result.code).toBe(EXIT.OK);
+      expect(result.stdout).not.toContain('Problems:');
+      expect(result.stdout).toContain(`Warnings:\nMISSING_OG_IMAGE  the page of ${warned.base}/ has Open Graph tags but no og:image`);
+      expect(result.stdout.trimEnd().endsWith('0 problems, 1 warning')).toBe(true);
+      const json = JSON.parse((await inProcess(['verify', `${warned.base}/`, '--json'])).stdout);
+      expect(json).toMatchObject({ problems: 0, warnings: 1, states: [{ problems: [], warnings: [{ code: 'MISSING_OG_IMAGE' }] }] });
+    } finally {
+      await warned.close();
+    }
+  });
+
   it.each([
     [['verify'], 'give one http(s) URL to start from'],
     [['verify', 'ftp://x'], 'give one http(s) URL to start from'],

@@ -8,11 +8,12 @@ import { canonicalProblems, fragmentProblem } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
-import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport } from './problems.js';
 import { readPage } from './page.js';
+import { previewWarning } from './preview.js';
+import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport, type Warning } from './problems.js';
 import { readSitemaps } from './sitemaps.js';
 
-export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport } from './problems.js';
+export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport, Warning, WarningCode } from './problems.js';
 
 /** Options of `verify`. */
 export interface VerifyOptions {
@@ -127,6 +128,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
 
   async function crawl(url: string): Promise<StateReport> {
     const problems: Problem[] = [];
+    const warnings: Warning[] = [];
     const pretty = new URL(url).hash.startsWith('#!');
     let fetched = url;
     let kind: StateReport['kind'] = pretty ? 'pretty' : 'plain';
@@ -134,7 +136,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       fetched = pretty ? toUglyUrl(url) : url;
     } catch (error) {
       addProblem(problems, { code: 'FETCH_FAILED', message: `cannot map ${url} to its ugly URL: ${(error as CodecError).message}` });
-      return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems };
+      return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems, warnings };
     }
     // A state's redirect is reported, and its target crawled, rather than followed blindly.
     const moved = (answer: Fetched): StateReport | null => {
@@ -149,7 +151,18 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
         if (isUglyUrl(target)) target = toPrettyUrl(target);
         enqueue(target, fetched, problems, `the redirect of ${fetched}`);
       }
-      return { url, fetched, kind, status: answer.status, redirect: target, bytes: answer.bytes, title: '', text: 'unchecked', problems };
+      return {
+        url,
+        fetched,
+        kind,
+        status: answer.status,
+        redirect: target,
+        bytes: answer.bytes,
+        title: '',
+        text: 'unchecked',
+        problems,
+        warnings,
+      };
     };
     let page = await get(fetched, maxBytes, false, false);
     const early = moved(page);
@@ -186,6 +199,9 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
         addProblem(problems, { code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
       for (const fault of canonicalProblems(facts.canonicals, facts.ogUrls, url)) addProblem(problems, fault);
     }
+    // What a link preview shows for a page that is there: a snapshot, or an ordinary page.
+    const preview = page.status === 200 && /html/.test(page.type) ? previewWarning(url, facts) : null;
+    if (preview) addProblem(warnings, preview);
     for (const href of facts.alternates) enqueue(href, url, problems, `the hreflang alternate on ${url}`, 'alternate');
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);
     let text: StateReport['text'] = 'unchecked';
@@ -202,7 +218,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
           message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}`,
         });
     }
-    return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems };
+    return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems, warnings };
   }
 
   /**
@@ -240,6 +256,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
             bytes: 0,
             title: '',
             text: 'unchecked',
+            warnings: [],
             problems: [
               {
                 code: error instanceof OffOrigin ? 'OFF_ORIGIN' : 'FETCH_FAILED',
@@ -259,5 +276,6 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   states.sort((a, b) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0));
   if (sitemap) for (const problem of listedProblems(states, listed)) addProblem(sitemap.problems, problem);
   const problems = states.reduce((n, s) => n + problemCount(s.problems), 0) + problemCount(sitemap?.problems ?? []);
-  return { start, states, sitemap, problems, browser: Boolean(browser) };
+  const warnings = states.reduce((n, s) => n + problemCount(s.warnings), 0);
+  return { start, states, sitemap, problems, warnings, browser: Boolean(browser) };
 }
