@@ -55,16 +55,17 @@ export function canonicalProblem(href: string, state: string, tag = 'canonical l
  * same URL has the same fault, reported once).
  */
 export function* canonicalProblems(canonicals: readonly string[], ogUrls: readonly string[], state: string): Generator<Problem> {
-  const resolved = (href: string) => (URL.canParse(href, state) ? new URL(href, state).href : href);
-  const named = new Set<string>();
   for (const href of canonicals) {
-    named.add(resolved(href));
     const fault = canonicalProblem(href, state);
     if (fault) yield fault;
   }
+  if (ogUrls.length === 0) return;
+  const resolved = (href: string) => (URL.canParse(href, state) ? new URL(href, state).href : href);
+  const named = new Set(canonicals.map(resolved));
   for (const href of ogUrls) {
-    if (named.has(resolved(href))) continue;
-    named.add(resolved(href));
+    const url = resolved(href);
+    if (named.has(url)) continue;
+    named.add(url);
     const fault = canonicalProblem(href, state, 'og:url');
     if (fault) yield fault;
   }
