@@ -452,11 +452,13 @@ describe('crawlable-router verify', () => {
     expect(result.stdout).toMatch(/^status\s+kind\s+bytes\s+text\s+problems\s+state/);
     expect(result.stdout).toContain('UGLY_CANONICAL  the canonical link of');
     expect(result.stdout).toContain('13 states crawled (6 × 200, 1 × 301, 1 × 302, 3 × 404, 2 × 500), sitemap');
-    // 11 faults of the scheme (two of them sitemap entries that are no 200), and 13 of how today's bots
-    // see the fixture's clean URLs (a scheme-only site serves none of its #! states there).
+    // 15 faults of the scheme (two of them sitemap entries that are no 200, four #! URLs given as a
+    // page's address: a canonical link and three sitemap entries), and 13 of how today's bots see the
+    // fixture's clean URLs (a scheme-only site serves none of its #! states there).
     expect(result.stdout).toContain('EMPTY_FOR_BOTS  a bot that runs no JavaScript gets no <meta name="description"> at');
     expect(result.stdout).toContain('SITEMAP_NOT_200  the sitemap');
-    expect(result.stdout.trimEnd().endsWith('24 problems')).toBe(true);
+    expect(result.stdout).toContain('FRAGMENT_URL  the canonical link of');
+    expect(result.stdout.trimEnd().endsWith('28 problems')).toBe(true);
     expect(result.stderr).toContain('\r\x1b[2K[13/13]');
   });
 
@@ -475,13 +477,30 @@ describe('crawlable-router verify', () => {
     const result = await cli(['verify', `${site.origin}/`, '--json']);
     expect(result.code).toBe(EXIT.FAILURES);
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ start: `${site.origin}/`, problems: 24, browser: false });
+    expect(report).toMatchObject({ start: `${site.origin}/`, problems: 28, browser: false });
     expect(report.states.find((s: { url: string }) => s.url === `${site.origin}/#!/a`).clean).toEqual({
       url: `${site.origin}/a`,
       bot: { status: 404, title: expect.any(String), description: '' },
       browser: { status: 404, shell: false },
       differ: false,
     });
+  });
+
+  it('exits 0 for a site with warnings and no problem, printing them apart and counting them in the summary', async () => {
+    // One page, the same for every agent, with a title, a description, og: tags and no og:image.
+    const page = '<!doctype html><title>Home</title><meta name="description" content="d"><meta property="og:title" content="Home">';
+    const warned = await listen((req, res) => res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/html' }).end(page));
+    try {
+      const result = await inProcess(['verify', `${warned.base}/`]);
+      expect(result.code).toBe(EXIT.OK);
+      expect(result.stdout).not.toContain('Problems:');
+      expect(result.stdout).toContain(`Warnings:\nMISSING_OG_IMAGE  the page of ${warned.base}/ has Open Graph tags but no og:image`);
+      expect(result.stdout.trimEnd().endsWith('0 problems, 1 warning')).toBe(true);
+      const json = JSON.parse((await inProcess(['verify', `${warned.base}/`, '--json'])).stdout);
+      expect(json).toMatchObject({ problems: 0, warnings: 1, states: [{ problems: [], warnings: [{ code: 'MISSING_OG_IMAGE' }] }] });
+    } finally {
+      await warned.close();
+    }
   });
 
   it.each([
