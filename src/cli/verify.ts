@@ -15,7 +15,8 @@ snapshot is not 200, an ugly URL in a canonical link, sitemap or hyperlink, a fr
 canonical link, sitemap entry or hreflang alternate (crawlers drop it), a tracking tag (utm_*,
 gclid, fbclid…) in a canonical link or og:url, a missing canonical link, a malformed meta tag, and
 (with --browser) a state whose visible text in Chromium differs from its snapshot's. Warnings,
-listed apart (a page with og: tags and no og:image), are no problems and leave the exit code 0.
+listed apart (a page with og: tags and no og:image; a URL robots.txt disallows for Googlebot, not
+fetched), are no problems and leave the exit code 0.
 
 Options:
   --browser            compare each state's text in Chromium with its snapshot (no cloaking);

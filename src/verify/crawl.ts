@@ -1,17 +1,20 @@
 // `verify`: crawls a site as the AJAX crawling scheme's crawler does and reports what it would miss.
 // The crawler's side of docs/scheme.md:
 // #! links are fetched as their ugly URLs, pages with the meta tag are fetched again with an empty
-// escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
+// escaped fragment, sitemaps are read, links in _escaped_fragment_ form are never followed, and
+// no URL robots.txt disallows for Googlebot is fetched.
 
 import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
 import { canonicalProblems, fragmentProblem } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
+import { disallowedWarning } from './disallowed.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
 import { readPage } from './page.js';
 import { previewWarning } from './preview.js';
 import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport, type Warning } from './problems.js';
-import { readSitemaps } from './sitemaps.js';
+import { robotsRules } from './robots.js';
+import { readRobotsTxt, readSitemaps } from './sitemaps.js';
 
 export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport, Warning, WarningCode } from './problems.js';
 
@@ -123,8 +126,16 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
 
   const first = startUrl(start);
   enqueue(first, first, [], 'start');
+  const robots = await readRobotsTxt(origin, get);
+  // Its rules for the crawler verify stands for: the scheme's was Googlebot.
+  const rules = robotsRules(robots, 'Googlebot');
   // The sitemaps' entries are states to crawl.
-  const sitemap = await readSitemaps(origin, get, (loc, url, problems) => enqueue(loc, url, problems, `the sitemap ${url}`, 'sitemap'));
+  const sitemap = await readSitemaps(
+    origin,
+    get,
+    (loc, url, problems) => enqueue(loc, url, problems, `the sitemap ${url}`, 'sitemap'),
+    robots,
+  );
 
   async function crawl(url: string): Promise<StateReport> {
     const problems: Problem[] = [];
@@ -137,6 +148,12 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     } catch (error) {
       addProblem(problems, { code: 'FETCH_FAILED', message: `cannot map ${url} to its ugly URL: ${(error as CodecError).message}` });
       return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems, warnings };
+    }
+    // What robots.txt disallows a crawler does not fetch: the URL fetched is the one its rules are for.
+    const refused = disallowedWarning(rules, fetched);
+    if (refused) {
+      addProblem(warnings, refused);
+      return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems, warnings, disallowed: true };
     }
     // A state's redirect is reported, and its target crawled, rather than followed blindly.
     const moved = (answer: Fetched): StateReport | null => {
@@ -176,8 +193,14 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
         });
       }
     }
-    // The meta tag sends the crawler to the ugly URL only from a page it indexes (a 200).
-    if (!pretty && page.status === 200 && facts.fragmentMetas.some((m) => m.content === '!' && m.inHead)) {
+    // The meta tag sends the crawler to the ugly URL only from a page it indexes (a 200), and only
+    // where robots.txt allows it; else the crawler indexes the page as it is.
+    const meta = !pretty && page.status === 200 && facts.fragmentMetas.some((m) => m.content === '!' && m.inHead);
+    const snapshotRefused = meta
+      ? disallowedWarning(rules, toUglyUrl(url), `the snapshot of ${url}`, 'not fetched; crawlers index the page as it is')
+      : null;
+    if (snapshotRefused) addProblem(warnings, snapshotRefused);
+    if (meta && !snapshotRefused) {
       kind = 'meta';
       fetched = toUglyUrl(url);
       page = await get(fetched, maxBytes, false, false);
@@ -227,6 +250,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
    */
   const asAgents = async (state: StateReport): Promise<StateReport> => {
     if (!agents || state.status === 0 || (state.redirect !== undefined && state.redirect === cleanUrlOf(state.url))) return state;
+    const refused = disallowedWarning(rules, cleanUrlOf(state.url), `the clean URL of ${state.url}`, 'not fetched as a bot and a browser');
+    if (refused) return { ...state, warnings: [...state.warnings, refused] };
     try {
       const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) => get(url, maxBytes, false, false, agent));
       return { ...state, clean, problems: [...state.problems, ...problems] };

@@ -37,7 +37,7 @@ export interface Problem {
 }
 
 /** What a warning is about. */
-export type WarningCode = 'MISSING_OG_IMAGE';
+export type WarningCode = 'MISSING_OG_IMAGE' | 'DISALLOWED';
 
 /** One thing that works but less well than it could: reported, never counted in `problems` nor failing verify. */
 export interface Warning {
@@ -100,6 +100,8 @@ export interface StateReport {
   problems: Problem[];
   /** What could be better for this state: no failure. */
   warnings: Warning[];
+  /** True when robots.txt disallows the URL the state is fetched at: it was not fetched (a DISALLOWED warning says by which rule). */
+  disallowed?: true;
   /** What the state's clean URL gave a bot and a browser (src/verify/agents.ts); absent when the state could not be fetched. */
   clean?: CleanUrlReport;
 }

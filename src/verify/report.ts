@@ -13,24 +13,21 @@ const problemLine = (p: Problem | Warning) =>
 
 /** The report as a table of states, then every problem, every warning, then a summary line. */
 export function formatReport(report: VerifyReport): string {
-  const rows = report.states.map((s) => [
-    String(s.status || 'ERR'),
-    s.kind,
-    String(s.bytes),
-    s.text,
-    String(problemCount(s.problems)),
-    printable(s.url),
-  ]);
+  // A state robots.txt disallows was not fetched: no failure, and no status.
+  const statusOf = (s: VerifyReport['states'][number]) => (s.disallowed ? 'robots' : String(s.status || 'ERR'));
+  const rows = report.states.map((s) => [statusOf(s), s.kind, String(s.bytes), s.text, String(problemCount(s.problems)), printable(s.url)]);
   const header = ['status', 'kind', 'bytes', 'text', 'problems', 'state'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');
   const problems = [...(report.sitemap?.problems.map(problemLine) ?? []), ...report.states.flatMap((s) => s.problems.map(problemLine))];
   const warnings = report.states.flatMap((s) => s.warnings.map(problemLine));
   const byStatus = new Map<number, number>();
-  for (const s of report.states) byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
+  for (const s of report.states) if (!s.disallowed) byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
+  const disallowed = report.states.length - [...byStatus.values()].reduce((a, b) => a + b, 0);
   const statuses = [...byStatus]
     .sort((a, b) => a[0] - b[0])
     .map(([status, n]) => `${n} × ${status || 'failed'}`)
+    .concat(disallowed ? [`${disallowed} disallowed by robots.txt`] : [])
     .join(', ');
   const mismatches = report.states.filter((s) => s.text === 'mismatch').length;
   return [

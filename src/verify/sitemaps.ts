@@ -1,28 +1,36 @@
 // The sitemaps a crawl starts from: those robots.txt announces (or /sitemap.xml), read only on the
 // site's own origin and at most MAX_SITEMAPS of them. Each entry is handed to the crawl, which
-// decides whether it is a state to visit.
+// decides whether it is a state to visit. robots.txt is read once, here, for its rules too.
 
 import { OffOrigin, type SiteFetch } from './fetch.js';
 import { readSitemap, robotsSitemaps } from './page.js';
 import { addProblem, type Problem, type VerifyReport } from './problems.js';
+import { ROBOTS_BYTES } from './robots.js';
 
 // Sitemaps read per crawl, all on the site's origin.
 const MAX_SITEMAPS = 10;
-// Google reads the first 500 KiB of a robots.txt; a longer one is cut there.
-const ROBOTS_BYTES = 500 * 1024;
 
 /** What the crawl does with a sitemap's entry: `loc` as the sitemap at `sitemap` lists it, its problems told to `problems`. */
 export type OnEntry = (loc: string, sitemap: string, problems: Problem[]) => void;
 
 /**
- * Reads the site's sitemaps, handing each entry to `onEntry`; gives the report's `sitemap`: the URLs
- * read, their entries and their problems, or null when none was read and nothing was wrong.
+ * The text of the site's robots.txt, its first ROBOTS_BYTES (Google's limit; the rest is cut), or
+ * `''` when it does not answer 200: no rules, as crawlers read a missing one.
  */
-export async function readSitemaps(origin: string, get: SiteFetch, onEntry: OnEntry): Promise<VerifyReport['sitemap']> {
+export async function readRobotsTxt(origin: string, get: SiteFetch): Promise<string> {
+  const robots = await get(`${origin}/robots.txt`, ROBOTS_BYTES, true).catch(() => null);
+  return robots?.status === 200 ? robots.body : '';
+}
+
+/**
+ * Reads the site's sitemaps, those `robots` (the text of its robots.txt) names, handing each entry
+ * to `onEntry`; gives the report's `sitemap`: the URLs read, their entries and their problems, or
+ * null when none was read and nothing was wrong.
+ */
+export async function readSitemaps(origin: string, get: SiteFetch, onEntry: OnEntry, robots: string): Promise<VerifyReport['sitemap']> {
   let sitemap: VerifyReport['sitemap'] = null;
   const sitemapProblems: Problem[] = [];
-  const robots = await get(`${origin}/robots.txt`, ROBOTS_BYTES, true).catch(() => null);
-  const declared = robots?.status === 200 ? robotsSitemaps(robots.body) : [];
+  const declared = robotsSitemaps(robots);
   const candidates: string[] = [];
   for (const url of declared.length ? declared : [`${origin}/sitemap.xml`]) {
     const href = URL.canParse(url, origin) ? new URL(url, origin).href : null;

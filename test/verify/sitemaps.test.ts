@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Fetched, SiteFetch } from '../../src/verify/fetch.js';
 import type { Problem } from '../../src/verify/problems.js';
-import { readSitemaps } from '../../src/verify/sitemaps.js';
+import { readRobotsTxt, readSitemaps } from '../../src/verify/sitemaps.js';
 
 const ORIGIN = 'https://example.com';
 const answer = (status: number, body = ''): Fetched => ({ status, body, bytes: body.length, type: 'text/xml', location: null, vary: null });
@@ -21,7 +21,7 @@ describe('readSitemaps', () => {
   it("reads /sitemap.xml when robots.txt names none, and hands each entry to the crawl with the sitemap's URL", async () => {
     const { get, asked } = site({ [`${ORIGIN}/sitemap.xml`]: answer(200, urlset(`${ORIGIN}/a`, `${ORIGIN}/b`)) });
     const entries: [string, string][] = [];
-    const report = await readSitemaps(ORIGIN, get, (loc, sitemap) => entries.push([loc, sitemap]));
+    const report = await readSitemaps(ORIGIN, get, (loc, sitemap) => entries.push([loc, sitemap]), await readRobotsTxt(ORIGIN, get));
     expect(asked).toEqual([`${ORIGIN}/robots.txt`, `${ORIGIN}/sitemap.xml`]);
     expect(entries).toEqual([
       [`${ORIGIN}/a`, `${ORIGIN}/sitemap.xml`],
@@ -38,7 +38,7 @@ describe('readSitemaps', () => {
       [`${ORIGIN}/two.xml`]: answer(200, `<urlset><url><loc>${ORIGIN}/b</loc></url><url>`),
     });
     const seen: Problem[][] = [];
-    const report = await readSitemaps(ORIGIN, get, (_loc, _sitemap, problems) => seen.push(problems));
+    const report = await readSitemaps(ORIGIN, get, (_loc, _sitemap, problems) => seen.push(problems), await readRobotsTxt(ORIGIN, get));
     expect(asked).toEqual([`${ORIGIN}/robots.txt`, `${ORIGIN}/one.xml`, `${ORIGIN}/two.xml`]);
     expect(report).toMatchObject({ url: `${ORIGIN}/one.xml ${ORIGIN}/two.xml`, entries: 2 });
     expect(report?.problems.map((p) => p.code)).toEqual(['OFF_ORIGIN', 'BAD_SITEMAP']);
@@ -47,6 +47,6 @@ describe('readSitemaps', () => {
   });
 
   it('gives null when no sitemap answers and nothing was wrong', async () => {
-    expect(await readSitemaps(ORIGIN, site({}).get, () => {})).toBeNull();
+    expect(await readSitemaps(ORIGIN, site({}).get, () => {}, '')).toBeNull();
   });
 });
