@@ -507,6 +507,10 @@ describe('crawlable-router verify', () => {
     [['verify'], 'give one http(s) URL to start from'],
     [['verify', 'ftp://x'], 'give one http(s) URL to start from'],
     [['verify', 'http://a.test', '--max', '0'], '--max must be a whole number above 0, got "0"'],
+    [['verify', 'http://a.test', '--timeout', '0'], '--timeout must be a whole number above 0, got "0"'],
+    [['verify', 'http://a.test', '--timeout=-5'], '--timeout must be a whole number above 0, got "-5"'],
+    [['verify', 'http://a.test', '--timeout', 'soon'], '--timeout must be a whole number above 0, got "soon"'],
+    [['verify', 'http://a.test', '--timeout', '1.5'], '--timeout must be a whole number above 0, got "1.5"'],
     [['verify', 'http://a.test', '--nope'], "Unknown option '--nope'"],
     [['verify', 'http://a.test/?_escaped_fragment_=%zz'], 'the start URL http://a.test/?_escaped_fragment_=%zz names no state:'],
   ])('exits 2 for %j', async (args, message) => {
@@ -514,6 +518,33 @@ describe('crawlable-router verify', () => {
     expect(result.code).toBe(EXIT.USAGE);
     expect(result.stderr).toContain(message);
   });
+
+  it('reports a state past --timeout as FETCH_FAILED naming it, crawls on, and exits 1', async () => {
+    // A start page that links to a state that never answers and to one that does.
+    const slow = await listen((req, res) => {
+      if (req.url === '/hang') return;
+      if (req.url === '/robots.txt' || req.url === '/sitemap.xml') return res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<title>t</title><a href="/hang">hang</a> <a href="/ok">ok</a>');
+    });
+    try {
+      const result = await inProcess(['verify', `${slow.base}/`, '--timeout', '300', '--json']);
+      expect(result.code).toBe(EXIT.FAILURES);
+      const report = JSON.parse(result.stdout);
+      expect(report.states.map((s: { url: string; status: number }) => [s.url, s.status])).toEqual([
+        [`${slow.base}/`, 200],
+        [`${slow.base}/hang`, 0],
+        [`${slow.base}/ok`, 200],
+      ]);
+      expect(report.states[1].problems).toEqual([
+        {
+          code: 'FETCH_FAILED',
+          message: `${slow.base}/hang: the state took longer than 300 ms, the longest one state may take (verify --timeout)`,
+        },
+      ]);
+    } finally {
+      await slow.close();
+    }
+  }, 30_000);
 
   it('exits 3 when the browser cannot start', async () => {
     const err: string[] = [];

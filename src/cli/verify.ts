@@ -24,6 +24,9 @@ Options:
   --json               print the report as JSON on stdout
   --max N              crawl at most N states                                  [default: 500]
   --concurrency N      fetches at once                                           [default: 4]
+  --timeout MS         longest one state may take, its fetches and Chromium loads; a state
+                       past it is FETCH_FAILED and the crawl goes on
+                                                   [default: 10000, with --browser 15000]
   -h, --help           show this help
 
 Exit codes: 0 no problems (warnings do not count), 1 problems found, 2 bad arguments, 3 the
@@ -33,7 +36,13 @@ browser could not start, 4 unexpected error.`;
 export async function runVerify(args: string[], io: CliIo): Promise<number> {
   const parsed = readArgs(
     args,
-    { browser: { type: 'boolean' }, json: { type: 'boolean' }, max: { type: 'string' }, concurrency: { type: 'string' } },
+    {
+      browser: { type: 'boolean' },
+      json: { type: 'boolean' },
+      max: { type: 'string' },
+      concurrency: { type: 'string' },
+      timeout: { type: 'string' },
+    },
     VERIFY_USAGE,
     io,
     true,
@@ -49,6 +58,8 @@ export async function runVerify(args: string[], io: CliIo): Promise<number> {
   }
   const maxStates = integer(values.max, 'max', 500);
   const concurrency = integer(values.concurrency, 'concurrency', 4);
+  // Not given, verify's own default: longer with a browser.
+  const timeoutMs = values.timeout === undefined ? undefined : integer(values.timeout, 'timeout', 0);
   let browser: TextReader | undefined;
   try {
     browser = values.browser ? await (io.browser ?? chromiumTextReader)() : undefined;
@@ -59,6 +70,7 @@ export async function runVerify(args: string[], io: CliIo): Promise<number> {
     const report = await verify(url, {
       maxStates,
       concurrency,
+      ...(timeoutMs !== undefined && { timeoutMs }),
       ...(browser && { browser }),
       // A bar redrawn in place is for a person at a terminal; a log file gets no `\r` lines.
       ...(io.stderr.isTTY && {

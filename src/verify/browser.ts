@@ -77,7 +77,7 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
     [withoutJs, []],
   ]);
   return {
-    async visibleText(url, { javaScript }) {
+    async visibleText(url, { javaScript, timeoutMs: within = timeoutMs }) {
       const context = javaScript ? withJs : withoutJs;
       const page = idle.get(context)?.pop() ?? (await open(context));
       origins.set(page, new URL(url).origin);
@@ -86,10 +86,10 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
       // whose script loops once loaded held verify for ever. Closing the page stops its script.
       let timer: ReturnType<typeof setTimeout> | undefined;
       const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`${url} did not load and settle within ${timeoutMs} ms`)), timeoutMs);
+        timer = setTimeout(() => reject(new Error(`${url} did not load and settle within ${within} ms`)), within);
       });
       try {
-        const text = await Promise.race([read(page, url, javaScript), late]);
+        const text = await Promise.race([read(page, url, javaScript, within), late]);
         reuse = true;
         return text;
       } finally {
@@ -105,7 +105,7 @@ export async function chromiumTextReader(options: ChromiumOptions = {}): Promise
   };
 
   /** The visible text of `url` in `page`, once it has loaded and settled. */
-  async function read(page: Page, url: string, javaScript: boolean): Promise<string> {
+  async function read(page: Page, url: string, javaScript: boolean, timeoutMs: number): Promise<string> {
     await page.goto(url, { waitUntil: 'load', timeout: timeoutMs });
     if (javaScript) {
       // A page with the router says when it is done (see the client's settled signal); one

@@ -7,6 +7,7 @@
 import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
 import { canonicalProblems, fragmentProblem } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
+import { deadline, type Deadline } from './deadline.js';
 import { disallowedWarning } from './disallowed.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
@@ -26,7 +27,12 @@ export interface VerifyOptions {
   maxStates?: number;
   /** Fetches at once. Default 4. */
   concurrency?: number;
-  /** Per-request timeout in milliseconds. Default 10000. */
+  /**
+   * The longest one state may take, in milliseconds: its fetches and, with `browser`, its browser
+   * loads; a state past it is a FETCH_FAILED problem and the crawl goes on. Also each fetch of
+   * robots.txt and the sitemaps. Default 10000, with `browser` 15000 (a fetch's and a Chromium
+   * load's limits before).
+   */
   timeoutMs?: number;
   /** Largest body read from one URL, in bytes; a larger one is a FETCH_FAILED problem. Default 10 MiB. */
   maxBytes?: number;
@@ -59,7 +65,17 @@ export function startUrl(start: string): string {
 
 /** Crawls `start` as the scheme's crawler would and reports every state and problem. */
 export async function verify(start: string, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const { browser, maxStates = 500, concurrency = 4, timeoutMs = 10_000, maxBytes = 10 * 2 ** 20, agents = true, onProgress } = options;
+  const {
+    browser,
+    maxStates = 500,
+    concurrency = 4,
+    timeoutMs = browser ? 15_000 : 10_000,
+    maxBytes = 10 * 2 ** 20,
+    agents = true,
+    onProgress,
+  } = options;
+  if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
+    throw new RangeError(`timeoutMs must be a number of milliseconds above 0, got ${JSON.stringify(timeoutMs)}`);
   const origin = new URL(start).origin;
   const known = new Set<string>();
   const queue: string[] = [];
@@ -137,7 +153,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     robots,
   );
 
-  async function crawl(url: string): Promise<StateReport> {
+  async function crawl(url: string, limit: Deadline): Promise<StateReport> {
     const problems: Problem[] = [];
     const warnings: Warning[] = [];
     const pretty = new URL(url).hash.startsWith('#!');
@@ -181,7 +197,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
         warnings,
       };
     };
-    let page = await get(fetched, maxBytes, false, false);
+    let page = await get(fetched, maxBytes, false, false, undefined, limit.signal);
     const early = moved(page);
     if (early) return early;
     let facts = readPage(page.body);
@@ -203,7 +219,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (meta && !snapshotRefused) {
       kind = 'meta';
       fetched = toUglyUrl(url);
-      page = await get(fetched, maxBytes, false, false);
+      page = await get(fetched, maxBytes, false, false, undefined, limit.signal);
       const later = moved(page);
       if (later) return later;
       facts = readPage(page.body);
@@ -231,8 +247,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     // Compared: what the crawler indexes or is told is missing (a snapshot, or a page that is a 200).
     if (browser && page.status < 500 && (kind !== 'plain' || page.status === 200)) {
       const [live, snapshot] = await Promise.all([
-        browser.visibleText(url, { javaScript: true }),
-        browser.visibleText(fetched, { javaScript: false }),
+        browser.visibleText(url, { javaScript: true, timeoutMs: limit.remaining() }),
+        browser.visibleText(fetched, { javaScript: false, timeoutMs: limit.remaining() }),
       ]);
       text = squash(live) === squash(snapshot) ? 'match' : 'mismatch';
       if (text === 'mismatch')
@@ -248,12 +264,14 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
    * The state's clean URL as a bot and as a browser see it. A #! state whose ugly URL moves to that
    * very clean URL (a site that left #!) is checked there, as the state its redirect crawls.
    */
-  const asAgents = async (state: StateReport): Promise<StateReport> => {
+  const asAgents = async (state: StateReport, limit: Deadline): Promise<StateReport> => {
     if (!agents || state.status === 0 || (state.redirect !== undefined && state.redirect === cleanUrlOf(state.url))) return state;
     const refused = disallowedWarning(rules, cleanUrlOf(state.url), `the clean URL of ${state.url}`, 'not fetched as a bot and a browser');
     if (refused) return { ...state, warnings: [...state.warnings, refused] };
     try {
-      const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) => get(url, maxBytes, false, false, agent));
+      const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) =>
+        get(url, maxBytes, false, false, agent, limit.signal),
+      );
       return { ...state, clean, problems: [...state.problems, ...problems] };
     } catch (error) {
       return {
@@ -270,8 +288,10 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const worker = async () => {
     while (next < queue.length) {
       const url = queue[next++] as string;
-      const report = await crawl(url)
-        .then(asAgents)
+      const limit = deadline(timeoutMs);
+      const report = await limit
+        .within(crawl(url, limit).then((state) => asAgents(state, limit)))
+        .finally(limit.end)
         .catch(
           (error: Error): StateReport => ({
             url,

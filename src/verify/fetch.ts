@@ -19,8 +19,18 @@ export interface Fetched {
   vary: string | null;
 }
 
-/** Reads `url` for verify; `limit` bytes at most, and with `cut` a longer body is read up to it rather than refused. */
-export type SiteFetch = (url: string, limit?: number, cut?: boolean, follow?: boolean, userAgent?: string) => Promise<Fetched>;
+/**
+ * Reads `url` for verify; `limit` bytes at most, and with `cut` a longer body is read up to it
+ * rather than refused; `signal` (a state's deadline) aborts it, else the fetcher's own timeout.
+ */
+export type SiteFetch = (
+  url: string,
+  limit?: number,
+  cut?: boolean,
+  follow?: boolean,
+  userAgent?: string,
+  signal?: AbortSignal,
+) => Promise<Fetched>;
 
 /** Node's fetch says only `fetch failed`; what failed (`connect ECONNREFUSED 127.0.0.1:3000`) is its cause. */
 function withCause(error: unknown): never {
@@ -35,14 +45,14 @@ function withCause(error: unknown): never {
  * would otherwise hide its meta-tag path; what bots get is crawlAsAgents' part.
  */
 export function siteFetch(origin: string, timeoutMs: number, maxBytes: number): SiteFetch {
-  return async (url, limit = maxBytes, cut = false, follow = true, userAgent = BROWSER_AGENT) => {
+  return async (url, limit = maxBytes, cut = false, follow = true, userAgent = BROWSER_AGENT, signal) => {
     let at = url;
     let response: Response;
     let location: string | null = null;
     for (let hop = 0; ; hop++) {
       if (new URL(at).origin !== origin) throw new OffOrigin(`${url} leads off the site to ${at}; verify stays on ${origin}`);
       response = await fetch(at, {
-        signal: AbortSignal.timeout(timeoutMs),
+        signal: signal ?? AbortSignal.timeout(timeoutMs),
         redirect: 'manual',
         headers: { 'User-Agent': userAgent },
       }).catch(withCause);

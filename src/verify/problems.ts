@@ -124,8 +124,8 @@ export interface VerifyReport {
 
 /** Renders a URL in a real browser, with the page's scripts or without them. */
 export interface TextReader {
-  /** The visible text (`innerText` of the body) of `url`, after the page has settled. */
-  visibleText(url: string, options: { javaScript: boolean }): Promise<string>;
+  /** The visible text (`innerText` of the body) of `url`, after the page has settled; within `timeoutMs` when given. */
+  visibleText(url: string, options: { javaScript: boolean; timeoutMs?: number }): Promise<string>;
   /** Frees the browser. */
   close(): Promise<void>;
 }
