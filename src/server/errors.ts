@@ -15,7 +15,8 @@ export type SnapshotErrorCode =
   | 'ABANDONED'
   | 'LIMITED'
   | 'RENDER_FAILED'
-  | 'DATA_NOT_JSON';
+  | 'DATA_NOT_JSON'
+  | 'BUILD_MISMATCH';
 
 /**
  * A numeric option above 0 (Infinity too), or `fallback` when it is not given. Text is refused, not

@@ -13,6 +13,7 @@ import { outcomeOf } from '../outcome.js';
 import { createSnapshotCache } from './cache/cache.js';
 import type { StoredSnapshot } from './cache/store.js';
 import { memoryStore } from './cache/memory-store.js';
+import { buildOf, checkBuild } from './build-id.js';
 import { optionsOf, positiveOption, SnapshotError } from './errors.js';
 import { memoize } from './memo.js';
 import { ownMemo } from './held.js';
@@ -74,6 +75,7 @@ const OPTIONS: Record<keyof SnapshotHandlerOptions, 1> = {
   cleanUrls: 1,
   isBot: 1,
   nonce: 1,
+  build: 1,
   onError: 1,
 };
 
@@ -124,8 +126,18 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       'BAD_OPTION',
       `cache.ttlMs must be a number of milliseconds (Infinity: until invalidated), got ${JSON.stringify(ttlMs)}`,
     );
+  const renderer = options.renderer ?? hooksRenderer(shell, routes);
+  const build = checkBuild(options.build ?? renderer.build ?? buildOf(options.shell ?? DEFAULT_SHELL));
+  const store = cacheOptions ? (cacheOptions.store ?? memoryStore(cacheOptions)) : null;
+  // A folder of snapshots prerendered for another build would serve its pages: refused at start.
+  if (store?.build !== undefined && store.build !== build)
+    throw new SnapshotError(
+      'BUILD_MISMATCH',
+      `the store holds snapshots of build ${JSON.stringify(store.build)}, and this handler serves build ${JSON.stringify(build)}: prerender again for this build, or give this handler that build`,
+    );
   const cache = createSnapshotCache({
-    store: cacheOptions ? (cacheOptions.store ?? memoryStore(cacheOptions)) : null,
+    store,
+    build,
     // With a store of its own, maxEntries and maxBytes bound what this process keeps of what it reads.
     recent: cacheOptions?.store && { maxEntries: cacheOptions.maxEntries ?? 100, maxBytes: cacheOptions.maxBytes ?? RECENT_BYTES },
     ttlMs,
@@ -138,7 +150,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     routes,
     settings,
     appMode,
-    renderer: options.renderer ?? hooksRenderer(shell, routes),
+    build,
+    renderer,
     queue: createQueue(options.queue),
     timeoutMs,
     hydrate,
@@ -275,5 +288,6 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     invalidate(target) {
       return cache.invalidate(typeof target === 'function' ? target : routes.stateOf(target));
     },
+    build,
   };
 }

@@ -67,6 +67,12 @@ export interface SnapshotHandlerOptions {
   isBot?: IsBot;
   /** A CSP nonce written on the data script of `'all'` pages; pages are cached, so it is one value for every answer. Default none. */
   nonce?: string;
+  /**
+   * The app's build: every snapshot kept is stamped with it, and one of another build (an older
+   * deploy's, naming its hashed assets) is never served, from any store. Default: a hash of the
+   * renderer's app (the headless renderer: of its index.html), else of `shell`.
+   */
+  build?: string;
   /** Told about renders that fail (500) or time out (504), and stores that fail. Default `console.error`. */
   onError?: (error: unknown, location: AppLocation | null) => void;
 }
@@ -114,4 +120,6 @@ export interface SnapshotHandler {
   render(location: AppLocation): Promise<Snapshot>;
   /** Forgets cached snapshots: one location, or every location a predicate accepts. */
   invalidate(target: InvalidateTarget): Promise<void>;
+  /** The build its snapshots are stamped with (the `build` option, or its default). */
+  readonly build: string;
 }

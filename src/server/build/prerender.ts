@@ -20,6 +20,7 @@ import type { AnyRoute, RouteTable } from '../../route-types.js';
 import { countOption, optionsOf, SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';
 import { writeInside } from '../files/folder.js';
+import { takesManifestName, writeManifest } from '../files/manifest.js';
 import { createSnapshotHandler } from '../handler.js';
 import { snapshotPath } from '../files/paths.js';
 import { count, createProgress, type ProgressStream } from './progress.js';
@@ -66,6 +67,8 @@ export interface PrerenderOptions {
   shard?: { current: number; total: number };
   /** Render nothing: write the sitemap of every state whose snapshot is in `outDir` (after sharded runs' folders are gathered there). Default `false`. */
   sitemapOnly?: boolean;
+  /** The app's build, written into `outDir` (`.crawlable-router.json`) so that a handler of another build refuses the folder. Default: as `createSnapshotHandler`'s, a hash of the app's page. */
+  build?: string;
 }
 
 /** A state that was not written. */
@@ -106,6 +109,8 @@ export interface PrerenderReport {
   sitemaps: string[];
   /** `404.html` as written (`file`), or why it was not (`file: null`); null when not asked for (`notFoundPage: false`, a shard past the first, `sitemapOnly`). */
   notFoundPage: NotFoundPage | null;
+  /** The build the snapshots belong to, written into `outDir`'s manifest; null for `sitemapOnly`. */
+  build: string | null;
   /** Time taken, in ms. */
   durationMs: number;
 }
@@ -128,6 +133,7 @@ const OPTIONS: Record<keyof PrerenderOptions, 1> = {
   progress: 1,
   shard: 1,
   sitemapOnly: 1,
+  build: 1,
 };
 
 /** Renders every location of the route table (or of its shard) to files under `outDir`, plus the sitemap. */
@@ -150,12 +156,15 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     shell: options.shell,
     outlet: options.outlet,
     timeoutMs: options.timeoutMs,
+    ...(options.build !== undefined && { build: options.build }),
     cache: false,
     queue: { concurrency, maxWaiting: Infinity },
     onError: () => {},
   });
-  // A folder that cannot be made fails the whole run here, not each state.
+  // A folder that cannot be made fails the whole run here, not each state. It says its build first:
+  // a handler serving it (fileStore) refuses it unless it serves that build.
   await mkdir(outDir, { recursive: true });
+  await writeManifest(outDir, handler.build);
   // A record of entries() that names no location (a slug `..`) fails alone, before any render.
   const faults: PrerenderFailure[] = [];
   // Every state of the table, whichever shard renders it: collisions and the 404 page's name are
@@ -177,6 +186,11 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     const file = snapshotPath(location);
     const collision = collided.get(location);
     if (collision !== undefined) throw new SnapshotError('PATH_COLLISION', collision);
+    if (takesManifestName(file))
+      throw new SnapshotError(
+        'PATH_COLLISION',
+        `its file ${JSON.stringify(file)} stands where the folder's build manifest goes: rename the route`,
+      );
     if (sitemapNamesKept && takesSitemapName(file))
       throw new SnapshotError(
         'PATH_COLLISION',
@@ -224,6 +238,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     files: files.filter((f): f is string => f !== null),
     sitemaps,
     notFoundPage,
+    build: handler.build,
     durationMs: Math.round(performance.now() - started),
   };
   progress.end(summary(report, shard));
@@ -264,6 +279,7 @@ async function sitemapOnly(options: PrerenderOptions, outDir: string, started: n
     files: [],
     sitemaps,
     notFoundPage: null,
+    build: null,
     durationMs: Math.round(performance.now() - started),
   };
 }

@@ -22,6 +22,8 @@ export interface SnapshotCacheOptions {
   store: SnapshotStore | null;
   /** How long a snapshot stays fresh, in ms. */
   ttlMs: number;
+  /** The build this process serves: a snapshot of another (an older deploy's) is a miss, never served. Default none: snapshots stamped with none. */
+  build?: string;
   /** Told about a store that fails, once per outage; the request goes on as a miss. */
   onError: (error: unknown) => void;
   /** With a locking store: longest a request waits for another process's render, in ms. Default Infinity. */
@@ -40,7 +42,14 @@ export interface SnapshotCacheOptions {
 
 /** Whether two snapshots read from a store are one: the same answer comes of each. */
 function sameSnapshot(a: StoredSnapshot, b: StoredSnapshot): boolean {
-  return a.html === b.html && a.etag === b.etag && a.renderedAt === b.renderedAt && a.status === b.status && a.redirect === b.redirect;
+  return (
+    a.html === b.html &&
+    a.etag === b.etag &&
+    a.renderedAt === b.renderedAt &&
+    a.status === b.status &&
+    a.redirect === b.redirect &&
+    a.build === b.build
+  );
 }
 
 /** Renders a snapshot (its turn in the queue, then the render). */
@@ -64,8 +73,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Builds the cache over a store. */
 export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCache {
-  const { store, ttlMs, onError, waitMs = Infinity, lockTtlMs = 10_000 } = options;
+  const { store, ttlMs, build, onError, waitMs = Infinity, lockTtlMs = 10_000 } = options;
   const now = options.now ?? Date.now;
+  // Served: a snapshot of this build, still fresh. One of another build names another deploy's
+  // hashed assets (a page whose scripts 404); it is a miss, rendered again and kept over.
+  const servable = (found: StoredSnapshot | undefined): found is StoredSnapshot =>
+    !!found && found.build === build && found.renderedAt + ttlMs > now();
   const inflight = new Map<AppLocation, { promise: Promise<StoredSnapshot>; stale: boolean }>();
   // What of the store fails now: its reads, its writes (set, delete, lock). An outage starts when
   // one fails while none did, and ends when each that failed has worked again: a store that reads
@@ -109,10 +122,11 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       fault('read', error);
       return undefined;
     }
-    if (found && found.renderedAt + ttlMs > now()) return remember(key, found);
+    if (servable(found)) return remember(key, found);
     recent?.delete(key);
-    // Stale here (this clock may run ahead of the one that set its expiry): forgotten, but if another
-    // process found it first, forgot it and is rendering the state, its lock stays (`expire`).
+    // Stale here (this clock may run ahead of the one that set its expiry), or another build's:
+    // forgotten, but if another process found it first, forgot it and is rendering the state, its
+    // lock stays (`expire`).
     if (found) await quietly(async () => (store.expire ? store.expire(key, found) : store.delete(key)));
     return undefined;
   }
@@ -171,7 +185,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
     peek(key) {
       if (!store || !answersAtOnce(store)) return undefined;
       const found = store.get(key) as StoredSnapshot | undefined;
-      return found && found.renderedAt + ttlMs > now() ? found : undefined;
+      return servable(found) ? found : undefined;
     },
     get(key, produce) {
       const running = inflight.get(key);

@@ -20,6 +20,7 @@ import { optionsOf, positiveOption, SnapshotError } from '../errors.js';
 import { createFileClaims } from '../files/collisions.js';
 import { fileInside, removeIfEmpty, writeInside } from '../files/folder.js';
 import { etagOf } from '../http/respond.js';
+import { readManifest, takesManifestName, writeManifest } from '../files/manifest.js';
 import { snapshotLocation, snapshotPath } from '../files/paths.js';
 
 /** Options of `fileStore`. */
@@ -71,6 +72,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
   const maxEntries = positiveOption(options.maxEntries, 10_000, 'fileStore maxEntries');
   const maxBytes = positiveOption(options.maxBytes, 256 * 2 ** 20, 'fileStore maxBytes');
   const keep = options.keep ?? (() => true);
+  // The build the folder's snapshots belong to (its manifest's): stamped on each one read, so a
+  // handler of another build never serves them. A folder with none yet takes the build of its first write.
+  let build = readManifest(root);
   // What the folder holds, oldest first: read from the disk once, then kept up to date.
   let index: Promise<Map<AppLocation, number>> | null = null;
   let bytes = 0;
@@ -146,7 +150,7 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
         // As many as the store keeps, the oldest read forgotten first.
         if (read.size >= maxEntries) read.delete(read.keys().next().value as AppLocation);
         read.set(key, { ino: stat.ino, size: stat.size, mtimeMs: stat.mtimeMs, etag });
-        return { status: 200, html, etag, renderedAt: stat.mtimeMs } satisfies StoredSnapshot;
+        return { status: 200, html, etag, renderedAt: stat.mtimeMs, build } satisfies StoredSnapshot;
       } catch {
         return undefined;
       }
@@ -165,10 +169,14 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
     },
     async set(key, snapshot) {
       const relative = fileOf(key);
-      if (!relative || snapshot.status !== 200 || !keep(key)) return;
+      if (!relative || snapshot.status !== 200 || !keep(key) || takesManifestName(relative)) return;
       const size = Buffer.byteLength(snapshot.html);
       if (size > maxBytes) return;
       const map = await load();
+      // A folder holds one build's snapshots. One that holds snapshots and names no build (written
+      // before builds) is written no more: its pages' build is unknown, so none of them is served.
+      if (build === undefined && map.size === 0 && snapshot.build !== undefined) await writeManifest(root, (build = snapshot.build));
+      if (snapshot.build !== build) return;
       // Claimed before the write, so that two spellings written at once are not both written.
       if (claims.claim(key, relative)) return;
       let file: string;
@@ -203,6 +211,9 @@ export function fileStore(dir: string, options: FileStoreOptions = {}): Snapshot
       if (!relative) return;
       forget(await load(), key);
       await remove(relative);
+    },
+    get build() {
+      return build;
     },
     async *keys() {
       for await (const relative of walk(root, '')) {

@@ -91,11 +91,12 @@ export function decodeSnapshot(value: unknown): StoredSnapshot | undefined {
     const fields: unknown = JSON.parse(value.toString('utf8', MAGIC_BYTES.length, end));
     if (typeof fields !== 'object' || fields === null || Array.isArray(fields)) return undefined;
     const { bytes, ...rest } = fields as Record<string, unknown>;
-    const { status, etag, renderedAt } = rest;
+    const { status, etag, renderedAt, build } = rest;
     const body = value.subarray(end + 1);
     if (bytes !== body.length || typeof etag !== 'string' || typeof renderedAt !== 'number' || !Number.isFinite(renderedAt))
       return undefined;
     if (typeof status !== 'number' || !Number.isInteger(status) || status < 100 || status > 599) return undefined;
+    if (build !== undefined && typeof build !== 'string') return undefined;
     return { ...rest, status, etag, renderedAt, html: UTF8.decode(body) };
   } catch {
     return undefined;

@@ -15,10 +15,14 @@ export interface StoredSnapshot {
   etag: string;
   /** When it was rendered, in ms since the epoch; it is also its Last-Modified. */
   renderedAt: number;
+  /** The build it was rendered for (the handler's `build`): a snapshot of another build, or of none, is never served. */
+  build?: string;
 }
 
 /** Where snapshots are kept: the embedded `memoryStore`, `fileStore`, or a shared store of your own. */
 export interface SnapshotStore {
+  /** Optional: the build every snapshot of the store belongs to (a prerendered folder's); a handler of another build refuses the store at start. */
+  readonly build?: string | undefined;
   /** The snapshot kept for a state, or undefined. */
   get(key: AppLocation): StoredSnapshot | undefined | Promise<StoredSnapshot | undefined>;
   /** Keeps a snapshot; `ttlMs` is how long it stays fresh (Infinity: until invalidated). */

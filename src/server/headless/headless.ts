@@ -5,9 +5,11 @@
 // app's folder, the state's shell or the upstream, and every other request is a network error
 // (headless/gate.ts). See SECURITY.md, "The headless boundary".
 
+import { readFileSync } from 'node:fs';
 import { openAppFolder, type AppFolder } from './app-files.js';
 import { countOption, optionsOf, positiveOption, SnapshotError } from '../errors.js';
 import { pagePool, type HeadlessRenderer } from './pool.js';
+import { buildOf } from '../build-id.js';
 import { checkOrigin } from '../urls.js';
 
 export type { HeadlessRenderer } from './pool.js';
@@ -67,12 +69,14 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   if (pageErrors !== 'fail' && pageErrors !== 'ignore')
     throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
   const indexPath = '/' + index.split('/').map(encodeURIComponent).join('/');
-  if (!folder.findSync('/', indexPath))
-    throw new SnapshotError('BAD_OPTION', `index ${JSON.stringify(index)} is not a file in ${JSON.stringify(options.root)}`);
+  const indexFile = folder.findSync('/', indexPath);
+  if (!indexFile) throw new SnapshotError('BAD_OPTION', `index ${JSON.stringify(index)} is not a file in ${JSON.stringify(options.root)}`);
+  // The app's build: its index.html names its hashed assets, so a new build is a new page.
+  const build = buildOf(readFileSync(indexFile, 'utf8'));
   const { memoryLimitMb } = options;
   if (memoryLimitMb !== undefined && !(memoryLimitMb >= 16))
     throw new SnapshotError('BAD_OPTION', `memoryLimitMb must be at least 16, got ${String(memoryLimitMb)}`);
-  return pagePool({
+  const pool = pagePool({
     gate: { folder, indexPath, upstream, upstreamMethods },
     timeoutMs,
     pageErrors,
@@ -80,6 +84,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     isolate: options.isolate === true,
     memoryLimitMb,
   });
+  return Object.assign(pool, { build });
 }
 
 // A method is an HTTP token; fetch refuses CONNECT, TRACE and TRACK, so they are refused here, at start.

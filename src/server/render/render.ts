@@ -56,6 +56,8 @@ export interface SnapshotRenderer {
   render(job: RenderJob): Promise<RenderResult>;
   /** Frees what the renderer holds (a headless browser). Default none. */
   close?(): Promise<void>;
+  /** The build of the app it renders (the headless renderer: a hash of the app's index.html), the handler's default `build`. Default none. */
+  readonly build?: string;
 }
 
 /**

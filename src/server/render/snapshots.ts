@@ -23,6 +23,8 @@ export interface SourceOptions {
   settings: UrlSettings;
   /** The app's client mode, in which a state's page is opened (`RenderJob.url`). */
   appMode: UrlMode;
+  /** The build each snapshot is stamped with. */
+  build: string;
   renderer: SnapshotRenderer;
   cache: SnapshotCache;
   queue: RenderQueue;
@@ -85,7 +87,7 @@ const FORGET_OVERRUN = 10;
 
 /** Builds the snapshot source of a handler. */
 export function createSnapshotSource(options: SourceOptions): SnapshotSource {
-  const { routes, settings, appMode, renderer, cache, queue, timeoutMs, hydrate, limitClient } = options;
+  const { routes, settings, appMode, build, renderer, cache, queue, timeoutMs, hydrate, limitClient } = options;
 
   async function produce(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
     const match = routes.resolve(location);
@@ -122,7 +124,7 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
       if (target !== undefined && routes.stateOf(target) === location)
         throw new SnapshotError('RENDER_FAILED', `rendering ${location} redirects to itself`);
       const redirect = target === undefined ? {} : { redirect: target };
-      return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), ...redirect };
+      return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), build, ...redirect };
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
       // The app's own error (its message may quote a visitor's params): printable in the message, whole as the cause.

@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
+import { MANIFEST, writeManifest } from '../../../src/server/files/manifest.js';
 import { fileStore } from '../../../src/server/cache/file-store.js';
 import { writeInside } from '../../../src/server/files/folder.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
@@ -69,8 +70,15 @@ describe('fileStore', () => {
 
   it('lets the handler serve prerendered snapshots first and keep what it renders', async () => {
     await writeInside(dir, 'books/1/index.html', '<!DOCTYPE html><p>prerendered</p>');
+    // The folder says which build it holds, as prerender writes it.
+    await writeManifest(dir, 'v1');
     const routes = createRoutes([{ path: '/books/:id', render: ({ params }) => `<p>rendered ${params.id}</p>` }]);
-    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', cache: { store: fileStore(dir), ttlMs: Infinity } });
+    const handler = createSnapshotHandler({
+      routes,
+      origin: 'https://example.com',
+      build: 'v1',
+      cache: { store: fileStore(dir), ttlMs: Infinity },
+    });
     expect((await handler.render('/books/1')).html).toBe('<!DOCTYPE html><p>prerendered</p>');
     expect((await handler.render('/books/2')).html).toContain('<p>rendered 2</p>');
     expect(readFileSync(path.join(dir, 'books/2/index.html'), 'utf8')).toContain('<p>rendered 2</p>');
@@ -164,7 +172,7 @@ describe('fileStore under a flood of distinct states with ttlMs: Infinity (secur
         if (entry.isDirectory()) {
           folders++;
           visit(path.join(at, entry.name));
-        } else files++;
+        } else if (entry.name !== MANIFEST) files++;
       }
     };
     visit(dir);
@@ -272,7 +280,7 @@ describe('fileStore under a flood of distinct states with ttlMs: Infinity (secur
     for (let i = 0; i < 20; i++) expect(await head()).toBe(200);
     expect(get.mock.calls.length).toBe(reads);
     // Another process's write (a new render, a prerender run) is still seen at once, and so is a removal.
-    await fileStore(dir).set('/big', snap('<p>new</p>'), Infinity);
+    await fileStore(dir).set('/big', { ...snap('<p>new</p>'), build: handler.build }, Infinity);
     expect((await handler.render('/big')).html).toBe('<p>new</p>');
     rmSync(path.join(dir, 'big'), { recursive: true });
     expect((await handler.render('/big')).html).toContain(html);

@@ -271,7 +271,7 @@ describe('redisStore under requests for a kept state (security, seventh round)',
     for (let i = 0; i < 20; i++) expect(await head()).toBe(200);
     expect((await sent(client)) - before).toBeLessThan(100_000);
     // Another process's render (or invalidation) is still seen at once.
-    await s.set('/big', snap('<p>new</p>'), 60_000);
+    await s.set('/big', snap('<p>new</p>', { build: handler.build }), 60_000);
     expect((await handler.render('/big')).html).toBe('<p>new</p>');
     await s.delete('/big');
     expect((await handler.render('/big')).html).toContain(html);
