@@ -20,6 +20,7 @@ import { checkNonce } from './html/hydration.js';
 import { DEFAULT_SHELL, parseShell } from './html/shell.js';
 import { defaultIsBot } from './http/bots.js';
 import { askOf, responseOf, type Answer, type Ask } from './http/exchange.js';
+import { assetPathTest, isAssetDest } from './http/assets.js';
 import { toNodeHandler } from './http/node.js';
 import { errorPage, failurePage, redirectTo } from './http/pages.js';
 import { etagOf, respond, type Page } from './http/respond.js';
@@ -35,6 +36,8 @@ export type { CacheOptions, CleanUrls, Snapshot, SnapshotClient, SnapshotHandler
 interface Target {
   location: AppLocation | null;
   clean: boolean;
+  /** A clean URL whose path names an asset (http/assets.ts): never the shell's or a snapshot's. */
+  asset: boolean;
   key?: AppLocation;
 }
 // A fleet's render lock outlives its holder's last renewal by this (at most timeoutMs): a holder that
@@ -220,12 +223,22 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
   }
 
+  // Which clean URLs ask for an asset by their path (http/assets.ts): worked out once per table.
+  // An ugly URL is the crawler's: never an asset, whatever its state's path.
+  const isAssetPath = assetPathTest(routes);
+
   // What a target means: its location (null: not inside base), whether it is a clean URL, and its
   // state (worked out on first need). Parsing and matching cost more than a cached answer's rest.
   // A target is a path: read after an origin (`//o`) as the browser's router reads its page's URL,
   // so `//evil.example/books/1` is the path /evil.example/books/1, never a URL of another host.
   const targetOf = memoize(
-    (target: string): Target => ({ location: toLocation('//o' + target, { base: settings.base }), clean: !hasEscapedFragment(target) }),
+    (target: string): Target => {
+      const location = toLocation('//o' + target, { base: settings.base });
+      const clean = !hasEscapedFragment(target);
+      const at = location === null ? -1 : location.indexOf('?');
+      const asset = clean && location !== null && isAssetPath(at < 0 ? location : location.slice(0, at));
+      return { location, clean, asset };
+    },
     { max: 1000, maxKeyLength: 512 },
   );
 
@@ -241,6 +254,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     }
     const { location, clean } = target;
     if (location === null) return null;
+    // An asset is the next handler's (a static server's file, or its 404), never the shell.
+    if (clean && (target.asset || isAssetDest(request.header('sec-fetch-dest')))) return null;
     if (clean && !(cleanUrls === 'all' || (cleanUrls === 'bots' && isBot(request.header('user-agent'))))) {
       return shellFor(request, location);
     }
