@@ -15,6 +15,7 @@ import type { StoredSnapshot } from './cache/store.js';
 import { memoryStore } from './cache/memory-store.js';
 import { optionsOf, positiveOption, SnapshotError } from './errors.js';
 import { memoize } from './memo.js';
+import { isNoindex, NOINDEX_HEADER } from './noindex.js';
 import { ownMemo } from './held.js';
 import { checkNonce } from './html/hydration.js';
 import { DEFAULT_SHELL, parseShell } from './html/shell.js';
@@ -39,6 +40,8 @@ interface Target {
   /** A clean URL whose path names an asset (http/assets.ts): never the shell's or a snapshot's. */
   asset: boolean;
   key?: AppLocation;
+  /** The state is of a `noindex` route: its snapshot answers say so (noindex.ts). */
+  noindex?: boolean;
 }
 // A fleet's render lock outlives its holder's last renewal by this (at most timeoutMs): a holder that
 // died is taken over within it by a waiter, who still has time to render (cache/cache.ts renews it).
@@ -153,18 +156,20 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   const shellMemo = {};
   ownMemo(shellMemo, () => true);
 
-  /** The answer of a stored snapshot, in the request's form (a redirect keeps the form it was asked in). */
-  function fromSnapshot(request: Ask, stored: StoredSnapshot, clean: boolean): Answer | Promise<Answer> {
+  /**
+   * The answer of a stored snapshot, in the request's form (a redirect keeps the form it was asked
+   * in), with `X-Robots-Tag: noindex` for a noindex route's state: read from the route table, not the
+   * store, so a snapshot from any store says what the table says now.
+   */
+  function fromSnapshot(request: Ask, stored: StoredSnapshot, clean: boolean, noindex: boolean): Answer | Promise<Answer> {
     const varies = clean ? vary : undefined;
+    const robots = noindex ? NOINDEX_HEADER : undefined;
     if (stored.redirect !== undefined) {
       // The target in the request's own form: a clean URL moves to the target's clean URL; the
       // meta-tag form stays a clean URL with an empty escaped fragment.
       const form = clean ? 'clean' : readUglyUrl(request.target).fragment === '' ? 'meta' : 'ugly';
-      return respond(
-        request,
-        { ...redirectTo(stored.status, redirectUrl(stored.redirect, settings, form), cacheControl, shell.lang), vary: varies },
-        { compress },
-      );
+      const moved = redirectTo(stored.status, redirectUrl(stored.redirect, settings, form), cacheControl, shell.lang);
+      return respond(request, { ...moved, headers: { ...moved.headers, ...robots }, vary: varies }, { compress });
     }
     const page: Page = {
       status: stored.status,
@@ -172,14 +177,16 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       etag: stored.etag,
       lastModified: stored.renderedAt,
       cacheControl,
+      headers: robots,
       vary: varies,
     };
+    // The header is the state's, as the stored snapshot is: the prepared answer may be kept on it.
     // At a clean URL the answer has its own headers (Vary), the same body: the second variant.
     return respond(request, page, { compress, memo: stored, variant: clean ? 1 : 0 });
   }
 
   /** The answer once the snapshot is rendered (or the render failed); null for a client that has gone. */
-  async function afterWait(request: Ask, key: AppLocation, clean: boolean): Promise<Answer | null> {
+  async function afterWait(request: Ask, key: AppLocation, clean: boolean, noindex: boolean): Promise<Answer | null> {
     let stored: StoredSnapshot;
     try {
       stored = await snapshots.forRequest(request, key);
@@ -196,7 +203,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       const app = clean && hydrate ? { body: shell.page } : {};
       return respond(request, { ...page, ...app, vary: clean ? vary : undefined }, { compress });
     }
-    return fromSnapshot(request, stored, clean);
+    return fromSnapshot(request, stored, clean, noindex);
   }
 
   /**
@@ -261,8 +268,9 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     }
     // The state: the path and the query keys its route says make a distinct state.
     const key = (target.key ??= routes.stateOf(location));
+    const noindex = (target.noindex ??= isNoindex(routes, key));
     const stored = snapshots.cached(key);
-    return stored ? fromSnapshot(request, stored, clean) : afterWait(request, key, clean);
+    return stored ? fromSnapshot(request, stored, clean, noindex) : afterWait(request, key, clean, noindex);
   }
 
   return {
