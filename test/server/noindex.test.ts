@@ -7,6 +7,8 @@ import { createSnapshotHandler, type CleanUrls, type SnapshotHandlerOptions } fr
 import type { SnapshotStore, StoredSnapshot } from '../../src/server/cache/store.js';
 import { etagOf } from '../../src/server/http/respond.js';
 import { headWithNoindex, robotsWithNoindex } from '../../src/server/noindex.js';
+import { sitemap } from '../../src/server/build/sitemap.js';
+import { verify } from '../../src/verify/crawl.js';
 import { listen, request, type Running } from './helpers.js';
 
 // A route's `noindex: true`: its snapshots say `noindex` in the robots meta and in X-Robots-Tag,
@@ -194,5 +196,32 @@ describe('X-Robots-Tag of a noindex route’s state', () => {
       expect(reply.status).toBe(200);
       expect(reply.headers['x-robots-tag']).toBe('noindex');
     }
+  });
+});
+
+describe('a site with a noindex route, as verify crawls it', () => {
+  it('lists no noindex state in sitemap(routes.locations()), and verify, finding one by a link, reports nothing', async () => {
+    const routes = createRoutes([
+      { path: '/', title: 'Home', render: () => '<a href="/search">Search</a> <a href="/books/1">Book</a>' },
+      { path: '/books/:id', title: 'Book', entries: () => [{ id: '1' }], render: () => '<a href="/">Home</a>' },
+      { path: '/search', noindex: true, title: 'Search', render: () => '<a href="/">Home</a>' },
+    ]);
+    const server = await listen((req, res) => {
+      if (req.url === '/sitemap.xml')
+        return void sitemap(routes.locations(), { origin: server.base }).then(([file]) =>
+          res.writeHead(200, { 'content-type': 'application/xml' }).end(file?.xml),
+        );
+      void handler.node(req, res);
+    });
+    running.push(server);
+    const handler = createSnapshotHandler({ routes, origin: server.base, onError: () => {} });
+    const report = await verify(`${server.base}/`, { agents: false });
+    expect(report.sitemap?.entries).toBe(2);
+    expect(report.states.map((state) => [state.url.slice(server.base.length), state.status, state.noindex ?? false])).toEqual([
+      ['/', 200, false],
+      ['/books/1', 200, false],
+      ['/search', 200, true],
+    ]);
+    expect(report.problems).toBe(0);
   });
 });
