@@ -69,10 +69,16 @@ export interface RouteDefinition<P extends string = string, D = unknown, N exten
   entries?(): Entries<ParamsOf<P>>;
   /** The query keys that make a distinct state; others are dropped from `query`, the snapshot cache key and the canonical URL. Default: the table's `queryKeys`. */
   queryKeys?: readonly string[];
+  /**
+   * Keeps the route's states out of search results: their snapshots say `noindex` in
+   * `<meta name="robots">` and `X-Robots-Tag`, and `locations()` (so sitemaps) leaves them out. The
+   * client router writes nothing for it. Default `false`.
+   */
+  noindex?: boolean;
 }
 
 /** The route shown when nothing matches (or a `load` throws `notFound()`); its `path` is not used for matching. */
-export type NotFoundDefinition<D = unknown> = Omit<RouteDefinition<string, D>, 'path' | 'entries' | 'redirect' | 'name'> & {
+export type NotFoundDefinition<D = unknown> = Omit<RouteDefinition<string, D>, 'path' | 'entries' | 'redirect' | 'name' | 'noindex'> & {
   path?: string;
 };
 
@@ -157,7 +163,7 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   stateOf(location: AppLocation): AppLocation;
   /** Builds the location of a named route; throws `RouteError` for an unknown name or a missing param. */
   href(...args: HrefArgs<R>): AppLocation;
-  /** Every location that param-free paths and `entries()` name, each once; a bad record is skipped and told to `onError`. */
+  /** Every location that param-free paths and `entries()` name, each once, but those of `noindex` routes; a bad record is skipped and told to `onError`. */
   locations(options?: LocationsOptions): AsyncIterable<AppLocation>;
   /**
    * The one canonical location of a matched state: what `href` writes for its route's params
@@ -180,6 +186,8 @@ export interface EntryFault {
 export interface LocationsOptions {
   /** Told about each bad record (it is skipped; the other records still come). Default: skipped silently. */
   onError?: (fault: EntryFault) => void;
+  /** Lists the states of `noindex` routes too (what `prerender` writes, and leaves out of its sitemap). Default `false`. */
+  noindex?: boolean;
 }
 
 /** Types a route definition from its path literal, so `params` and `data` are checked in its hooks. */

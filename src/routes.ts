@@ -130,6 +130,7 @@ export function createRoutes<const P extends readonly string[]>(
     },
     async *locations(options) {
       const onError = options?.onError ?? (() => {});
+      const all = options?.noindex;
       const seen = new Set<AppLocation>();
       for (let id = 0; id < list.length; id++) {
         const r = list[id] as R;
@@ -147,6 +148,8 @@ export function createRoutes<const P extends readonly string[]>(
               onError({ route: r, params, error });
               continue;
             }
+            // A noindex state is no search result: left out, as the route that matches it says.
+            if (!all && match(location)?.route.noindex) continue;
             if (!seen.has(location)) {
               seen.add(location);
               yield location;

@@ -602,3 +602,31 @@ describe('canonical locations and redirect routes', () => {
     expect(table.routes).toHaveLength(2);
   });
 });
+
+describe('noindex routes and locations', () => {
+  const t = createRoutes([
+    { path: '/' },
+    { path: '/drafts/:id', noindex: true, entries: () => [{ id: '1' }, { id: '2' }] },
+    { path: '/search', noindex: true },
+    { path: '/books/:id', entries: () => [{ id: '1' }, { id: 'drafts' }] },
+    // Listed here, answered by the noindex route that matches it first.
+    {
+      path: '/:section/:id',
+      entries: () => [
+        { section: 'drafts', id: '3' },
+        { section: 'news', id: '1' },
+      ],
+    },
+  ]);
+
+  it.each([
+    [undefined, ['/', '/books/1', '/books/drafts', '/news/1']],
+    [{}, ['/', '/books/1', '/books/drafts', '/news/1']],
+    [{ noindex: false }, ['/', '/books/1', '/books/drafts', '/news/1']],
+    [{ noindex: true }, ['/', '/drafts/1', '/drafts/2', '/search', '/books/1', '/books/drafts', '/drafts/3', '/news/1']],
+  ])('with options %j lists %j: a state a noindex route matches only when asked for', async (options, expected) => {
+    const out: string[] = [];
+    for await (const location of t.locations(options)) out.push(location);
+    expect(out).toEqual(expected);
+  });
+});

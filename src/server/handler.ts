@@ -16,11 +16,13 @@ import { memoryStore } from './cache/memory-store.js';
 import { buildOf, checkBuild } from './build-id.js';
 import { optionsOf, positiveOption, SnapshotError } from './errors.js';
 import { memoize } from './memo.js';
+import { isNoindex, NOINDEX_HEADER } from './noindex.js';
 import { ownMemo } from './held.js';
 import { checkNonce } from './html/hydration.js';
 import { DEFAULT_SHELL, parseShell } from './html/shell.js';
 import { defaultIsBot } from './http/bots.js';
 import { askOf, responseOf, type Answer, type Ask } from './http/exchange.js';
+import { assetPathTest, isAssetDest } from './http/assets.js';
 import { toNodeHandler } from './http/node.js';
 import { errorPage, failurePage, redirectTo } from './http/pages.js';
 import { etagOf, respond, type Page } from './http/respond.js';
@@ -36,7 +38,11 @@ export type { CacheOptions, CleanUrls, Snapshot, SnapshotClient, SnapshotHandler
 interface Target {
   location: AppLocation | null;
   clean: boolean;
+  /** A clean URL whose path names an asset (http/assets.ts): never the shell's or a snapshot's. */
+  asset: boolean;
   key?: AppLocation;
+  /** The state is of a `noindex` route: its snapshot answers say so (noindex.ts). */
+  noindex?: boolean;
 }
 // A fleet's render lock outlives its holder's last renewal by this (at most timeoutMs): a holder that
 // died is taken over within it by a waiter, who still has time to render (cache/cache.ts renews it).
@@ -163,18 +169,20 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   const shellMemo = {};
   ownMemo(shellMemo, () => true);
 
-  /** The answer of a stored snapshot, in the request's form (a redirect keeps the form it was asked in). */
-  function fromSnapshot(request: Ask, stored: StoredSnapshot, clean: boolean): Answer | Promise<Answer> {
+  /**
+   * The answer of a stored snapshot, in the request's form (a redirect keeps the form it was asked
+   * in), with `X-Robots-Tag: noindex` for a noindex route's state: read from the route table, not the
+   * store, so a snapshot from any store says what the table says now.
+   */
+  function fromSnapshot(request: Ask, stored: StoredSnapshot, clean: boolean, noindex: boolean): Answer | Promise<Answer> {
     const varies = clean ? vary : undefined;
+    const robots = noindex ? NOINDEX_HEADER : undefined;
     if (stored.redirect !== undefined) {
       // The target in the request's own form: a clean URL moves to the target's clean URL; the
       // meta-tag form stays a clean URL with an empty escaped fragment.
       const form = clean ? 'clean' : readUglyUrl(request.target).fragment === '' ? 'meta' : 'ugly';
-      return respond(
-        request,
-        { ...redirectTo(stored.status, redirectUrl(stored.redirect, settings, form), cacheControl, shell.lang), vary: varies },
-        { compress },
-      );
+      const moved = redirectTo(stored.status, redirectUrl(stored.redirect, settings, form), cacheControl, shell.lang);
+      return respond(request, { ...moved, headers: { ...moved.headers, ...robots }, vary: varies }, { compress });
     }
     const page: Page = {
       status: stored.status,
@@ -182,14 +190,16 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       etag: stored.etag,
       lastModified: stored.renderedAt,
       cacheControl,
+      headers: robots,
       vary: varies,
     };
+    // The header is the state's, as the stored snapshot is: the prepared answer may be kept on it.
     // At a clean URL the answer has its own headers (Vary), the same body: the second variant.
     return respond(request, page, { compress, memo: stored, variant: clean ? 1 : 0 });
   }
 
   /** The answer once the snapshot is rendered (or the render failed); null for a client that has gone. */
-  async function afterWait(request: Ask, key: AppLocation, clean: boolean): Promise<Answer | null> {
+  async function afterWait(request: Ask, key: AppLocation, clean: boolean, noindex: boolean): Promise<Answer | null> {
     let stored: StoredSnapshot;
     try {
       stored = await snapshots.forRequest(request, key);
@@ -206,7 +216,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       const app = clean && hydrate ? { body: shell.page } : {};
       return respond(request, { ...page, ...app, vary: clean ? vary : undefined }, { compress });
     }
-    return fromSnapshot(request, stored, clean);
+    return fromSnapshot(request, stored, clean, noindex);
   }
 
   /**
@@ -233,12 +243,22 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
   }
 
+  // Which clean URLs ask for an asset by their path (http/assets.ts): worked out once per table.
+  // An ugly URL is the crawler's: never an asset, whatever its state's path.
+  const isAssetPath = assetPathTest(routes);
+
   // What a target means: its location (null: not inside base), whether it is a clean URL, and its
   // state (worked out on first need). Parsing and matching cost more than a cached answer's rest.
   // A target is a path: read after an origin (`//o`) as the browser's router reads its page's URL,
   // so `//evil.example/books/1` is the path /evil.example/books/1, never a URL of another host.
   const targetOf = memoize(
-    (target: string): Target => ({ location: toLocation('//o' + target, { base: settings.base }), clean: !hasEscapedFragment(target) }),
+    (target: string): Target => {
+      const location = toLocation('//o' + target, { base: settings.base });
+      const clean = !hasEscapedFragment(target);
+      const at = location === null ? -1 : location.indexOf('?');
+      const asset = clean && location !== null && isAssetPath(at < 0 ? location : location.slice(0, at));
+      return { location, clean, asset };
+    },
     { max: 1000, maxKeyLength: 512 },
   );
 
@@ -254,13 +274,16 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     }
     const { location, clean } = target;
     if (location === null) return null;
+    // An asset is the next handler's (a static server's file, or its 404), never the shell.
+    if (clean && (target.asset || isAssetDest(request.header('sec-fetch-dest')))) return null;
     if (clean && !(cleanUrls === 'all' || (cleanUrls === 'bots' && isBot(request.header('user-agent'))))) {
       return shellFor(request, location);
     }
     // The state: the path and the query keys its route says make a distinct state.
     const key = (target.key ??= routes.stateOf(location));
+    const noindex = (target.noindex ??= isNoindex(routes, key));
     const stored = snapshots.cached(key);
-    return stored ? fromSnapshot(request, stored, clean) : afterWait(request, key, clean);
+    return stored ? fromSnapshot(request, stored, clean, noindex) : afterWait(request, key, clean, noindex);
   }
 
   return {

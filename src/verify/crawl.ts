@@ -11,7 +11,7 @@ import { deadline, type Deadline } from './deadline.js';
 import { disallowedWarning } from './disallowed.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
-import { readPage } from './page.js';
+import { readPage, saysNoindex } from './page.js';
 import { previewWarning } from './preview.js';
 import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport, type Warning } from './problems.js';
 import { robotsRules } from './robots.js';
@@ -232,8 +232,10 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     } else if (page.status >= 400 && page.status !== 404) {
       addProblem(problems, { code: 'BAD_STATUS', message: `${fetched} answers ${page.status}` });
     }
+    // A page that says noindex is no search result: what only indexing needs is not checked of it.
+    const noindex = page.status === 200 && (facts.noindex || saysNoindex(page.robots ?? ''));
     // A snapshot that is not found needs no canonical link: there is nothing to index.
-    if (kind !== 'plain' && page.status === 200 && /html/.test(page.type)) {
+    if (kind !== 'plain' && page.status === 200 && !noindex && /html/.test(page.type)) {
       if (facts.canonicals.length === 0)
         addProblem(problems, { code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
       for (const fault of canonicalProblems(facts.canonicals, facts.ogUrls, url)) addProblem(problems, fault);
@@ -245,7 +247,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);
     let text: StateReport['text'] = 'unchecked';
     // Compared: what the crawler indexes or is told is missing (a snapshot, or a page that is a 200).
-    if (browser && page.status < 500 && (kind !== 'plain' || page.status === 200)) {
+    if (browser && !noindex && page.status < 500 && (kind !== 'plain' || page.status === 200)) {
       const [live, snapshot] = await Promise.all([
         browser.visibleText(url, { javaScript: true, timeoutMs: limit.remaining() }),
         browser.visibleText(fetched, { javaScript: false, timeoutMs: limit.remaining() }),
@@ -257,7 +259,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
           message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}`,
         });
     }
-    return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems, warnings };
+    const unindexed = noindex ? { noindex: true as const } : {};
+    return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems, warnings, ...unindexed };
   }
 
   /**

@@ -17,6 +17,8 @@ export interface Fetched {
   type: string;
   location: string | null;
   vary: string | null;
+  /** The `X-Robots-Tag` header, or null (a fetch of another maker may leave it out). */
+  robots?: string | null;
 }
 
 /**
@@ -84,6 +86,7 @@ export function siteFetch(origin: string, timeoutMs: number, maxBytes: number): 
       type: response.headers.get('content-type') ?? '',
       location,
       vary: response.headers.get('vary'),
+      robots: response.headers.get('x-robots-tag'),
     };
   };
 }

@@ -35,6 +35,8 @@ export interface PageFacts {
   description: string;
   /** Each `<meta name="fragment">`: its content and whether it sits in `<head>`. */
   fragmentMetas: { content: string; inHead: boolean }[];
+  /** True when a `<meta name="robots">` says `noindex` (or `none`): the page asks to be no search result. */
+  noindex: boolean;
 }
 
 /**
@@ -86,6 +88,14 @@ function ogProperty(tag: string | undefined, read: (name: string) => string | un
   return property.startsWith('og:') ? property : null;
 }
 
+/**
+ * True when robots directives (a robots meta's content, an `X-Robots-Tag` value, whose directives
+ * may name a crawler first: `googlebot: noindex`) hold `noindex` or `none`.
+ */
+export function saysNoindex(directives: string): boolean {
+  return directives.split(/[,:]/).some((d) => /^(?:noindex|none)$/i.test(d.trim()));
+}
+
 /** Reads the crawler-relevant facts of an HTML document. */
 export function readPage(html: string): PageFacts {
   const facts: PageFacts = {
@@ -98,6 +108,7 @@ export function readPage(html: string): PageFacts {
     title: '',
     description: '',
     fragmentMetas: [],
+    noindex: false,
   };
   for (const [node, inHead] of walk(parse(html) as unknown as Node)) {
     const tag = node.tagName;
@@ -114,6 +125,8 @@ export function readPage(html: string): PageFacts {
     }
     if (tag === 'title' && !facts.title) facts.title = kept(text(node).trim());
     if (isFragmentMeta(tag, read)) facts.fragmentMetas.push({ content: attr(node, 'content') ?? '', inHead });
+    if (tag === 'meta' && (attr(node, 'name') ?? '').trim().toLowerCase() === 'robots' && saysNoindex(attr(node, 'content') ?? ''))
+      facts.noindex = true;
     if (tag === 'meta' && (attr(node, 'name') ?? '').trim().toLowerCase() === 'description' && !facts.description)
       facts.description = kept((attr(node, 'content') ?? '').trim());
   }

@@ -17,6 +17,7 @@ export type ProblemCode =
   | 'UGLY_LINK'
   | 'UGLY_SITEMAP'
   | 'SITEMAP_NOT_200'
+  | 'SITEMAP_NOINDEX'
   | 'BAD_SITEMAP'
   | 'OFF_ORIGIN'
   | 'OFF_ORIGIN_REDIRECT'
@@ -88,6 +89,8 @@ export interface StateReport {
   kind: 'pretty' | 'meta' | 'plain';
   /** The HTTP status of what was fetched (0 when the fetch failed). */
   status: number;
+  /** True when the snapshot (or page) says `noindex` in a robots meta or `X-Robots-Tag`: what only an indexed page needs (a canonical link, text that matches) is not checked. */
+  noindex?: true;
   /** For a redirect: where it leads, as a person sees it (an ugly target made pretty). */
   redirect?: string;
   /** The size of the snapshot's body in bytes. */

@@ -343,3 +343,78 @@ describe('verify on a site whose sitemap names another origin', () => {
     }
   });
 });
+
+describe('verify on pages that say noindex', () => {
+  /** Serves `pages` (path → status, head, X-Robots-Tag) and a sitemap of `listed` paths on 127.0.0.1, runs `verify`, and stops. */
+  async function crawlSite(pages: Record<string, [string, string?]>, listed: string[]): Promise<{ report: VerifyReport; origin: string }> {
+    let origin = '';
+    const site = createServer((req, res) => {
+      if (req.url === '/sitemap.xml')
+        return res
+          .writeHead(200, { 'content-type': 'application/xml' })
+          .end(`<urlset>${listed.map((p) => `<url><loc>${origin}${p}</loc></url>`).join('')}</urlset>`);
+      const found = pages[req.url ?? ''];
+      if (!found) return res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
+      const [head, robots] = found;
+      res.writeHead(200, { 'content-type': 'text/html', ...(robots ? { 'x-robots-tag': robots } : {}) });
+      res.end(`<!doctype html><html><head>${head}</head><body><a href="/search">s</a> <a href="/drafts/1">d</a></body></html>`);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      return { report: await verify(`${origin}/`, { agents: false }), origin };
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
+  }
+  // Plain pages are checked for a canonical link only as snapshots: each is one here (`?_escaped_fragment_=`).
+  const meta = '<meta name="fragment" content="!">';
+
+  it('checks no canonical link of one, and reports none found by links and absent from the sitemap', async () => {
+    const { report, origin } = await crawlSite(
+      {
+        '/': [meta],
+        '/?_escaped_fragment_=': [`<title>Home</title><link rel="canonical" href="/">`],
+        '/search': [meta],
+        '/search?_escaped_fragment_=': ['<title>Search</title><meta name="robots" content="nofollow, NOINDEX">'],
+        '/drafts/1': [meta],
+        '/drafts/1?_escaped_fragment_=': [
+          '<title>Draft</title><link rel="canonical" href="/?_escaped_fragment_=/x">',
+          'googlebot: noindex',
+        ],
+      },
+      ['/'],
+    );
+    expect(report.states.map((s) => [s.url.slice(origin.length), s.status, s.noindex ?? false])).toEqual([
+      ['/', 200, false],
+      ['/search', 200, true],
+      ['/drafts/1', 200, true],
+    ]);
+    expect(report.problems).toBe(0);
+    expect(report.sitemap?.problems).toEqual([]);
+  });
+
+  it('reports a sitemap that lists one (SITEMAP_NOINDEX), and still the canonical link an indexed page lacks', async () => {
+    const { report, origin } = await crawlSite(
+      {
+        '/': [meta],
+        '/?_escaped_fragment_=': ['<title>Home</title>'],
+        '/search': [meta],
+        '/search?_escaped_fragment_=': ['<title>Search</title>', 'noindex'],
+        '/drafts/1': [meta],
+        '/drafts/1?_escaped_fragment_=': ['<title>Draft</title><meta name="robots" content="index, follow">'],
+      },
+      ['/', '/search'],
+    );
+    expect(report.sitemap?.problems).toEqual([
+      {
+        code: 'SITEMAP_NOINDEX',
+        message: `the sitemap ${origin}/sitemap.xml lists ${origin}/search, which says noindex: leave it out of the sitemap, or let it be indexed`,
+      },
+    ]);
+    expect(codes(report, `${origin}/`)).toEqual(['MISSING_CANONICAL']);
+    expect(codes(report, `${origin}/drafts/1`)).toEqual(['MISSING_CANONICAL']);
+    expect(codes(report, `${origin}/search`)).toEqual([]);
+    expect(report.problems).toBe(3);
+  });
+});

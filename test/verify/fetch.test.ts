@@ -12,7 +12,8 @@ beforeAll(async () => {
     agents.push(String(req.headers['user-agent']));
     const to = (location: string) => res.writeHead(302, { location }).end();
     if (req.url === '/here') return to('/there');
-    if (req.url === '/there') return res.writeHead(200, { 'content-type': 'text/html', vary: 'User-Agent' }).end('<p>there</p>');
+    if (req.url === '/there')
+      return res.writeHead(200, { 'content-type': 'text/html', vary: 'User-Agent', 'x-robots-tag': 'noindex' }).end('<p>there</p>');
     if (req.url === '/away') return to('http://example.com/');
     if (req.url?.startsWith('/loop')) return to(`/loop${req.url.length}`);
     if (req.url === '/big') return res.writeHead(200).end('x'.repeat(100_000));
@@ -33,6 +34,7 @@ describe('siteFetch', () => {
       type: 'text/html',
       location: null,
       vary: 'User-Agent',
+      robots: 'noindex',
     });
   });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPage, readSitemap, robotsSitemaps } from '../../src/verify/page.js';
+import { readPage, readSitemap, robotsSitemaps, saysNoindex } from '../../src/verify/page.js';
 
 describe('readPage', () => {
   it('reads links, canonical links, the title, the first description and fragment metas with where they sit', () => {
@@ -22,7 +22,31 @@ describe('readPage', () => {
         { content: '!', inHead: true },
         { content: '1', inHead: false },
       ],
+      noindex: false,
     });
+  });
+
+  it.each([
+    ['<meta name="robots" content="noindex">', true],
+    ['<meta name=" ROBOTS " content="nofollow, NoIndex">', true],
+    ['<meta name="robots" content="none">', true],
+    ['<meta name="robots" content="index, follow">', false],
+    ['<meta name="googlebot" content="noindex">', false],
+    ['<meta name="description" content="noindex">', false],
+  ])('reads %s as noindex: %s', (head, noindex) => {
+    expect(readPage(`<html><head>${head}</head><body></body></html>`).noindex).toBe(noindex);
+  });
+
+  it.each([
+    ['noindex', true],
+    ['noindex, nofollow', true],
+    ['googlebot: noindex', true],
+    ['NONE', true],
+    ['unavailable_after: 2030-01-01', false],
+    ['nofollow', false],
+    ['', false],
+  ])('reads the robots directives %j as noindex: %s', (directives, noindex) => {
+    expect(saysNoindex(directives)).toBe(noindex);
   });
 
   it('reads the hreflang alternates of a page, which a crawler follows, apart from its links, and no other link element', () => {

@@ -32,10 +32,11 @@ import { thrownText } from '../printable.js';
 import type { CleanUrls } from '../types.js';
 import { checkCleanUrls } from '../urls.js';
 import { tableStates, unlisted } from './states.js';
+import { isNoindex } from '../noindex.js';
 
 /** Options of `prerender`. */
 export interface PrerenderOptions {
-  /** The route table; every location of `routes.locations()` is rendered. Required. */
+  /** The route table; every location of `routes.locations({ noindex: true })` is rendered, and those of `noindex` routes left out of the sitemap. Required. */
   routes: RouteTable<AnyRoute>;
   /** The folder snapshots and the sitemap are written to (created if missing). Required. */
   outDir: string;
@@ -169,7 +170,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   const faults: PrerenderFailure[] = [];
   // Every state of the table, whichever shard renders it: collisions and the 404 page's name are
   // decided over all of them, alike in every shard.
-  const states = await tableStates(options.routes, (location, error) => faults.push({ location, error }));
+  // A noindex route's states are pages a visitor reaches: written, and left out of the sitemap.
+  const states = await tableStates(options.routes, (location, error) => faults.push({ location, error }), true);
   const locations = [...states].filter((state) => inShard(state, shard));
   const collided = findCollisions(states);
   // Kept from states in every shard, though only an unsharded run writes the sitemap: the sitemap
@@ -225,7 +227,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
 
   await Promise.all(Array.from({ length: Math.min(concurrency, Math.max(1, locations.length)) }, worker));
   const written = locations.filter((_, i) => files[i] !== null);
-  const sitemaps = options.sitemap !== false && shard.total === 1 ? await writeSitemap(options, outDir, written) : [];
+  const listed = written.filter((location) => !isNoindex(options.routes, location));
+  const sitemaps = options.sitemap !== false && shard.total === 1 ? await writeSitemap(options, outDir, listed) : [];
   const notFoundPage =
     options.notFoundPage !== false && shard.current === 1 ? await writeNotFoundPage(handler.render, outDir, states) : null;
   const report: PrerenderReport = {

@@ -12,6 +12,7 @@ import { fileInside, writeInside } from '../files/folder.js';
 import { snapshotPath } from '../files/paths.js';
 import { isSitemapName, sitemap } from './sitemap.js';
 import { tableStates } from './states.js';
+import { isNoindex } from '../noindex.js';
 
 /** What the sitemap's URLs are made of. */
 export interface SitemapSite {
@@ -48,7 +49,7 @@ export async function writeSitemap(site: SitemapSite, outDir: string, locations:
 
 /**
  * The sitemap step after sharded runs: the states of the table, in its order, whose snapshot is in
- * `outDir`. Gives the number of states of the table, those listed, and the sitemap's files.
+ * `outDir`, but those of `noindex` routes. Gives the number of states of the table, those listed, and the sitemap's files.
  */
 export async function sitemapOfFolder(site: SitemapSite, outDir: string): Promise<{ total: number; listed: number; sitemaps: string[] }> {
   // A mistyped folder would otherwise get an empty sitemap, and the site's real one would never be written.
@@ -58,10 +59,11 @@ export async function sitemapOfFolder(site: SitemapSite, outDir: string): Promis
       `outDir ${outDir} is not a folder: sitemapOnly (the sitemap command) lists the snapshots prerender wrote there; sitemap() writes one from locations alone`,
     );
   const listed: AppLocation[] = [];
-  const seen = await tableStates(site.routes);
+  // Every state, noindex ones too, as prerender decided collisions over them; those are never listed.
+  const seen = await tableStates(site.routes, undefined, true);
   const collided = findCollisions(seen);
   for (const state of seen) {
-    if (collided.has(state)) continue;
+    if (collided.has(state) || isNoindex(site.routes, state)) continue;
     let file: string | null;
     try {
       const relative = snapshotPath(state);

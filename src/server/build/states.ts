@@ -20,13 +20,15 @@ function describeParams(params: Params): string {
 }
 
 /**
- * Every state of the table, once each, in its order (an anchor names no state of its own). A record
+ * Every state of the table, once each, in its order (an anchor names no state of its own); with
+ * `noindex`, those of `noindex` routes too (they are written, never listed in a sitemap). A record
  * of entries() that names no location (a slug `..`) is told to `onFault`: the route's path and the
  * params given (or `entries()` when it threw), and why.
  */
 export async function tableStates(
   routes: RouteTable<AnyRoute>,
   onFault?: (record: string, error: string) => void,
+  noindex = false,
 ): Promise<Set<AppLocation>> {
   const onError =
     onFault &&
@@ -35,7 +37,7 @@ export async function tableStates(
       onFault(`${route.path ?? '(notFound)'} ${what}`, thrownText(error));
     });
   const states = new Set<AppLocation>();
-  for await (const location of routes.locations({ onError })) states.add(stripAnchor(location));
+  for await (const location of routes.locations({ onError, noindex })) states.add(stripAnchor(location));
   return states;
 }
 

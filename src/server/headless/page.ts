@@ -4,7 +4,7 @@
 // event; "settled" means done; no attribute means the page's own idle (happy-dom's
 // waitUntilComplete: scripts, fetches and timers all finished).
 
-import { HEAD_ATTRIBUTE, isCanonicalLink, isFragmentMeta } from '../../head.js';
+import { HEAD_ATTRIBUTE, headKey, isCanonicalLink, isFragmentMeta } from '../../head.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../settled.js';
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { SHELL_TITLE_ATTRIBUTE } from '../../hydration.js';
@@ -16,6 +16,7 @@ import { LINK_SELECTOR, prettyHref, walkElements } from '../html/links.js';
 import { attr } from '../html/selector.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
+import { matchNoindex, robotsWithNoindex, ROBOTS_KEY } from '../noindex.js';
 
 /** What a window told us while it loaded. */
 export interface PageSignals {
@@ -162,14 +163,34 @@ function servedShell(source: string): Served {
 }
 
 /**
+ * Puts `noindex` in the robots meta of a noindex route's state, as the hooks renderer does: merged
+ * into the state's own (the tags the app's router marked as the state at `location`'s), else one
+ * tag of the state's in place of the shell's.
+ */
+function noindexMeta(document: BrowserWindow['document'], location: string): void {
+  const robots = [...document.querySelectorAll('meta[name]')].filter(
+    (element) => headKey('meta', (name) => element.getAttribute(name)) === ROBOTS_KEY,
+  );
+  const own = robots.filter((element) => element.getAttribute(HEAD_ATTRIBUTE) !== null);
+  for (const element of own) element.setAttribute('content', robotsWithNoindex(element.getAttribute('content') ?? ''));
+  if (own.length) return;
+  for (const element of robots) element.remove();
+  const meta = document.createElement('meta');
+  meta.setAttribute('name', 'robots');
+  meta.setAttribute('content', 'noindex');
+  meta.setAttribute(HEAD_ATTRIBUTE, location);
+  document.head.appendChild(meta);
+}
+
+/**
  * Serialises the page as a snapshot: the doctype, then the document with the meta fragment tag
  * removed, ugly links made pretty, and the settled attributes taken off `<html>`. A canonical link
  * the page's scripts wrote (a route's `head`, as the hooks renderer keeps it) stays; those of the
  * HTML it was served (`source`) are the shell's and go, and a 200 state without one of its own
  * gets the state's canonical link. A state that is not 200 (`job.notFound`) keeps none, as in the
- * hooks renderer and the client router.
+ * hooks renderer and the client router. A noindex route's state says `noindex` in its robots meta.
  */
-export function serializePage(window: BrowserWindow, job: RenderJob, source: string): string {
+export function serializePage(window: BrowserWindow, job: RenderJob & { noindex?: boolean }, source: string): string {
   const document = window.document;
   // The settled attributes are the router's word to this renderer (pageOutcome has read them): the
   // snapshot says its status over HTTP, as the hooks renderer's do. Left in, a page opened from it
@@ -193,6 +214,7 @@ export function serializePage(window: BrowserWindow, job: RenderJob, source: str
     link.setAttribute(HEAD_ATTRIBUTE, job.location);
     document.head.appendChild(link);
   }
+  if ((job.noindex || matchNoindex(job.match)) && document.head) noindexMeta(document, job.location);
   // A title the page's scripts gave the state: the client is told the shell's, for routes without one.
   const title = document.querySelector('title');
   if (source && title && document.title !== served.title) title.setAttribute(SHELL_TITLE_ATTRIBUTE, served.title);

@@ -25,6 +25,7 @@ import {
   type ToChild,
 } from './protocol.js';
 import { serveSyncPipe } from './sync-pipe.js';
+import { matchNoindex } from '../noindex.js';
 import { createQueue } from '../render/queue.js';
 import type { RenderJob, RenderResult, SnapshotRenderer } from '../render/render.js';
 
@@ -255,7 +256,11 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
         if (running.settled || child.dead) return;
         running.sent = true;
         running.timer = setTimeout(stopped, timeoutMs + GRACE_MS);
-        void post(child, { type: 'render', id, job: { location, url, canonical, notFound, settings: { ...settings } } });
+        void post(child, {
+          type: 'render',
+          id,
+          job: { location, url, canonical, notFound, noindex: matchNoindex(job.match), settings: { ...settings } },
+        });
       };
       child.ready.then(started, (error: unknown) => finish(running, error));
     });

@@ -27,6 +27,8 @@ export interface PlainJob {
   url: string;
   canonical: string;
   notFound: boolean;
+  /** The state is of a `noindex` route (its match stays in the server). */
+  noindex: boolean;
   settings: UrlSettings;
 }
 

@@ -13,6 +13,7 @@ import type { AnyRoute, RouteMatch, RouteTable } from '../../route-types.js';
 import { dataScript } from '../html/hydration.js';
 import { rewriteHeadTag, rewriteLinks } from '../html/links.js';
 import type { ShellTemplate } from '../html/shell.js';
+import { headWithNoindex, matchNoindex } from '../noindex.js';
 import type { UrlSettings } from '../urls.js';
 
 /** One state to render. */
@@ -62,7 +63,7 @@ export interface SnapshotRenderer {
 
 /**
  * The default renderer: the route's `load`, `title`, `head` and `render` hooks, written into the
- * shell, with the table's head defaults. A `load` that throws `notFound()` gives the table's
+ * shell, with the table's head defaults (and `noindex` in the robots meta of a noindex route's states). A `load` that throws `notFound()` gives the table's
  * notFound view with 404; `redirect()` gives the redirect; anything else rejects (a 500).
  */
 export function hooksRenderer(
@@ -91,14 +92,16 @@ export function hooksRenderer(
       // Synchronous hooks, as in the browser: a promise from any is a 500 here, never "[object Promise]" or a head left empty.
       const title = hookText(typeof view?.title === 'function' ? view.title(context) : view?.title, 'title', location);
       const links = { ...job.settings, page: job.url };
-      const tags = stateHead(
+      const stateTags = stateHead(
         { head: syncHead(table.head, location) },
         { head: syncHead(view?.head, location) },
         context,
         status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : null,
         // A route without a title shows the shell's, as in the browser.
         { title: title === undefined ? shell.title : `${title}` },
-      ).map((tag) => rewriteHeadTag(tag, links));
+      );
+      // A noindex route's states say so in their robots meta, beside the state's own directives.
+      const tags = (matchNoindex(found) ? headWithNoindex(stateTags) : stateTags).map((tag) => rewriteHeadTag(tag, links));
       const body: unknown = view?.render ? hookText(view.render(context), 'render', location) : undefined;
       // Text as the DOM makes it of what the client assigns: `innerHTML = null` is empty, a symbol throws.
       const outlet = view?.render ? rewriteLinks(body === null ? '' : `${body as string}`, links) : undefined;

@@ -551,3 +551,30 @@ describe('prerender across machines (shard)', () => {
     expect(existsSync(missing)).toBe(false);
   });
 });
+
+describe('prerender of noindex routes', () => {
+  const table = () =>
+    createRoutes([
+      { path: '/', title: 'Home' },
+      { path: '/drafts/:id', noindex: true, entries: () => [{ id: '1' }], title: 'Draft' },
+      { path: '/search', noindex: true, title: 'Search' },
+    ]);
+  const listedIn = (folder: string) =>
+    parseXml(readFileSync(path.join(folder, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+
+  it('writes their states, which a visitor reaches, with noindex in them, and leaves them out of the sitemap', async () => {
+    const report = await prerender({ routes: table(), origin: 'https://example.com', outDir: dir });
+    expect(report).toMatchObject({ total: 3, written: 3, failed: 0 });
+    expect(report.files).toEqual(['index.html', 'drafts/1/index.html', 'search/index.html']);
+    expect(readFileSync(path.join(dir, 'drafts/1/index.html'), 'utf8')).toContain('<meta name="robots" content="noindex"');
+    expect(readFileSync(path.join(dir, 'index.html'), 'utf8')).not.toContain('noindex');
+    expect(listedIn(dir)).toEqual(['https://example.com/']);
+  });
+
+  it('leaves them out of the sitemap step after sharded runs too, their files there', async () => {
+    await prerender({ routes: table(), origin: 'https://example.com', outDir: dir, sitemap: false });
+    const step = await prerender({ routes: table(), origin: 'https://example.com', outDir: dir, sitemapOnly: true });
+    expect(step).toMatchObject({ total: 3, sitemaps: ['sitemap.xml'] });
+    expect(listedIn(dir)).toEqual(['https://example.com/']);
+  });
+});

@@ -291,3 +291,37 @@ describe('watchWindow', () => {
     expect(String(heard.error)).toBe('Error: its script (inline) did not load or run');
   });
 });
+
+describe('serializePage of a noindex route’s state', () => {
+  const html = (head: string) => `<!DOCTYPE html><html><head>${head}</head><body></body></html>`;
+  const robots = (out: string) => [...out.matchAll(/<meta name="robots"[^>]*>/gi)].map((m) => m[0]);
+
+  it.each([
+    ['no robots meta', '', ['<meta name="robots" content="noindex" data-router-head="/books/1">']],
+    [
+      'the shell’s robots meta',
+      '<meta name="robots" content="max-snippet:50">',
+      ['<meta name="robots" content="noindex" data-router-head="/books/1">'],
+    ],
+    [
+      'the state’s robots meta (the app’s router marked it)',
+      '<meta name="robots" content="max-snippet:50"><meta name="robots" content="nofollow" data-router-head="/books/1">',
+      ['<meta name="robots" content="max-snippet:50">', '<meta name="robots" content="nofollow, noindex" data-router-head="/books/1">'],
+    ],
+    [
+      'a state’s robots meta that says none',
+      '<meta name="robots" content="none" data-router-head="/books/1">',
+      ['<meta name="robots" content="none" data-router-head="/books/1">'],
+    ],
+  ])('with %s says noindex as the hooks renderer does', (_, head, expected) => {
+    const window = page(html(head));
+    const out = serializePage(window as unknown as Parameters<typeof serializePage>[0], { ...job(), noindex: true }, html(''));
+    expect(robots(out)).toEqual(expected);
+  });
+
+  it('leaves the robots meta of any other state as it is', () => {
+    const head = '<meta name="robots" content="max-snippet:50">';
+    const out = serializePage(page(html(head)) as unknown as Parameters<typeof serializePage>[0], job(), html(''));
+    expect(robots(out)).toEqual([head]);
+  });
+});
