@@ -4,9 +4,9 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { createRoutes, toUglyUrl, toUrl } from '../dist/index.js';
+import { toUglyUrl } from '../dist/index.js';
 import { createSnapshotHandler, headlessRenderer, robotsTxt, sitemap } from '../dist/server/index.js';
-import { defineRoutes } from './app/routes.js';
+import { appRoutes } from './app/routes.js';
 
 const publicDir = new URL('./public/', import.meta.url).pathname;
 const types = {
@@ -53,14 +53,8 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
     { base: '/', mode: 'history', shell: 'index.html', cleanUrls: 'bots' },
   ];
   for (const app of apps) {
-    const { routes, notFound, head } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base: app.base, mode: app.mode }) });
     // The client-only app's server knows its routes (for statuses and the sitemap) but not its views.
-    const strip = ({ render, ...route }) => route;
-    app.routes = createRoutes(app.headless ? routes.map(strip) : routes, {
-      base: app.base,
-      notFound: app.headless ? strip(notFound) : notFound,
-      head,
-    });
+    app.routes = appRoutes({ catalogue, base: app.base, mode: app.mode, render: !app.headless }).routes;
     app.renderer = app.headless ? headlessRenderer({ root: join(publicDir, 'spa'), upstream: origin }) : undefined;
     app.handler = createSnapshotHandler({
       routes: app.routes,

@@ -1,8 +1,9 @@
-// The catalogue's routes, shared by the pushState app (/), the #! app on the UMD bundle
-// (/classic/) and the server's snapshots: the same `load`, `title`, `head` and `render` on both
-// sides. A book or author that does not exist is a 404 everywhere (`notFound()`), and the old
-// `/book/:id` URLs redirect to `/books/:id` (a redirect route, 301).
-import { notFound } from 'crawlable-router';
+// The catalogue's routes, shared by every app (/, /classic/, /spa/, /ssr/) and the server's
+// snapshots: the same `load`, `title`, `head` and `render` on both sides, and every side builds its
+// table with `appRoutes`, so none has other head defaults. A book or author that does not exist
+// is a 404 everywhere (`notFound()`), and the old `/book/:id` URLs redirect to `/books/:id` (a
+// redirect route, 301).
+import { createRoutes, notFound, toUrl } from 'crawlable-router';
 import { html } from './html.js';
 
 const PAGE = 40;
@@ -169,4 +170,22 @@ export function defineRoutes({ catalogue, link }) {
     ],
   };
   return { routes, notFound: notFoundView, head };
+}
+
+/**
+ * The route table of the app at `base` (`mode`: how its links are written, `'history'` or
+ * `'hashbang'`), as every client and server of every app builds it: the same routes, notFound view
+ * and head defaults. `render: false` gives the routes without their `render` hooks (the
+ * client-only app, whose server has no views): `views` then maps each route of the table to its hook.
+ */
+export function appRoutes({ catalogue, base, mode, render = true }) {
+  const { routes, notFound, head } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base, mode }) });
+  const hooks = new Map();
+  const bare = ({ render: view, ...route }) => (hooks.set(route, view), route);
+  const table = createRoutes(render ? routes : routes.map(bare), {
+    base,
+    notFound: render ? notFound : bare(notFound),
+    head,
+  });
+  return { routes: table, views: hooks };
 }

@@ -109,7 +109,7 @@ describe.each([
   });
 });
 
-/** The head a crawler or preview bot reads: description, og:title, robots, and the JSON-LD's name. */
+/** The head a crawler or preview bot reads: description, og:title, og:site_name, robots, and the JSON-LD's name. */
 const head = () =>
   page.evaluate(() => {
     const metas = (key: string) =>
@@ -117,23 +117,37 @@ const head = () =>
     const ld = [...document.head.querySelectorAll('script[type="application/ld+json"]')].map(
       (s) => (JSON.parse(s.textContent ?? '') as { name: string }).name,
     );
-    return { description: metas('description'), ogTitle: metas('og:title'), robots: metas('robots'), jsonLd: ld };
+    return {
+      description: metas('description'),
+      ogTitle: metas('og:title'),
+      siteName: metas('og:site_name'),
+      robots: metas('robots'),
+      jsonLd: ld,
+    };
   });
 
 describe.each([
   ['the pushState app', '/', (loc: string) => loc],
   ['the #! app on the UMD bundle', '/classic/', (loc: string) => `/classic/#!${loc}`],
   ['the client-only app', '/spa/', (loc: string) => `/spa${loc}`],
+  ['the server-rendered app', '/ssr/', (loc: string) => `/ssr${loc}`],
 ])('the head and the outcomes of %s', (_, _base, url) => {
   it('keeps exactly the state’s head tags through navigation, back and forward', async () => {
     await open(url('/books/1'));
     const book = {
       description: ['Les Misérables, by Victor Hugo (1862).'],
       ogTitle: ['Les Misérables'],
+      siteName: ['Crawlable Books'],
       robots: [],
       jsonLd: ['Les Misérables'],
     };
-    const author = { description: ['Books by Victor Hugo in the catalogue.'], ogTitle: ['Victor Hugo'], robots: [], jsonLd: [] };
+    const author = {
+      description: ['Books by Victor Hugo in the catalogue.'],
+      ogTitle: ['Victor Hugo'],
+      siteName: ['Crawlable Books'],
+      robots: [],
+      jsonLd: [],
+    };
     expect(await head()).toEqual(book);
     await follow('Victor Hugo');
     expect(await head()).toEqual(author);
@@ -149,6 +163,7 @@ describe.each([
     expect(await head()).toEqual({
       description: ['A catalogue of classic books whose every page has its own URL.'],
       ogTitle: [],
+      siteName: ['Crawlable Books'],
       robots: [],
       jsonLd: [],
     });
