@@ -5,6 +5,6 @@ import { catalogue } from './catalogue.js';
 import { appRoutes } from './routes.js';
 
 const base = '/classic/';
-const { routes } = appRoutes({ catalogue: catalogue('/data/books.json'), base, mode: 'hashbang' });
+const { routes } = appRoutes({ catalogue: catalogue('/data/books.json'), origin: location.origin, base, mode: 'hashbang' });
 const router = createRouter({ routes, base, mode: 'hashbang', outlet: '#app' });
 void router.start();

@@ -4,6 +4,6 @@ import { catalogue } from './catalogue.js';
 import { appRoutes } from './routes.js';
 
 const base = '/';
-const { routes } = appRoutes({ catalogue: catalogue('/data/books.json'), base, mode: 'history' });
+const { routes } = appRoutes({ catalogue: catalogue('/data/books.json'), origin: location.origin, base, mode: 'history' });
 const router = createRouter({ routes, base, mode: 'auto', outlet: '#app' });
 void router.start();

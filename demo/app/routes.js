@@ -2,11 +2,14 @@
 // snapshots: the same `load`, `title`, `head` and `render` on both sides, and every side builds its
 // table with `appRoutes`, so none has other head defaults. A book or author that does not exist
 // is a 404 everywhere (`notFound()`), and the old `/book/:id` URLs redirect to `/books/:id` (a
-// redirect route, 301).
+// redirect route, 301). The four apps show one catalogue: each state's canonical URL is the
+// pushState app's (docs/demo.md).
 import { createRoutes, notFound, toUrl } from 'crawlable-router';
 import { html } from './html.js';
 
 const PAGE = 40;
+/** The app whose URLs are the catalogue's canonical ones: the pushState app at /. */
+const CANONICAL = { base: '/', mode: 'history' };
 
 /**
  * The route definitions for `createRoutes`. `catalogue(signal)` fetches the books JSON;
@@ -175,17 +178,24 @@ export function defineRoutes({ catalogue, link }) {
 /**
  * The route table of the app at `base` (`mode`: how its links are written, `'history'` or
  * `'hashbang'`), as every client and server of every app builds it: the same routes, notFound view
- * and head defaults. `render: false` gives the routes without their `render` hooks (the
- * client-only app, whose server has no views): `views` then maps each route of the table to its hook.
+ * and head defaults. Every state's canonical link names the pushState app's clean URL of it on
+ * `origin`. `render: false` gives the routes without their `render` hooks (the client-only app,
+ * whose server has no views): `views` then maps each route of the table to its hook.
  */
-export function appRoutes({ catalogue, base, mode, render = true }) {
+export function appRoutes({ catalogue, origin, base, mode, render = true }) {
   const { routes, notFound, head } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base, mode }) });
   const hooks = new Map();
   const bare = ({ render: view, ...route }) => (hooks.set(route, view), route);
   const table = createRoutes(render ? routes : routes.map(bare), {
     base,
     notFound: render ? notFound : bare(notFound),
-    head,
+    // The table's own spelling of the state (tracking tags dropped), at the pushState app's URL. A
+    // state that is not found gets no canonical link on any side, whatever its head says.
+    head: ({ location }) => {
+      const match = table.match(location);
+      const canonical = (match && table.canonical(match)) ?? location;
+      return { ...head, link: [{ rel: 'canonical', href: origin + toUrl(canonical, CANONICAL) }] };
+    },
   });
   return { routes: table, views: hooks };
 }

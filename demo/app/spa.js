@@ -8,6 +8,7 @@ const base = '/spa/';
 // The routes without `render`: the views live in this file only, keyed by the route they draw.
 const { routes, views } = appRoutes({
   catalogue: catalogue('/data/books.json'),
+  origin: location.origin,
   base,
   mode: 'history',
   render: false,

@@ -109,7 +109,10 @@ describe.each([
   });
 });
 
-/** The head a crawler or preview bot reads: description, og:title, og:site_name, robots, and the JSON-LD's name. */
+/**
+ * The head a crawler or preview bot reads: description, og:title, og:site_name, robots, the JSON-LD's
+ * name, and the canonical link's path (every app's names the pushState app's URL).
+ */
 const head = () =>
   page.evaluate(() => {
     const metas = (key: string) =>
@@ -117,12 +120,16 @@ const head = () =>
     const ld = [...document.head.querySelectorAll('script[type="application/ld+json"]')].map(
       (s) => (JSON.parse(s.textContent ?? '') as { name: string }).name,
     );
+    const canonical = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="canonical"]')].map((l) =>
+      l.href.startsWith(location.origin) ? l.href.slice(location.origin.length) : l.href,
+    );
     return {
       description: metas('description'),
       ogTitle: metas('og:title'),
       siteName: metas('og:site_name'),
       robots: metas('robots'),
       jsonLd: ld,
+      canonical,
     };
   });
 
@@ -140,6 +147,7 @@ describe.each([
       siteName: ['Crawlable Books'],
       robots: [],
       jsonLd: ['Les Misérables'],
+      canonical: ['/books/1'],
     };
     const author = {
       description: ['Books by Victor Hugo in the catalogue.'],
@@ -147,6 +155,7 @@ describe.each([
       siteName: ['Crawlable Books'],
       robots: [],
       jsonLd: [],
+      canonical: ['/authors/victor-hugo'],
     };
     expect(await head()).toEqual(book);
     await follow('Victor Hugo');
@@ -166,6 +175,7 @@ describe.each([
       siteName: ['Crawlable Books'],
       robots: [],
       jsonLd: [],
+      canonical: ['/'],
     });
   });
 
@@ -174,7 +184,7 @@ describe.each([
     expect(await h1()).toBe('Not found');
     expect(await page.title()).toBe('Not found');
     expect(await path()).toBe(url('/books/99999'));
-    expect((await head()).robots).toEqual(['noindex']);
+    expect(await head()).toMatchObject({ robots: ['noindex'], canonical: [] });
     const before = await historyLength();
     await page.goto(demo.origin + url('/book/3'));
     await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Le Comte de Monte-Cristo');
