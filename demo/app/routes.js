@@ -10,12 +10,15 @@ import { html } from './html.js';
 const PAGE = 40;
 /** The app whose URLs are the catalogue's canonical ones: the pushState app at /. */
 const CANONICAL = { base: '/', mode: 'history' };
+/** The image link previews show for a book: a file of demo/public, 1200 × 630 as they want it. */
+const BOOK_IMAGE = { path: '/images/book.png', width: 1200, height: 630, alt: 'A closed red book with gold bands' };
 
 /**
  * The route definitions for `createRoutes`. `catalogue(signal)` fetches the books JSON;
- * `link(location)` writes a location as this app's URL form (clean or `#!`).
+ * `link(location)` writes a location as this app's URL form (clean or `#!`); `origin` is the
+ * site's (`https://example.com`), for absolute URLs in the head (`og:image`).
  */
-export function defineRoutes({ catalogue, link }) {
+export function defineRoutes({ catalogue, link, origin }) {
   const load = ({ signal }) => catalogue(signal);
   // The books a search finds (all of them without one), and the page of them `query` asks for:
   // 1 without `page`, null for a page that does not exist (and for `page=1`: that is the list itself).
@@ -128,7 +131,11 @@ export function defineRoutes({ catalogue, link }) {
             { property: 'og:type', content: 'book' },
             { property: 'og:title', content: book.title },
             { property: 'og:description', content: description },
-            { name: 'twitter:card', content: 'summary' },
+            { property: 'og:image', content: origin + BOOK_IMAGE.path },
+            { property: 'og:image:width', content: String(BOOK_IMAGE.width) },
+            { property: 'og:image:height', content: String(BOOK_IMAGE.height) },
+            { property: 'og:image:alt', content: BOOK_IMAGE.alt },
+            { name: 'twitter:card', content: 'summary_large_image' },
           ],
           jsonLd: {
             '@context': 'https://schema.org',
@@ -205,7 +212,7 @@ export function defineRoutes({ catalogue, link }) {
  * whose server has no views): `views` then maps each route of the table to its hook.
  */
 export function appRoutes({ catalogue, origin, base, mode, render = true }) {
-  const { routes, notFound, head } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base, mode }) });
+  const { routes, notFound, head } = defineRoutes({ catalogue, origin, link: (location) => toUrl(location, { base, mode }) });
   const hooks = new Map();
   const bare = ({ render: view, ...route }) => (hooks.set(route, view), route);
   const table = createRoutes(render ? routes : routes.map(bare), {
