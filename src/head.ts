@@ -159,19 +159,48 @@ export function jsonLdText(value: unknown): string {
   return (JSON.stringify(value) ?? 'null').replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
 }
 
+/** What Open Graph derives from the page a state is: its canonical URL (where no canonical link names one) and its title. Internal. */
+export interface PageFacts {
+  url?: string | undefined;
+  title?: string | undefined;
+}
+
+// An Open Graph tag's key, written with `property` or (as some sites do) `name`.
+const OG = /^meta \S+ og:/;
+
 /**
  * A state's head tags: `extra` (the server's canonical link), then the table's defaults, then the
  * view's own; a later layer's tag wins, so a hook that names a canonical link keeps it. A state
- * that is not found or failed (`extra` null) has no canonical link from any layer. Internal.
+ * that is not found or failed (`extra` null) has no canonical link from any layer. Where any `og:`
+ * tag is set, Open Graph's required `og:url`, `og:title` and `og:type` are derived unless a layer
+ * sets them (`content: null` takes one away). Internal.
  */
 export function stateHead<C>(
   table: { head?: Head | ((context: C) => Head) | undefined },
   view: { head?: ((context: never) => Head) | undefined },
   context: C,
   extra?: Head | null,
+  page: PageFacts = {},
 ): HeadTag[] {
   // The hooks are typed by their route (`HeadFunction` in routes.ts); here the context is whatever the caller renders with.
   const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
-  const tags = mergeHead([extra, defaults, view.head && (view.head as (context: C) => Head)(context)]);
+  const layers = [extra, defaults, view.head && (view.head as (context: C) => Head)(context)];
+  let tags = mergeHead(layers);
+  // Open Graph's required properties, where the state has any og: tag, as a layer under its own:
+  // og:url its canonical link's URL (`href`, after `rel`), og:title its title, og:type `website`.
+  if (tags.some((t) => OG.test(t.key)))
+    tags = mergeHead([
+      {
+        meta: [
+          {
+            property: 'og:url',
+            content: extra === null ? null : (tags.find((t) => t.key === CANONICAL_KEY)?.attrs[1]?.[1] ?? page.url) || null,
+          },
+          { property: 'og:title', content: page.title || null },
+          { property: 'og:type', content: 'website' },
+        ],
+      },
+      ...layers,
+    ]);
   return extra === null ? tags.filter((t) => t.key !== CANONICAL_KEY) : tags;
 }

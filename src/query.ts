@@ -55,32 +55,30 @@ export function stringifyQuery(query: QueryInput, onLoneSurrogate: (key: string,
   return out;
 }
 
-/**
- * The pairs of a query (raw text, no leading `?`) whose decoded key is in `keys`, kept as written,
- * in the order of `keys` (a key's own pairs in the order they came); the whole query when `keys` is
- * undefined. What makes a state distinct: every other key (a tracking tag, a cache buster) names the
- * same state, and so does every order of the declared ones.
- */
-export function keepQueryKeys(text: string, keys: readonly string[] | undefined): string {
-  if (!keys) return text;
-  // The pairs of each key at the key's place in `keys` (a key listed twice: its first place).
-  const kept: string[][] = keys.map(() => []);
-  for (const pair of text.split('&')) if (pair) kept[keys.indexOf(percentDecode(pair.split('=', 1)[0] as string))]?.push(pair);
-  return kept.flat().join('&');
-}
-
 // Campaign and click tags that analytics and ad networks add to a shared link: `utm_*`, Google's
 // `gclid`, `dclid`, `_ga` and `_gl`, Facebook's `fbclid`, Microsoft's `msclkid`, Mailchimp's
 // `mc_cid` and `mc_eid`, Yandex's `yclid`, Instagram's `igshid`. Case as the trackers write them.
-const TRACKING = /^(?:utm_.*|gclid|fbclid|msclkid|dclid|mc_[ce]id|_g[al]|yclid|igshid)$/;
+const TRACKING = /^(utm_.*|(fb|[dgy])clid|msclkid|mc_[ce]id|_g[al]|igshid)$/;
 
 /** True for a query key that tracks a visit (`utm_source`, `fbclid`, …): it never makes a state. Internal. */
 export const isTrackingKey = (key: string): boolean => TRACKING.test(key);
 
-/** A query (raw text, no leading `?`) without its tracking pairs; every other pair kept as written, in order. */
-export function dropTracking(text: string): string {
-  return text
-    .split('&')
-    .filter((pair) => !TRACKING.test(percentDecode(pair.split('=', 1)[0] as string)))
-    .join('&');
+/**
+ * The pairs of a query (raw text, no leading `?`) whose decoded key is in `keys`, kept as written,
+ * in the order of `keys` (a key's own pairs in the order they came); every pair in its order when
+ * `keys` is undefined. Tracking tags never: what makes a state distinct are its declared keys in
+ * any order, and every other key (a tracking tag, a cache buster) names the same state.
+ */
+export function keepQueryKeys(text: string, keys?: readonly string[]): string {
+  // The pairs of each key at the key's place in `keys` (a key listed twice: its first place), or all in one.
+  const kept: string[][] = (keys || [0]).map(() => []);
+  for (const pair of text.split('&')) {
+    const key = percentDecode(pair.split('=', 1)[0] as string);
+    // An empty pair is no key's, whatever `keys` lists.
+    if (!TRACKING.test(key)) kept[keys ? (pair ? keys.indexOf(key) : -1) : 0]?.push(pair);
+  }
+  return kept.flat().join('&');
 }
+
+/** A query (raw text, no leading `?`) without its tracking tags, every other pair kept as written, in order. */
+export const dropTracking = (text: string): string => keepQueryKeys(text);

@@ -8,7 +8,7 @@ import { redirectOutcome } from './outcome.js';
 import type { Params } from './params.js';
 import { compileRoute, requiredNames, type Compiled } from './pattern.js';
 import { percentDecode } from './percent.js';
-import { dropTracking, keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
+import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
 import { createMatcher } from './route-index.js';
@@ -72,7 +72,7 @@ export function createRoutes<const P extends readonly string[]>(
     let loc = normalizeLocation(location);
     const [path, query = '', hash] = splitLocation(loc);
     // Tracking tags (`utm_source`, `fbclid`) name the state they were added to: they are no part of it.
-    const search = dropTracking(query);
+    const search = keepQueryKeys(query);
     if (search !== query) loc = path + (search && '?' + search) + (hash === undefined ? '' : '#' + hash);
     return { location: loc, path, search, hash: hash ? percentDecode(hash) : '' };
   }

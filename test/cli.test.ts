@@ -128,9 +128,10 @@ describe('crawlable-router prerender (child process)', () => {
     const book = readFileSync(path.join(out, 'books/2/index.html'), 'utf8');
     expect(book).toContain('<title data-router-title="App">Book 2</title>');
     expect(book).toContain('<main id="view"><h1>2</h1></main>');
-    expect(book).toContain('<link rel="canonical" href="https://example.com/app/#!/books/2" data-router-head="/books/2">');
+    // A hashbang app's crawlers are told clean URLs (--clean-urls bots, the default): they drop the fragment.
+    expect(book).toContain('<link rel="canonical" href="https://example.com/app/books/2" data-router-head="/books/2">');
     const urls = parseXml(readFileSync(path.join(out, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
-    expect(urls).toEqual(['https://example.com/app/', 'https://example.com/app/#!/books/1', 'https://example.com/app/#!/books/2']);
+    expect(urls).toEqual(['https://example.com/app/', 'https://example.com/app/books/1', 'https://example.com/app/books/2']);
   });
 
   it('renders the real app with --headless', async () => {
@@ -251,7 +252,19 @@ describe('crawlable-router prerender (child process)', () => {
   });
 
   it('splits a run with --shard K/N, and the sitemap command writes the sitemap of the gathered folder', async () => {
-    const args = ['--routes', 'routes.mjs', '--out', 'out-shards', '--origin', 'https://example.com', '--mode', 'hashbang'];
+    // --clean-urls shell: a hashbang app that speaks the scheme alone names its #! URLs.
+    const args = [
+      '--routes',
+      'routes.mjs',
+      '--out',
+      'out-shards',
+      '--origin',
+      'https://example.com',
+      '--mode',
+      'hashbang',
+      '--clean-urls',
+      'shell',
+    ];
     const one = await inProcess(['prerender', ...args, '--outlet', '#view', '--shard', '1/2', '--json']);
     const two = await inProcess(['prerender', ...args, '--outlet', '#view', '--shard', '2/2', '--json']);
     expect([one.code, two.code]).toEqual([EXIT.OK, EXIT.OK]);
@@ -264,6 +277,7 @@ describe('crawlable-router prerender (child process)', () => {
     const step = await inProcess(['sitemap', ...args]);
     expect(step).toMatchObject({ code: EXIT.OK, stdout: '' });
     expect(step.stderr).toContain('wrote the sitemap of 3 of 3 states');
+    expect(readFileSync(path.join(dir, 'out-shards/sitemap.xml'), 'utf8')).toContain('<loc>https://example.com/app/#!/books/1</loc>');
     await cli(['prerender', ...args.slice(0, 3), 'out-whole', ...args.slice(4), '--outlet', '#view']);
     for (const file of [...files, 'sitemap.xml', '404.html'])
       expect(readFileSync(path.join(dir, 'out-shards', file), 'utf8')).toBe(readFileSync(path.join(dir, 'out-whole', file), 'utf8'));
@@ -352,6 +366,10 @@ describe('run', () => {
       '--mode must be "history" or "hashbang", got "auto"',
     ],
     [
+      ['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--clean-urls', 'bot'],
+      `--clean-urls must be 'bots', 'all' or 'shell', got "bot"`,
+    ],
+    [
       ['prerender', '--routes', 'r.mjs', '--out', 'x', '--origin', 'https://example.com', '--timeout', '0'],
       '--timeout must be a whole number above 0, got "0"',
     ],
@@ -434,11 +452,13 @@ describe('crawlable-router verify', () => {
     expect(result.stdout).toMatch(/^status\s+kind\s+bytes\s+text\s+problems\s+state/);
     expect(result.stdout).toContain('UGLY_CANONICAL  the canonical link of');
     expect(result.stdout).toContain('13 states crawled (6 × 200, 1 × 301, 1 × 302, 3 × 404, 2 × 500), sitemap');
-    // 11 faults of the scheme (two of them sitemap entries that are no 200), and 13 of how today's bots
-    // see the fixture's clean URLs (a scheme-only site serves none of its #! states there).
+    // 15 faults of the scheme (two of them sitemap entries that are no 200, four #! URLs given as a
+    // page's address: a canonical link and three sitemap entries), and 13 of how today's bots see the
+    // fixture's clean URLs (a scheme-only site serves none of its #! states there).
     expect(result.stdout).toContain('EMPTY_FOR_BOTS  a bot that runs no JavaScript gets no <meta name="description"> at');
     expect(result.stdout).toContain('SITEMAP_NOT_200  the sitemap');
-    expect(result.stdout.trimEnd().endsWith('24 problems')).toBe(true);
+    expect(result.stdout).toContain('FRAGMENT_URL  the canonical link of');
+    expect(result.stdout.trimEnd().endsWith('28 problems')).toBe(true);
     expect(result.stderr).toContain('\r\x1b[2K[13/13]');
   });
 
@@ -457,13 +477,30 @@ describe('crawlable-router verify', () => {
     const result = await cli(['verify', `${site.origin}/`, '--json']);
     expect(result.code).toBe(EXIT.FAILURES);
     const report = JSON.parse(result.stdout);
-    expect(report).toMatchObject({ start: `${site.origin}/`, problems: 24, browser: false });
+    expect(report).toMatchObject({ start: `${site.origin}/`, problems: 28, browser: false });
     expect(report.states.find((s: { url: string }) => s.url === `${site.origin}/#!/a`).clean).toEqual({
       url: `${site.origin}/a`,
       bot: { status: 404, title: expect.any(String), description: '' },
       browser: { status: 404, shell: false },
       differ: false,
     });
+  });
+
+  it('exits 0 for a site with warnings and no problem, printing them apart and counting them in the summary', async () => {
+    // One page, the same for every agent, with a title, a description, og: tags and no og:image.
+    const page = '<!doctype html><title>Home</title><meta name="description" content="d"><meta property="og:title" content="Home">';
+    const warned = await listen((req, res) => res.writeHead(req.url === '/' ? 200 : 404, { 'content-type': 'text/html' }).end(page));
+    try {
+      const result = await inProcess(['verify', `${warned.base}/`]);
+      expect(result.code).toBe(EXIT.OK);
+      expect(result.stdout).not.toContain('Problems:');
+      expect(result.stdout).toContain(`Warnings:\nMISSING_OG_IMAGE  the page of ${warned.base}/ has Open Graph tags but no og:image`);
+      expect(result.stdout.trimEnd().endsWith('0 problems, 1 warning')).toBe(true);
+      const json = JSON.parse((await inProcess(['verify', `${warned.base}/`, '--json'])).stdout);
+      expect(json).toMatchObject({ problems: 0, warnings: 1, states: [{ problems: [], warnings: [{ code: 'MISSING_OG_IMAGE' }] }] });
+    } finally {
+      await warned.close();
+    }
   });
 
   it.each([

@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CANONICAL_KEY, headKey, isCanonicalLink, isFragmentMeta, jsonLdText, mergeHead, type MetaTag } from '../src/head.js';
+import {
+  CANONICAL_KEY,
+  headKey,
+  isCanonicalLink,
+  isFragmentMeta,
+  jsonLdText,
+  mergeHead,
+  stateHead,
+  type Head,
+  type MetaTag,
+} from '../src/head.js';
 import { fuzz } from './fuzz/runs.js';
 
 const attrs = (map: Record<string, string>) => (name: string) => map[name];
@@ -190,5 +200,71 @@ describe('the scheme meta tag and the canonical link, recognised as HTML reads t
     ['meta', { rel: 'canonical' }, false],
   ])('isCanonicalLink(<%s %j>) is %s', (tag, values, expected) => {
     expect(isCanonicalLink(tag, attrs(values))).toBe(expected);
+  });
+});
+
+describe('stateHead: Open Graph derived where a state has any og: tag', () => {
+  const canonical = { link: [{ rel: 'canonical', href: 'https://example.com/books/1' }] };
+  const og = (view: Head, extra: Head | null | undefined, page = { url: 'https://example.com/fallback', title: 'Book 1' }) =>
+    Object.fromEntries(
+      stateHead({}, { head: () => view }, {}, extra, page)
+        .filter((t) => / og:/.test(t.key))
+        .map((t) => [t.attrs[0]?.[1], t.attrs[1]?.[1]]),
+    );
+
+  it.each<[string, Head, Head | null | undefined, Record<string, string>]>([
+    ['nothing for a state with no og: tag', { meta: [{ name: 'description', content: 'd' }] }, canonical, {}],
+    [
+      "og:url from the canonical link, og:title from the title, og:type 'website'",
+      { meta: [{ property: 'og:image', content: 'i.png' }] },
+      canonical,
+      { 'og:url': 'https://example.com/books/1', 'og:title': 'Book 1', 'og:type': 'website', 'og:image': 'i.png' },
+    ],
+    [
+      'the URL given where no canonical link names one',
+      { meta: [{ property: 'og:image', content: 'i.png' }] },
+      undefined,
+      { 'og:url': 'https://example.com/fallback', 'og:title': 'Book 1', 'og:type': 'website', 'og:image': 'i.png' },
+    ],
+    [
+      'no og:url for a state not found or failed (no canonical URL)',
+      { meta: [{ property: 'og:image', content: 'i.png' }] },
+      null,
+      { 'og:title': 'Book 1', 'og:type': 'website', 'og:image': 'i.png' },
+    ],
+    [
+      "the state's own values, and none where it takes one away with content: null",
+      {
+        meta: [
+          { property: 'og:type', content: 'book' },
+          { property: 'og:title', content: 'Own' },
+          { property: 'og:url', content: null },
+        ],
+      },
+      canonical,
+      { 'og:title': 'Own', 'og:type': 'book' },
+    ],
+    [
+      'an og: tag written with name, as some sites do',
+      { meta: [{ name: 'og:site_name', content: 'Shop' }] },
+      canonical,
+      {
+        'og:url': 'https://example.com/books/1',
+        'og:title': 'Book 1',
+        'og:type': 'website',
+        'og:site_name': 'Shop',
+      },
+    ],
+  ])('derives %s', (_, view, extra, expected) => {
+    expect(og(view, extra)).toEqual(expected);
+  });
+
+  it("takes a hook's canonical link over the server's, and writes no og:title for a page with no title", () => {
+    const view = { meta: [{ property: 'og:image', content: 'i.png' }], link: [{ rel: 'canonical', href: 'https://example.com/own' }] };
+    expect(og(view, canonical, { url: undefined, title: '' } as never)).toEqual({
+      'og:url': 'https://example.com/own',
+      'og:type': 'website',
+      'og:image': 'i.png',
+    });
   });
 });

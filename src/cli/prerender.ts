@@ -5,7 +5,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { UrlMode } from '../index.js';
 import { headlessRenderer, prerender, SnapshotError } from '../server/index.js';
-import { checkMode, checkOrigin } from '../server/urls.js';
+import type { CleanUrls } from '../server/types.js';
+import { checkCleanUrls, checkMode, checkOrigin } from '../server/urls.js';
 import { EXIT, integer, jsonReport, readArgs, SetupError, UsageError, type CliIo } from './common.js';
 import { loadRoutes } from './routes-module.js';
 
@@ -22,7 +23,10 @@ Required:
   --origin URL         the site's origin for canonical links and the sitemap: https://example.com
 
 Options:
-  --mode MODE          history (clean URLs) or hashbang (#! URLs)          [default: history]
+  --mode MODE          the app's client mode: history or hashbang              [default: history]
+  --clean-urls WHAT    what the server answers at clean URLs: bots, all or shell; any but shell
+                       names clean URLs in canonical links and the sitemap, whatever the mode
+                                                                                [default: bots]
   --base PATH          the app's base path; must be the table's        [default: the table's]
   --concurrency N      states rendered at once                                  [default: 4]
   --timeout MS         longest render of one state                          [default: 10000]
@@ -77,17 +81,22 @@ function writeFailure(error: unknown, out: string | undefined): unknown {
 }
 
 /** The arguments prerender and sitemap share, checked, and the routes module loaded. */
-async function prerenderSetup(values: { routes?: string; out?: string; origin?: string; mode?: string; base?: string }, io: CliIo) {
+async function prerenderSetup(
+  values: { routes?: string; out?: string; origin?: string; mode?: string; 'clean-urls'?: string; base?: string },
+  io: CliIo,
+) {
   for (const name of ['routes', 'out', 'origin'] as const) if (!values[name]) throw new UsageError(`--${name} is required`);
   // The server's own checks, as usage errors: a bad value is told before anything loads.
   let mode: UrlMode;
+  let cleanUrls: CleanUrls;
   try {
     mode = checkMode(values.mode, '--mode');
+    cleanUrls = checkCleanUrls(values['clean-urls'], '--clean-urls');
     checkOrigin(values.origin, '--origin');
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
-  return { mode, ...(await loadRoutes(path.resolve(io.cwd, values.routes as string), values.base)) };
+  return { mode, cleanUrls, ...(await loadRoutes(path.resolve(io.cwd, values.routes as string), values.base)) };
 }
 
 // The options prerender and sitemap share: which table, where, and in which URL form.
@@ -96,6 +105,7 @@ const TABLE_OPTIONS = {
   out: { type: 'string' },
   origin: { type: 'string' },
   mode: { type: 'string' },
+  'clean-urls': { type: 'string' },
   base: { type: 'string' },
 } as const;
 
@@ -126,7 +136,7 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
   const concurrency = integer(values.concurrency, 'concurrency', 4);
   const timeoutMs = integer(values.timeout, 'timeout', 10_000);
   const resolve = (file: string) => path.resolve(io.cwd, file);
-  const { mode, ...loaded } = await prerenderSetup(values, io);
+  const { mode, cleanUrls, ...loaded } = await prerenderSetup(values, io);
   const shell = values.shell !== undefined ? readText(resolve(values.shell), 'shell') : loaded.shell;
   for (const option of ['isolate', 'upstream'] as const)
     if (values[option] !== undefined && values.headless === undefined) throw new UsageError(`--${option} needs --headless`);
@@ -150,6 +160,7 @@ export async function runPrerender(args: string[], io: CliIo): Promise<number> {
       outDir: resolve(values.out as string),
       origin: values.origin as string,
       mode,
+      cleanUrls,
       ...(values.base !== undefined && { base: values.base }),
       ...(renderer && { renderer }),
       ...(shell !== undefined && { shell }),
@@ -189,7 +200,10 @@ Required:
   --origin URL         the site's origin: https://example.com
 
 Options:
-  --mode MODE          history (clean URLs) or hashbang (#! URLs)          [default: history]
+  --mode MODE          the app's client mode: history or hashbang              [default: history]
+  --clean-urls WHAT    what the server answers at clean URLs: bots, all or shell; any but shell
+                       names clean URLs in canonical links and the sitemap, whatever the mode
+                                                                                [default: bots]
   --base PATH          the app's base path; must be the table's        [default: the table's]
   -h, --help           show this help
 
@@ -200,13 +214,14 @@ export async function runSitemap(args: string[], io: CliIo): Promise<number> {
   const parsed = readArgs(args, TABLE_OPTIONS, SITEMAP_USAGE, io);
   if (!parsed) return EXIT.OK;
   const { values } = parsed;
-  const { routes, mode } = await prerenderSetup(values, io);
+  const { routes, mode, cleanUrls } = await prerenderSetup(values, io);
   try {
     await prerender({
       routes,
       outDir: path.resolve(io.cwd, values.out as string),
       origin: values.origin as string,
       mode,
+      cleanUrls,
       ...(values.base !== undefined && { base: values.base }),
       sitemapOnly: true,
       progress: io.stderr,

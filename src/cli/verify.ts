@@ -11,9 +11,11 @@ Crawls the site at URL as the AJAX crawling scheme's crawler does: #! links are 
 ugly URLs, pages with <meta name="fragment" content="!"> again with ?_escaped_fragment_=, the
 sitemaps robots.txt names (or /sitemap.xml) are read, and _escaped_fragment_ links are never
 followed. Reports each state's status and snapshot size, and every problem: a meta-tag page whose
-snapshot is not 200, an ugly URL in a canonical link, sitemap or hyperlink, a missing canonical
-link, a malformed meta tag, and (with --browser) a state whose visible text in Chromium differs
-from its snapshot's.
+snapshot is not 200, an ugly URL in a canonical link, sitemap or hyperlink, a fragment (#!) in a
+canonical link, sitemap entry or hreflang alternate (crawlers drop it), a tracking tag (utm_*,
+gclid, fbclid…) in a canonical link or og:url, a missing canonical link, a malformed meta tag, and
+(with --browser) a state whose visible text in Chromium differs from its snapshot's. Warnings,
+listed apart (a page with og: tags and no og:image), are no problems and leave the exit code 0.
 
 Options:
   --browser            compare each state's text in Chromium with its snapshot (no cloaking);
@@ -23,8 +25,8 @@ Options:
   --concurrency N      fetches at once                                           [default: 4]
   -h, --help           show this help
 
-Exit codes: 0 no problems, 1 problems found, 2 bad arguments, 3 the browser could not start,
-4 unexpected error.`;
+Exit codes: 0 no problems (warnings do not count), 1 problems found, 2 bad arguments, 3 the
+browser could not start, 4 unexpected error.`;
 
 /** `crawlable-router verify`. */
 export async function runVerify(args: string[], io: CliIo): Promise<number> {

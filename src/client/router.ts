@@ -90,7 +90,7 @@ export function createRouter(options: RouterOptions): Router {
   let ticks = 0;
   let lastHref = '';
   let listening: { signal: RouterSignal; abort(): void } | undefined; // aborted by destroy(): removes what start() added
-  const view = createView(routes, doc);
+  const view = createView(routes, doc, win?.location.origin);
   // The outcome published with the settled signal: the status a server would answer the state
   // with, and where a redirect (from a load, a redirect route or a guard) took the navigation.
   let status = 200;
@@ -180,7 +180,7 @@ export function createRouter(options: RouterOptions): Router {
       // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
       // the state failed, as the server answers it, never the last state's status over a stale view.
       ((status = 500), (moved = undefined));
-      view.draw(hooks, { ...contextOf(m), data, error }, failed || m.notFound, failed);
+      view.draw(hooks, { ...contextOf(m), data, error }, failed || m.notFound ? null : routes.canonical(m), failed);
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
     }

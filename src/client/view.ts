@@ -6,6 +6,7 @@ import { DEV } from '../dev.js';
 import { stateHead } from '../head.js';
 import { hookText, syncHead } from '../hook-text.js';
 import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
+import { urlOf, type AppLocation } from '../location.js';
 import type { AnyRoute, RouteTable } from '../route-types.js';
 import type { RouterDocument, RouterElement } from './dom.js';
 import { createHead } from './head.js';
@@ -19,14 +20,17 @@ export interface View {
   /**
    * Draws `view` (a route's, the table's notFound or the error view) of the state `context` names:
    * its render (unless the server already drew that location into the outlet), its title and its
-   * head; `bare` (not found or failed) has no canonical link, and `failed` keeps the title where the
-   * error view has none.
+   * head; `canonical` is the state's canonical location, null for a state not found or failed, which
+   * has no canonical link; `failed` keeps the title where the error view has none.
    */
-  draw(view: ErrorView, context: ErrorContext, bare: boolean | undefined, failed: boolean | undefined): void;
+  draw(view: ErrorView, context: ErrorContext, canonical: AppLocation | null, failed: boolean | undefined): void;
 }
 
-/** Makes the drawing of one router's states on `doc` (none: a memory history without a window). Internal. */
-export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | undefined): View {
+/**
+ * Makes the drawing of one router's states on `doc` (none: a memory history without a window), whose
+ * page is on `origin` (`og:url` is written on it; none on a page of no origin, a `file:` one). Internal.
+ */
+export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | undefined, origin = 'null'): View {
   // Without a document there is no head to keep.
   const setHead = doc && createHead(doc);
   let outlet: RouterElement | null | undefined;
@@ -53,7 +57,7 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
       shellTitle = doc.querySelector('title')?.getAttribute(SHELL_TITLE_ATTRIBUTE) ?? doc.title;
       return readHydration(doc);
     },
-    draw(view, context, bare, failed) {
+    draw(view, context, canonical, failed) {
       const location = context.location;
       const keep = drawn === location;
       drawn = null;
@@ -71,7 +75,9 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
           DEV ? { head: syncHead(routes.head, location) } : routes,
           DEV ? { head: syncHead(view.head, location) } : view,
           context,
-          bare ? null : undefined,
+          canonical === null ? null : undefined,
+          // Open Graph's URL is the clean one, whatever the mode: crawlers drop the fragment.
+          { url: canonical === null || origin === 'null' ? undefined : origin + urlOf(canonical, routes.base, false), title: shown },
         ),
         location,
       );

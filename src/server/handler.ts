@@ -26,12 +26,10 @@ import { etagOf, respond, type Page } from './http/respond.js';
 import { createQueue } from './render/queue.js';
 import { hooksRenderer } from './render/render.js';
 import { createSnapshotSource } from './render/snapshots.js';
-import type { CleanUrls, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
-import { checkBase, checkMode, checkOrigin, publicUrl, redirectUrl, type UrlSettings } from './urls.js';
+import type { SnapshotHandler, SnapshotHandlerOptions } from './types.js';
+import { checkBase, checkCleanUrls, checkMode, checkOrigin, crawlerMode, publicUrl, redirectUrl, type UrlSettings } from './urls.js';
 
 export type { CacheOptions, CleanUrls, Snapshot, SnapshotClient, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
-
-const CLEAN_URLS: readonly CleanUrls[] = ['bots', 'all', 'shell'];
 
 /** What a request target means to the handler. */
 interface Target {
@@ -84,10 +82,13 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   const { routes } = optionsOf(options, 'createSnapshotHandler', '{ routes, origin, … }', OPTIONS);
   if (!routes || typeof routes.resolve !== 'function')
     throw new SnapshotError('BAD_OPTION', 'routes must be a route table from createRoutes()');
+  const cleanUrls = checkCleanUrls(options.cleanUrls);
+  // The app's own mode opens its pages (a headless render); crawlers are told clean URLs (urls.ts).
+  const appMode = checkMode(options.mode);
   const settings: UrlSettings = {
     origin: checkOrigin(options.origin),
     base: checkBase(options.base, routes.base),
-    mode: checkMode(options.mode),
+    mode: crawlerMode(appMode, cleanUrls),
   };
   const timeoutMs = positiveOption(options.timeoutMs, 10_000, 'timeoutMs', 'a number of milliseconds');
   const {
@@ -104,9 +105,6 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
         error,
       ),
   } = options;
-  const cleanUrls = options.cleanUrls ?? 'bots';
-  if (!CLEAN_URLS.includes(cleanUrls))
-    throw new SnapshotError('BAD_OPTION', `cleanUrls must be 'bots', 'all' or 'shell', got ${JSON.stringify(cleanUrls)}`);
   const isBot = options.isBot ?? defaultIsBot;
   if (typeof isBot !== 'function') throw new SnapshotError('BAD_OPTION', 'isBot must be a function of the User-Agent header');
   const hydrate = cleanUrls === 'all' ? { nonce: checkNonce(options.nonce) } : undefined;
@@ -139,6 +137,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   const snapshots = createSnapshotSource({
     routes,
     settings,
+    appMode,
     renderer: options.renderer ?? hooksRenderer(shell, routes),
     queue: createQueue(options.queue),
     timeoutMs,
@@ -160,7 +159,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       const form = clean ? 'clean' : readUglyUrl(request.target).fragment === '' ? 'meta' : 'ugly';
       return respond(
         request,
-        { ...redirectTo(stored.status, redirectUrl(stored.redirect, settings, form), cacheControl), vary: varies },
+        { ...redirectTo(stored.status, redirectUrl(stored.redirect, settings, form), cacheControl, shell.lang), vary: varies },
         { compress },
       );
     }
@@ -184,7 +183,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     } catch (error) {
       // A client that has gone gets nothing written; its wait is over.
       if (request.signal?.aborted) return null;
-      const { page, report } = failurePage(error, retryAfter);
+      const { page, report } = failurePage(error, retryAfter, shell.lang);
       if (report && !reported.has(error as object)) {
         reported.add(Object(error));
         onError(error, key);
@@ -212,7 +211,11 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
         ? routeRedirect(routes.match(routes.stateOf(location)) ?? match)
         : null;
     if (moved)
-      return respond(request, { ...redirectTo(moved.status, redirectUrl(moved.to, settings, 'clean'), cacheControl), vary }, { compress });
+      return respond(
+        request,
+        { ...redirectTo(moved.status, redirectUrl(moved.to, settings, 'clean'), cacheControl, shell.lang), vary },
+        { compress },
+      );
     if (!serveShell) return null;
     return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
   }
@@ -233,7 +236,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       target = targetOf(request.target);
     } catch (error) {
       if (!(error instanceof CodecError)) throw error;
-      const body = errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message || error.code}`);
+      const body = errorPage(400, `This is not a URL of the AJAX crawling scheme: ${error.message || error.code}`, shell.lang);
       return respond(request, { status: 400, body, cacheControl: 'no-store' }, { compress });
     }
     const { location, clean } = target;

@@ -30,7 +30,7 @@ export interface SnapshotHandlerOptions {
   origin: string;
   /** The app's base path; must be the route table's. Default: the route table's base. */
   base?: string;
-  /** Which URL the canonical link names: `'history'` the clean URL, `'hashbang'` the `#!` URL. Default `'history'`. */
+  /** The app's client mode: `'hashbang'` opens a headless page at its `#!` URL, and with `cleanUrls: 'shell'` names `#!` URLs in canonical links; crawlers are told clean URLs otherwise. Default `'history'`. */
   mode?: UrlMode;
   /** The app's HTML shell (its index.html), parsed once. Default: a minimal page with an empty `<div id="app">`. */
   shell?: string;

@@ -1,10 +1,12 @@
-// The public URLs the server writes (canonical links, sitemaps, the headless page's address): the
-// pretty URL in hashbang mode, the clean URL in history mode, always on the configured origin,
-// never on the request's Host header (docs/scheme.md, last section).
+// The public URLs the server writes (canonical links, sitemaps, redirects' targets): the clean URL
+// wherever the server answers clean URLs, the pretty URL of a hashbang app only where it speaks the
+// scheme alone (`cleanUrls: 'shell'`), always on the configured origin, never on the request's Host
+// header (docs/scheme.md, last section).
 
 import { PARAM, toUglyUrl } from '../codec.js';
 import { normalizeBase, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import { SnapshotError } from './errors.js';
+import type { CleanUrls } from './types.js';
 
 /** Checks an `origin` option (`https://example.com`, a port allowed, no path) and returns it serialised. */
 export function checkOrigin(origin: unknown, option = 'origin'): string {
@@ -45,6 +47,15 @@ export function checkMode(mode: unknown, option = 'mode'): UrlMode {
   throw new SnapshotError('BAD_OPTION', `${option} must be "history" or "hashbang", got ${JSON.stringify(mode)}`);
 }
 
+const CLEAN_URLS: readonly string[] = ['bots', 'all', 'shell'];
+
+/** Checks a `cleanUrls` option: `'bots'` when not given. */
+export function checkCleanUrls(cleanUrls: unknown, option = 'cleanUrls'): CleanUrls {
+  if (cleanUrls === undefined) return 'bots';
+  if (CLEAN_URLS.includes(cleanUrls as string)) return cleanUrls as CleanUrls;
+  throw new SnapshotError('BAD_OPTION', `${option} must be 'bots', 'all' or 'shell', got ${JSON.stringify(cleanUrls)}`);
+}
+
 /** Checks a `base` option against the route table's base: the two must name one base. */
 export function checkBase(base: string | undefined, routesBase: string): string {
   if (base === undefined) return routesBase;
@@ -55,11 +66,21 @@ export function checkBase(base: string | undefined, routesBase: string): string 
   return normal;
 }
 
-/** Where public URLs are written: the app's origin, base and URL mode. */
+/** Where public URLs are written: the app's origin, base, and the URL mode crawlers are told (`crawlerMode`). */
 export interface UrlSettings {
   origin: string;
   base: string;
   mode: UrlMode;
+}
+
+/**
+ * The form of the URLs crawlers are told (canonical links, `og:url`, sitemaps, the app's links in
+ * snapshots): the clean URL wherever the server answers clean URLs, whatever the app's client mode,
+ * since crawlers drop the fragment and read `/#!/books/1` as `/`. Only `'shell'`, where the scheme
+ * alone is spoken, keeps a hashbang app's `#!` URLs.
+ */
+export function crawlerMode(mode: UrlMode, cleanUrls: CleanUrls): UrlMode {
+  return cleanUrls === 'shell' ? mode : 'history';
 }
 
 /**

@@ -4,14 +4,16 @@
 // escaped fragment, sitemaps are read, and links in _escaped_fragment_ form are never followed.
 
 import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
+import { canonicalProblems, fragmentProblem } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
-import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport } from './problems.js';
 import { readPage } from './page.js';
+import { previewWarning } from './preview.js';
+import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport, type Warning } from './problems.js';
 import { readSitemaps } from './sitemaps.js';
 
-export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport } from './problems.js';
+export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport, Warning, WarningCode } from './problems.js';
 
 /** Options of `verify`. */
 export interface VerifyOptions {
@@ -67,9 +69,17 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   /**
    * Queues the state a link names, once and up to maxStates, or tells `problems` why it is not
    * crawled (off the origin, too long, an ugly URL). A #! URL is crawled with its fragment, any other
-   * without. `where` says where the link stands, for the messages; `fromSitemap`, that a sitemap lists it.
+   * without. `where` says where the link stands, for the messages; `from`, what gives it: a sitemap
+   * or an hreflang alternate gives a page's address, where a fragment is a fault of its own.
    */
-  const enqueue = (href: string, base: string, problems: Problem[], where: string, fromSitemap = false): void => {
+  const enqueue = (
+    href: string,
+    base: string,
+    problems: Problem[],
+    where: string,
+    from: 'link' | 'alternate' | 'sitemap' = 'link',
+  ): void => {
+    const fromSitemap = from === 'sitemap';
     let url: URL;
     try {
       url = new URL(href, base);
@@ -100,6 +110,8 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       });
       return;
     }
+    const fragment = from === 'link' ? null : fragmentProblem(url, `${where} ${fromSitemap ? 'lists' : 'is'}`);
+    if (fragment) addProblem(problems, fragment);
     if (!url.hash.startsWith('#!')) url.hash = '';
     // Only a state crawled is checked against its listing: what is kept is bounded by maxStates.
     if (!known.has(url.href) && known.size >= maxStates) return;
@@ -112,10 +124,11 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const first = startUrl(start);
   enqueue(first, first, [], 'start');
   // The sitemaps' entries are states to crawl.
-  const sitemap = await readSitemaps(origin, get, (loc, url, problems) => enqueue(loc, url, problems, `the sitemap ${url}`, true));
+  const sitemap = await readSitemaps(origin, get, (loc, url, problems) => enqueue(loc, url, problems, `the sitemap ${url}`, 'sitemap'));
 
   async function crawl(url: string): Promise<StateReport> {
     const problems: Problem[] = [];
+    const warnings: Warning[] = [];
     const pretty = new URL(url).hash.startsWith('#!');
     let fetched = url;
     let kind: StateReport['kind'] = pretty ? 'pretty' : 'plain';
@@ -123,7 +136,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       fetched = pretty ? toUglyUrl(url) : url;
     } catch (error) {
       addProblem(problems, { code: 'FETCH_FAILED', message: `cannot map ${url} to its ugly URL: ${(error as CodecError).message}` });
-      return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems };
+      return { url, fetched, kind, status: 0, bytes: 0, title: '', text: 'unchecked', problems, warnings };
     }
     // A state's redirect is reported, and its target crawled, rather than followed blindly.
     const moved = (answer: Fetched): StateReport | null => {
@@ -138,7 +151,18 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
         if (isUglyUrl(target)) target = toPrettyUrl(target);
         enqueue(target, fetched, problems, `the redirect of ${fetched}`);
       }
-      return { url, fetched, kind, status: answer.status, redirect: target, bytes: answer.bytes, title: '', text: 'unchecked', problems };
+      return {
+        url,
+        fetched,
+        kind,
+        status: answer.status,
+        redirect: target,
+        bytes: answer.bytes,
+        title: '',
+        text: 'unchecked',
+        problems,
+        warnings,
+      };
     };
     let page = await get(fetched, maxBytes, false, false);
     const early = moved(page);
@@ -173,17 +197,12 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (kind !== 'plain' && page.status === 200 && /html/.test(page.type)) {
       if (facts.canonicals.length === 0)
         addProblem(problems, { code: 'MISSING_CANONICAL', message: `the snapshot of ${url} has no <link rel="canonical">` });
-      for (const canonical of facts.canonicals) {
-        const target = URL.canParse(canonical, url) ? new URL(canonical, url).href : null;
-        if (target === null)
-          addProblem(problems, {
-            code: 'BAD_CANONICAL',
-            message: `the canonical link of ${url} is not a URL: ${JSON.stringify(canonical)}`,
-          });
-        else if (isUglyUrl(target))
-          addProblem(problems, { code: 'UGLY_CANONICAL', message: `the canonical link of ${url} is the ugly URL ${canonical}` });
-      }
+      for (const fault of canonicalProblems(facts.canonicals, facts.ogUrls, url)) addProblem(problems, fault);
     }
+    // What a link preview shows for a page that is there: a snapshot, or an ordinary page.
+    const preview = page.status === 200 && /html/.test(page.type) ? previewWarning(url, facts) : null;
+    if (preview) addProblem(warnings, preview);
+    for (const href of facts.alternates) enqueue(href, url, problems, `the hreflang alternate on ${url}`, 'alternate');
     for (const href of facts.links) enqueue(href, url, problems, `a link on ${url}`);
     let text: StateReport['text'] = 'unchecked';
     // Compared: what the crawler indexes or is told is missing (a snapshot, or a page that is a 200).
@@ -199,7 +218,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
           message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}`,
         });
     }
-    return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems };
+    return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems, warnings };
   }
 
   /**
@@ -237,6 +256,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
             bytes: 0,
             title: '',
             text: 'unchecked',
+            warnings: [],
             problems: [
               {
                 code: error instanceof OffOrigin ? 'OFF_ORIGIN' : 'FETCH_FAILED',
@@ -256,5 +276,6 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   states.sort((a, b) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0));
   if (sitemap) for (const problem of listedProblems(states, listed)) addProblem(sitemap.problems, problem);
   const problems = states.reduce((n, s) => n + problemCount(s.problems), 0) + problemCount(sitemap?.problems ?? []);
-  return { start, states, sitemap, problems, browser: Boolean(browser) };
+  const warnings = states.reduce((n, s) => n + problemCount(s.warnings), 0);
+  return { start, states, sitemap, problems, warnings, browser: Boolean(browser) };
 }

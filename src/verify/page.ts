@@ -1,5 +1,5 @@
-// What the scheme's crawler reads from a fetched page: its hyperlinks, canonical link, title and
-// `<meta name="fragment">` tags, from a real HTML parse (parse5), never regexes over markup; a
+// What the scheme's crawler reads from a fetched page: its hyperlinks, hreflang alternates,
+// canonical link, title, Open Graph tags and `<meta name="fragment">` tags, from a real HTML parse (parse5), never regexes over markup; a
 // sitemap's `<loc>` entries from a real XML parse (saxes); robots.txt line by line.
 
 import { isCanonicalLink, isFragmentMeta, isLinkRel } from '../head.js';
@@ -17,10 +17,18 @@ type Node = {
 
 /** What a page says to a crawler. */
 export interface PageFacts {
-  /** Every `<a href>`, `<area href>` and `<link rel="alternate" hreflang href>`, as written. */
+  /** Every `<a href>` and `<area href>`, as written. */
   links: string[];
+  /** Every `<link rel="alternate" hreflang href>`, as written: another language's version, which crawlers follow too. */
+  alternates: string[];
   /** The `href` of every `<link rel="canonical">`, as written. */
   canonicals: string[];
+  /** The content of every `<meta property="og:url">`, as written: the page's canonical URL for link previews. */
+  ogUrls: string[];
+  /** True when the page has any Open Graph tag (`<meta property="og:…">`). */
+  og: boolean;
+  /** True when it names an image for link previews: an `og:image` (or `og:image:url`) that is not empty. */
+  ogImage: boolean;
   /** The document title's text, its first TEXT_MAX characters. */
   title: string;
   /** The content of the first `<meta name="description">`, trimmed, its first TEXT_MAX characters; `''` when there is none. */
@@ -68,14 +76,42 @@ function isAlternate(tag: string | undefined, read: (name: string) => string | u
   return read('hreflang') !== undefined && isLinkRel(tag, read, 'alternate');
 }
 
+/**
+ * The Open Graph property of a `<meta>` (`og:image`), lower case, or null: read from `property`, or
+ * from `name` as some pages write it and the previewers read it too.
+ */
+function ogProperty(tag: string | undefined, read: (name: string) => string | undefined): string | null {
+  if (tag !== 'meta') return null;
+  const property = (read('property') ?? read('name') ?? '').trim().toLowerCase();
+  return property.startsWith('og:') ? property : null;
+}
+
 /** Reads the crawler-relevant facts of an HTML document. */
 export function readPage(html: string): PageFacts {
-  const facts: PageFacts = { links: [], canonicals: [], title: '', description: '', fragmentMetas: [] };
+  const facts: PageFacts = {
+    links: [],
+    alternates: [],
+    canonicals: [],
+    ogUrls: [],
+    og: false,
+    ogImage: false,
+    title: '',
+    description: '',
+    fragmentMetas: [],
+  };
   for (const [node, inHead] of walk(parse(html) as unknown as Node)) {
     const tag = node.tagName;
     const read = (name: string) => attr(node, name);
-    if ((tag === 'a' || tag === 'area' || isAlternate(tag, read)) && read('href') !== undefined) facts.links.push(read('href') as string);
+    if ((tag === 'a' || tag === 'area') && read('href') !== undefined) facts.links.push(read('href') as string);
+    if (isAlternate(tag, read) && read('href') !== undefined) facts.alternates.push(read('href') as string);
     if (isCanonicalLink(tag, read)) facts.canonicals.push(attr(node, 'href') ?? '');
+    const og = ogProperty(tag, read);
+    if (og !== null) {
+      const content = read('content') ?? '';
+      facts.og = true;
+      if (og === 'og:url') facts.ogUrls.push(content);
+      if ((og === 'og:image' || og === 'og:image:url') && content.trim()) facts.ogImage = true;
+    }
     if (tag === 'title' && !facts.title) facts.title = kept(text(node).trim());
     if (isFragmentMeta(tag, read)) facts.fragmentMetas.push({ content: attr(node, 'content') ?? '', inHead });
     if (tag === 'meta' && (attr(node, 'name') ?? '').trim().toLowerCase() === 'description' && !facts.description)

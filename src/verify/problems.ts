@@ -12,6 +12,8 @@ export type ProblemCode =
   | 'MISSING_CANONICAL'
   | 'UGLY_CANONICAL'
   | 'BAD_CANONICAL'
+  | 'FRAGMENT_URL'
+  | 'TRACKING_CANONICAL'
   | 'UGLY_LINK'
   | 'UGLY_SITEMAP'
   | 'SITEMAP_NOT_200'
@@ -34,20 +36,34 @@ export interface Problem {
   more?: number;
 }
 
+/** What a warning is about. */
+export type WarningCode = 'MISSING_OG_IMAGE';
+
+/** One thing that works but less well than it could: reported, never counted in `problems` nor failing verify. */
+export interface Warning {
+  /** The kind of warning. */
+  code: WarningCode;
+  /** What could be better, naming the URL concerned. */
+  message: string;
+  /** How many more warnings of this code the state has that are not listed: on the last one listed only. */
+  more?: number;
+}
+
 /** Problems of one code listed for a state (or for the sitemaps); the rest are counted in the last one's `more`. */
 export const LISTED_PER_CODE = 20;
 /** Characters kept of a message that names what a page chose (its text, its URLs). */
 const MESSAGE_MAX = 1000;
 
 /**
- * Adds `problem` to a state's `problems`, or counts it in `more` of the last one of its code once
- * LISTED_PER_CODE of them are listed. A page chooses how many it has (a 10 MiB page holds 350,000
- * ugly links, each a message naming the page's URL) and what their messages quote: listing them all
- * ran the crawler out of memory, so each message is kept printable and at most MESSAGE_MAX long.
+ * Adds `problem` to a state's `problems` (or a warning to its `warnings`), or counts it in `more` of
+ * the last one of its code once LISTED_PER_CODE of them are listed. A page chooses how many it has (a
+ * 10 MiB page holds 350,000 ugly links, each a message naming the page's URL) and what their messages
+ * quote: listing them all ran the crawler out of memory, so each message is kept printable and at
+ * most MESSAGE_MAX long.
  */
-export function addProblem(problems: Problem[], problem: Problem): void {
+export function addProblem<T extends Problem | Warning>(problems: T[], problem: T): void {
   let listed = 0;
-  let last: Problem | undefined;
+  let last: T | undefined;
   for (const known of problems) {
     if (known.code !== problem.code) continue;
     listed++;
@@ -57,8 +73,8 @@ export function addProblem(problems: Problem[], problem: Problem): void {
   else problems.push({ ...problem, message: printable(problem.message, MESSAGE_MAX) });
 }
 
-/** How many problems `problems` stands for: those listed and those counted. */
-export function problemCount(problems: readonly Problem[]): number {
+/** How many problems (or warnings) `problems` stands for: those listed and those counted. */
+export function problemCount(problems: readonly (Problem | Warning)[]): number {
   return problems.reduce((n, p) => n + 1 + (p.more ?? 0), 0);
 }
 
@@ -82,6 +98,8 @@ export interface StateReport {
   text: 'match' | 'mismatch' | 'unchecked';
   /** What is wrong with this state. */
   problems: Problem[];
+  /** What could be better for this state: no failure. */
+  warnings: Warning[];
   /** What the state's clean URL gave a bot and a browser (src/verify/agents.ts); absent when the state could not be fetched. */
   clean?: CleanUrlReport;
 }
@@ -96,6 +114,8 @@ export interface VerifyReport {
   sitemap: { url: string; entries: number; problems: Problem[] } | null;
   /** How many problems were found in all. */
   problems: number;
+  /** How many warnings were given in all; they do not fail verify. */
+  warnings: number;
   /** True when a browser compared each state's text with its snapshot. */
   browser: boolean;
 }

@@ -5,12 +5,13 @@
 import { count } from '../server/build/progress.js';
 import { printable } from '../server/printable.js';
 import type { VerifyReport } from './crawl.js';
-import { problemCount, type Problem } from './problems.js';
+import { problemCount, type Problem, type Warning } from './problems.js';
 
-/** One problem's line, saying how many more of its code are not listed. */
-const problemLine = (p: Problem) => `${p.code}  ${printable(p.message)}` + (p.more ? ` (and ${p.more} more ${p.code} not listed)` : '');
+/** One problem's (or warning's) line, saying how many more of its code are not listed. */
+const problemLine = (p: Problem | Warning) =>
+  `${p.code}  ${printable(p.message)}` + (p.more ? ` (and ${p.more} more ${p.code} not listed)` : '');
 
-/** The report as a table of states, then every problem, then a summary line. */
+/** The report as a table of states, then every problem, every warning, then a summary line. */
 export function formatReport(report: VerifyReport): string {
   const rows = report.states.map((s) => [
     String(s.status || 'ERR'),
@@ -24,6 +25,7 @@ export function formatReport(report: VerifyReport): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === cells.length - 1 ? c : c.padEnd(widths[i] as number))).join('  ');
   const problems = [...(report.sitemap?.problems.map(problemLine) ?? []), ...report.states.flatMap((s) => s.problems.map(problemLine))];
+  const warnings = report.states.flatMap((s) => s.warnings.map(problemLine));
   const byStatus = new Map<number, number>();
   for (const s of report.states) byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
   const statuses = [...byStatus]
@@ -37,11 +39,14 @@ export function formatReport(report: VerifyReport): string {
     ...rows.map(line),
     '',
     ...(problems.length ? ['Problems:', ...problems, ''] : []),
+    // Apart from the problems, and counted apart: a warning fails nothing.
+    ...(warnings.length ? ['Warnings:', ...warnings, ''] : []),
     `${count(report.states.length, 'state')} crawled (${statuses})` +
       (report.sitemap
         ? `, sitemap ${printable(report.sitemap.url)} with ${count(report.sitemap.entries, 'entry', 'entries')}`
         : ', no sitemap') +
       (report.browser ? `, ${count(mismatches, 'text mismatch', 'text mismatches')} in Chromium` : '') +
-      `, ${count(report.problems, 'problem')}`,
+      `, ${count(report.problems, 'problem')}` +
+      (report.warnings ? `, ${count(report.warnings, 'warning')}` : ''),
   ].join('\n');
 }

@@ -126,6 +126,31 @@ describe.each(modes)('outcomes on the client router in %s mode', (mode) => {
   });
 });
 
+describe.each(modes)('Open Graph on the client router in %s mode', (mode) => {
+  let t: ReturnType<typeof open>;
+  afterEach(async () => {
+    t.router.destroy();
+    await t.window.happyDOM.close();
+  });
+
+  it('derives og:url (the clean canonical URL, without tracking tags), og:title and og:type where a state has og: tags', async () => {
+    t = open(mode, toUrl('/items/7?utm_source=news&fbclid=x', { mode }));
+    await t.router.start();
+    expect(t.router.current?.location).toBe('/items/7');
+    // The address bar keeps the tags for analytics: only the state leaves them out.
+    expect(t.address()).toContain('utm_source=news&fbclid=x');
+    expect(t.metas('og:url')).toEqual(['https://example.com/items/7']);
+    expect(t.metas('og:title')).toEqual(['Item 7']);
+    expect(t.metas('og:type')).toEqual(['website']);
+    await t.router.navigate('/items/missing');
+    expect(t.metas('og:url')).toEqual([]);
+    await t.router.navigate('/');
+    expect(t.metas('og:title')).toEqual([]);
+    expect(t.metas('og:url')).toEqual([]);
+    expect(t.metas('og:type')).toEqual([]);
+  });
+});
+
 describe('the head the client router keeps', () => {
   let t: ReturnType<typeof open>;
   afterEach(async () => {
@@ -155,7 +180,8 @@ describe('the head the client router keeps', () => {
     expect(t.metas('og:title')).toEqual(['Item 8']);
     expect(t.document.querySelectorAll('script[type="application/ld+json"]').length).toBe(1);
     await t.router.navigate('/');
-    expect(t.metas('og:title')).toEqual([]);
+    // The default og:site_name makes the home an Open Graph page too: its title is derived.
+    expect(t.metas('og:title')).toEqual(['Home']);
     expect(t.document.querySelectorAll('script[type="application/ld+json"]').length).toBe(0);
     expect(t.metas('description')).toEqual(['Every item']);
     t.router.back();

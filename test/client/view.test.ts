@@ -38,7 +38,7 @@ describe('createView', () => {
         head: () => ({ meta: [{ name: 'description', content: 'Book one' }] }),
       },
       context('/books/1', 'one'),
-      false,
+      '/books/1',
       false,
     );
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>one</h1>');
@@ -55,11 +55,11 @@ describe('createView', () => {
     const view = createView(routes, doc);
     expect(view.start('#app')).toEqual({ location: '/books/1', status: 200, data: 'one' });
     const hooks = { render: () => '<h1>client</h1>' };
-    view.draw(hooks, context('/books/1'), false, false);
+    view.draw(hooks, context('/books/1'), '/books/1', false);
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>server</h1>');
     // A route without a title shows the shell's, as the server's page named it.
     expect(doc.title).toBe('Shell');
-    view.draw(hooks, context('/books/1'), false, false);
+    view.draw(hooks, context('/books/1'), '/books/1', false);
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>client</h1>');
   });
 
@@ -75,7 +75,7 @@ describe('createView', () => {
       el.innerHTML = 'server';
       const view = createView(routes, doc);
       view.start(el as never);
-      view.draw(hooks, context(location), false, false);
+      view.draw(hooks, context(location), location, false);
       expect([outlet, location, el.innerHTML]).toEqual([outlet, location, shown]);
       expect(doc.title).toBe('Shop');
     }
@@ -83,7 +83,7 @@ describe('createView', () => {
     const view = createView(routes, doc);
     view.start(null);
     doc.title = 'Elsewhere';
-    view.draw({}, context('/x'), false, false);
+    view.draw({}, context('/x'), '/x', false);
     expect(doc.title).toBe('Shop');
   });
 
@@ -91,8 +91,8 @@ describe('createView', () => {
     const doc = page('<title>Shell</title>', '<main id="app"></main>');
     const view = createView(routes, doc);
     view.start(doc.querySelector('#app') as never);
-    view.draw({ title: 'Before' }, context('/a'), false, false);
-    view.draw({ render: () => 'Failed' }, context('/b'), true, true);
+    view.draw({ title: 'Before' }, context('/a'), '/a', false);
+    view.draw({ render: () => 'Failed' }, context('/b'), null, true);
     expect(doc.title).toBe('Before');
     expect(doc.querySelector('link[rel=canonical]')).toBeNull();
     expect(doc.querySelector('meta[name=description]')?.getAttribute('content')).toBe('The site');
@@ -104,7 +104,7 @@ describe('createView', () => {
     try {
       const view = createView(routes, undefined);
       expect(view.start('#app')).toBeNull();
-      expect(() => view.draw({ title: 'T', render: () => 'x' }, context('/'), false, false)).not.toThrow();
+      expect(() => view.draw({ title: 'T', render: () => 'x' }, context('/'), '/', false)).not.toThrow();
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('the outlet "#app" matches no element: the router has no window'));
     } finally {
       warn.mockRestore();
@@ -115,7 +115,7 @@ describe('createView', () => {
     const doc = page('', '<main id="app"></main>');
     const view = createView(routes, doc);
     view.start('#app');
-    expect(() => view.draw({ render: () => Promise.resolve('x') as never }, context('/late?tab=1'), false, false)).toThrow(
+    expect(() => view.draw({ render: () => Promise.resolve('x') as never }, context('/late?tab=1'), '/late?tab=1', false)).toThrow(
       /^render of "\/late\?tab=1" returned a promise/,
     );
   });

@@ -77,24 +77,44 @@ function read(html: string) {
 }
 
 describe.each([
-  // mode, base, ugly URL, meta-tag URL, canonical, pretty link in the page
-  ['history', '/', '/?_escaped_fragment_=/books/42', '/books/42?_escaped_fragment_=', `${ORIGIN}/books/42`, '/books/1'],
-  ['hashbang', '/', '/?_escaped_fragment_=/books/42', '/books/42?_escaped_fragment_=', `${ORIGIN}/#!/books/42`, '/#!/books/1'],
-  ['history', '/app/', '/app/?_escaped_fragment_=/books/42', '/app/books/42?_escaped_fragment_=', `${ORIGIN}/app/books/42`, '/app/books/1'],
+  // mode, cleanUrls, base, ugly URL, meta-tag URL, canonical, pretty link in the page. Crawlers are
+  // told clean URLs wherever the server answers them, a hashbang app's too: they drop the fragment.
+  ['history', 'bots', '/', '/?_escaped_fragment_=/books/42', '/books/42?_escaped_fragment_=', `${ORIGIN}/books/42`, '/books/1'],
+  ['hashbang', 'bots', '/', '/?_escaped_fragment_=/books/42', '/books/42?_escaped_fragment_=', `${ORIGIN}/books/42`, '/books/1'],
+  ['hashbang', 'shell', '/', '/?_escaped_fragment_=/books/42', '/books/42?_escaped_fragment_=', `${ORIGIN}/#!/books/42`, '/#!/books/1'],
+  [
+    'history',
+    'bots',
+    '/app/',
+    '/app/?_escaped_fragment_=/books/42',
+    '/app/books/42?_escaped_fragment_=',
+    `${ORIGIN}/app/books/42`,
+    '/app/books/1',
+  ],
   [
     'hashbang',
+    'bots',
+    '/app/',
+    '/app/?_escaped_fragment_=/books/42',
+    '/app/books/42?_escaped_fragment_=',
+    `${ORIGIN}/app/books/42`,
+    '/app/books/1',
+  ],
+  [
+    'hashbang',
+    'shell',
     '/app/',
     '/app/?_escaped_fragment_=/books/42',
     '/app/books/42?_escaped_fragment_=',
     `${ORIGIN}/app/#!/books/42`,
     '/app/#!/books/1',
   ],
-] as const)('%s mode, base %s', (mode, base, ugly, metaForm, canonical, prettyLink) => {
+] as const)('%s mode, cleanUrls %s, base %s', (mode, cleanUrls, base, ugly, metaForm, canonical, prettyLink) => {
   it.each([
     ['the #! flavour', ugly],
     ['the meta-tag flavour', metaForm],
   ])('answers %s with the state title, canonical link and outlet', async (_, target) => {
-    const { port } = await serve({ routes: table(base), mode });
+    const { port } = await serve({ routes: table(base), mode, cleanUrls });
     const reply = await request(port, target);
     expect(reply.status).toBe(200);
     expect(read(reply.body)).toEqual({ title: ['Book 42'], canonical: [canonical], meta: 0, outlet: 'Name of 42' });
@@ -103,7 +123,7 @@ describe.each([
   });
 
   it('answers the base state in both flavours, with ugly links in the outlet made pretty', async () => {
-    const { port } = await serve({ routes: table(base), mode });
+    const { port } = await serve({ routes: table(base), mode, cleanUrls });
     const a = await request(port, `${base}?_escaped_fragment_=`);
     const b = await request(port, `${base}?_escaped_fragment_=/`);
     expect(a.status).toBe(200);
@@ -114,7 +134,7 @@ describe.each([
   });
 
   it('answers a clean URL with the shell and the meta fragment tag: 200 known, 404 unknown', async () => {
-    const { port } = await serve({ routes: table(base), mode });
+    const { port } = await serve({ routes: table(base), mode, cleanUrls });
     const known = await request(port, `${base}books/42`);
     const unknown = await request(port, `${base}nope/x`);
     expect([known.status, unknown.status]).toEqual([200, 404]);
@@ -124,7 +144,7 @@ describe.each([
   });
 
   it('answers an unknown state with 404 and the notFound route, with no canonical link', async () => {
-    const { port } = await serve({ routes: table(base), mode });
+    const { port } = await serve({ routes: table(base), mode, cleanUrls });
     const reply = await request(port, `${base}?_escaped_fragment_=/nope`);
     expect(reply.status).toBe(404);
     expect(read(reply.body)).toEqual({ title: ['Not found'], canonical: [], meta: 0, outlet: 'Nothing here' });
@@ -622,8 +642,10 @@ describe('cache', () => {
 describe('render(location)', () => {
   it('gives the snapshot itself, with its status, ETag and canonical URL', async () => {
     const handler = createSnapshotHandler({ routes: table('/app/'), origin: ORIGIN, mode: 'hashbang', shell: SHELL });
-    const snap = await handler.render('/books/caf%C3%A9#x');
-    expect(snap).toMatchObject({ location: '/books/caf%C3%A9', status: 200, canonical: `${ORIGIN}/app/#!/books/caf%C3%A9` });
+    const snap = await handler.render('/books/caf%C3%A9?utm_source=x#x');
+    expect(snap).toMatchObject({ location: '/books/caf%C3%A9', status: 200, canonical: `${ORIGIN}/app/books/caf%C3%A9` });
+    const shell = createSnapshotHandler({ routes: table('/app/'), origin: ORIGIN, mode: 'hashbang', shell: SHELL, cleanUrls: 'shell' });
+    expect((await shell.render('/books/1')).canonical).toBe(`${ORIGIN}/app/#!/books/1`);
     expect(read(snap.html).title).toEqual(['Book café']);
     expect(snap.etag).toMatch(/^"[\w-]+"$/);
     expect(snap.lastModified).toBeInstanceOf(Date);

@@ -58,7 +58,8 @@ describe('verify', () => {
 
   it.each([
     ['/', ['UGLY_LINK']],
-    ['/#!/a', []],
+    // Its canonical link is its #! URL, which crawlers read as the start page's.
+    ['/#!/a', ['FRAGMENT_URL']],
     ['/#!/b', ['MISSING_CANONICAL']],
     ['/#!/u', ['UGLY_CANONICAL']],
     ['/#!/v', ['BAD_CANONICAL']],
@@ -74,15 +75,23 @@ describe('verify', () => {
     expect(codes(report, origin + path)).toEqual(expected);
   });
 
-  it('reports an ugly URL in the sitemap and does not follow it', () => {
-    expect(report.sitemap).toMatchObject({ url: `${origin}/sitemap.xml`, entries: 4, problems: [{ code: 'UGLY_SITEMAP' }, {}, {}] });
+  it('reports an ugly URL in the sitemap and does not follow it, and each #! URL it lists', () => {
+    expect(report.sitemap).toMatchObject({ url: `${origin}/sitemap.xml`, entries: 4 });
+    expect(report.sitemap?.problems.map((p) => p.code)).toEqual([
+      'FRAGMENT_URL',
+      'UGLY_SITEMAP',
+      'FRAGMENT_URL',
+      'FRAGMENT_URL',
+      'SITEMAP_NOT_200',
+      'SITEMAP_NOT_200',
+    ]);
     expect(report.states.some((s) => s.url.includes('/c'))).toBe(false);
-    expect(report.problems).toBe(11);
+    expect(report.problems).toBe(15);
   });
 
   it('reports a sitemap entry that redirects or is not found, where it reported nothing', () => {
     // A sitemap lists what a crawler should index; the pages alone (a 301, a 404) are no fault.
-    expect(report.sitemap?.problems.slice(1)).toEqual([
+    expect(report.sitemap?.problems.filter((p) => p.code === 'SITEMAP_NOT_200')).toEqual([
       {
         code: 'SITEMAP_NOT_200',
         message: `the sitemap ${origin}/sitemap.xml lists ${origin}/#!/old, which redirects (301) to ${origin}/#!/a: list the URL of the state itself, which answers 200`,
@@ -126,8 +135,15 @@ describe('verify', () => {
     const small = await verify(`${origin}/`, { maxStates: 3, agents: false });
     expect(small.states).toHaveLength(3);
     // The sitemap's /#!/old is the third state; its /#!/missing is past it: neither crawled nor kept.
-    expect(small.sitemap?.problems.map((p) => p.code)).toEqual(['UGLY_SITEMAP', 'SITEMAP_NOT_200']);
-    expect(small.sitemap?.problems[1]?.message).toContain(`lists ${origin}/#!/old,`);
+    // Its #! entries are faults of its own text, crawled or not.
+    expect(small.sitemap?.problems.map((p) => p.code)).toEqual([
+      'FRAGMENT_URL',
+      'UGLY_SITEMAP',
+      'FRAGMENT_URL',
+      'FRAGMENT_URL',
+      'SITEMAP_NOT_200',
+    ]);
+    expect(small.sitemap?.problems[4]?.message).toContain(`lists ${origin}/#!/old,`);
   });
 });
 

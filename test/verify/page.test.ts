@@ -11,7 +11,11 @@ describe('readPage', () => {
     );
     expect(facts).toEqual({
       links: ['#!/b', '/c', '/svg', '/in-template'],
+      alternates: [],
       canonicals: ['/#!/a', '/x'],
+      ogUrls: [],
+      og: false,
+      ogImage: false,
       title: 'Books & more',
       description: '200 books <>',
       fragmentMetas: [
@@ -21,13 +25,32 @@ describe('readPage', () => {
     });
   });
 
-  it('reads the hreflang alternates of a page as links, which a crawler follows, and no other link element', () => {
+  it('reads the hreflang alternates of a page, which a crawler follows, apart from its links, and no other link element', () => {
     const facts = readPage(
       '<html><head><link rel="alternate" hreflang="fr" href="/fr/%C3%A9t%C3%A9"><link rel="Alternate" hreflang="x-default" href="/?_escaped_fragment_=/en">' +
         '<link rel="alternate" type="application/rss+xml" href="/feed"><link rel="stylesheet" hreflang="de" href="/s.css"><link rel="alternate" hreflang="de"></head>' +
         '<body><a href="/b">b</a></body></html>',
     );
-    expect(facts.links).toEqual(['/fr/%C3%A9t%C3%A9', '/?_escaped_fragment_=/en', '/b']);
+    expect(facts.alternates).toEqual(['/fr/%C3%A9t%C3%A9', '/?_escaped_fragment_=/en']);
+    expect(facts.links).toEqual(['/b']);
+  });
+
+  it.each<[string, head: string, og: boolean, ogImage: boolean, ogUrls: string[]]>([
+    ['no Open Graph tag', '<meta name="description" content="d"><meta property="twitter:image" content="/t.png">', false, false, []],
+    ['og:title alone', '<meta property="og:title" content="T">', true, false, []],
+    ['an og:image', '<meta property="og:title" content="T"><meta property="og:image" content="/i.png">', true, true, []],
+    ['an og:image:url, as the protocol allows', '<meta property="OG:Image:URL" content="https://e.com/i.png">', true, true, []],
+    ['an empty og:image', '<meta property="og:image" content=" ">', true, false, []],
+    ['og: in name, as some pages write it', '<meta name="og:image" content="/i.png">', true, true, []],
+    [
+      'og:url, each as written',
+      '<meta property="og:url" content="/#!/a"><meta property="og:url" content="/b?utm_source=x">',
+      true,
+      false,
+      ['/#!/a', '/b?utm_source=x'],
+    ],
+  ])('reads the Open Graph tags of a page with %s', (_, head, og, ogImage, ogUrls) => {
+    expect(readPage(`<html><head>${head}</head><body></body></html>`)).toMatchObject({ og, ogImage, ogUrls });
   });
 
   it('survives hostile markup', () => {

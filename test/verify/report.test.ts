@@ -6,6 +6,7 @@ const report: VerifyReport = {
   start: 'https://e.test/',
   browser: true,
   problems: 2,
+  warnings: 0,
   sitemap: {
     url: 'https://e.test/sitemap.xml',
     entries: 3,
@@ -21,6 +22,7 @@ const report: VerifyReport = {
       title: 'Home',
       text: 'match',
       problems: [],
+      warnings: [],
     },
     {
       url: 'https://e.test/#!/x',
@@ -31,6 +33,7 @@ const report: VerifyReport = {
       title: 'Not found',
       text: 'mismatch',
       problems: [{ code: 'TEXT_MISMATCH', message: 'differs' }],
+      warnings: [],
     },
   ],
 };
@@ -56,6 +59,24 @@ describe('formatReport', () => {
       'TEXT_MISMATCH  differs',
       '',
       '2 states crawled (1 × 200, 1 × 404), sitemap https://e.test/sitemap.xml with 3 entries, 1 text mismatch in Chromium, 2 problems',
+    ]);
+  });
+
+  it('lists warnings apart from the problems, and counts them apart in the summary', () => {
+    const [home, missing] = report.states as [VerifyReport['states'][number], VerifyReport['states'][number]];
+    const warned = { ...home, warnings: [{ code: 'MISSING_OG_IMAGE' as const, message: 'the page of https://e.test/ has no og:image' }] };
+    const lines = formatReport({ ...report, states: [warned, missing], warnings: 1 }).split('\n');
+    // The table counts problems only: a warning fails nothing.
+    expect(lines[2]).toMatch(/^200 +meta +1234 +match +0 +https:\/\/e\.test\/$/);
+    expect(lines.slice(5)).toEqual([
+      'Problems:',
+      'UGLY_SITEMAP  the sitemap points at an ugly URL',
+      'TEXT_MISMATCH  differs',
+      '',
+      'Warnings:',
+      'MISSING_OG_IMAGE  the page of https://e.test/ has no og:image',
+      '',
+      '2 states crawled (1 × 200, 1 × 404), sitemap https://e.test/sitemap.xml with 3 entries, 1 text mismatch in Chromium, 2 problems, 1 warning',
     ]);
   });
 });

@@ -28,6 +28,8 @@ import { sitemapOfFolder, takesSitemapName, writeSitemap } from './sitemap-files
 import { NOT_FOUND_FILE, writeNotFoundPage, type NotFoundPage } from './not-found-page.js';
 import { checkShard, inShard, type Shard } from './shard.js';
 import { thrownText } from '../printable.js';
+import type { CleanUrls } from '../types.js';
+import { checkCleanUrls } from '../urls.js';
 import { tableStates, unlisted } from './states.js';
 
 /** Options of `prerender`. */
@@ -38,8 +40,10 @@ export interface PrerenderOptions {
   outDir: string;
   /** The site's origin, for canonical links and the sitemap. Required. */
   origin: string;
-  /** `'hashbang'` or `'history'`: which URL canonical links and the sitemap carry. Default `'history'`. */
+  /** The app's client mode: `'hashbang'` opens headless pages at `#!` URLs, and names `#!` URLs in canonical links and the sitemap where `cleanUrls` is `'shell'`. Default `'history'`. */
   mode?: UrlMode;
+  /** What the server answers at clean URLs (`createSnapshotHandler`'s option): anything but `'shell'` names clean URLs in canonical links and the sitemap, whatever the mode. Prerendered pages carry no hydration data either way. Default `'bots'`. */
+  cleanUrls?: CleanUrls;
   /** The app's base path; must be the route table's. Default: the route table's base. */
   base?: string;
   /** Renders states. Default: the routes' hooks into `shell`. */
@@ -112,6 +116,7 @@ const OPTIONS: Record<keyof PrerenderOptions, 1> = {
   outDir: 1,
   origin: 1,
   mode: 1,
+  cleanUrls: 1,
   base: 1,
   renderer: 1,
   shell: 1,
@@ -138,6 +143,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     routes: options.routes,
     origin: options.origin,
     mode: options.mode,
+    // Which URLs crawlers are told; 'all' would also put each state's data in its file, which no page of a static host reads.
+    cleanUrls: checkCleanUrls(options.cleanUrls) === 'shell' ? 'shell' : 'bots',
     base: options.base,
     renderer: options.renderer,
     shell: options.shell,

@@ -5,6 +5,7 @@ import { stat } from 'node:fs/promises';
 import path from 'node:path';
 import type { AppLocation, UrlMode } from '../../location.js';
 import type { AnyRoute, RouteTable } from '../../route-types.js';
+import type { CleanUrls } from '../types.js';
 import { SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';
 import { fileInside, writeInside } from '../files/folder.js';
@@ -17,6 +18,7 @@ export interface SitemapSite {
   routes: RouteTable<AnyRoute>;
   origin: string;
   mode?: UrlMode;
+  cleanUrls?: CleanUrls;
 }
 
 /** Whether a snapshot's file (`sitemap.xml/index.html`) starts with a name the sitemap may take. */
@@ -31,7 +33,7 @@ const isThere = (file: string, kind: 'folder' | 'file' = 'folder'): Promise<bool
 
 /** Writes the sitemap of `locations` into `outDir`: the names of its files. */
 export async function writeSitemap(site: SitemapSite, outDir: string, locations: AppLocation[]): Promise<string[]> {
-  const parts = await sitemap(locations, { origin: site.origin, base: site.routes.base, mode: site.mode });
+  const parts = await sitemap(locations, { origin: site.origin, base: site.routes.base, mode: site.mode, cleanUrls: site.cleanUrls });
   for (const part of parts) {
     // A folder of that name (a state's snapshot left by an older version, or by a run with no sitemap) is not replaced.
     if (await isThere(path.join(outDir, part.name)))

@@ -1,10 +1,12 @@
-// Sitemaps list the URLs a site wants shown in search results: the pretty `#!` URLs of a hashbang
-// app, the clean URLs of a pushState app (docs/scheme.md), never the ugly ones. sitemaps.org limits a file to 50,000 URLs and 50 MB; past that
+// Sitemaps list the URLs a site wants shown in search results: clean URLs, whatever the app's client
+// mode, where the server answers them (crawlers drop the fragment); a hashbang app's `#!` URLs only
+// with `cleanUrls: 'shell'` (docs/scheme.md); never the ugly ones. sitemaps.org limits a file to 50,000 URLs and 50 MB; past that
 // the URLs are split into numbered files under a sitemap index.
 
 import { normalizeBase, normalizeLocation, type AppLocation, type UrlMode } from '../../location.js';
 import { optionsOf, SnapshotError } from '../errors.js';
-import { checkMode, checkOrigin, publicUrl } from '../urls.js';
+import type { CleanUrls } from '../types.js';
+import { checkCleanUrls, checkMode, checkOrigin, crawlerMode, publicUrl } from '../urls.js';
 
 /** Options of `sitemap`. */
 export interface SitemapOptions {
@@ -12,8 +14,10 @@ export interface SitemapOptions {
   origin: string;
   /** The app's base path. Default `'/'`. */
   base?: string;
-  /** `'hashbang'` lists `#!` URLs, `'history'` clean URLs. Default `'history'`. */
+  /** The app's client mode: `'hashbang'` lists `#!` URLs where `cleanUrls` is `'shell'`. Default `'history'`. */
   mode?: UrlMode;
+  /** What the server answers at clean URLs (`createSnapshotHandler`'s option): anything but `'shell'` lists clean URLs, whatever the mode. Default `'bots'`. */
+  cleanUrls?: CleanUrls;
   /** `<lastmod>` of every URL, a `Date`. Default none. */
   lastmod?: Date;
   /** Where the sitemap files are served, for the index's links. Default `origin + '/'`. */
@@ -63,7 +67,11 @@ export async function sitemap(
   options: SitemapOptions,
 ): Promise<SitemapFile[]> {
   const origin = checkOrigin(optionsOf(options, 'sitemap(locations, options)', '{ origin, … }').origin);
-  const settings = { origin, base: normalizeBase(options.base), mode: checkMode(options.mode) };
+  const settings = {
+    origin,
+    base: normalizeBase(options.base),
+    mode: crawlerMode(checkMode(options.mode), checkCleanUrls(options.cleanUrls)),
+  };
   const maxUrls = options.maxUrls ?? 50_000;
   if (!Number.isInteger(maxUrls) || maxUrls < 1 || maxUrls > 50_000)
     throw new SnapshotError('BAD_OPTION', `maxUrls must be an integer from 1 to 50000, got ${String(maxUrls)}`);

@@ -201,6 +201,11 @@ export function serializePage(window: BrowserWindow, job: RenderJob, source: str
     const pretty = prettyHref(element.getAttribute('href') ?? '', context);
     if (pretty !== null) element.setAttribute('href', pretty);
   }
+  // Open Graph's URL is one a crawler reads too: a hook's `#!` one is told clean, as links are.
+  for (const element of [...document.querySelectorAll('meta[property="og:url" i], meta[name="og:url" i]')]) {
+    const pretty = prettyHref(element.getAttribute('content') ?? '', context);
+    if (pretty !== null) element.setAttribute('content', pretty);
+  }
   const doctype = document.doctype ? `<!DOCTYPE ${escapeHtml(document.doctype.name)}>\n` : '';
   // Not happy-dom's outerHTML: text the page holds safely (a script's `</script>`) must not become markup (serialize.ts).
   const root = document.documentElement as unknown as DomNode | null;

@@ -8,6 +8,7 @@
 
 import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
 import { hasEscapedFragment, PARAM, toPrettyUrl } from '../../codec.js';
+import type { HeadTag } from '../../head.js';
 import { toLocation, toUrl } from '../../location.js';
 import { escapeHtml } from './escape.js';
 import type { UrlSettings } from '../urls.js';
@@ -140,6 +141,21 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
     at = edit.end;
   }
   return out + text.slice(at);
+}
+
+// The head tags whose URL is one a crawler reads: every link's `href` and Open Graph's URL.
+const HEAD_URLS: Record<string, string> = { link: 'href', 'meta property og:url': 'content', 'meta name og:url': 'content' };
+
+/**
+ * A state's head tag with its URL (a link's `href`, `og:url`) rewritten as an outlet link is
+ * (`prettyHref`): a hook's `#!` canonical or hreflang alternate is told to crawlers clean wherever
+ * the server answers clean URLs. Any other tag as it is.
+ */
+export function rewriteHeadTag(tag: HeadTag, context: LinkContext): HeadTag {
+  const name = HEAD_URLS[tag.tag === 'link' ? 'link' : tag.key];
+  const at = name === undefined ? -1 : tag.attrs.findIndex(([attr]) => attr === name);
+  const url = at < 0 ? null : prettyHref((tag.attrs[at] as [string, string])[1], context);
+  return url === null ? tag : { ...tag, attrs: tag.attrs.map((attr, i) => (i === at ? [attr[0], url] : attr)) };
 }
 
 /** Rewrites every ugly or relative `#!` link in an HTML fragment (a render hook's output) to its pretty or clean URL. */

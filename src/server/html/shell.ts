@@ -18,13 +18,15 @@ export interface ShellTemplate {
   readonly page: string;
   /** The shell's own title as text, as `document.title` reads it in a browser ('' when it has none). */
   readonly title: string;
+  /** The shell's language (`<html lang>`), for the pages the library writes itself; `'en'` when it names none. */
+  readonly lang: string;
   /** The shell with a state's title, head additions and outlet content; existing canonical links and meta fragment tags removed. */
   snapshot(parts: ShellParts): string;
 }
 
 /** The minimal shell used when none is given: an empty `#app` outlet. */
 export const DEFAULT_SHELL =
-  '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title></title></head>\n<body><div id="app"></div></body></html>\n';
+  '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title></title></head>\n<body><div id="app"></div></body></html>\n';
 
 const META_FRAGMENT = '<meta name="fragment" content="!">';
 
@@ -105,5 +107,6 @@ export function parseShell(html: string, options: { outlet: string; links: LinkC
   const metas = found.metas.filter((e) => e.sourceCodeLocation);
   const title = titleText(found.title);
   const pieces = cut(html, templateEdits(html, found, metas, inner, headPoint, title));
-  return { page: browserPage(html, found, metas, headPoint), title, snapshot: (parts) => fill(pieces, parts) };
+  const lang = found.html?.attrs.find((a) => a.name === 'lang')?.value.trim() || 'en';
+  return { page: browserPage(html, found, metas, headPoint), title, lang, snapshot: (parts) => fill(pieces, parts) };
 }

@@ -23,31 +23,35 @@ const REASONS: Readonly<Record<number, string>> = {
   504: 'Gateway Timeout',
 };
 
-/** A complete, self-contained error page: the status as its title, `message` escaped, no stack. */
-export function errorPage(status: number, message: string): string {
+/** The start of a page the library writes itself, in the app's language (`lang`, the shell's). */
+const pageStart = (lang: string) => `<!DOCTYPE html>\n<html lang="${escapeHtml(lang)}"><head><meta charset="utf-8">`;
+
+/** A complete, self-contained error page in language `lang`: the status as its title, `message` escaped, no stack. */
+export function errorPage(status: number, message: string, lang = 'en'): string {
   const title = `${status} ${REASONS[status] ?? 'Error'}`;
   return (
-    '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><meta name="robots" content="noindex">' +
+    pageStart(lang) +
+    '<meta name="robots" content="noindex">' +
     `<title>${title}</title></head>\n<body><h1>${title}</h1>\n<p>${escapeHtml(message)}</p></body></html>\n`
   );
 }
 
-/** The small page sent with a redirect: a link to the target, escaped. */
-export function redirectPage(status: number, url: string): string {
+/** The small page sent with a redirect, in language `lang`: a link to the target, escaped. */
+export function redirectPage(status: number, url: string, lang = 'en'): string {
   const title = `${status} ${REASONS[status] ?? 'Redirect'}`;
-  return `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>${title}</title></head>\n<body><p>Moved to <a href="${escapeHtml(url)}">${escapeHtml(url)}</a>.</p></body></html>\n`;
+  return `${pageStart(lang)}<title>${title}</title></head>\n<body><p>Moved to <a href="${escapeHtml(url)}">${escapeHtml(url)}</a>.</p></body></html>\n`;
 }
 
 const STATUS_OF: Partial<Record<SnapshotError['code'], number>> = { BUSY: 503, ABANDONED: 503, LIMITED: 429, TIMEOUT: 504 };
 
-/** The page for a snapshot that failed, and whether `onError` should hear of it (not of load shed or refused). */
-export function failurePage(error: unknown, retryAfter: string): { page: Page; report: boolean } {
+/** The page for a snapshot that failed (in language `lang`), and whether `onError` should hear of it (not of load shed or refused). */
+export function failurePage(error: unknown, retryAfter: string, lang = 'en'): { page: Page; report: boolean } {
   const code = error instanceof SnapshotError ? error.code : 'RENDER_FAILED';
   const status = STATUS_OF[code] ?? 500;
   if (status === 503 || status === 429) {
     // ABANDONED reaches only a client that has gone (or, rarely, one that joined as it left): no report.
     const message = status === 429 ? 'Too many snapshot requests from this client' : 'Too many snapshots are being rendered';
-    const body = errorPage(status, `${message}; retry in ${retryAfter} seconds.`);
+    const body = errorPage(status, `${message}; retry in ${retryAfter} seconds.`, lang);
     return { page: { status, body, cacheControl: 'no-store', headers: { 'Retry-After': retryAfter } }, report: false };
   }
   // Whichever limit fired (the handler's or the renderer's own), onError has its message; the page only says what happened.
@@ -55,10 +59,10 @@ export function failurePage(error: unknown, retryAfter: string): { page: Page; r
     status === 504
       ? 'The snapshot of this page took too long to render; try again later.'
       : 'The snapshot of this page could not be rendered.';
-  return { page: { status, body: errorPage(status, message), cacheControl: 'no-store' }, report: true };
+  return { page: { status, body: errorPage(status, message, lang), cacheControl: 'no-store' }, report: true };
 }
 
-/** The page of a redirect to `url` (already a public URL), with `Location`. */
-export function redirectTo(status: number, url: string, cacheControl: string): Page {
-  return { status, body: redirectPage(status, url), cacheControl, headers: { Location: url } };
+/** The page of a redirect to `url` (already a public URL), with `Location`, in language `lang`. */
+export function redirectTo(status: number, url: string, cacheControl: string, lang?: string): Page {
+  return { status, body: redirectPage(status, url, lang), cacheControl, headers: { Location: url } };
 }

@@ -11,7 +11,7 @@ import type { Query } from '../../query.js';
 import { record } from '../../record.js';
 import type { AnyRoute, RouteMatch, RouteTable } from '../../route-types.js';
 import { dataScript } from '../html/hydration.js';
-import { rewriteLinks } from '../html/links.js';
+import { rewriteHeadTag, rewriteLinks } from '../html/links.js';
 import type { ShellTemplate } from '../html/shell.js';
 import type { UrlSettings } from '../urls.js';
 
@@ -19,7 +19,7 @@ import type { UrlSettings } from '../urls.js';
 export interface RenderJob {
   /** The canonical location, without an anchor. */
   location: AppLocation;
-  /** The state's URL as a browser opens it on the configured origin: clean (history) or pretty (hashbang). */
+  /** The state's URL as a browser opens it on the configured origin: clean or pretty, by the app's own mode. */
   url: string;
   /** The canonical URL for `<link rel="canonical">`: the route's `href` of the state's params and query. */
   canonical: string;
@@ -27,7 +27,7 @@ export interface RenderJob {
   match: RouteMatch<AnyRoute> | null;
   /** True when no route matches: the snapshot is served with 404. */
   notFound: boolean;
-  /** The app's origin, base and URL mode. */
+  /** The app's origin, base, and the URL mode crawlers are told: clean unless `cleanUrls` is `'shell'`. */
   settings: UrlSettings;
   /** Aborted at the handler's `timeoutMs`: stop work and free what the render holds. */
   signal: AbortSignal;
@@ -87,16 +87,19 @@ export function hooksRenderer(
       signal.throwIfAborted();
       const context = { params: found?.params ?? record<Params>(), query: found?.query ?? record<Query>(), location, data };
       // Synchronous hooks, as in the browser: a promise from any is a 500 here, never "[object Promise]" or a head left empty.
+      const title = hookText(typeof view?.title === 'function' ? view.title(context) : view?.title, 'title', location);
+      const links = { ...job.settings, page: job.url };
       const tags = stateHead(
         { head: syncHead(table.head, location) },
         { head: syncHead(view?.head, location) },
         context,
         status === 200 ? { link: [{ rel: 'canonical', href: job.canonical }] } : null,
-      );
-      const title = hookText(typeof view?.title === 'function' ? view.title(context) : view?.title, 'title', location);
+        // A route without a title shows the shell's, as in the browser.
+        { title: title === undefined ? shell.title : `${title}` },
+      ).map((tag) => rewriteHeadTag(tag, links));
       const body: unknown = view?.render ? hookText(view.render(context), 'render', location) : undefined;
       // Text as the DOM makes it of what the client assigns: `innerHTML = null` is empty, a symbol throws.
-      const outlet = view?.render ? rewriteLinks(body === null ? '' : `${body as string}`, { ...job.settings, page: job.url }) : undefined;
+      const outlet = view?.render ? rewriteLinks(body === null ? '' : `${body as string}`, links) : undefined;
       // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.
       const head = job.hydrate ? dataScript({ location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
       const mark = job.hydrate ? location : undefined;

@@ -3,7 +3,7 @@
 // in the bounded queue under the time limit. A request whose client goes stops waiting; the render
 // is aborted when the last one has gone (flights.ts). `limitClient` is asked before a request waits.
 
-import { normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../location.js';
+import { normalizeLocation, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../../location.js';
 import type { RouteTable } from '../../route-types.js';
 import type { SnapshotCache } from '../cache/cache.js';
 import type { StoredSnapshot } from '../cache/store.js';
@@ -21,6 +21,8 @@ import type { RenderJob, SnapshotRenderer } from './render.js';
 export interface SourceOptions {
   routes: RouteTable;
   settings: UrlSettings;
+  /** The app's client mode, in which a state's page is opened (`RenderJob.url`). */
+  appMode: UrlMode;
   renderer: SnapshotRenderer;
   cache: SnapshotCache;
   queue: RenderQueue;
@@ -83,7 +85,7 @@ const FORGET_OVERRUN = 10;
 
 /** Builds the snapshot source of a handler. */
 export function createSnapshotSource(options: SourceOptions): SnapshotSource {
-  const { routes, settings, renderer, cache, queue, timeoutMs, hydrate, limitClient } = options;
+  const { routes, settings, appMode, renderer, cache, queue, timeoutMs, hydrate, limitClient } = options;
 
   async function produce(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
     const match = routes.resolve(location);
@@ -97,7 +99,7 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
         (signal) =>
           renderer.render({
             location,
-            url: toUrl(location, settings),
+            url: toUrl(location, { ...settings, mode: appMode }),
             canonical: publicUrl((match && routes.canonical(match)) ?? location, settings),
             match,
             notFound,

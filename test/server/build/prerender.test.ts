@@ -57,36 +57,41 @@ const routes = (base = '/') =>
 
 describe('prerender', () => {
   it.each([
-    ['hashbang', '/', 'https://example.com/#!/books/1'],
-    ['history', '/app/', 'https://example.com/app/books/1'],
-  ] as const)('writes every location as a file, the sitemap and a report (%s, base %s)', async (mode, base, canonical) => {
-    peak = 0;
-    const report = await prerender({ routes: routes(base), outDir: dir, origin: 'https://example.com', mode, concurrency: 2 });
-    expect(report).toMatchObject({ total: 8, written: 6, failed: 2, sitemaps: ['sitemap.xml'] });
-    expect(report.failures).toEqual([
-      { location: '/broken', error: 'rendering /broken failed: no data' },
-      { location: `/long/${'y'.repeat(300)}`, error: expect.stringContaining('a segment is longer than 255 bytes') },
-    ]);
-    expect(report.files).toEqual([
-      'index.html',
-      'books/1/index.html',
-      'books/2/index.html',
-      'books/caf%C3%A9/index.html',
-      'books/..%252F.%2E/index.html',
-      'books/%22%3E%3Cimg%20onerror%3Dx%3E/index.html',
-    ]);
-    expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml', '404.html'].sort());
-    expect(report.durationMs).toBeGreaterThanOrEqual(0);
-    expect(peak).toBeLessThanOrEqual(2);
-    const book = readFileSync(path.join(dir, 'books/1/index.html'), 'utf8');
-    expect(book).toContain('<title data-router-title="">Book 1</title>');
-    expect(book).toContain(`<link rel="canonical" href="${canonical}" data-router-head="/books/1">`);
-    expect(readFileSync(path.join(dir, 'books/caf%C3%A9/index.html'), 'utf8')).toContain('<h1>café</h1>');
-    const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
-    expect(urls).toHaveLength(6);
-    expect(urls).toContain(canonical);
-    expect(urls).not.toContain(expect.stringContaining('broken'));
-  });
+    ['hashbang', 'shell', '/', 'https://example.com/#!/books/1'],
+    // A hashbang app whose server answers clean URLs (the default 'bots') tells crawlers those.
+    ['hashbang', 'bots', '/', 'https://example.com/books/1'],
+    ['history', 'bots', '/app/', 'https://example.com/app/books/1'],
+  ] as const)(
+    'writes every location as a file, the sitemap and a report (%s, cleanUrls %s, base %s)',
+    async (mode, cleanUrls, base, canonical) => {
+      peak = 0;
+      const report = await prerender({ routes: routes(base), outDir: dir, origin: 'https://example.com', mode, cleanUrls, concurrency: 2 });
+      expect(report).toMatchObject({ total: 8, written: 6, failed: 2, sitemaps: ['sitemap.xml'] });
+      expect(report.failures).toEqual([
+        { location: '/broken', error: 'rendering /broken failed: no data' },
+        { location: `/long/${'y'.repeat(300)}`, error: expect.stringContaining('a segment is longer than 255 bytes') },
+      ]);
+      expect(report.files).toEqual([
+        'index.html',
+        'books/1/index.html',
+        'books/2/index.html',
+        'books/caf%C3%A9/index.html',
+        'books/..%252F.%2E/index.html',
+        'books/%22%3E%3Cimg%20onerror%3Dx%3E/index.html',
+      ]);
+      expect(files(dir).sort()).toEqual([...report.files, 'sitemap.xml', '404.html'].sort());
+      expect(report.durationMs).toBeGreaterThanOrEqual(0);
+      expect(peak).toBeLessThanOrEqual(2);
+      const book = readFileSync(path.join(dir, 'books/1/index.html'), 'utf8');
+      expect(book).toContain('<title data-router-title="">Book 1</title>');
+      expect(book).toContain(`<link rel="canonical" href="${canonical}" data-router-head="/books/1">`);
+      expect(readFileSync(path.join(dir, 'books/caf%C3%A9/index.html'), 'utf8')).toContain('<h1>café</h1>');
+      const urls = parseXml(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).children.map((u) => u.children[0]?.text);
+      expect(urls).toHaveLength(6);
+      expect(urls).toContain(canonical);
+      expect(urls).not.toContain(expect.stringContaining('broken'));
+    },
+  );
 
   it('never writes outside outDir, whatever locations a table yields', async () => {
     const table = createRoutes([

@@ -9,6 +9,7 @@ describe('sitemap', () => {
   it.each([
     [
       'hashbang',
+      'shell',
       '/',
       [
         'https://example.com/',
@@ -19,6 +20,7 @@ describe('sitemap', () => {
     ],
     [
       'history',
+      'bots',
       '/',
       [
         'https://example.com/',
@@ -29,6 +31,7 @@ describe('sitemap', () => {
     ],
     [
       'hashbang',
+      'shell',
       '/app/',
       [
         'https://example.com/app/',
@@ -37,11 +40,35 @@ describe('sitemap', () => {
         'https://example.com/app/#!key1=value1&key2=value2',
       ],
     ],
-  ] as const)('lists %s URLs (base %s), XML-escaped', async (mode, base, urls) => {
+    // A hashbang app whose server answers clean URLs lists them: crawlers drop the fragment.
+    [
+      'hashbang',
+      undefined,
+      '/app/',
+      [
+        'https://example.com/app/',
+        'https://example.com/app/books/42',
+        "https://example.com/app/q/C++?a=1&b='x'",
+        'https://example.com/app/?key1=value1&key2=value2',
+      ],
+    ],
+    [
+      'hashbang',
+      'all',
+      '/',
+      [
+        'https://example.com/',
+        'https://example.com/books/42',
+        "https://example.com/q/C++?a=1&b='x'",
+        'https://example.com/?key1=value1&key2=value2',
+      ],
+    ],
+  ] as const)('lists %s URLs with cleanUrls %s (base %s), XML-escaped', async (mode, cleanUrls, base, urls) => {
     const [file, ...rest] = await sitemap(['/', '/books/42', "/q/C++?a=1&b='x'", '/?key1=value1&key2=value2'], {
       origin: 'https://example.com',
       base,
       mode,
+      ...(cleanUrls && { cleanUrls }),
     });
     expect(rest).toEqual([]);
     expect(file?.name).toBe('sitemap.xml');

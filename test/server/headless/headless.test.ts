@@ -173,7 +173,14 @@ const routes = (base = '/') => createRoutes([{ path: '/' }, { path: '/books/:id'
 
 function setup(
   app: string,
-  options: { mode?: 'history' | 'hashbang'; timeoutMs?: number; maxPages?: number; base?: string; upstreamMethods?: string[] } = {},
+  options: {
+    mode?: 'history' | 'hashbang';
+    cleanUrls?: 'bots' | 'shell';
+    timeoutMs?: number;
+    maxPages?: number;
+    base?: string;
+    upstreamMethods?: string[];
+  } = {},
 ) {
   const renderer = headlessRenderer({
     root: path.join(dir, app),
@@ -187,6 +194,7 @@ function setup(
     routes: routes(options.base),
     origin: 'https://example.com',
     mode: options.mode ?? 'history',
+    cleanUrls: options.cleanUrls ?? 'bots',
     renderer,
     cache: false,
     timeoutMs: 10_000,
@@ -215,12 +223,28 @@ function read(html: string) {
 
 describe('headlessRenderer', () => {
   it.each([
-    ['without a settled signal (page idle)', 'idle', 'history', 'https://example.com/books/42', '/books/2'],
-    ['without a settled signal, in hashbang mode', 'idle', 'hashbang', 'https://example.com/#!/books/42', '/#!/books/2'],
-    ['with a settled signal, while an interval keeps the page busy', 'settled', 'history', 'https://example.com/books/42', '/books/2'],
-    ['with a settled signal, in hashbang mode', 'settled', 'hashbang', 'https://example.com/#!/books/42', '/#!/books/2'],
-  ] as const)('snapshots a page built only by client script, %s', async (_, app, mode, canonical, link) => {
-    const { handler, renderer } = setup(app, { mode });
+    ['without a settled signal (page idle)', 'idle', 'history', 'bots', 'https://example.com/books/42', '/books/2'],
+    // A hashbang app's page runs at its #! URL; crawlers are told its clean URLs, its #! links too.
+    ['without a settled signal, in hashbang mode', 'idle', 'hashbang', 'bots', 'https://example.com/books/42', '/books/2'],
+    [
+      'with a settled signal, while an interval keeps the page busy',
+      'settled',
+      'history',
+      'bots',
+      'https://example.com/books/42',
+      '/books/2',
+    ],
+    ['with a settled signal, in hashbang mode', 'settled', 'hashbang', 'bots', 'https://example.com/books/42', '/books/2'],
+    [
+      'with a settled signal, in hashbang mode speaking the scheme alone',
+      'settled',
+      'hashbang',
+      'shell',
+      'https://example.com/#!/books/42',
+      '/#!/books/2',
+    ],
+  ] as const)('snapshots a page built only by client script, %s', async (_, app, mode, cleanUrls, canonical, link) => {
+    const { handler, renderer } = setup(app, { mode, cleanUrls });
     const snap = await handler.render('/books/42');
     expect(read(snap.html)).toEqual({
       doctype: true,
@@ -426,7 +450,7 @@ describe('headlessRenderer', () => {
     try {
       const reply = await request(server.port, '/?_escaped_fragment_=/books/1');
       expect(reply.status).toBe(200);
-      expect(read(reply.body)).toMatchObject({ title: 'Book 1', app: 'Dunenext', canonical: ['https://example.com/#!/books/1'] });
+      expect(read(reply.body)).toMatchObject({ title: 'Book 1', app: 'Dunenext', canonical: ['https://example.com/books/1'] });
     } finally {
       await server.close();
     }

@@ -160,9 +160,13 @@ describe('hooksRenderer', () => {
     const match = table.resolve('/h/1');
     const { html } = await hooksRenderer(headShell, table).render({ ...job('/h/1'), match, notFound: false });
     expect(html).toBe(
-      '<!DOCTYPE html><html><head><title>Shell</title><meta name="viewport" content="w"><link rel="canonical" href="https://example.com/#!/h/1" data-router-head="/h/1">' +
+      '<!DOCTYPE html><html><head><title>Shell</title><meta name="viewport" content="w">' +
+        // Open Graph's URL (the canonical link's, here a hashbang app's that speaks the scheme alone)
+        // and type, derived, as a layer under the state's own: its og:title takes its place.
+        '<meta property="og:url" content="https://example.com/#!/h/1" data-router-head="/h/1"><meta property="og:title" content="1" data-router-head="/h/1">' +
+        '<meta property="og:type" content="website" data-router-head="/h/1"><link rel="canonical" href="https://example.com/#!/h/1" data-router-head="/h/1">' +
         '<meta name="description" content="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029" data-router-head="/h/1">' +
-        '<meta name="twitter:card" content="summary" data-router-head="/h/1"><meta property="og:title" content="1" data-router-head="/h/1">' +
+        '<meta name="twitter:card" content="summary" data-router-head="/h/1">' +
         '<link rel="alternate" href="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029" hreflang="de" data-router-head="/h/1">' +
         '<script type="application/ld+json" data-router-head="/h/1">{"name":"\\"\\u003e\\u003cimg src=x onerror=alert(1)\\u003e\\u003c/script\\u003e\\u003c!--\\u2028\\u2029","@type":"Book"}</script>' +
         '</head><body><div id="app"></div></body></html>',

@@ -1,0 +1,145 @@
+import { parse } from 'parse5';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createRoutes } from '../../src/routes.js';
+import { createSnapshotHandler, type CleanUrls } from '../../src/server/handler.js';
+import { listen, request, type Running } from './helpers.js';
+
+// What a crawler is told by the handler: crawlers of today drop the fragment (`/#!/books/1` is `/`
+// to them), so wherever the server answers clean URLs every URL written for them is clean, a
+// hashbang app's too; tracking tags make no state; Open Graph's required properties are derived.
+
+const ORIGIN = 'https://example.com';
+const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
+const SHELL =
+  '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>Shop</title><link rel="canonical" href="/#!/"></head>\n' +
+  '<body><nav><a href="#!/books/2">second</a> <a href="/app/#!/books/3">third</a></nav><main id="app"></main></body></html>\n';
+
+function table(renders: string[]) {
+  return createRoutes(
+    [
+      { path: '/', title: 'Home', render: () => '<h1>Home</h1><a href="#!/books/1">first</a>' },
+      {
+        path: '/books/:id',
+        title: ({ params }) => `Book ${params.id}`,
+        head: ({ params }) => ({
+          meta: [{ property: 'og:image', content: `${ORIGIN}/covers/${params.id}.png` }],
+          link: [
+            { rel: 'alternate', hreflang: 'fr', href: `${ORIGIN}/app/#!/fr/books/${params.id}` },
+            { rel: 'alternate', hreflang: 'x-default', href: `#!/books/${params.id}` },
+          ],
+        }),
+        render: ({ params }) => (renders.push(String(params.id)), `<h1>Book ${params.id}</h1><a href="/app/#!/books/9?tab=x">next</a>`),
+      },
+      { path: '/plain', title: 'Plain', render: () => '<p>no Open Graph here</p>' },
+      {
+        path: '/typed',
+        title: 'Typed',
+        head: () => ({
+          meta: [
+            { property: 'og:type', content: 'book' },
+            { property: 'og:url', content: `${ORIGIN}/app/#!/typed` },
+          ],
+        }),
+        render: () => '<p>typed</p>',
+      },
+    ],
+    { base: '/app/', notFound: { title: 'Not found', head: () => ({ meta: [{ property: 'og:title', content: 'Gone' }] }) } },
+  );
+}
+
+let running: Running[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((r) => r.close()));
+  running = [];
+});
+
+async function serve(cleanUrls: CleanUrls) {
+  const renders: string[] = [];
+  const handler = createSnapshotHandler({ routes: table(renders), origin: ORIGIN, mode: 'hashbang', shell: SHELL, cleanUrls });
+  const server = await listen((req, res) => void handler.node(req, res));
+  running.push(server);
+  const get = (target: string) => request(server.port, target, { headers: { 'User-Agent': BOT } });
+  return { get, renders };
+}
+
+/** Every URL a crawler reads in a page: canonical and alternate links, og:url, and the `<a href>`s. */
+function urls(html: string) {
+  type Node = { tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[] };
+  const found = { canonical: [] as string[], alternates: [] as string[], og: {} as Record<string, string>, links: [] as string[] };
+  const walk = (n: Node) => {
+    const attr = (name: string) => n.attrs?.find((a) => a.name === name)?.value ?? '';
+    if (n.tagName === 'link' && attr('rel') === 'canonical') found.canonical.push(attr('href'));
+    if (n.tagName === 'link' && attr('rel') === 'alternate') found.alternates.push(attr('href'));
+    if (n.tagName === 'meta' && attr('property').startsWith('og:')) found.og[attr('property')] = attr('content');
+    if (n.tagName === 'a') found.links.push(attr('href'));
+    (n.childNodes ?? []).forEach(walk);
+  };
+  walk(parse(html) as unknown as Node);
+  return found;
+}
+
+describe('a hashbang app whose server answers clean URLs', () => {
+  it.each(['bots', 'all'] as const)(
+    'tells crawlers clean URLs only, with cleanUrls %s, at the ugly and the clean URL',
+    async (cleanUrls) => {
+      const { get } = await serve(cleanUrls);
+      for (const target of ['/app/?_escaped_fragment_=/books/1', '/app/books/1']) {
+        const reply = await get(target);
+        expect(reply.status).toBe(200);
+        expect(urls(reply.body)).toEqual({
+          canonical: [`${ORIGIN}/app/books/1`],
+          alternates: [`${ORIGIN}/app/fr/books/1`, '/app/books/1'],
+          og: { 'og:image': `${ORIGIN}/covers/1.png`, 'og:url': `${ORIGIN}/app/books/1`, 'og:title': 'Book 1', 'og:type': 'website' },
+          links: ['/app/books/2', '/app/books/3', '/app/books/9?tab=x'],
+        });
+        expect(reply.body).not.toContain('#!');
+      }
+    },
+  );
+
+  it('keeps the #! URLs where it speaks the scheme alone (cleanUrls shell)', async () => {
+    const { get } = await serve('shell');
+    const reply = await get('/app/?_escaped_fragment_=/books/1');
+    expect(urls(reply.body)).toEqual({
+      canonical: [`${ORIGIN}/app/#!/books/1`],
+      alternates: [`${ORIGIN}/app/#!/fr/books/1`, '/app/#!/books/1'],
+      og: { 'og:image': `${ORIGIN}/covers/1.png`, 'og:url': `${ORIGIN}/app/#!/books/1`, 'og:title': 'Book 1', 'og:type': 'website' },
+      links: ['/app/#!/books/2', '/app/#!/books/3', '/app/#!/books/9?tab=x'],
+    });
+  });
+
+  it("keeps a state's own og:type and writes its own og:url clean; a state with no og: tag gets none", async () => {
+    const { get } = await serve('bots');
+    expect(urls((await get('/app/typed')).body).og).toEqual({ 'og:type': 'book', 'og:url': `${ORIGIN}/app/typed`, 'og:title': 'Typed' });
+    expect(urls((await get('/app/plain')).body).og).toEqual({});
+  });
+
+  it('gives a 404 with og: tags its title and type, and no og:url: it has no canonical URL', async () => {
+    const { get } = await serve('bots');
+    const reply = await get('/app/nowhere');
+    expect(reply.status).toBe(404);
+    expect(urls(reply.body)).toMatchObject({ canonical: [], og: { 'og:title': 'Gone', 'og:type': 'website' } });
+  });
+});
+
+describe('tracking tags', () => {
+  it('make no state: one canonical URL, one og:url, one cache entry and one render for every campaign link', async () => {
+    const { get, renders } = await serve('bots');
+    const bodies = new Set<string>();
+    for (const target of [
+      '/app/books/1',
+      '/app/books/1?utm_source=x&fbclid=y',
+      '/app/books/1?gclid=1&utm_medium=email&utm_campaign=spring',
+      '/app/?_escaped_fragment_=/books/1?msclkid=2',
+      '/app/books/1?_ga=3&_gl=4&mc_cid=5&mc_eid=6&yclid=7&igshid=8&dclid=9',
+    ]) {
+      const reply = await get(target);
+      expect(reply.status).toBe(200);
+      bodies.add(reply.body);
+    }
+    expect(renders).toEqual(['1']);
+    expect(bodies.size).toBe(1);
+    const [body] = bodies;
+    expect(urls(body as string)).toMatchObject({ canonical: [`${ORIGIN}/app/books/1`], og: { 'og:url': `${ORIGIN}/app/books/1` } });
+  });
+});
