@@ -111,7 +111,7 @@ describe.each([
 
 /**
  * The head a crawler or preview bot reads: description, og:title, og:site_name, robots, the JSON-LD's
- * name, and the canonical link's path (every app's names the pushState app's URL).
+ * name, and the paths of the canonical link and og:url (every app's name the pushState app's URL).
  */
 const head = () =>
   page.evaluate(() => {
@@ -120,9 +120,8 @@ const head = () =>
     const ld = [...document.head.querySelectorAll('script[type="application/ld+json"]')].map(
       (s) => (JSON.parse(s.textContent ?? '') as { name: string }).name,
     );
-    const canonical = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="canonical"]')].map((l) =>
-      l.href.startsWith(location.origin) ? l.href.slice(location.origin.length) : l.href,
-    );
+    const path = (url: string) => (url.startsWith(location.origin) ? url.slice(location.origin.length) : url);
+    const canonical = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="canonical"]')].map((l) => path(l.href));
     return {
       description: metas('description'),
       ogTitle: metas('og:title'),
@@ -130,6 +129,7 @@ const head = () =>
       robots: metas('robots'),
       jsonLd: ld,
       canonical,
+      ogUrl: metas('og:url').map(path),
     };
   });
 
@@ -148,6 +148,7 @@ describe.each([
       robots: [],
       jsonLd: ['Les Misérables'],
       canonical: ['/books/1'],
+      ogUrl: ['/books/1'],
     };
     const author = {
       description: ['Books by Victor Hugo in the catalogue.'],
@@ -156,6 +157,7 @@ describe.each([
       robots: [],
       jsonLd: [],
       canonical: ['/authors/victor-hugo'],
+      ogUrl: ['/authors/victor-hugo'],
     };
     expect(await head()).toEqual(book);
     await follow('Victor Hugo');
@@ -171,11 +173,13 @@ describe.each([
     await follow('Home');
     expect(await head()).toEqual({
       description: ['A catalogue of classic books whose every page has its own URL.'],
-      ogTitle: [],
+      // The library derives og:title (the state's title) where a state has any og: tag (og:site_name).
+      ogTitle: ['Crawlable Books'],
       siteName: ['Crawlable Books'],
       robots: [],
       jsonLd: [],
       canonical: ['/'],
+      ogUrl: ['/'],
     });
   });
 
@@ -184,7 +188,7 @@ describe.each([
     expect(await h1()).toBe('Not found');
     expect(await page.title()).toBe('Not found');
     expect(await path()).toBe(url('/books/99999'));
-    expect(await head()).toMatchObject({ robots: ['noindex'], canonical: [] });
+    expect(await head()).toMatchObject({ robots: ['noindex'], canonical: [], ogUrl: [] });
     const before = await historyLength();
     await page.goto(demo.origin + url('/book/3'));
     await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Le Comte de Monte-Cristo');

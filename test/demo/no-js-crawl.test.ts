@@ -200,10 +200,11 @@ const path = (url: string) => url.slice(demo.origin.length);
 // The first few of a list, and how many more: a crawl that reaches one page of 237 says so in a line.
 const few = (list: string[]) => (list.length > 5 ? [...list.slice(0, 5), `… ${list.length - 5} more`] : list);
 
-/** What is wrong with a page's canonical link and og:url: not one canonical, a fragment, a tracking tag, an og:url elsewhere. */
+/** What is wrong with a page's canonical link and og:url: not one of each, a fragment, a tracking tag, an og:url elsewhere. */
 function headFaults(doc: Document): string[] {
   const bad: string[] = [];
   if (doc.canonicals.length !== 1) bad.push(`${path(doc.url)}: ${doc.canonicals.length} canonical links`);
+  if (doc.ogUrls.length !== 1) bad.push(`${path(doc.url)}: ${doc.ogUrls.length} og:url`);
   for (const url of [...doc.canonicals, ...doc.ogUrls]) {
     const parsed = URL.canParse(url) ? new URL(url) : null;
     if (!parsed || parsed.hash || [...parsed.searchParams.keys()].some((key) => TRACKING.test(key))) bad.push(`${path(doc.url)}: ${url}`);
