@@ -10,8 +10,8 @@ import { html } from './html.js';
 const PAGE = 40;
 /** The app whose URLs are the catalogue's canonical ones: the pushState app at /. */
 const CANONICAL = { base: '/', mode: 'history' };
-/** The image link previews show for a book: a file of demo/public, 1200 × 630 as they want it. */
-const BOOK_IMAGE = { path: '/images/book.png', width: 1200, height: 630, alt: 'A closed red book with gold bands' };
+/** The image link previews show for every page, each book's included: a file of demo/public, 1200 × 630 as they want it. */
+const IMAGE = { path: '/images/book.png', width: 1200, height: 630, alt: 'A closed red book with gold bands' };
 
 /**
  * The route definitions for `createRoutes`. `catalogue(signal)` fetches the books JSON;
@@ -131,11 +131,6 @@ export function defineRoutes({ catalogue, link, origin }) {
             { property: 'og:type', content: 'book' },
             { property: 'og:title', content: book.title },
             { property: 'og:description', content: description },
-            { property: 'og:image', content: origin + BOOK_IMAGE.path },
-            { property: 'og:image:width', content: String(BOOK_IMAGE.width) },
-            { property: 'og:image:height', content: String(BOOK_IMAGE.height) },
-            { property: 'og:image:alt', content: BOOK_IMAGE.alt },
-            { name: 'twitter:card', content: 'summary_large_image' },
           ],
           jsonLd: {
             '@context': 'https://schema.org',
@@ -194,11 +189,17 @@ export function defineRoutes({ catalogue, link, origin }) {
         <h1>Not found</h1>
         <p>Nothing lives at ${location}.</p>`.text,
   };
-  // Every state's head unless it says otherwise.
+  // Every state's head unless it says otherwise: the picture link previews show with it too (a
+  // page with Open Graph tags and no og:image is shown without one).
   const head = {
     meta: [
       { name: 'description', content: 'A catalogue of classic books whose every page has its own URL.' },
       { property: 'og:site_name', content: 'Crawlable Books' },
+      { property: 'og:image', content: origin + IMAGE.path },
+      { property: 'og:image:width', content: String(IMAGE.width) },
+      { property: 'og:image:height', content: String(IMAGE.height) },
+      { property: 'og:image:alt', content: IMAGE.alt },
+      { name: 'twitter:card', content: 'summary_large_image' },
     ],
   };
   return { routes, notFound: notFoundView, head };
