@@ -1,12 +1,12 @@
 // The demo server: the library's own snapshot handlers on node:http, one per app, plus the apps'
-// files, robots.txt and one sitemap per app. `startDemo()` is what `npm run demo` and the tests run.
+// files, robots.txt and the catalogue's sitemap. `startDemo()` is what `npm run demo` and the tests run.
 import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, normalize } from 'node:path';
-import { createRoutes, toUglyUrl, toUrl } from '../dist/index.js';
+import { toUglyUrl } from '../dist/index.js';
 import { createSnapshotHandler, headlessRenderer, robotsTxt, sitemap } from '../dist/server/index.js';
-import { defineRoutes } from './app/routes.js';
+import { appRoutes } from './app/routes.js';
 
 const publicDir = new URL('./public/', import.meta.url).pathname;
 const types = {
@@ -53,14 +53,8 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
     { base: '/', mode: 'history', shell: 'index.html', cleanUrls: 'bots' },
   ];
   for (const app of apps) {
-    const { routes, notFound, head } = defineRoutes({ catalogue, link: (location) => toUrl(location, { base: app.base, mode: app.mode }) });
-    // The client-only app's server knows its routes (for statuses and the sitemap) but not its views.
-    const strip = ({ render, ...route }) => route;
-    app.routes = createRoutes(app.headless ? routes.map(strip) : routes, {
-      base: app.base,
-      notFound: app.headless ? strip(notFound) : notFound,
-      head,
-    });
+    // The client-only app's server knows its routes (for statuses) but not its views.
+    app.routes = appRoutes({ catalogue, origin, base: app.base, mode: app.mode, render: !app.headless }).routes;
     app.renderer = app.headless ? headlessRenderer({ root: join(publicDir, 'spa'), upstream: origin }) : undefined;
     app.handler = createSnapshotHandler({
       routes: app.routes,
@@ -74,18 +68,20 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
       cache,
       onError,
     });
-    app.sitemap = (await sitemap(app.routes.locations(), { origin, base: app.base, mode: app.mode }))[0].xml;
   }
-  // /ssr/ shows the same catalogue as /: its pages are not announced, so crawlers index one copy.
-  const robots = robotsTxt({ sitemaps: apps.filter((app) => app.cleanUrls !== 'all').map((app) => `${origin}${app.base}sitemap.xml`) });
+  // The four apps show one catalogue, and each state of every app names the pushState app's URL as
+  // its canonical one (demo/app/routes.js): one canonical set, one sitemap, the pushState app's.
+  // The other apps' states are reached by their own links (docs/demo.md).
+  const root = apps[3];
+  const sitemapXml = (await sitemap(root.routes.locations(), { origin, base: root.base, mode: root.mode }))[0].xml;
+  const robots = robotsTxt({ sitemaps: [`${origin}/sitemap.xml`] });
 
   server.on('request', async (req, res) => {
     const url = new URL(req.url ?? '/', origin);
     const text = (status, type, body) =>
       res.writeHead(status, { 'Content-Type': type, 'Content-Length': Buffer.byteLength(body) }).end(req.method === 'HEAD' ? '' : body);
     if (url.pathname === '/robots.txt') return text(200, 'text/plain; charset=utf-8', robots);
-    const withSitemap = apps.find((app) => url.pathname === `${app.base}sitemap.xml`);
-    if (withSitemap) return text(200, 'application/xml; charset=utf-8', withSitemap.sitemap);
+    if (url.pathname === '/sitemap.xml') return text(200, 'application/xml; charset=utf-8', sitemapXml);
     const file = url.searchParams.has('_escaped_fragment_') ? null : await publicFile(url.pathname);
     if (file && !file.endsWith('index.html')) {
       res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' });

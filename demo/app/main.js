@@ -1,13 +1,9 @@
 // The pushState app at /: ES modules, clean URLs, and `#!` where pushState is missing ('auto').
-import { createRoutes, toUrl } from 'crawlable-router';
 import { createRouter } from 'crawlable-router/client';
 import { catalogue } from './catalogue.js';
-import { defineRoutes } from './routes.js';
+import { appRoutes } from './routes.js';
 
 const base = '/';
-const { routes, notFound, head } = defineRoutes({
-  catalogue: catalogue('/data/books.json'),
-  link: (location) => toUrl(location, { base }),
-});
-const router = createRouter({ routes: createRoutes(routes, { base, notFound, head }), base, mode: 'auto', outlet: '#app' });
+const { routes } = appRoutes({ catalogue: catalogue('/data/books.json'), origin: location.origin, base, mode: 'history' });
+const router = createRouter({ routes, base, mode: 'auto', outlet: '#app' });
 void router.start();

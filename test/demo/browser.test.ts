@@ -109,7 +109,10 @@ describe.each([
   });
 });
 
-/** The head a crawler or preview bot reads: description, og:title, robots, and the JSON-LD's name. */
+/**
+ * The head a crawler or preview bot reads: description, og:title, og:site_name, robots, the JSON-LD's
+ * name, and the paths of the canonical link and og:url (every app's name the pushState app's URL).
+ */
 const head = () =>
   page.evaluate(() => {
     const metas = (key: string) =>
@@ -117,23 +120,45 @@ const head = () =>
     const ld = [...document.head.querySelectorAll('script[type="application/ld+json"]')].map(
       (s) => (JSON.parse(s.textContent ?? '') as { name: string }).name,
     );
-    return { description: metas('description'), ogTitle: metas('og:title'), robots: metas('robots'), jsonLd: ld };
+    const path = (url: string) => (url.startsWith(location.origin) ? url.slice(location.origin.length) : url);
+    const canonical = [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="canonical"]')].map((l) => path(l.href));
+    return {
+      description: metas('description'),
+      ogTitle: metas('og:title'),
+      siteName: metas('og:site_name'),
+      robots: metas('robots'),
+      jsonLd: ld,
+      canonical,
+      ogUrl: metas('og:url').map(path),
+    };
   });
 
 describe.each([
   ['the pushState app', '/', (loc: string) => loc],
   ['the #! app on the UMD bundle', '/classic/', (loc: string) => `/classic/#!${loc}`],
   ['the client-only app', '/spa/', (loc: string) => `/spa${loc}`],
+  ['the server-rendered app', '/ssr/', (loc: string) => `/ssr${loc}`],
 ])('the head and the outcomes of %s', (_, _base, url) => {
   it('keeps exactly the state’s head tags through navigation, back and forward', async () => {
     await open(url('/books/1'));
     const book = {
       description: ['Les Misérables, by Victor Hugo (1862).'],
       ogTitle: ['Les Misérables'],
+      siteName: ['Crawlable Books'],
       robots: [],
       jsonLd: ['Les Misérables'],
+      canonical: ['/books/1'],
+      ogUrl: ['/books/1'],
     };
-    const author = { description: ['Books by Victor Hugo in the catalogue.'], ogTitle: ['Victor Hugo'], robots: [], jsonLd: [] };
+    const author = {
+      description: ['Books by Victor Hugo in the catalogue.'],
+      ogTitle: ['Victor Hugo'],
+      siteName: ['Crawlable Books'],
+      robots: [],
+      jsonLd: [],
+      canonical: ['/authors/victor-hugo'],
+      ogUrl: ['/authors/victor-hugo'],
+    };
     expect(await head()).toEqual(book);
     await follow('Victor Hugo');
     expect(await head()).toEqual(author);
@@ -148,9 +173,13 @@ describe.each([
     await follow('Home');
     expect(await head()).toEqual({
       description: ['A catalogue of classic books whose every page has its own URL.'],
-      ogTitle: [],
+      // The library derives og:title (the state's title) where a state has any og: tag (og:site_name).
+      ogTitle: ['Crawlable Books'],
+      siteName: ['Crawlable Books'],
       robots: [],
       jsonLd: [],
+      canonical: ['/'],
+      ogUrl: ['/'],
     });
   });
 
@@ -159,7 +188,7 @@ describe.each([
     expect(await h1()).toBe('Not found');
     expect(await page.title()).toBe('Not found');
     expect(await path()).toBe(url('/books/99999'));
-    expect((await head()).robots).toEqual(['noindex']);
+    expect(await head()).toMatchObject({ robots: ['noindex'], canonical: [], ogUrl: [] });
     const before = await historyLength();
     await page.goto(demo.origin + url('/book/3'));
     await page.waitForFunction(() => document.querySelector('main h1')?.textContent === 'Le Comte de Monte-Cristo');
