@@ -160,14 +160,15 @@ describe('the robots meta of a noindex route’s state', () => {
 describe('X-Robots-Tag of a noindex route’s state', () => {
   it('comes from the route table, not the store: a snapshot stored without it (another process, an older table) is answered with it', async () => {
     const html = '<!DOCTYPE html><html><head><title>Stored</title></head><body></body></html>';
-    const kept: StoredSnapshot = { status: 200, html, etag: etagOf(html), renderedAt: Date.now() };
+    // Of this handler's build (`build: 'v1'`), as a store shared by its processes holds it.
+    const kept: StoredSnapshot = { status: 200, html, etag: etagOf(html), renderedAt: Date.now(), build: 'v1' };
     const store: SnapshotStore = {
       get: (key) => (key === '/search' || key === '/books/1' ? kept : undefined),
       set: () => {},
       delete: () => {},
       keys: () => [],
     };
-    const { port } = await serve({ cache: { store } });
+    const { port } = await serve({ cache: { store }, build: 'v1' });
     for (const [path, header] of [
       ['/search', 'noindex'],
       ['/books/1', undefined],
