@@ -89,7 +89,10 @@ export interface RouterClick extends RouterEvent {
   preventDefault(): void;
 }
 
-/** The document as the router touches it: links, scroll, title, head, outlet, hydration, the settled attributes. */
+/**
+ * The document as the router touches it: links, scroll, title, head, outlet, hydration, the settled
+ * attributes. Each member is read from its prototype (src/client/router.ts): a page's named elements shadow its own.
+ */
 export interface RouterDocument {
   /** `<html>`, which carries the settled attributes. */
   readonly documentElement: RouterElement;

@@ -6,7 +6,7 @@ import type { AppLocation } from '../location.js';
 import { percentDecode } from '../percent.js';
 import type { Reading } from './adapters.js';
 import { scrollToAnchor } from './scroll.js';
-import type { LiveWindow, RouterClick, RouterElement, RouterEvent, RouterUrl } from './dom.js';
+import type { LiveWindow, RouterClick, RouterDocument, RouterElement, RouterEvent, RouterUrl } from './dom.js';
 
 /** The attribute that opts a link out of routing: `<a href="/app/x" data-router-ignore>`. */
 export const IGNORE = 'data-router-ignore';
@@ -17,9 +17,9 @@ const LEFT_ALONE = `[download],[${IGNORE}],[rel~="external" i]`;
 /**
  * A document click listener that routes same-origin links that `read` names a state of (the
  * router's adapter: inside `base`, or on the pinned page). `go` receives the location; a plain
- * `#anchor` scrolls to its element and changes neither the URL nor the state.
+ * `#anchor` scrolls to its element and changes neither the URL nor the state. `doc` is the window's document.
  */
-export function linkHandler(win: LiveWindow, read: (href: string) => Reading | null, go: (loc: AppLocation) => void) {
+export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: string) => Reading | null, go: (loc: AppLocation) => void) {
   // The DOM gives a click listener a MouseEvent (happy-dom's types say only Event).
   return ((event: RouterClick): void => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -36,13 +36,13 @@ export function linkHandler(win: LiveWindow, read: (href: string) => Reading | n
     if (/^#(?!!)/.test(href)) {
       // In a `#!` app the browser would overwrite the state in the fragment: scroll ourselves.
       event.preventDefault();
-      scrollToAnchor(win.document, percentDecode(href, 1));
+      scrollToAnchor(doc, percentDecode(href, 1));
       return;
     }
     let url: RouterUrl;
     try {
       // A fragment is of this very document: a srcdoc frame's base URL is its parent's.
-      url = new win.URL(href, href[0] === '#' ? win.location.href : win.document.baseURI);
+      url = new win.URL(href, href[0] === '#' ? win.location.href : doc.baseURI);
     } catch {
       return;
     }

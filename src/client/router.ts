@@ -16,13 +16,23 @@ import { linkHandler } from './links.js';
 import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
 import { publishSettled } from './settled.js';
 import { createView } from './view.js';
-import type { LiveWindow, RouterSignal } from './dom.js';
+import type { LiveWindow, RouterDocument, RouterSignal } from './dom.js';
 import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, Target } from './types.js';
 
 /** How many redirects one navigation may follow before it is a loop. */
 const MAX_REDIRECTS = 10;
 
 const newKey = () => Math.random().toString(36).slice(2);
+
+/**
+ * `doc` with its members read from its prototype, called on it: a page's named elements
+ * (`<img name="querySelector">`, `<form name="head">`) shadow the document's own, never its prototype's.
+ */
+const unshadowed = (doc: RouterDocument, proto = Object.getPrototypeOf(doc)): RouterDocument =>
+  new Proxy(doc, {
+    get: (d, k, v?: unknown) => (typeof (v = Reflect.get(proto, k, d)) == 'function' ? v.bind(d) : v),
+    set: (d, k, v) => Reflect.set(proto, k, v, d),
+  });
 
 /** Settles with `value`, or rejects as soon as `signal` aborts: a hung guard or loader never holds a navigation. */
 const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
@@ -57,14 +67,15 @@ export function createRouter(options: RouterOptions): Router {
         : 'no history',
     );
   const base = normalizeBase(options.base ?? routes.base);
-  const doc = win?.document;
+  // Page content cannot replace what the router calls on its document (`doc`, passed on below).
+  const doc = win && unshadowed(win.document);
   const nav = instance ? historyNav(instance) : windowNav(win, base);
   const api = nav.api;
   const mode = options.mode === 'hashbang' || (options.mode !== 'history' && api < 2) ? 'hashbang' : 'history';
   // Where only the fragment may change (api 1), the state lives in this page's fragment.
   const adapter = createAdapter(mode, base, mode === 'hashbang' && api === 1 ? stripAnchor(nav.href()) : '');
   // Scrolling is the router's unless the app keeps it (`scroll: false`) or there is no window.
-  const scroll = options.scroll !== false && win ? createScroll(win) : undefined;
+  const scroll = options.scroll !== false && doc ? createScroll(win, doc) : undefined;
   const guards = new Set<Guard>();
   const subscribers = new Set<Listener>();
   // With no notFound route in the table, an unmatched location still commits, with an empty route.
@@ -119,7 +130,7 @@ export function createRouter(options: RouterOptions): Router {
   function idle() {
     pending = null;
     waiters.splice(0).forEach((f) => f());
-    if (started && doc) publishSettled(win, current && current.location, status, moved, current ? current.error : lost);
+    if (started && doc) publishSettled(win, doc, current && current.location, status, moved, current ? current.error : lost);
   }
 
   /**
@@ -326,7 +337,7 @@ export function createRouter(options: RouterOptions): Router {
       if (links && doc)
         doc.addEventListener(
           'click',
-          linkHandler(win, adapter.read, (loc) => navigate(loc).catch(report)),
+          linkHandler(win, doc, adapter.read, (loc) => navigate(loc).catch(report)),
           { signal },
         );
       scroll?.start();

@@ -20,8 +20,8 @@ export function scrollToAnchor(doc: RouterDocument, anchor: string): boolean {
   return !!el;
 }
 
-/** Saves and restores positions. */
-export function createScroll(win: RouterWindow) {
+/** Saves and restores positions; an anchor's element is found in `doc` (the window's document). */
+export function createScroll(win: RouterWindow, doc: RouterDocument) {
   const saved = new Map<string, [number, number]>();
   let restoration: string | undefined;
   return {
@@ -40,7 +40,7 @@ export function createScroll(win: RouterWindow) {
     /** Scrolls for a committed navigation. */
     apply(kind: Kind, key: string, anchor: string) {
       let at = kind === POP ? saved.get(key) : undefined;
-      if (!at && !scrollToAnchor(win.document, anchor) && kind === PUSH) at = [0, 0];
+      if (!at && !scrollToAnchor(doc, anchor) && kind === PUSH) at = [0, 0];
       // Only a move: a window already there is left alone (jsdom, which cannot scroll, logs each scrollTo as not implemented).
       if (at && (at[0] !== win.scrollX || at[1] !== win.scrollY)) win.scrollTo(at[0], at[1]);
     },

@@ -5,20 +5,22 @@
 
 import type { AppLocation } from '../location.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
-import type { LiveWindow } from './dom.js';
+import type { LiveWindow, RouterDocument } from './dom.js';
 
 /**
  * Marks the document settled with the outcome of the state shown, then dispatches the settled event
  * (its detail also holds what the state's `load` threw, for a headless renderer to say why it failed).
+ * `doc` is the window's document.
  */
 export function publishSettled(
   win: LiveWindow,
+  doc: RouterDocument,
   location: AppLocation | null,
   status: number,
   redirect: AppLocation | undefined,
   error: unknown,
 ): void {
-  const root = win.document.documentElement;
+  const root = doc.documentElement;
   root.setAttribute(STATE_ATTRIBUTE, 'settled');
   root.setAttribute(STATUS_ATTRIBUTE, '' + status);
   if (redirect === undefined) root.removeAttribute(REDIRECT_ATTRIBUTE);

@@ -13,13 +13,22 @@ describe.each(modes)('the router lifecycle in %s mode', (mode) => {
     await t.window.happyDOM.close();
   });
 
-  /** Every add/removeEventListener call on the window and the document, as [target, type, listener]. */
+  /**
+   * Every add/removeEventListener call on the window and the document, as [target, type, listener].
+   * The document's are spied on its prototype, where the router reads them (a page's named elements
+   * shadow the document's own), and only its calls are counted.
+   */
   function trackListeners() {
     const spies = (['window', 'document'] as const).map((name) => {
-      const target = name === 'window' ? t.window : t.document;
+      const target = name === 'window' ? t.window : (Object.getPrototypeOf(t.document) as Setup['document']);
       return [name, vi.spyOn(target, 'addEventListener'), vi.spyOn(target, 'removeEventListener')] as const;
     });
-    const calls = (which: 1 | 2) => spies.flatMap((row) => row[which].mock.calls.map(([type, fn]) => [row[0], type, fn]));
+    const calls = (which: 1 | 2) =>
+      spies.flatMap(([name, ...spy]) =>
+        spy[which - 1]!.mock.calls.filter((_, i) => spy[which - 1]!.mock.contexts[i] === (name === 'window' ? t.window : t.document)).map(
+          ([type, fn]) => [name, type, fn],
+        ),
+      );
     return {
       get added() {
         return calls(1);

@@ -35,7 +35,7 @@ describe('createScroll and scrollToAnchor', () => {
     [POP, 'unknown', '', [5, 300]],
   ] as const)('for kind %i, entry %s, anchor %j scrolls to %j', (kind, key, anchor, at) => {
     const win = open();
-    const scroll = createScroll(win);
+    const scroll = createScroll(win, win.document);
     win.scrollTo(7, 70);
     scroll.save('saved');
     win.scrollTo(5, 300);
@@ -45,7 +45,7 @@ describe('createScroll and scrollToAnchor', () => {
 
   it('calls scrollTo only to move: a window already at the position is left alone (jsdom logs every call as not implemented)', () => {
     const win = open();
-    const scroll = createScroll(win);
+    const scroll = createScroll(win, win.document);
     scroll.save('top');
     win.scrollTo(0, 200);
     scroll.save('down');
@@ -67,7 +67,7 @@ describe('createScroll and scrollToAnchor', () => {
   it('prefers the saved position over the anchor on back/forward, and the anchor over the top otherwise', () => {
     const win = open();
     const spy = vi.spyOn(window.HTMLElement.prototype, 'scrollIntoView');
-    const scroll = createScroll(win);
+    const scroll = createScroll(win, win.document);
     win.scrollTo(0, 90);
     scroll.save('k');
     scroll.apply(POP, 'k', 'a');
@@ -80,7 +80,7 @@ describe('createScroll and scrollToAnchor', () => {
 
   it('takes scroll restoration over on start and gives it back on stop', () => {
     const win = open();
-    const scroll = createScroll(win);
+    const scroll = createScroll(win, win.document);
     scroll.start();
     expect(win.history.scrollRestoration).toBe('manual');
     scroll.stop();

@@ -1,7 +1,7 @@
 import { Window } from 'happy-dom';
 import { describe, expect, it } from 'vitest';
 import { publishSettled } from '../../src/client/settled.js';
-import type { LiveWindow } from '../../src/client/dom.js';
+import type { LiveWindow, RouterDocument } from '../../src/client/dom.js';
 import { SETTLED_EVENT } from '../../src/settled.js';
 
 describe('publishSettled', () => {
@@ -17,13 +17,13 @@ describe('publishSettled', () => {
         root.getAttribute('data-router-status'),
       ]);
     });
-    publishSettled(window as unknown as LiveWindow, '/books/1', 301, '/books/1', undefined);
+    publishSettled(window as unknown as LiveWindow, window.document as unknown as RouterDocument, '/books/1', 301, '/books/1', undefined);
     expect(root.getAttribute('data-router-redirect')).toBe('/books/1');
-    publishSettled(window as unknown as LiveWindow, '/missing', 404, undefined, undefined);
+    publishSettled(window as unknown as LiveWindow, window.document as unknown as RouterDocument, '/missing', 404, undefined, undefined);
     expect(root.hasAttribute('data-router-redirect')).toBe(false);
     // What a failed load threw goes with the event only (a headless renderer says it), never into the page.
     const down = new Error('the API is down');
-    publishSettled(window as unknown as LiveWindow, '/books/2', 500, undefined, down);
+    publishSettled(window as unknown as LiveWindow, window.document as unknown as RouterDocument, '/books/2', 500, undefined, down);
     expect(root.outerHTML).not.toContain('API');
     expect(seen).toEqual([
       [{ location: '/books/1', status: 301, redirect: '/books/1', error: undefined }, 'settled', '301'],

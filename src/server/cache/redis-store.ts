@@ -3,7 +3,8 @@
 // it). Each snapshot is one key written with its TTL in one command (`SET … PX`); a state's render
 // lock is a second key taken with `SET NX PX` and a random token (in a Lua script that first checks
 // the snapshot is not kept), and let go only by its holder (compare-and-delete), so one process
-// renders a state for the whole fleet.
+// renders a state for the whole fleet. A lock the store did not write, or one without a TTL, never
+// holds a state for good: it is taken over, or given a TTL to lapse.
 //
 // Faults: Redis is never waited on longer than `commandTimeoutMs` (node-redis's own timeout stops
 // at the socket: a command written to a Redis that hangs would wait forever), a client that is not
@@ -63,7 +64,11 @@ const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 // instead. What is kept must be ours (a string that starts with MAGIC): anything else at the key (a
 // later version's format, another app's value, a hash) reads as a miss, so no lock for it would
 // leave every request waiting for a render no one does until the value expires.
-const LOCK = `if redis.call('TYPE', KEYS[2]).ok == 'string' and redis.call('GETRANGE', KEYS[2], 0, #ARGV[3] - 1) == ARGV[3] then return 0 end if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end return 0`;
+// A lock held must be ours too, and lapse: one that is not a token of the store's shape (its length,
+// base64url; `SET …lock:/books/1 x` by hand, a hash) is nobody's and is taken at once; one of its
+// shape without a TTL (PERSIST) is given ARGV[2], so a live holder keeps it by extending it and a dead
+// one's lapses. Either left as it was made its state a 504 for as long as the key lived.
+const LOCK = `if redis.call('TYPE', KEYS[2]).ok == 'string' and redis.call('GETRANGE', KEYS[2], 0, #ARGV[3] - 1) == ARGV[3] then return 0 end if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end local held = redis.call('TYPE', KEYS[1]).ok == 'string' and redis.call('GET', KEYS[1]) if not held or #held ~= #ARGV[1] or string.find(held, '[^%w_%-]') then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 // KEYS[1] the snapshot, ARGV[1] the header of one found stale: that snapshot goes, not a newer one
 // another process has kept since, and the state's lock stays with whoever renders it now.
 const EXPIRE = `if redis.call('TYPE', KEYS[1]).ok == 'string' and redis.call('GETRANGE', KEYS[1], 0, #ARGV[1] - 1) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0`;

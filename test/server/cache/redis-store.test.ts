@@ -172,6 +172,37 @@ describe('redisStore locks', () => {
     expect(Date.now() - started).toBeLessThan(500);
   });
 
+  it.each<[string, (client: Awaited<ReturnType<typeof connect>>, key: string) => Promise<unknown>]>([
+    ['a value the store never writes, without a TTL', (client, key) => client.set(key, 'x')],
+    ['a value the store never writes, with a TTL of a day', (client, key) => client.set(key, 'x', { EX: 86_400 })],
+    ['a key of another type', (client, key) => client.hSet(key, 'f', 'v')],
+    ['a token of the store’s own shape without a TTL', (client, key) => client.set(key, 'A'.repeat(22))],
+  ])('takes over a lock that holds %s, so its state is rendered and served within the handler’s timeout', async (_, plant) => {
+    // As after `SET crawlable-router:lock:/books/1 x` by hand: the state was a 504 for as long as the key lived.
+    const { store: s, client, prefix } = await store();
+    await plant(client, `${prefix}lock:/books/1`);
+    const routes = createRoutes([{ path: '/books/:id', title: 'Book', render: ({ params }) => `<p>book ${params.id}</p>` }]);
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', timeoutMs: 3000, cache: { store: s } });
+    const response = await handler.fetch(new Request('https://example.com/?_escaped_fragment_=/books/1'));
+    expect([response?.status, await response?.text()]).toEqual([200, expect.stringContaining('<p>book 1</p>')]);
+    expect([(await s.get('/books/1'))?.html, await client.exists(`${prefix}lock:/books/1`)]).toEqual([
+      expect.stringContaining('<p>book 1</p>'),
+      0,
+    ]);
+  });
+
+  it('gives its own lock that lost its TTL one again, and leaves it with its holder', async () => {
+    const { store: s, client, prefix } = await store();
+    const held = await s.lock('/a', 10_000);
+    await client.persist(`${prefix}lock:/a`);
+    expect(await s.lock('/a', 10_000)).toBeNull();
+    const ttl = await client.pTTL(`${prefix}lock:/a`);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(10_000);
+    await held?.commit(snap('held'), 60_000);
+    expect((await s.get('/a'))?.html).toBe('held');
+  });
+
   it('commits the snapshot and frees the lock in one step', async () => {
     const { store: s, client, prefix } = await store();
     const lock = await s.lock('/a', 10_000);

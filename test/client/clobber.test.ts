@@ -1,0 +1,194 @@
+import type { Browser, BrowserContext } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toUrl } from '../../src/index.js';
+import { launch } from '../demo/chromium.js';
+import { needDist, serveApp, watchedPage, type AppServer, type Watched } from './chromium-app.js';
+
+// DOM clobbering, in real Chromium (the built ES modules, `npm run build` first). An HTML document's
+// named properties override its built-ins: `<img name="querySelector">` in a page makes
+// `document.querySelector` that image. Here the shell and the content a route renders hold a named
+// element for every Document member the router reads (and those a change of it may come to read),
+// each of a kind that shadows it (img, form, iframe, embed, object), and an element with the id of
+// every Window member it reads (a window's named properties shadow none of them). The router must
+// start, route link clicks and back/forward, and keep the title and head tags right.
+
+/** Named elements of the shell: every Document member the router reads, and more. */
+const SHELL_NAMED = [
+  '<img name="querySelector">',
+  '<img name="querySelectorAll">',
+  '<img name="getElementById">',
+  '<form name="getElementsByName"></form>',
+  '<embed name="createElement">',
+  '<form name="addEventListener"></form>',
+  '<object name="removeEventListener"></object>',
+  '<img name="dispatchEvent">',
+  '<form name="head"></form>',
+  '<img name="body">',
+  '<iframe name="documentElement"></iframe>',
+  '<img name="title">',
+  '<embed name="baseURI">',
+  '<img name="activeElement">',
+  '<form name="defaultView"></form>',
+].join('');
+
+/** Elements with the id of every Window member the router reads. */
+const WINDOW_NAMED = ['history', 'scrollX', 'scrollY', 'scrollTo', 'addEventListener', 'dispatchEvent', 'CustomEvent', 'URL']
+  .concat(['reportError', 'AbortController'])
+  .map((id) => `<img id="${id}">`)
+  .join('');
+
+/** Named elements a book's render writes into the outlet: more of each member, of other kinds. */
+const ROUTE_NAMED = [
+  '<form name="querySelector"></form>',
+  '<img name="getElementById">',
+  '<img name="getElementsByName">',
+  '<img name="createElement">',
+  '<img name="head">',
+  '<form name="title"></form>',
+  '<img name="documentElement">',
+  '<iframe name="baseURI"></iframe>',
+  '<img name="addEventListener">',
+].join('');
+
+const APP = `
+import { createRoutes } from '/dist/index.js';
+import { createRouter } from '/dist/client/index.js';
+const routes = createRoutes(
+  [
+    {
+      path: '/',
+      title: 'Home',
+      head: () => ({ meta: [{ name: 'description', content: 'home' }] }),
+      render: () => '<h1>Home</h1><a href="/app/books/1">book 1</a>',
+    },
+    {
+      path: '/books/:id',
+      title: ({ params }) => 'Book ' + params.id,
+      head: ({ params }) => ({ meta: [{ name: 'description', content: 'book ' + params.id }], link: [{ rel: 'alternate', href: '/x/' + params.id, hreflang: 'fr' }] }),
+      render: ({ params }) =>
+        '<h1>Book ' + params.id + '</h1>' + ${JSON.stringify(ROUTE_NAMED)} +
+        '<a href="/app/books/' + (+params.id + 1) + '">next</a> <a href="#reviews">reviews</a><p id="reviews">reviews</p>',
+    },
+  ],
+  { base: '/app/' },
+);
+window.router = createRouter({ routes, outlet: '#app', mode: window.MODE });
+try {
+  window.router.start().catch((error) => (window.failed = String(error)));
+} catch (error) {
+  window.failed = String(error);
+}
+`;
+
+type Mode = 'history' | 'hashbang';
+
+/** What the page shows, read through the document's prototype (its own members are shadowed). */
+interface Seen {
+  location: string | undefined;
+  address: string;
+  title: string;
+  description: string[];
+  alternate: string[];
+  h1: string | undefined;
+  state: string | undefined;
+  status: string | undefined;
+  failed: string | undefined;
+}
+
+let server: AppServer;
+let browser: Browser;
+let context: BrowserContext;
+beforeAll(async () => {
+  needDist();
+  server = await serveApp(APP, {
+    head: '<meta name="description" content="shell">',
+    body: `${SHELL_NAMED}${WINDOW_NAMED}<nav><a href="/app/">home</a></nav><main id="app"></main>`,
+  });
+  browser = await launch();
+  context = await browser.newContext();
+}, 60_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** Reads what the page shows. */
+const seen = (t: Watched) =>
+  t.page.evaluate((): Seen => {
+    const D = Document.prototype;
+    const all = (selector: string) => [...D.querySelectorAll.call(document, selector)];
+    const root = Reflect.get(D, 'documentElement', document) as HTMLElement;
+    const w = window as unknown as { router: { current: { location: string } | null }; failed?: string };
+    return {
+      location: w.router.current?.location,
+      address: location.pathname + location.search + location.hash,
+      title: Reflect.get(D, 'title', document) as string,
+      description: all('meta[name=description]').map((m) => m.getAttribute('content') ?? ''),
+      alternate: all('link[rel=alternate]').map((m) => m.getAttribute('href') ?? ''),
+      h1: all('#app h1')[0]?.textContent ?? undefined,
+      state: root.dataset['routerState'],
+      status: root.dataset['routerStatus'],
+      failed: w.failed,
+    };
+  });
+
+/** Waits until the router settles, or its start failed. */
+const settled = (t: Watched) =>
+  t.page.waitForFunction(
+    () =>
+      (Reflect.get(Document.prototype, 'documentElement', document) as HTMLElement).dataset['routerState'] === 'settled' ||
+      (window as { failed?: string }).failed !== undefined,
+    null,
+    { timeout: 10_000 },
+  );
+
+/** Clicks the link named `name` and waits for the router. */
+async function follow(t: Watched, name: string) {
+  await t.page.getByRole('link', { name, exact: true }).click();
+  await settled(t);
+}
+
+describe.each(['history', 'hashbang'] as Mode[])('a page whose named elements shadow the document’s members, in %s mode', (mode) => {
+  const url = (location: string) => toUrl(location, { base: '/app/', mode });
+
+  it('starts, routes link clicks and back/forward, and keeps the title and head tags right', async () => {
+    const t = await watchedPage(context, server.origin);
+    try {
+      await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
+      await t.page.goto(server.origin + url('/'));
+      await settled(t);
+      const home = { location: '/', address: url('/'), title: 'Home', description: ['home'], alternate: [], h1: 'Home' };
+      expect(await seen(t)).toEqual({ ...home, state: 'settled', status: '200', failed: undefined });
+      await follow(t, 'book 1');
+      const book = (id: number) => ({
+        location: `/books/${id}`,
+        address: url(`/books/${id}`),
+        title: `Book ${id}`,
+        description: [`book ${id}`],
+        alternate: [`/x/${id}`],
+        h1: `Book ${id}`,
+      });
+      expect(await seen(t)).toMatchObject(book(1));
+      // A link in content the route rendered, beside its own named elements.
+      await follow(t, 'next');
+      expect(await seen(t)).toMatchObject(book(2));
+      // An in-page anchor: found by id, the state and the address bar left as they are.
+      await t.page.getByRole('link', { name: 'reviews', exact: true }).click();
+      expect(await seen(t)).toMatchObject(book(2));
+      await t.page.goBack();
+      await settled(t);
+      expect(await seen(t)).toMatchObject(book(1));
+      await t.page.goBack();
+      await settled(t);
+      expect(await seen(t)).toMatchObject(home);
+      await t.page.goForward();
+      await settled(t);
+      expect(await seen(t)).toMatchObject(book(1));
+      await follow(t, 'home');
+      expect(await seen(t)).toMatchObject(home);
+      expect([t.errors, t.off]).toEqual([[], []]);
+    } finally {
+      await t.page.close();
+    }
+  }, 60_000);
+});
