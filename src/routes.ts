@@ -8,7 +8,7 @@ import { redirectOutcome } from './outcome.js';
 import type { Params } from './params.js';
 import { compileRoute, requiredNames, type Compiled } from './pattern.js';
 import { percentDecode } from './percent.js';
-import { keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
+import { isTrackingKey, keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from './query.js';
 import { DEV } from './dev.js';
 import { describe, RouteError } from './route-error.js';
 import { createMatcher } from './route-index.js';
@@ -46,9 +46,16 @@ export function createRoutes<const P extends readonly string[]>(
       [options.queryKeys, ''],
       [notFound?.queryKeys, ' of the notFound route'],
       ...list.map((r) => [r.queryKeys, ` of route ${r.path}`] as const),
-    ] as const)
+    ] as const) {
       if (keys !== undefined && !Array.isArray(keys))
         throw new TypeError(`queryKeys${of} must be a list of query keys, such as ["page"]; got ${JSON.stringify(keys)}`);
+      // A declared tracking tag would be dropped all the same: its states one state, one cache entry.
+      const tag = keys?.find(isTrackingKey);
+      if (tag !== undefined)
+        throw new TypeError(
+          `queryKeys${of} declares ${JSON.stringify(tag)}, a tracking tag: tracking tags are never part of a state (utm_*, gclid, fbclid, …); name the key otherwise`,
+        );
+    }
   const compiled = list.map((r) => compileRoute(r, sensitive));
   // A redirect route loads by throwing its redirect: one path for the client and every renderer.
   const table = list.map((r, i) =>

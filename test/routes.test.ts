@@ -463,6 +463,18 @@ describe('queryKeys: which query keys make a distinct state', () => {
       'queryKeys of the notFound route must be',
     );
   });
+
+  it('refuses in development a queryKeys that declares a tracking tag, whose states were one silently', () => {
+    // `/report?utm_campaign=a` and `?utm_campaign=b` were one state, one cache entry, an empty query.
+    expect(() => createRoutes([{ path: '/report', queryKeys: ['page', 'utm_campaign'] }])).toThrow(
+      'queryKeys of route /report declares "utm_campaign", a tracking tag: tracking tags are never part of a state',
+    );
+    expect(() => createRoutes([{ path: '/s' }], { queryKeys: ['gclid'] })).toThrow('queryKeys declares "gclid", a tracking tag');
+    expect(() => createRoutes([{ path: '/s' }], { notFound: { queryKeys: ['_ga'] } })).toThrow(
+      'queryKeys of the notFound route declares "_ga"',
+    );
+    expect(createRoutes([{ path: '/s', queryKeys: ['UTM_source', 'utm'] }]).stateOf('/s?utm=1&UTM_source=2')).toBe('/s?UTM_source=2&utm=1');
+  });
 });
 
 describe('tracking tags: never a state, with or without queryKeys', () => {

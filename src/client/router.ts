@@ -243,7 +243,7 @@ export function createRouter(options: RouterOptions): Router {
     try {
       let m = routes.resolve(loc, fallback) as RouteMatch;
       // A change of anchor alone is the same state: no guards, no reload, no re-render.
-      if (from && from.error === undefined && from.location !== loc && stripAnchor(from.location) === stripAnchor(loc)) {
+      if (from && from.error === undefined && from.location !== m.location && stripAnchor(from.location) === stripAnchor(m.location)) {
         return commit(m, e, kind, from.data, null) ?? true;
       }
       for (const guard of [...guards]) {
@@ -291,17 +291,19 @@ export function createRouter(options: RouterOptions): Router {
     lastHref = href;
     const reading = adapter.read(href, shown);
     if (!reading) return;
+    // Compared as the table reads it, as `current.location` is: without the tracking tags the address bar keeps.
+    const loc = (routes.resolve(reading.loc, fallback) as RouteMatch).location;
     let e = nav.entry();
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !e || (here !== null && e.key === here.e.key && reading.loc !== here.loc);
+    const fresh = !e || (here !== null && e.key === here.e.key && loc !== here.loc);
     if (fresh) e = { key: newKey(), idx: here ? here.e.idx + 1 : 0 };
-    here = { loc: reading.loc, e: e as Entry };
+    here = { loc, e: e as Entry };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
     if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
     const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
-    if (reading.loc === at?.loc && (fresh || (e as Entry).key === at.key)) return;
-    return run(reading.loc, POP, e as Entry);
+    if (loc === at?.loc && (fresh || (e as Entry).key === at.key)) return;
+    return run(loc, POP, e as Entry);
   }
 
   function onPop(event: { type?: string }) {

@@ -67,7 +67,7 @@ describe('navigate and href targets', () => {
       await router.start();
       expect(router.href('https://example.com/x')).toBe('/https:/example.com/x');
       expect(warn).not.toHaveBeenCalled();
-      await expect(prodRouter({ routes: [] as unknown as RouteTable, history: memory() }).start()).rejects.toThrow(TypeError);
+      await expect(async () => prodRouter({ routes: [] as unknown as RouteTable, history: memory() }).start()).rejects.toThrow(TypeError);
     });
   });
 });

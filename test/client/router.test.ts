@@ -385,6 +385,37 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     expect(t.loads).toEqual(['1']);
   });
 
+  it('changes only the anchor of a state landed on with tracking tags: no guard, no reload', async () => {
+    // The address bar keeps `utm_source`; `current.location` does not. The two name one state.
+    await open({ url: toUrl('/books/1?utm_source=x', { base: '/app/', mode }) });
+    const guard = vi.fn(() => true);
+    t.router.beforeEach(guard);
+    t.document.querySelector('h1')?.setAttribute('data-kept', '');
+    t.window.location.hash = mode === 'history' ? '#reviews' : '#!/books/1?utm_source=x#reviews';
+    await t.flush();
+    expect(await t.router.navigate('/books/1?fbclid=y#top')).toBe(true);
+    expect(t.router.current).toMatchObject({ location: '/books/1#top', hash: 'top' });
+    expect(t.document.querySelector('h1[data-kept]')).not.toBeNull();
+    expect(guard).not.toHaveBeenCalled();
+    expect(t.loads).toEqual(['1']);
+  });
+
+  it('takes a popstate on the entry landed on with tracking tags for that entry: no reload, no new position', async () => {
+    await open({ url: toUrl('/books/1?utm_source=x', { base: '/app/', mode }) });
+    const { key } = t.window.history.state as { key: string };
+    const commits = vi.fn();
+    t.router.subscribe(commits);
+    // What a script of the page (or an old browser at load) fires; the URL is the one shown.
+    for (let i = 0; i < 5; i++) {
+      t.window.dispatchEvent(new t.window.PopStateEvent('popstate', { state: t.window.history.state }));
+      await t.flush();
+    }
+    expect(commits).not.toHaveBeenCalled();
+    expect(t.loads).toEqual(['1']);
+    expect(t.window.history.state).toEqual({ key, idx: 0 });
+    expect(t.address()).toBe(toUrl('/books/1?utm_source=x', { base: '/app/', mode }));
+  });
+
   it('passes params, query, location and an AbortSignal to load', async () => {
     const load = vi.fn(() => 'data');
     await open({ routes: [{ path: '/l/:a', load }] });
