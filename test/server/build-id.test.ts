@@ -1,8 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createClient } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../src/routes.js';
 import { prerender } from '../../src/server/build/prerender.js';
 import { fileStore } from '../../src/server/cache/file-store.js';
@@ -10,9 +9,9 @@ import { memoryStore } from '../../src/server/cache/memory-store.js';
 import { redisStore } from '../../src/server/cache/redis-store.js';
 import { MANIFEST } from '../../src/server/files/manifest.js';
 import { createSnapshotHandler } from '../../src/server/handler.js';
-import { startRedis, type RedisServer } from '../../scripts/redis-server.mjs';
 // The page processes run the built package: the headless renderer is imported from it.
 import { headlessRenderer } from 'crawlable-router/server';
+import { useRedis } from './cache/redis.js';
 
 // A snapshot belongs to a build: a deploy changes the app's hashed assets, and a snapshot of the old
 // build names them. None is ever served to a handler of another build, from any store.
@@ -27,24 +26,10 @@ const ugly = (handler: { fetch(request: Request): Promise<Response | null> }) =>
   handler.fetch(new Request(`${ORIGIN}/?_escaped_fragment_=/acme`)).then((response) => response?.text() ?? '');
 
 let dir: string;
-let redis: RedisServer;
-const clients: { destroy(): void }[] = [];
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(() => redis?.stop());
+const { connect } = useRedis();
 afterEach(() => {
-  for (const client of clients.splice(0)) client.destroy();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-
-async function connect() {
-  const client = createClient({ url: redis.url });
-  client.on('error', () => {});
-  clients.push(client);
-  await client.connect();
-  return client;
-}
 
 describe('build', () => {
   it('defaults to a hash of the shell, so a rebuilt shell is another build', () => {

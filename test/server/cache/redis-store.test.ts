@@ -1,33 +1,16 @@
-import { createClient } from 'redis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
 import { createSnapshotCache } from '../../../src/server/cache/cache.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
 import type { StoredSnapshot } from '../../../src/server/cache/store.js';
 import { decodeSnapshot, encodeSnapshot, redisStore, type RedisStoreOptions } from '../../../src/server/cache/redis-store.js';
-import { redisServerPath, startRedis, type RedisServer } from '../../../scripts/redis-server.mjs';
+import { redisServerPath } from '../../../scripts/redis-server.mjs';
+import { useRedis } from './redis.js';
 
 // redisStore against Debian's redis-server, through a real node-redis client.
 
-let redis: RedisServer;
-const clients: { destroy(): void }[] = [];
-beforeAll(async () => {
-  redis = await startRedis();
-});
-afterAll(() => redis?.stop());
-afterEach(() => {
-  for (const client of clients.splice(0)) client.destroy();
-});
-
-/** A connected client of the test's Redis (or of `url`, not awaited when nothing listens there). */
-async function connect(url = redis.url, wait = true) {
-  const client = createClient({ url, socket: { reconnectStrategy: () => 50 } });
-  client.on('error', () => {});
-  clients.push(client);
-  const connecting = client.connect().catch(() => {});
-  if (wait) await connecting;
-  return client;
-}
+const redisServer = useRedis();
+const connect = redisServer.connect;
 
 let n = 0;
 /** A store on its own prefix, so tests share one redis-server without seeing each other. */
@@ -335,7 +318,7 @@ describe('redisStore faults', () => {
   it('gives up on a Redis that does not answer after commandTimeoutMs, rests retryMs, then uses it again', async () => {
     const { store: s } = await store({ commandTimeoutMs: 150, retryMs: 400 });
     await s.set('/a', snap('kept'), 60_000);
-    redis.pause();
+    redisServer.server.pause();
     try {
       let started = Date.now();
       await expect(s.get('/a')).rejects.toThrow(/did not answer GET within 150 ms/);
@@ -344,7 +327,7 @@ describe('redisStore faults', () => {
       await expect(s.get('/a')).rejects.toThrow(/tried again after 400 ms/);
       expect(Date.now() - started).toBeLessThan(50);
     } finally {
-      redis.resume();
+      redisServer.server.resume();
     }
     await new Promise((resolve) => setTimeout(resolve, 450));
     expect((await s.get('/a'))?.html).toBe('kept');
