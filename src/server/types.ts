@@ -1,6 +1,7 @@
 // The public types of the snapshot handler: its options, who asks (`limitClient`), what it gives.
 
 import type { AppLocation, UrlMode } from '../location.js';
+import type { CleanUrls } from './urls.js';
 import type { AnyRoute, RouteTable } from '../route-types.js';
 import type { InvalidateTarget } from './cache/cache.js';
 import type { SnapshotStore } from './cache/store.js';
@@ -89,8 +90,7 @@ export interface SnapshotClient {
   waiting: number;
 }
 
-/** What a clean URL inside `base` gets: see `SnapshotHandlerOptions.cleanUrls`. */
-export type CleanUrls = 'bots' | 'all' | 'shell';
+export type { CleanUrls } from './urls.js';
 
 /** A snapshot, as `render(location)` gives it. */
 export interface Snapshot {

@@ -6,7 +6,6 @@
 import { PARAM, toUglyUrl } from '../codec.js';
 import { normalizeBase, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../location.js';
 import { SnapshotError } from './errors.js';
-import type { CleanUrls } from './types.js';
 
 /** Checks an `origin` option (`https://example.com`, a port allowed, no path) and returns it serialised. */
 export function checkOrigin(origin: unknown, option = 'origin'): string {
@@ -46,6 +45,9 @@ export function checkMode(mode: unknown, option = 'mode'): UrlMode {
   if (mode === 'history' || mode === 'hashbang') return mode;
   throw new SnapshotError('BAD_OPTION', `${option} must be "history" or "hashbang", got ${JSON.stringify(mode)}`);
 }
+
+/** What a clean URL inside `base` gets: see `SnapshotHandlerOptions.cleanUrls`. */
+export type CleanUrls = 'bots' | 'all' | 'shell';
 
 const CLEAN_URLS: readonly string[] = ['bots', 'all', 'shell'];
 
