@@ -16,7 +16,8 @@ export type SnapshotErrorCode =
   | 'LIMITED'
   | 'RENDER_FAILED'
   | 'DATA_NOT_JSON'
-  | 'BUILD_MISMATCH';
+  | 'BUILD_MISMATCH'
+  | 'REQUEST_ENDED';
 
 /**
  * A numeric option above 0 (Infinity too), or `fallback` when it is not given. Text is refused, not

@@ -14,6 +14,8 @@ export interface Ask {
   signal?: AbortSignal;
   /** The client's address as the connection gives it; null when the runtime does not say (web `fetch`). */
   address?: string | null;
+  /** Every header field, as name/value pairs (a field sent twice, twice): what a hook's `request` is made of (render/request.ts). */
+  fields(): Iterable<readonly [string, string]>;
 }
 
 /** An answer: status, headers and the body's bytes (null for none). */
@@ -32,6 +34,7 @@ export function askOf(request: Request): Ask {
     header: (name) => request.headers.get(name),
     signal: request.signal,
     address: null,
+    fields: () => request.headers,
   };
 }
 

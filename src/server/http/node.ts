@@ -28,6 +28,10 @@ class NodeAsk implements Ask {
     const value = this.req.headersDistinct?.[name] ?? this.req.headers[name];
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
+  *fields(): Iterable<readonly [string, string]> {
+    const raw = this.req.rawHeaders ?? Object.entries(this.req.headers).flatMap(([name, value]) => [name, String(value)]);
+    for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i] as string, raw[i + 1] as string];
+  }
   get address(): string | null {
     return this.req.socket?.remoteAddress ?? null;
   }
