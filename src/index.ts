@@ -22,6 +22,7 @@ export type {
   HrefArgs,
   NamedParams,
   RedirectFunction,
+  HookContext,
   LoadContext,
   LocationsOptions,
   NotFoundDefinition,

@@ -6,26 +6,32 @@ import type { AppLocation } from './location.js';
 import type { Params, ParamsOf } from './params.js';
 import type { Query, QueryInput } from './query.js';
 
-/** What `load` receives. */
-export interface LoadContext<P = Params> {
+/** Where a hook runs, and for whom: what every hook's context has. */
+export interface HookContext<P = Params> {
   /** The decoded params. */
   params: P;
   /** The decoded query. */
   query: Query;
-  /** The canonical location being loaded. */
+  /** The state's canonical location: one spelling per state (`routes.canonical`), on both sides. */
   location: AppLocation;
+  /** The app's origin: the server's configured one, the window's in the browser, `''` on a memory history. */
+  origin: string;
+  /**
+   * On the server, the incoming request (method, URL on the configured origin, headers; no body);
+   * `undefined` in the browser, in `prerender` and in headless pages. A render that reads it is
+   * private to that request: never stored or shared, answered `private, no-store`.
+   */
+  request?: Request | undefined;
+}
+
+/** What `load` and `beforeLoad` receive. */
+export interface LoadContext<P = Params> extends HookContext<P> {
   /** Aborted when a newer navigation or a timeout makes this load moot. */
   signal: AbortSignal;
 }
 
 /** What `render` and a `title` function receive. */
-export interface RenderContext<P = Params, D = unknown> {
-  /** The decoded params. */
-  params: P;
-  /** The decoded query. */
-  query: Query;
-  /** The canonical location being rendered. */
-  location: AppLocation;
+export interface RenderContext<P = Params, D = unknown> extends HookContext<P> {
   /** What `load` returned (undefined when the route has no `load`). */
   data: D;
 }
@@ -50,6 +56,12 @@ export interface RouteDefinition<P extends string = string, D = unknown, N exten
   name?: N;
   /** The document title for this state. Default none: the title is left alone. */
   title?: string | TitleFunction<ParamsOf<P>, NoInfer<D>>;
+  /**
+   * Runs before `load`, on both sides, with its context (`request` on the server): an access rule.
+   * Throw `redirect(to)` (302 unless given) to send the visitor (and a bot) away, or `notFound()`.
+   * Default none.
+   */
+  beforeLoad?(context: LoadContext<ParamsOf<P>>): void | Promise<void>;
   /**
    * Fetches the state's data; aborted through `signal` when it is no longer wanted. Throw
    * `notFound()` when the item does not exist, `redirect(to, status)` when it moved. Default none.

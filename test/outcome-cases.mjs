@@ -31,6 +31,22 @@ export function caseRoutes({ notFound, redirect }) {
       render: ({ data }) => `<h1>${esc(data.name)}</h1>`,
     },
     { path: '/old/:id', redirect: '/items/:id' },
+    {
+      // An access rule: it runs before load, on both sides, and ends the state as load may.
+      path: '/members/:id',
+      beforeLoad: async ({ params }) => {
+        if (params.id === 'guest') throw redirect('/items/1');
+        if (params.id === 'gone') throw notFound();
+        if (params.id === 'broken') throw new Error('secret rule detail');
+      },
+      load: async ({ params }) => ({ name: `Member ${params.id}` }),
+      title: ({ data }) => data.name,
+      head: ({ data }) => ({
+        meta: [{ name: 'description', content: `About ${data.name}` }],
+        jsonLd: { '@type': 'Thing', name: data.name },
+      }),
+      render: ({ data }) => `<h1>${esc(data.name)}</h1>`,
+    },
   ];
   const notFoundView = {
     title: 'Not found',
@@ -103,6 +119,41 @@ export const cases = [
     location: '/items/loop',
     // The client router gives up after 10 redirects: `navigate` rejects, nothing is committed (its own test).
     loop: true,
+    status: 500,
+    title: 'Error',
+    description: 'Every item',
+    heading: 'Something went wrong',
+    error: true,
+  },
+  {
+    name: 'a state its beforeLoad lets through',
+    location: '/members/ann',
+    status: 200,
+    title: 'Member ann',
+    description: 'About Member ann',
+    heading: 'Member ann',
+  },
+  {
+    name: 'a redirect from beforeLoad (302 unless given)',
+    location: '/members/guest',
+    status: 302,
+    redirect: '/items/1',
+    title: 'Item 1',
+    description: 'About Item 1',
+    heading: 'Item 1',
+  },
+  {
+    name: 'a state its beforeLoad says is not found',
+    location: '/members/gone',
+    status: 404,
+    title: 'Not found',
+    description: 'Every item',
+    heading: 'Not found',
+    notFound: true,
+  },
+  {
+    name: 'a beforeLoad that fails',
+    location: '/members/broken',
     status: 500,
     title: 'Error',
     description: 'Every item',

@@ -540,7 +540,7 @@ describe('canonical locations and redirect routes', () => {
   const loadOf = (location: string) => {
     const m = table.match(location);
     try {
-      m?.route.load?.({ params: m.params, query: m.query, location: m.location, signal: new AbortController().signal });
+      m?.route.load?.({ params: m.params, query: m.query, location: m.location, origin: '', signal: new AbortController().signal });
     } catch (thrown) {
       return thrown;
     }

@@ -7,7 +7,7 @@ import { DEV } from '../dev.js';
 import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../location.js';
 import { outcomeOf } from '../outcome.js';
 import { STATE_ATTRIBUTE } from '../settled.js';
-import type { RouteMatch } from '../route-types.js';
+import type { RouteDefinition, RouteMatch } from '../route-types.js';
 import type { HydrationPayload } from '../hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
 import { checkOptions, checkTarget } from './checks.js';
@@ -82,7 +82,15 @@ export function createRouter(options: RouterOptions): Router {
   const fallback = routes.notFound ?? {};
   // What a match gives `load` and the views: its params, query and state, the location the server
   // renders (no anchor, only the query keys its route declares), so that both sides show one page.
-  const contextOf = (m: RouteMatch) => ({ params: m.params, query: m.query, location: routes.stateOf(m.location) });
+  // The hooks see the state's one spelling (its canonical location, else its state) and the page's
+  // origin: the window's, none on a memory history.
+  const origin = (instance?.index == null && win?.location.origin) || '';
+  const contextOf = (m: RouteMatch) => ({
+    params: m.params,
+    query: m.query,
+    location: routes.canonical(m) ?? routes.stateOf(m.location),
+    origin,
+  });
   let current: Current | null = null;
   let entry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
   // The entry the address bar is on and the location it names: `current`'s, or one a back/forward
@@ -101,7 +109,7 @@ export function createRouter(options: RouterOptions): Router {
   let ticks = 0;
   let lastHref = '';
   let listening: { signal: RouterSignal; abort(): void } | undefined; // aborted by destroy(): removes what start() added
-  const view = createView(routes, doc, win?.location.origin);
+  const view = createView(routes, doc, origin);
   // The outcome published with the settled signal: the status a server would answer the state
   // with, and where a redirect (from a load, a redirect route or a guard) took the navigation.
   let status = 200;
@@ -191,7 +199,7 @@ export function createRouter(options: RouterOptions): Router {
       // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
       // the state failed, as the server answers it, never the last state's status over a stale view.
       ((status = 500), (moved = undefined));
-      view.draw(hooks, { ...contextOf(m), data, error }, failed || m.notFound ? null : routes.canonical(m), failed);
+      view.draw(hooks, m, { ...contextOf(m), data, error }, failed);
       status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
       moved = via ? m.location : undefined;
     }
@@ -265,12 +273,16 @@ export function createRouter(options: RouterOptions): Router {
       let data: unknown;
       let error: unknown;
       let failed = false;
-      const load = m.route.load;
-      // The server's answer for this state: its data, or a 404 its `load` gave with notFound() (no data).
+      const { beforeLoad, load } = m.route as RouteDefinition;
+      // The server's answer for this state (its access rule passed there): its data, or a 404 its
+      // `load` gave with notFound() (no data).
       if (seeded) data = seeded.data;
-      else if (load) {
+      else if (beforeLoad || load) {
         try {
-          data = await until(load({ ...contextOf(m), signal }), signal);
+          const context = { ...contextOf(m), signal };
+          // Only where there is one: a load starts in the navigation's own turn, as it always has.
+          if (beforeLoad) await until(beforeLoad(context), signal);
+          if (load) data = await until(load(context), signal);
         } catch (x) {
           ((error = x), (failed = true));
         }

@@ -6,8 +6,8 @@ import { DEV } from '../dev.js';
 import { stateHead } from '../head.js';
 import { hookText, syncHead } from '../hook-text.js';
 import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
-import { urlOf, type AppLocation } from '../location.js';
-import type { AnyRoute, RouteTable } from '../route-types.js';
+import { urlOf } from '../location.js';
+import type { AnyRoute, RouteMatch, RouteTable } from '../route-types.js';
 import type { RouterDocument, RouterElement } from './dom.js';
 import { createHead } from './head.js';
 import { readHydration } from './hydrate.js';
@@ -18,12 +18,12 @@ export interface View {
   /** Finds the outlet (an element, or a selector read now) and reads the page: the server's data for the first navigation. */
   start(outlet: RouterElement | string | null | undefined): HydrationPayload | null;
   /**
-   * Draws `view` (a route's, the table's notFound or the error view) of the state `context` names:
-   * its render (unless the server already drew that location into the outlet), its title and its
-   * head; `canonical` is the state's canonical location, null for a state not found or failed, which
-   * has no canonical link; `failed` keeps the title where the error view has none.
+   * Draws `view` (a route's, the table's notFound or the error view) of the state `match` names:
+   * its render (unless the server already drew that state into the outlet), its title and its
+   * head, given `context`; a state not found or `failed` has no canonical link, and `failed` keeps
+   * the title where the error view has none.
    */
-  draw(view: ErrorView, context: ErrorContext, canonical: AppLocation | null, failed: boolean | undefined): void;
+  draw(view: ErrorView, match: RouteMatch, context: ErrorContext, failed: boolean | undefined): void;
 }
 
 /**
@@ -57,8 +57,11 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
       shellTitle = doc.querySelector('title')?.getAttribute(SHELL_TITLE_ATTRIBUTE) ?? doc.title;
       return readHydration(doc);
     },
-    draw(view, context, canonical, failed) {
-      const location = context.location;
+    draw(view, match, context, failed) {
+      // The state as the server names it in its marks: its path and declared query, as requested.
+      const location = routes.stateOf(match.location);
+      // The hooks' location is the canonical one, but for a state not found.
+      const canonical = failed || match.notFound ? null : context.location;
       const keep = drawn === location;
       drawn = null;
       // Development builds refuse a promise from `render`, `title` or `head`, as the server does, naming
@@ -77,7 +80,10 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
           context,
           canonical === null ? null : undefined,
           // Open Graph's URL is the clean one, whatever the mode: crawlers drop the fragment.
-          { url: canonical === null || origin === 'null' ? undefined : origin + urlOf(canonical, routes.base, false), title: shown },
+          {
+            url: canonical === null || !origin || origin === 'null' ? undefined : origin + urlOf(canonical, routes.base, false),
+            title: shown,
+          },
         ),
         location,
       );

@@ -28,6 +28,7 @@ import { errorPage, failurePage, redirectTo } from './http/pages.js';
 import { etagOf, respond, type Page } from './http/respond.js';
 import { createQueue } from './render/queue.js';
 import { hooksRenderer } from './render/render.js';
+import { isPrivate } from './render/request.js';
 import { createSnapshotSource } from './render/snapshots.js';
 import type { SnapshotHandler, SnapshotHandlerOptions } from './types.js';
 import { checkBase, checkCleanUrls, checkMode, checkOrigin, crawlerMode, publicUrl, redirectUrl, type UrlSettings } from './urls.js';
@@ -47,13 +48,16 @@ interface Target {
 // A fleet's render lock outlives its holder's last renewal by this (at most timeoutMs): a holder that
 // died is taken over within it by a waiter, who still has time to render (cache/cache.ts renews it).
 const LOCK_TTL_MS = 2000;
+// The Cache-Control of a page rendered for one request (its hooks read `request`).
+const PRIVATE_CACHE_CONTROL = 'private, no-store';
 // What a process keeps by default of the snapshots it reads from a store of its own (types.ts, CacheOptions).
 const RECENT_BYTES = 8 * 1024 * 1024;
 
 /** The redirect of a redirect route's match (its load throws it at once), or null. */
-function routeRedirect(match: NonNullable<ReturnType<RouteTable['match']>>) {
+function routeRedirect(match: NonNullable<ReturnType<RouteTable['match']>>, origin: string) {
   try {
-    match.route.load?.({ params: match.params, query: match.query, location: match.location, signal: new AbortController().signal });
+    const { params, query, location } = match;
+    match.route.load?.({ params, query, location, origin, signal: new AbortController().signal });
   } catch (thrown) {
     const outcome = outcomeOf(thrown);
     if (outcome?.kind === 'redirect') return outcome;
@@ -151,6 +155,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     // A request waits for another process's render no longer than for its own.
     waitMs: timeoutMs,
     lockTtlMs: Math.min(LOCK_TTL_MS, timeoutMs),
+    isPrivate,
   });
   const snapshots = createSnapshotSource({
     routes,
@@ -177,11 +182,14 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   function fromSnapshot(request: Ask, stored: StoredSnapshot, clean: boolean, noindex: boolean): Answer | Promise<Answer> {
     const varies = clean ? vary : undefined;
     const robots = noindex ? NOINDEX_HEADER : undefined;
+    // A render that read its request is that visitor's page: no cache, shared or theirs, keeps it.
+    const personal = isPrivate(stored);
+    const control = personal ? PRIVATE_CACHE_CONTROL : cacheControl;
     if (stored.redirect !== undefined) {
       // The target in the request's own form: a clean URL moves to the target's clean URL; the
       // meta-tag form stays a clean URL with an empty escaped fragment.
       const form = clean ? 'clean' : readUglyUrl(request.target).fragment === '' ? 'meta' : 'ugly';
-      const moved = redirectTo(stored.status, redirectUrl(stored.redirect, settings, form), cacheControl, shell.lang);
+      const moved = redirectTo(stored.status, redirectUrl(stored.redirect, settings, form), control, shell.lang);
       return respond(request, { ...moved, headers: { ...moved.headers, ...robots }, vary: varies }, { compress });
     }
     const page: Page = {
@@ -189,13 +197,13 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       body: stored.html,
       etag: stored.etag,
       lastModified: stored.renderedAt,
-      cacheControl,
+      cacheControl: control,
       headers: robots,
       vary: varies,
     };
     // The header is the state's, as the stored snapshot is: the prepared answer may be kept on it.
     // At a clean URL the answer has its own headers (Vary), the same body: the second variant.
-    return respond(request, page, { compress, memo: stored, variant: clean ? 1 : 0 });
+    return respond(request, page, { compress, memo: personal ? undefined : stored, variant: clean ? 1 : 0 });
   }
 
   /** The answer once the snapshot is rendered (or the render failed); null for a client that has gone. */
@@ -231,7 +239,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     // It is given its state, as every renderer and the client give it: the query keys it declares.
     const moved =
       match && (match.route as RouteDefinition).redirect !== undefined
-        ? routeRedirect(routes.match(routes.stateOf(location)) ?? match)
+        ? routeRedirect(routes.match(routes.stateOf(location)) ?? match, settings.origin)
         : null;
     if (moved)
       return respond(

@@ -68,6 +68,19 @@ describe('the router on createMemoryHistory, in Node', () => {
     expect([address(), history.index]).toEqual(['/app/books/1?tab=x', 0]);
   });
 
+  it("gives the hooks no origin ('') and no request: a memory history is on no page", async () => {
+    const seen: unknown[] = [];
+    const hook = ({ origin, request }: { origin: string; request?: Request | undefined }) => void seen.push([origin, request]);
+    const routes = createRoutes([{ path: '/', beforeLoad: hook, load: hook, title: (c) => (hook(c), 'T') }]);
+    router = createRouter({ routes, history: createMemoryHistory({ initialEntries: ['/'] }) });
+    await router.start();
+    expect(seen).toEqual([
+      ['', undefined],
+      ['', undefined],
+      ['', undefined],
+    ]);
+  });
+
   it('pushes and replaces through the instance, with the state the app gave, unwrapped', async () => {
     await open().start();
     const seen: string[] = [];

@@ -35,6 +35,14 @@ function app() {
         render: ({ data }) => `<h1>${esc(JSON.stringify(data))}</h1><input id="q">`,
       },
       { path: '/plain', render: () => '<p>No title of its own</p>' },
+      {
+        // An access rule that passes: the server ran it; the client's first navigation does not again.
+        path: '/members/:name',
+        beforeLoad: ({ params }) => void loads.push(`before ${String(params.name)}`),
+        load: ({ params }) => void loads.push(`load ${String(params.name)}`),
+        title: ({ location }) => `Member at ${location}`,
+        render: ({ location }) => `<h1>${esc(location)}</h1>`,
+      },
     ],
     { notFound: { title: 'Not found', render: () => '<h1>Nothing here</h1>' } },
   );
@@ -94,6 +102,17 @@ describe("the first navigation on a server-rendered page ('all' mode)", () => {
       expect(t.router.current?.location).toBe(location);
       expect(t.window.location.href).toBe('https://example.com' + url);
     }
+  });
+
+  it("runs neither beforeLoad nor load for the server's state, at a spelling that is not its canonical one, and both after", async () => {
+    const t = await open('/members/c++');
+    expect(t.loads).toEqual([]);
+    expect(t.outlet.firstElementChild).toBe(t.child);
+    // Every hook on either side is given the one canonical spelling.
+    expect(t.outlet.innerHTML).toBe('<h1>/members/c%2B%2B</h1>');
+    expect(t.window.document.title).toBe('Member at /members/c%2B%2B');
+    await t.router.navigate('/members/ann');
+    expect(t.loads).toEqual(['before ann', 'load ann']);
   });
 
   it('loads and renders as usual on every later navigation, back to the first location included', async () => {

@@ -424,6 +424,7 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
       params: { a: 'x y' },
       query: { k: 'v' },
       location: '/l/x%20y?k=v',
+      origin: 'https://example.com',
       signal: expect.any(AbortSignal),
     });
   });
@@ -436,6 +437,19 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     expect(t.router.current?.location).toBe('/s?q=1&utm=x#top');
     expect(seen).toEqual(['load /s?q=1', 'render /s?q=1', 'title /s?q=1']);
     expect(t.table.stateOf('/s?q=1&utm=x#top')).toBe('/s?q=1');
+  });
+
+  it("gives every hook the state's canonical spelling and the window's origin, beforeLoad first", async () => {
+    const seen: string[] = [];
+    const hook = (name: string) => async (c: { location: string; origin: string }) => void seen.push(`${name} ${c.origin} ${c.location}`);
+    const sync = (name: string) => (c: { location: string; origin: string }) => (seen.push(`${name} ${c.origin} ${c.location}`), name);
+    const routes = [
+      { path: '/:company/:slug', beforeLoad: hook('beforeLoad'), load: hook('load'), title: sync('title'), render: sync('render') },
+    ];
+    await open({ url: toUrl('/acme/c++-&-rust-100%25?x=1', { base: '/app/', mode }), routes });
+    const at = 'https://example.com /acme/c%2B%2B-%26-rust-100%25?x=1';
+    expect(seen).toEqual([`beforeLoad ${at}`, `load ${at}`, `render ${at}`, `title ${at}`]);
+    expect(t.router.current?.location).toBe('/acme/c++-&-rust-100%25?x=1');
   });
 
   it('writes hrefs for links in its mode', async () => {

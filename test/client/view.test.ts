@@ -10,7 +10,9 @@ import { createRoutes } from '../../src/index.js';
 const routes = createRoutes([{ path: '/' }], {
   head: { meta: [{ name: 'description', content: 'The site' }], link: [{ rel: 'canonical', href: 'https://example.com/' }] },
 });
-const context = (location: string, data?: unknown) => ({ params: {}, query: {}, location, data, error: undefined });
+const context = (location: string, data?: unknown) => ({ params: {}, query: {}, location, origin: '', data, error: undefined });
+/** The match of a state at `location`, as the router hands it to the view. */
+const at = (location: string, notFound = false) => ({ route: {}, params: {}, query: {}, location, path: location, hash: '', notFound });
 
 let windows: Window[] = [];
 afterEach(async () => {
@@ -37,8 +39,8 @@ describe('createView', () => {
         render: ({ data }) => `<h1>${String(data)}</h1>`,
         head: () => ({ meta: [{ name: 'description', content: 'Book one' }] }),
       },
+      at('/books/1'),
       context('/books/1', 'one'),
-      '/books/1',
       false,
     );
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>one</h1>');
@@ -55,11 +57,11 @@ describe('createView', () => {
     const view = createView(routes, doc);
     expect(view.start('#app')).toEqual({ location: '/books/1', status: 200, data: 'one' });
     const hooks = { render: () => '<h1>client</h1>' };
-    view.draw(hooks, context('/books/1'), '/books/1', false);
+    view.draw(hooks, at('/books/1'), context('/books/1'), false);
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>server</h1>');
     // A route without a title shows the shell's, as the server's page named it.
     expect(doc.title).toBe('Shell');
-    view.draw(hooks, context('/books/1'), '/books/1', false);
+    view.draw(hooks, at('/books/1'), context('/books/1'), false);
     expect(doc.querySelector('#app')?.innerHTML).toBe('<h1>client</h1>');
   });
 
@@ -75,7 +77,7 @@ describe('createView', () => {
       el.innerHTML = 'server';
       const view = createView(routes, doc);
       view.start(el as never);
-      view.draw(hooks, context(location), location, false);
+      view.draw(hooks, at(location), context(location), false);
       expect([outlet, location, el.innerHTML]).toEqual([outlet, location, shown]);
       expect(doc.title).toBe('Shop');
     }
@@ -83,7 +85,7 @@ describe('createView', () => {
     const view = createView(routes, doc);
     view.start(null);
     doc.title = 'Elsewhere';
-    view.draw({}, context('/x'), '/x', false);
+    view.draw({}, at('/x'), context('/x'), false);
     expect(doc.title).toBe('Shop');
   });
 
@@ -91,8 +93,8 @@ describe('createView', () => {
     const doc = page('<title>Shell</title>', '<main id="app"></main>');
     const view = createView(routes, doc);
     view.start(doc.querySelector('#app') as never);
-    view.draw({ title: 'Before' }, context('/a'), '/a', false);
-    view.draw({ render: () => 'Failed' }, context('/b'), null, true);
+    view.draw({ title: 'Before' }, at('/a'), context('/a'), false);
+    view.draw({ render: () => 'Failed' }, at('/b'), context('/b'), true);
     expect(doc.title).toBe('Before');
     expect(doc.querySelector('link[rel=canonical]')).toBeNull();
     expect(doc.querySelector('meta[name=description]')?.getAttribute('content')).toBe('The site');
@@ -104,7 +106,7 @@ describe('createView', () => {
     try {
       const view = createView(routes, undefined);
       expect(view.start('#app')).toBeNull();
-      expect(() => view.draw({ title: 'T', render: () => 'x' }, context('/'), '/', false)).not.toThrow();
+      expect(() => view.draw({ title: 'T', render: () => 'x' }, at('/'), context('/'), false)).not.toThrow();
       expect(warn).toHaveBeenCalledWith(expect.stringContaining('the outlet "#app" matches no element: the router has no window'));
     } finally {
       warn.mockRestore();
@@ -115,7 +117,7 @@ describe('createView', () => {
     const doc = page('', '<main id="app"></main>');
     const view = createView(routes, doc);
     view.start('#app');
-    expect(() => view.draw({ render: () => Promise.resolve('x') as never }, context('/late?tab=1'), '/late?tab=1', false)).toThrow(
+    expect(() => view.draw({ render: () => Promise.resolve('x') as never }, at('/late?tab=1'), context('/late?tab=1'), false)).toThrow(
       /^render of "\/late\?tab=1" returned a promise/,
     );
   });

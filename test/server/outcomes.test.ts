@@ -178,7 +178,9 @@ describe.each(Object.keys(renderersByName))('prerender with the %s renderer', (n
         ? { ...r, entries: () => ids.map((id) => ({ id })) }
         : r.path === '/old/:id'
           ? { ...r, entries: () => [{ id: '5' }] }
-          : r,
+          : r.path === '/members/:id'
+            ? { ...r, entries: () => ['ann', 'guest', 'gone', 'broken'].map((id) => ({ id })) }
+            : r,
     );
     const lines: string[] = [];
     const renderer = renderersByName[name]?.();
@@ -191,18 +193,19 @@ describe.each(Object.keys(renderersByName))('prerender with the %s renderer', (n
       progress: { write: (text: string) => lines.push(text) },
     });
     rmSync(out, { recursive: true, force: true });
-    expect(report.files).toEqual(['index.html', 'items/7/index.html']);
-    expect(report.failures.map((f) => f.location)).toEqual(['/items/missing', '/items/boom']);
+    expect(report.files).toEqual(['index.html', 'items/7/index.html', 'members/ann/index.html']);
+    expect(report.failures.map((f) => f.location)).toEqual(['/items/missing', '/items/boom', '/members/gone', '/members/broken']);
     expect(report.failures[0]?.error).toMatch(/^status 404/);
     expect(report.redirects).toEqual([
       { location: '/items/moved', status: 301, to: `${ORIGIN}/items/1` },
       { location: '/items/elsewhere', status: 302, to: `${ORIGIN}/https:/evil.example/items/2` },
       { location: '/old/5', status: 301, to: `${ORIGIN}/items/5` },
+      { location: '/members/guest', status: 302, to: `${ORIGIN}/items/1` },
     ]);
     const ok = lines.filter((l) => / ok /.test(l)).map((l) => l.trim().split(' ').pop());
-    expect(ok.sort()).toEqual(['/', '/items/7']);
-    expect(lines.filter((l) => / SKIPPED /.test(l))).toHaveLength(3);
-    expect(lines.at(-1)).toMatch(/^prerendered 2 of 7 states in \d+ ms; 3 redirects skipped; 2 failed\n$/);
+    expect(ok.sort()).toEqual(['/', '/items/7', '/members/ann']);
+    expect(lines.filter((l) => / SKIPPED /.test(l))).toHaveLength(4);
+    expect(lines.at(-1)).toMatch(/^prerendered 3 of 11 states in \d+ ms; 4 redirects skipped; 4 failed\n$/);
   });
 });
 

@@ -38,6 +38,8 @@ export interface SnapshotCacheOptions {
   recent?: MemoryStoreOptions;
   /** The clock of snapshot ages, for tests. */
   now?: () => number;
+  /** Whether a rendered snapshot is private to the request it was made for (it read `request`): never kept. Default: none is. */
+  isPrivate?: (snapshot: StoredSnapshot) => boolean;
 }
 
 /** Whether two snapshots read from a store are one: the same answer comes of each. */
@@ -73,7 +75,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Builds the cache over a store. */
 export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCache {
-  const { store, ttlMs, build, onError, waitMs = Infinity, lockTtlMs = 10_000 } = options;
+  const { store, ttlMs, build, onError, waitMs = Infinity, lockTtlMs = 10_000, isPrivate = () => false } = options;
   const now = options.now ?? Date.now;
   // Served: a snapshot of this build, still fresh. One of another build names another deploy's
   // hashed assets (a page whose scripts 404); it is a miss, rendered again and kept over.
@@ -132,7 +134,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
   }
 
   async function keep(key: AppLocation, snapshot: StoredSnapshot, flight: { stale: boolean }): Promise<StoredSnapshot> {
-    if (!store || flight.stale) return snapshot;
+    if (!store || flight.stale || isPrivate(snapshot)) return snapshot;
     await quietly(async () => store.set(key, snapshot, ttlMs));
     return remember(key, snapshot);
   }
@@ -152,8 +154,10 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
     } finally {
       clearInterval(alive);
     }
-    await quietly(() => (flight.stale ? lock.release() : lock.commit(snapshot, ttlMs)));
-    return flight.stale ? snapshot : remember(key, snapshot);
+    // A private render (it read its request) is kept nowhere: the lock goes, the next asker renders its own.
+    const kept = !flight.stale && !isPrivate(snapshot);
+    await quietly(() => (kept ? lock.commit(snapshot, ttlMs) : lock.release()));
+    return kept ? remember(key, snapshot) : snapshot;
   }
 
   async function fill(key: AppLocation, produce: Produce, flight: { stale: boolean }): Promise<StoredSnapshot> {

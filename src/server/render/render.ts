@@ -33,6 +33,12 @@ export interface RenderJob {
   /** Aborted at the handler's `timeoutMs`: stop work and free what the render holds. */
   signal: AbortSignal;
   /**
+   * The incoming request, on the server (method, URL, headers; no body): undefined for a render
+   * asked by none (`handler.render()`, `prerender`). Reading it makes the render private to that
+   * request (never stored or shared); reading it after the render ended throws REQUEST_ENDED.
+   */
+  readonly request?: Request | undefined;
+  /**
    * Set in `cleanUrls: 'all'` mode: the page is what browsers get, so it carries the state's data
    * for the client router (a JSON script, with `nonce` when given) and marks the outlet with its location.
    */
@@ -62,24 +68,41 @@ export interface SnapshotRenderer {
 }
 
 /**
- * The default renderer: the route's `load`, `title`, `head` and `render` hooks, written into the
- * shell, with the table's head defaults (and `noindex` in the robots meta of a noindex route's states). A `load` that throws `notFound()` gives the table's
- * notFound view with 404; `redirect()` gives the redirect; anything else rejects (a 500).
+ * The default renderer: the route's `beforeLoad`, `load`, `title`, `head` and `render` hooks, written
+ * into the shell, with the table's head defaults (and `noindex` in the robots meta of a noindex
+ * route's states). A `beforeLoad` or `load` that throws `notFound()` gives the table's notFound view
+ * with 404; `redirect()` gives the redirect; anything else rejects (a 500).
  */
 export function hooksRenderer(
   shell: ShellTemplate,
-  table: Pick<RouteTable, 'head' | 'notFound'> = { head: undefined, notFound: undefined },
+  table: Pick<RouteTable, 'head' | 'notFound'> & Partial<Pick<RouteTable, 'canonical'>> = { head: undefined, notFound: undefined },
 ): SnapshotRenderer {
   return {
     async render(job) {
       const found = job.match;
-      const { location, signal } = job;
+      const { signal } = job;
       let view: AnyRoute | undefined = found?.route;
       let status = job.notFound ? 404 : 200;
       let data: unknown;
-      if (found && view?.load) {
+      // The hooks see the state's one spelling (the route's href of its params), where there is one.
+      const location = (found && table.canonical?.(found)) || job.location;
+      // What every hook is given; `request` read through the job, so that reading it is seen (render/request.ts).
+      const base = {
+        params: found?.params ?? record<Params>(),
+        query: found?.query ?? record<Query>(),
+        location,
+        origin: job.settings.origin,
+        get request() {
+          return job.request;
+        },
+      };
+      if (found && (view?.beforeLoad || view?.load)) {
         try {
-          data = await view.load({ params: found.params, query: found.query, location, signal });
+          // The access rule first, with load's context: a redirect or notFound() from it ends the state.
+          const context = withRest(base, { signal });
+          if (view.beforeLoad) await view.beforeLoad(context);
+          signal.throwIfAborted();
+          if (view.load) data = await view.load(context);
         } catch (thrown) {
           const outcome = outcomeOf(thrown);
           if (!outcome) throw thrown;
@@ -88,7 +111,7 @@ export function hooksRenderer(
         }
       }
       signal.throwIfAborted();
-      const context = { params: found?.params ?? record<Params>(), query: found?.query ?? record<Query>(), location, data };
+      const context = withRest(base, { data });
       // Synchronous hooks, as in the browser: a promise from any is a 500 here, never "[object Promise]" or a head left empty.
       const title = hookText(typeof view?.title === 'function' ? view.title(context) : view?.title, 'title', location);
       const links = { ...job.settings, page: job.url };
@@ -106,9 +129,18 @@ export function hooksRenderer(
       // Text as the DOM makes it of what the client assigns: `innerHTML = null` is empty, a symbol throws.
       const outlet = view?.render ? rewriteLinks(body === null ? '' : `${body as string}`, links) : undefined;
       // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.
-      const head = job.hydrate ? dataScript({ location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
-      const mark = job.hydrate ? location : undefined;
-      return { status, html: shell.snapshot({ title: title === undefined ? undefined : `${title}`, tags, location, head, outlet, mark }) };
+      // Both name the state as the client router reads it (its key), not the hooks' spelling.
+      const head = job.hydrate ? dataScript({ location: job.location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
+      const mark = job.hydrate ? job.location : undefined;
+      return {
+        status,
+        html: shell.snapshot({ title: title === undefined ? undefined : `${title}`, tags, location: job.location, head, outlet, mark }),
+      };
     },
   };
+}
+
+/** `base` with `rest` added, its `request` getter kept a getter (a spread would read it, making every render private). */
+function withRest<T extends object, R extends object>(base: T, rest: R): T & R {
+  return Object.defineProperties({ ...rest }, Object.getOwnPropertyDescriptors(base)) as T & R;
 }

@@ -55,3 +55,21 @@ export function renderFor(ask: Ask | undefined, origin: string): RenderFor {
     },
   };
 }
+
+// The snapshots rendered for one request (a hook read it), and that request: none for a render asked by none.
+const owners = new WeakMap<object, Ask | undefined>();
+
+/** Marks `snapshot` as private to `ask`, the request it was rendered for. */
+export function privateTo(snapshot: object, ask: Ask | undefined): void {
+  owners.set(snapshot, ask);
+}
+
+/** True for a snapshot rendered for one request (a hook read it): kept nowhere, shared with no other. */
+export function isPrivate(snapshot: object): boolean {
+  return owners.has(snapshot);
+}
+
+/** True when `snapshot` may answer `ask`: a public one, or one private to that very request. */
+export function isFor(snapshot: object, ask: Ask): boolean {
+  return !owners.has(snapshot) || owners.get(snapshot) === ask;
+}

@@ -14,6 +14,7 @@ import type { Ask } from '../http/exchange.js';
 import { publicUrl, type UrlSettings } from '../urls.js';
 import type { SnapshotClient } from '../types.js';
 import { createFlights, isAbandoned } from './flights.js';
+import { isFor, isPrivate, privateTo, renderFor } from './request.js';
 import type { RenderQueue } from './queue.js';
 import type { RenderJob, SnapshotRenderer } from './render.js';
 
@@ -81,6 +82,9 @@ function withTimeout<T>(
   });
 }
 
+// States remembered as private (their renders read the request), per handler.
+const MAX_PERSONAL = 1000;
+
 // A render's work still running this many times its timeoutMs past it is taken for work that never
 // ends, and no longer counted against the queue (render/queue.ts).
 const FORGET_OVERRUN = 10;
@@ -89,9 +93,11 @@ const FORGET_OVERRUN = 10;
 export function createSnapshotSource(options: SourceOptions): SnapshotSource {
   const { routes, settings, appMode, build, renderer, cache, queue, timeoutMs, hydrate, limitClient } = options;
 
-  async function produce(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
+  /** Renders a state, for `ask` (the request whose hooks may read it) or for none. */
+  async function produce(location: AppLocation, abandoned: AbortSignal, ask: Ask | undefined): Promise<StoredSnapshot> {
     const match = routes.resolve(location);
     const notFound = !match || match.notFound;
+    const who = renderFor(ask, settings.origin);
     try {
       const result = await withTimeout(
         timeoutMs,
@@ -108,8 +114,11 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
             settings,
             signal,
             hydrate,
+            get request() {
+              return who.read();
+            },
           }),
-      );
+      ).finally(who.end);
       const status = result.status ?? (notFound ? 404 : 200);
       // A failure (an app that showed its error view) is a 500 like a throw: never cached, never its page.
       if (status >= 500)
@@ -124,7 +133,9 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
       if (target !== undefined && routes.stateOf(target) === location)
         throw new SnapshotError('RENDER_FAILED', `rendering ${location} redirects to itself`);
       const redirect = target === undefined ? {} : { redirect: target };
-      return { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), build, ...redirect };
+      const snapshot = { status, html: result.html, etag: etagOf(result.html), renderedAt: Date.now(), build, ...redirect };
+      if (who.used) privateTo(snapshot, ask);
+      return snapshot;
     } catch (error) {
       if (error instanceof SnapshotError) throw error;
       // The app's own error (its message may quote a visitor's params): printable in the message, whole as the cause.
@@ -138,20 +149,40 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
   const flights = createFlights<StoredSnapshot>();
   const waiting = new Map<string | null, number>();
 
-  // The render of a state: its turn in the queue, then the render.
-  const render = (location: AppLocation, abandoned: AbortSignal) => () => queue.run(() => produce(location, abandoned), abandoned);
+  // The render of a state: its turn in the queue, then the render (for the request that started it).
+  const render = (location: AppLocation, abandoned: AbortSignal, ask?: Ask) => () =>
+    queue.run(() => produce(location, abandoned, ask), abandoned);
 
-  async function fill(location: AppLocation, abandoned: AbortSignal): Promise<StoredSnapshot> {
+  async function fill(location: AppLocation, abandoned: AbortSignal, ask?: Ask): Promise<StoredSnapshot> {
     try {
-      return await cache.get(location, render(location, abandoned));
+      return await cache.get(location, render(location, abandoned, ask));
     } catch (error) {
       // The cache was still sharing a render abandoned a moment ago: this flight starts its own.
       if (!isAbandoned(error) || abandoned.aborted) throw error;
-      return cache.get(location, render(location, abandoned));
+      return cache.get(location, render(location, abandoned, ask));
     }
   }
 
-  const get = (location: AppLocation, signal?: AbortSignal) => flights.join(location, (abandoned) => fill(location, abandoned), signal);
+  const get = (location: AppLocation, signal?: AbortSignal, ask?: Ask) =>
+    flights.join(location, (abandoned) => fill(location, abandoned, ask), signal);
+
+  // States whose last render read its request: each request renders its own, past the cache and
+  // every other request's render. Bounded (the oldest forgotten first): a state forgotten is only
+  // tried through the cache once more, and one that renders public again leaves the list.
+  const personal = new Set<AppLocation>();
+  const learn = (key: AppLocation, snapshot: StoredSnapshot) => {
+    personal.delete(key);
+    if (!isPrivate(snapshot)) return;
+    personal.add(key);
+    if (personal.size > MAX_PERSONAL) personal.delete(personal.values().next().value as AppLocation);
+  };
+  /** A render of its own for one request: its turn in the queue, no cache, no sharing. */
+  const own = async (key: AppLocation, ask: Ask) => {
+    const signal = ask.signal ?? new AbortController().signal;
+    const snapshot = await queue.run(() => produce(key, signal, ask), signal);
+    learn(key, snapshot);
+    return snapshot;
+  };
 
   return {
     cached: (key) => cache.peek(key),
@@ -164,7 +195,11 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
       }
       waiting.set(address, (waiting.get(address) ?? 0) + 1);
       try {
-        return await get(key, request.signal);
+        if (personal.has(key)) return await own(key, request);
+        const snapshot = await get(key, request.signal, request);
+        learn(key, snapshot);
+        // Another request's private render is not this one's: it renders its own.
+        return isFor(snapshot, request) ? snapshot : await own(key, request);
       } finally {
         const left = (waiting.get(address) ?? 1) - 1;
         if (left > 0) waiting.set(address, left);

@@ -283,6 +283,27 @@ describe('createSnapshotCache over a store with locks (a fleet)', () => {
     expect((await waiting).html).toBe('taken over');
   });
 
+  it('keeps no private render (one that read its request): the lock goes, the next process renders its own', async () => {
+    const store = lockingStore();
+    const mine = new WeakSet<StoredSnapshot>();
+    const [a, b] = Array.from({ length: 2 }, () =>
+      createSnapshotCache({ store, ttlMs: 60_000, onError: vi.fn(), isPrivate: (s) => mine.has(s) }),
+    ) as [ReturnType<typeof createSnapshotCache>, ReturnType<typeof createSnapshotCache>];
+    const personal = (html: string) => async () => {
+      const made = snap(html, Date.now());
+      mine.add(made);
+      return later(20, made);
+    };
+    const [first, second] = await Promise.all([a.get('/me', personal('ann')), b.get('/me', personal('bob'))]);
+    expect([first.html, second.html]).toEqual(['ann', 'bob']);
+    expect([...(store.keys() as Iterable<string>)]).toEqual([]);
+    expect(store.locks.size).toBe(0);
+    // Without a lock, the same: nothing kept.
+    const plain = createSnapshotCache({ store: memoryStore(), ttlMs: 60_000, onError: vi.fn(), isPrivate: (s) => mine.has(s) });
+    await plain.get('/me', personal('cy'));
+    expect(plain.peek('/me')).toBeUndefined();
+  });
+
   it('takes over when the holder dies: its lock expires after lockTtlMs', async () => {
     const store = lockingStore();
     await store.lock?.('/a', 150); // a process that took the lock and died

@@ -37,6 +37,30 @@ function job(location: string): RenderJob {
 }
 
 describe('hooksRenderer', () => {
+  it("gives every hook the configured origin and the state's canonical spelling, beforeLoad first, and the request through the job", async () => {
+    const seen: string[] = [];
+    const note = (name: string) => (c: { origin: string; location: string; request?: Request | undefined }) =>
+      void seen.push(`${name} ${c.origin}${c.location} ${c.request?.url ?? '-'}`);
+    const table = createRoutes([
+      {
+        path: '/:company/:slug',
+        beforeLoad: note('beforeLoad'),
+        load: note('load'),
+        title: (c) => (note('title')(c), 'T'),
+        head: (c) => (note('head')(c), { meta: [{ property: 'og:url', content: c.origin + c.location }] }),
+        render: (c) => (note('render')(c), ''),
+      },
+    ]);
+    const location = '/acme/c++-&-rust-100%25';
+    const match = table.resolve(location);
+    const request = new Request('https://example.com' + location);
+    const { html } = await hooksRenderer(shell, table).render({ ...job(location), match, notFound: false, request });
+    const at = `https://example.com/acme/c%2B%2B-%26-rust-100%25 ${request.url}`;
+    expect(seen).toEqual([`beforeLoad ${at}`, `load ${at}`, `title ${at}`, `head ${at}`, `render ${at}`]);
+    // What a head hook writes from them is the URL the canonical link names.
+    expect(html).toContain('<meta property="og:url" content="https://example.com/acme/c%2B%2B-%26-rust-100%25"');
+  });
+
   it.each([
     [
       '/plain',
