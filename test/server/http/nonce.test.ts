@@ -140,7 +140,12 @@ describe.each(Object.keys(ADAPTERS) as (keyof typeof ADAPTERS)[])('a nonce funct
     const get = await ADAPTERS[adapter](handler);
     await get('/books/1');
     const etag = store.get('/books/1')?.etag ?? '';
-    for (const headers of [{ 'If-None-Match': etag }, { 'If-None-Match': '*' }, { 'If-Modified-Since': new Date().toUTCString() }]) {
+    const validators: Record<string, string>[] = [
+      { 'If-None-Match': etag },
+      { 'If-None-Match': '*' },
+      { 'If-Modified-Since': new Date().toUTCString() },
+    ];
+    for (const headers of validators) {
       const answer = await get('/books/1', headers);
       expect([answer.status, nonces(answer.body)]).toEqual([200, ['abc']]);
     }
@@ -284,13 +289,13 @@ describe('the nonce option', () => {
     ['text with a space', { nonce: 'a b' }, 'BAD_OPTION', 'got "a b"'],
     [
       'a function beside a renderer of its own',
-      { nonce: () => 'abc', renderer },
+      { nonce: (): string => 'abc', renderer },
       'BAD_OPTION',
       "nonce as a function needs the route hooks' renderer",
     ],
     [
       'a function and a shell holding the data script',
-      { nonce: () => 'abc', shell: holding },
+      { nonce: (): string => 'abc', shell: holding },
       'BAD_SHELL',
       "the shell holds the data script's tag",
     ],
