@@ -17,7 +17,8 @@ export type SnapshotErrorCode =
   | 'RENDER_FAILED'
   | 'DATA_NOT_JSON'
   | 'BUILD_MISMATCH'
-  | 'REQUEST_ENDED';
+  | 'REQUEST_ENDED'
+  | 'BAD_NONCE';
 
 /**
  * A numeric option above 0 (Infinity too), or `fallback` when it is not given. Text is refused, not

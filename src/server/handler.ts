@@ -18,12 +18,12 @@ import { optionsOf, positiveOption, SnapshotError } from './errors.js';
 import { memoize } from './memo.js';
 import { isNoindex, NOINDEX_HEADER } from './noindex.js';
 import { ownMemo } from './held.js';
-import { checkNonce } from './html/hydration.js';
 import { DEFAULT_SHELL, parseShell } from './html/shell.js';
 import { defaultIsBot } from './http/bots.js';
 import { askOf, responseOf, type Answer, type Ask } from './http/exchange.js';
 import { assetPathTest, isAssetDest } from './http/assets.js';
 import { toNodeHandler } from './http/node.js';
+import { checkNonce, nonceAnswers } from './http/nonce.js';
 import { errorPage, failurePage, redirectTo } from './http/pages.js';
 import { etagOf, respond, type Page } from './http/respond.js';
 import { createQueue } from './render/queue.js';
@@ -119,7 +119,19 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
   } = options;
   const isBot = options.isBot ?? defaultIsBot;
   if (typeof isBot !== 'function') throw new SnapshotError('BAD_OPTION', 'isBot must be a function of the User-Agent header');
-  const hydrate = cleanUrls === 'all' ? { nonce: checkNonce(options.nonce) } : undefined;
+  const nonce = checkNonce(options.nonce);
+  const hydrate = cleanUrls === 'all' ? { nonce: typeof nonce === 'string' ? nonce : undefined } : undefined;
+  // A function's nonce is each answer's: pages are stored without it and given it as they are sent.
+  const ownNonce =
+    hydrate && typeof nonce === 'function'
+      ? nonceAnswers({
+          nonce,
+          origin: settings.origin,
+          shell: options.shell ?? DEFAULT_SHELL,
+          renderer: options.renderer !== undefined,
+          failed: (error, location) => (onError(error, location), failurePage(error, retryAfter, shell.lang).page),
+        })
+      : undefined;
   // In 'bots' mode one clean URL has two answers: every one of them says so, or a shared cache mixes them.
   const vary = cleanUrls === 'bots' ? 'User-Agent' : undefined;
   const shell = parseShell(options.shell ?? DEFAULT_SHELL, {
@@ -179,7 +191,13 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
    * in), with `X-Robots-Tag: noindex` for a noindex route's state: read from the route table, not the
    * store, so a snapshot from any store says what the table says now.
    */
-  function fromSnapshot(request: Ask, stored: StoredSnapshot, clean: boolean, noindex: boolean): Answer | Promise<Answer> {
+  function fromSnapshot(
+    request: Ask,
+    key: AppLocation,
+    stored: StoredSnapshot,
+    clean: boolean,
+    noindex: boolean,
+  ): Answer | Promise<Answer> {
     const varies = clean ? vary : undefined;
     const robots = noindex ? NOINDEX_HEADER : undefined;
     // A render that read its request is that visitor's page: no cache, shared or theirs, keeps it.
@@ -201,6 +219,8 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       headers: robots,
       vary: varies,
     };
+    const own = ownNonce?.(request, page, key);
+    if (own) return respond(request, own, { compress });
     // The header is the state's, as the stored snapshot is: the prepared answer may be kept on it.
     // At a clean URL the answer has its own headers (Vary), the same body: the second variant.
     return respond(request, page, { compress, memo: personal ? undefined : stored, variant: clean ? 1 : 0 });
@@ -224,7 +244,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       const app = clean && hydrate ? { body: shell.page } : {};
       return respond(request, { ...page, ...app, vary: clean ? vary : undefined }, { compress });
     }
-    return fromSnapshot(request, stored, clean, noindex);
+    return fromSnapshot(request, key, stored, clean, noindex);
   }
 
   /**
@@ -291,7 +311,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
     const key = (target.key ??= routes.stateOf(location));
     const noindex = (target.noindex ??= isNoindex(routes, key));
     const stored = snapshots.cached(key);
-    return stored ? fromSnapshot(request, stored, clean, noindex) : afterWait(request, key, clean, noindex);
+    return stored ? fromSnapshot(request, key, stored, clean, noindex) : afterWait(request, key, clean, noindex);
   }
 
   return {

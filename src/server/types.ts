@@ -66,8 +66,8 @@ export interface SnapshotHandlerOptions {
   cleanUrls?: CleanUrls;
   /** Whether a `User-Agent` (null when absent) is a bot that gets snapshots at clean URLs in `'bots'` mode. Default: the `isbot` package's list. */
   isBot?: IsBot;
-  /** A CSP nonce written on the data script of `'all'` pages; pages are cached, so it is one value for every answer. Default none. */
-  nonce?: string;
+  /** A CSP nonce on the data script of `'all'` pages: text, one value in every answer, or a function of the request, called per answer (stored pages hold none; those answers are `private, no-store`, without ETag). Default none. */
+  nonce?: string | ((request: Request) => string);
   /**
    * The app's build: every snapshot kept is stamped with it, and one of another build (an older
    * deploy's, naming its hashed assets) is never served, from any store. Default: a hash of the

@@ -300,7 +300,10 @@ describe('options', () => {
   it.each([
     [{ cleanUrls: 'some' as CleanUrls }, "cleanUrls must be 'bots', 'all' or 'shell', got \"some\""],
     [{ isBot: 'googlebot' as unknown as () => boolean }, 'isBot must be a function of the User-Agent header'],
-    [{ cleanUrls: 'all' as const, nonce: 'a" onload="x' }, 'nonce must be base64 text (a CSP nonce-source), got "a\\" onload=\\"x"'],
+    [
+      { cleanUrls: 'all' as const, nonce: 'a" onload="x' },
+      'nonce must be base64 text (a CSP nonce-source) or a function of the request that gives it, got "a\\" onload=\\"x"',
+    ],
   ])('refuses %j', (options, message) => {
     const create = () => createSnapshotHandler({ routes: table([]), origin: ORIGIN, ...options });
     expect(create).toThrow(SnapshotError);

@@ -69,16 +69,11 @@ export function notJson(value: unknown, path = 'data', parents: object[] = []): 
   }
 }
 
-/** The CSP nonces accepted: base64 or base64url text, as CSP's nonce-source grammar allows. */
-const NONCE = /^[A-Za-z0-9+/_-]+=*$/;
-
-/** Checks the `nonce` option; throws `SnapshotError` BAD_OPTION for text a nonce-source cannot hold. */
-export function checkNonce(nonce: string | undefined): string | undefined {
-  if (nonce !== undefined && (typeof nonce !== 'string' || !NONCE.test(nonce))) {
-    throw new SnapshotError('BAD_OPTION', `nonce must be base64 text (a CSP nonce-source), got ${JSON.stringify(nonce)}`);
-  }
-  return nonce;
-}
+/**
+ * The start of the data script's tag, up to its attributes: a nonce, when there is one, comes next.
+ * A page with a nonce per answer is stored with this tag closed at once (http/nonce.ts).
+ */
+export const DATA_SCRIPT_START = `<script type="application/json" id="${DATA_SCRIPT_ID}"`;
 
 /**
  * The data script of one state. Throws `SnapshotError` DATA_NOT_JSON, naming the route, the
@@ -95,5 +90,5 @@ export function dataScript(payload: HydrationPayload, route: AnyRoute, nonce?: s
     );
   }
   const attributes = nonce === undefined ? '' : ` nonce="${escapeHtml(nonce)}"`;
-  return `<script type="application/json" id="${DATA_SCRIPT_ID}"${attributes}>${jsonLdText(payload)}</script>`;
+  return `${DATA_SCRIPT_START}${attributes}>${jsonLdText(payload)}</script>`;
 }
