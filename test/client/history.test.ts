@@ -3,7 +3,7 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRouter, type Router } from '../../src/client/index.js';
-import { createRoutes, type AnyRoute } from '../../src/index.js';
+import { createRoutes, redirect, type AnyRoute } from '../../src/index.js';
 import { inProduction } from '../production.js';
 
 // The router on the `history` package's memory history, in plain Node: no window, no document, no
@@ -372,14 +372,18 @@ describe('the router on createMemoryHistory, in Node', () => {
   });
 });
 
-describe('the README’s ten-line test of an app’s guards', () => {
+describe('the README’s ten-line test of an app’s access rule', () => {
   it('sends a visitor who is not logged in from /admin to /login', async () => {
-    const routes = createRoutes([{ path: '/' }, { path: '/admin' }, { path: '/login' }], { base: '/app/' });
-    const loggedIn = () => false;
-    const adminGuard = (to: { path: string }) => (to.path.startsWith('/admin') && !loggedIn() ? '/login' : true);
+    const loggedIn = (request: Request | undefined) => request?.headers.get('cookie')?.includes('user=') === true;
+    const admin = {
+      path: '/admin',
+      beforeLoad: ({ request }: { request?: Request | undefined }) => {
+        if (!loggedIn(request)) throw redirect('/login');
+      },
+    };
+    const routes = createRoutes([{ path: '/' }, admin, { path: '/login' }], { base: '/app/' });
     const history = createMemoryHistory({ initialEntries: ['/app/'] });
     const router = createRouter({ routes, history });
-    router.beforeEach(adminGuard);
     await router.start();
     expect(await router.navigate('/admin')).toBe(true);
     expect(history.location.pathname).toBe('/app/login');

@@ -7,6 +7,8 @@ import type { createClient } from 'redis';
 import type { RouteTable } from 'crawlable-router';
 import { createRoutes } from 'crawlable-router';
 import { createSnapshotHandler, type SnapshotHandler } from 'crawlable-router/server';
+import { createRouter } from 'crawlable-router/client';
+import { createMemoryHistory } from 'history';
 import { listen, request, type Reply, type Running } from '../server/helpers.js';
 import { useRedis } from '../server/cache/redis.js';
 import { appFolder, blocksOf, headingsOf, readDoc, recipesUnder, sectionOf, type AppFolder } from './recipes.js';
@@ -23,6 +25,9 @@ const SECTIONS = {
   assets: 'Assets: never the shell',
   vite: "Vite's `base` and the route table's",
   noindex: 'Pages kept out of search: `noindex`',
+  visitors: 'Logged-in visitors: `request` and `beforeLoad`',
+  perUser: 'Per-user pages',
+  rules: 'Access rules on the server',
 };
 const ORIGIN = 'https://example.com';
 const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -399,5 +404,42 @@ describe(SECTIONS.noindex, () => {
     expect([home.headers['x-robots-tag'], home.body.includes('name="robots"')]).toEqual([undefined, false]);
     const shell = await asBrowser(port, '/search?q=dune');
     expect([isShell(shell), shell.headers['x-robots-tag']]).toEqual([true, undefined]);
+  });
+});
+
+describe(SECTIONS.visitors, () => {
+  it("runs the recipes: each visitor's own page, private and kept nowhere; a guarded page a 302 for a bot, on both sides", async () => {
+    const { folder, recipes } = app(SECTIONS.perUser, {});
+    expect(recipes.map((r) => r.file)).toEqual(['routes.js', 'server.js']);
+    for (const recipe of recipes) folder.write(recipe);
+    const { snapshots } = await folder.run<{ snapshots: SnapshotHandler }>('server.js');
+    const { port } = await serve(snapshots.node);
+    const ann = await asBrowser(port, '/account', { cookie: 'theme=dark; user=ann' });
+    expect([ann.status, ann.headers['cache-control']]).toEqual([200, 'private, no-store']);
+    expect(ann.body).toContain('<h1>Signed in as ann</h1>');
+    expect((await asBrowser(port, '/account', { cookie: 'user=bob' })).body).toContain('<h1>Signed in as bob</h1>');
+    expect((await asBrowser(port, '/account')).body).toContain('<h1>Sign in</h1>');
+    const home = await asBrowser(port, '/', { cookie: 'user=ann' });
+    expect(home.headers['cache-control']).toBe('public, max-age=300');
+
+    // The access rule: a bot (and anyone signed out) is sent to the login page, never shown the form.
+    for (const target of ['/post', '/?_escaped_fragment_=/post']) {
+      const bot = await asBot(port, target);
+      expect([bot.status, bot.headers['cache-control'], bot.body.includes('Post a job')], target).toEqual([
+        302,
+        'private, no-store',
+        false,
+      ]);
+    }
+    expect((await asBot(port, '/post')).headers.location).toBe('https://example.com/login?next=/post');
+    const member = await asBrowser(port, '/post', { cookie: 'user=ann' });
+    expect([member.status, member.body.includes('<h1>Post a job</h1>')]).toEqual([200, true]);
+
+    // The same rule in the client router (no document.cookie in Node: signed out).
+    const { routes } = await folder.load<{ routes: RouteTable }>('routes.js');
+    const router = createRouter({ routes, history: createMemoryHistory({ initialEntries: ['/post'] }) });
+    await router.start();
+    expect(router.current?.location).toBe('/login?next=/post');
+    router.destroy();
   });
 });

@@ -1,7 +1,7 @@
 // Type fixtures, compiled by `npm run typecheck` (tsconfig.json includes test/): a line marked
 // `@ts-expect-error` must be an error, every other line must compile. Never run.
 import { createRouter, type RouterWindow } from '../../src/client/index.js';
-import { createRoutes, notFound, route, type Head, type RouteDefinition } from '../../src/index.js';
+import { createRoutes, notFound, redirect, route, type Head, type HookContext, type RouteDefinition } from '../../src/index.js';
 
 // `data` in title, head and render is what `load` returns (load written before them; see the README).
 export const book = route({
@@ -15,6 +15,18 @@ export const book = route({
   head: ({ data }): Head => ({ meta: [{ name: 'description', content: data.name }], jsonLd: { '@type': 'Book', name: data.name } }),
   render: ({ data }) => data.name.toUpperCase(),
 });
+
+// Every hook knows where it is and, on the server, for whom: `params` typed by the path in `beforeLoad` too.
+export const ruled = route({
+  path: '/teams/:team',
+  beforeLoad: ({ params, request, origin }) => {
+    const team: string = params.team;
+    if (!request?.headers.get('cookie')) throw redirect(`/login?next=${encodeURIComponent(origin + '/teams/' + team)}`);
+  },
+  // @ts-expect-error: beforeLoad gives no data
+  title: ({ data }) => data.name,
+});
+export const where = (context: HookContext<{ team: string }>): string => context.origin + context.location + context.params.team;
 
 // The name stays its literal; data is never inferred from a hook that reads it.
 export const named: RouteDefinition<'/books/:id', { name: string }, 'book'> = book;
