@@ -166,6 +166,22 @@ describe('a render that reads the request', () => {
     expect([...store.keys()]).toEqual([]);
   });
 
+  it("makes a custom renderer's render private when it reads the job's request, and only then", async () => {
+    const store = memoryStore();
+    const renderer = {
+      render: async (job: { location: string; request?: Request | undefined }) => ({
+        html: job.location === '/mine' ? `<p>${userOf(job.request)}</p>` : '<p>everyone</p>',
+      }),
+    };
+    const routes = createRoutes([{ path: '/mine' }, { path: '/all' }]);
+    const handler = createSnapshotHandler({ routes, origin: ORIGIN, cleanUrls: 'all', renderer, cache: { store } });
+    const get = (target: string) => handler.fetch(new Request('http://localhost' + target, { headers: { cookie: 'user=eve' } }));
+    const mine = await get('/mine');
+    expect([await mine?.text(), mine?.headers.get('cache-control')]).toEqual(['<p>eve</p>', 'private, no-store']);
+    expect((await get('/all'))?.headers.get('cache-control')).toBe('public, max-age=300');
+    expect([...(store.keys() as Iterable<string>)]).toEqual(['/all']);
+  });
+
   it('reaches the node adapter with the headers the client sent, on the configured origin', async () => {
     const seen: string[] = [];
     const routes = createRoutes([{ path: '/me', render: ({ request }) => (seen.push(request?.url ?? ''), `<p>${userOf(request)}</p>`) }]);
