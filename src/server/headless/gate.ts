@@ -2,14 +2,15 @@
 // every request it makes (headless/child.ts) and is never trusted with the answer's policy. Allowed:
 // the shell at the state's own URL, the app's files under `base` on the app's origin, and, when
 // configured, the same origin's other paths from `upstream`, by the methods it allows (a 405
-// otherwise): REQUESTS_AT_ONCE at a time a render (read and sent), up to MAX_FRAME bytes each.
-// Everything else is a network error.
+// otherwise): REQUESTS_AT_ONCE at a time a render (read and sent), up to MAX_FRAME bytes each,
+// each marked as a render's (RENDER_HEADER, nested.ts). Everything else is a network error.
 
 import { setMaxListeners } from 'node:events';
 import { stripAnchor } from '../../location.js';
 import { contentType, type AppFolder } from './app-files.js';
 import type { RenderJob } from '../render/render.js';
 import { createQueue, type RenderQueue } from '../render/queue.js';
+import { RENDER_HEADER } from '../nested.js';
 import { MAX_FRAME, type GateAnswer, type GateRequest } from './protocol.js';
 
 /** What the gate needs to know about the app. */
@@ -148,6 +149,10 @@ async function fromUpstream(target: URL, method: string, request: GateRequest, s
   const body = method === 'GET' || method === 'HEAD' || !request.body ? null : Buffer.from(request.body);
   const headers = new Headers();
   for (const [name, value] of request.headers) if (!NOT_FORWARDED.test(name)) headers.append(name, value);
+  // Set here, over whatever the page sent under that name: an upstream that is this server (or
+  // reaches it) then never starts a render for a render's request, which would wait for a slot
+  // its ancestor holds (nested.ts). The page can neither remove the mark nor forge another value.
+  headers.set(RENDER_HEADER, '1');
   let answer: Response;
   try {
     answer = await fetch(target, { method, headers, body, redirect: 'manual', signal });
