@@ -63,6 +63,8 @@ export interface SnapshotCache {
   get(key: AppLocation, produce: Produce): Promise<StoredSnapshot>;
   /** The fresh snapshot of `key` when the store answers at once (`memoryStore`) and has it; else undefined (ask `get`). */
   peek(key: AppLocation): StoredSnapshot | undefined;
+  /** The fresh snapshot of `key` that the store holds, else undefined: never renders, never waits for a render or a lock. */
+  find(key: AppLocation): Promise<StoredSnapshot | undefined>;
   /** Forgets states; a render in flight for one of them is not kept when it lands. */
   invalidate(target: InvalidateTarget): Promise<void>;
 }
@@ -191,6 +193,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       const found = store.get(key) as StoredSnapshot | undefined;
       return servable(found) ? found : undefined;
     },
+    find: lookup,
     get(key, produce) {
       const running = inflight.get(key);
       if (running) return running.promise;

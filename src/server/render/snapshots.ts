@@ -38,6 +38,8 @@ export interface SourceOptions {
 export interface SnapshotSource {
   /** The cached snapshot of a state when it is at hand (memory), without waiting; else undefined. */
   cached(key: AppLocation): StoredSnapshot | undefined;
+  /** The snapshot of a state that the cache holds (any store), else undefined: never rendered, never waited for. */
+  stored(key: AppLocation): Promise<StoredSnapshot | undefined>;
   /** The snapshot of a state for a request: refused (LIMITED) when `limitClient` says so, its wait counted per address, left when its client goes. */
   forRequest(request: Ask, key: AppLocation): Promise<StoredSnapshot>;
   /** The snapshot of a state, through the cache and the queue. */
@@ -186,6 +188,7 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
 
   return {
     cached: (key) => cache.peek(key),
+    stored: (key) => cache.find(key),
     get: (key) => get(key),
     async forRequest(request, key) {
       const address = request.address ?? null;
