@@ -1,5 +1,5 @@
 // The answers that are not a snapshot's own page: a failed snapshot (429, 503, 500, 504; never
-// cached, never a stack trace), a target that is no URL of the scheme (400), and a redirect's small
+// cached, never a stack trace), a render's request for a state not cached (508), a target that is no URL of the scheme (400), and a redirect's small
 // page with its Location. Each page is complete and self-contained, its text escaped.
 
 import { SnapshotError } from '../errors.js';
@@ -21,6 +21,7 @@ const REASONS: Readonly<Record<number, string>> = {
   500: 'Internal Server Error',
   503: 'Service Unavailable',
   504: 'Gateway Timeout',
+  508: 'Loop Detected',
 };
 
 /** The start of a page the library writes itself, in the app's language (`lang`, the shell's). */
@@ -60,6 +61,15 @@ export function failurePage(error: unknown, retryAfter: string, lang = 'en'): { 
       ? 'The snapshot of this page took too long to render; try again later.'
       : 'The snapshot of this page could not be rendered.';
   return { page: { status, body: errorPage(status, message, lang), cacheControl: 'no-store' }, report: true };
+}
+
+/**
+ * The page for a request made by a page being rendered (nested.ts) whose state is not cached, in
+ * language `lang`: 508, never cached. No render starts for it, so none waits for its ancestor's slot.
+ */
+export function nestedPage(lang = 'en'): Page {
+  const message = 'This request was made by a page being rendered, and its snapshot is not cached: a render never starts another.';
+  return { status: 508, body: errorPage(508, message, lang), cacheControl: 'no-store' };
 }
 
 /** The page of a redirect to `url` (already a public URL), with `Location`, in language `lang`. */

@@ -1,7 +1,8 @@
 // The answers built from a state's stored snapshot: its page, or its redirect in the form the
 // request was asked in, with the state's `X-Robots-Tag: noindex`; a render that read its request
 // answered `private, no-store`; a function's nonce given to each answer as it is sent (http/nonce.ts);
-// and, once a request has waited for a render that failed, the failure's page. What a cached
+// and, once a request has waited for a render that failed, the failure's page. A request made by a
+// page being rendered (nested.ts) waits for no render: a stored snapshot, else 508. What a cached
 // answer (`fromSnapshot` on a hit) reads is made once per handler: a hit costs only its answer.
 
 import { readUglyUrl } from '../../codec.js';
@@ -10,8 +11,9 @@ import type { StoredSnapshot } from '../cache/store.js';
 import type { ShellTemplate } from '../html/shell.js';
 import type { Answer, Ask } from '../http/exchange.js';
 import type { nonceAnswers } from '../http/nonce.js';
-import { failurePage, redirectTo } from '../http/pages.js';
+import { failurePage, nestedPage, redirectTo } from '../http/pages.js';
 import { respond, type Page } from '../http/respond.js';
+import { isNested } from '../nested.js';
 import { NOINDEX_HEADER } from '../noindex.js';
 import type { SnapshotHandlerOptions } from '../types.js';
 import { redirectUrl, type UrlSettings } from '../urls.js';
@@ -94,6 +96,8 @@ export function snapshotAnswers(options: SnapshotAnswerOptions) {
 
   /** The answer once the snapshot is rendered (or the render failed); null for a client that has gone. */
   async function afterWait(request: Ask, key: AppLocation, clean: boolean, noindex: boolean): Promise<Answer | null> {
+    // Read on a miss only: a hit is answered before (handler.ts), whoever asks.
+    if (isNested(request)) return nestedAnswer(request, key, clean, noindex);
     let stored: StoredSnapshot;
     try {
       stored = await snapshots.forRequest(request, key);
@@ -111,6 +115,17 @@ export function snapshotAnswers(options: SnapshotAnswerOptions) {
       return respond(request, { ...page, ...app, vary: clean ? vary : undefined }, { compress });
     }
     return fromSnapshot(request, key, stored, clean, noindex);
+  }
+
+  /**
+   * The answer to a page being rendered: what the store holds, else 508. It starts no render and
+   * joins none in flight (that one may be its own ancestor's, waiting for this very answer); no
+   * `limitClient`, no `onError`: nothing was rendered, and the render that asked goes on with a 508.
+   */
+  async function nestedAnswer(request: Ask, key: AppLocation, clean: boolean, noindex: boolean): Promise<Answer> {
+    const stored = await snapshots.stored(key);
+    if (stored) return fromSnapshot(request, key, stored, clean, noindex);
+    return respond(request, { ...nestedPage(shell.lang), vary: clean ? vary : undefined }, { compress });
   }
 
   return { fromSnapshot, afterWait };
