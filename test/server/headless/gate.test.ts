@@ -12,6 +12,7 @@ import {
   type Gate,
 } from '../../../src/server/headless/gate.js';
 import { MAX_FRAME, type GateRequest } from '../../../src/server/headless/protocol.js';
+import { RENDER_HEADER } from '../../../src/server/nested.js';
 import type { RenderJob } from '../../../src/server/render/render.js';
 import { listen, type Running } from '../helpers.js';
 
@@ -22,6 +23,8 @@ let dir: string;
 let upstream: Running;
 let seen: Array<{ url: string; host: string; method: string }> = [];
 let heard: string[] = [];
+// Each field line of the render's mark the upstream got, per request.
+let marks: string[][] = [];
 let gate: Gate;
 
 beforeAll(async () => {
@@ -33,6 +36,7 @@ beforeAll(async () => {
   upstream = await listen((req, res) => {
     seen.push({ url: req.url ?? '', host: req.headers.host ?? '', method: req.method ?? '' });
     heard = Object.keys(req.headers);
+    marks.push(req.headersDistinct[RENDER_HEADER] ?? []);
     res.writeHead(200, { 'content-type': 'text/plain', 'set-cookie': 'a=b' }).end('from upstream');
   });
   gate = {
@@ -45,6 +49,7 @@ beforeAll(async () => {
 
 beforeEach(() => {
   seen = [];
+  marks = [];
 });
 
 afterAll(async () => {
@@ -313,6 +318,34 @@ describe('the headless gate', () => {
     expect(text(answer)).toBe('200 from upstream');
     expect(heard).toContain('x-app');
     for (const name of spoofs) expect(heard).not.toContain(name.toLowerCase());
+  });
+
+  it.each<[string, Array<[string, string]>]>([
+    ['sets none', []],
+    ['sets its own value', [[RENDER_HEADER, '0']]],
+    [
+      'sets it in another case, twice',
+      [
+        ['Crawlable-Router-Render', ''],
+        ['CRAWLABLE-ROUTER-RENDER', 'no'],
+      ],
+    ],
+    ['sends a hostile value', [[RENDER_HEADER, '"><img src=x onerror=alert(1)>']]],
+  ])('marks every request it sends upstream as a render’s (crawlable-router-render: 1) when the page %s', async (_, headers) => {
+    // The handler starts no render for a request with the mark (nested.ts): were the page able to
+    // drop it, its requests to an upstream that is this server would nest renders again.
+    const answer = await answerAsync(gate, job, ask('https://example.com/api/x', 'GET', [...headers, ['x-app', '1']]), job.signal);
+    expect(text(answer)).toBe('200 from upstream');
+    expect(heard).toContain('x-app');
+    expect(marks).toEqual([['1']]);
+  });
+
+  it('marks HEAD and POST requests to the upstream too, and a file of the folder reaches no upstream', async () => {
+    const posting = { ...gate, upstreamMethods: ['GET', 'HEAD', 'POST'] };
+    for (const method of ['HEAD', 'POST'])
+      expect(text(await answerAsync(posting, job, ask('https://example.com/api/x', method), job.signal))).toMatch(/^200/);
+    expect(text(await answerAsync(gate, job, ask('https://example.com/data/books.json'), job.signal))).toBe('200 {"1":"Dune"}');
+    expect(marks).toEqual([['1'], ['1']]);
   });
 
   it('answers 405 with Allow, reaching nothing, for a method the upstream is not sent (by default all but GET and HEAD)', async () => {
