@@ -31,6 +31,39 @@ describe('createSnapshotCache', () => {
     expect(get).not.toHaveBeenCalled();
   });
 
+  it('finds what any store holds, fresh, and never joins a render in flight or takes a lock', async () => {
+    // What a render's own request gets (nested.ts): the stored snapshot, else nothing at once.
+    const kept = new Map<string, StoredSnapshot>();
+    const lock = vi.fn(async () => null);
+    const store: SnapshotStore = {
+      get: async (key) => kept.get(key),
+      set: async (k, v) => void kept.set(k, v),
+      delete: async (k) => void kept.delete(k),
+      keys: () => kept.keys(),
+      lock,
+    };
+    const { cache, tick } = make(store, 1000);
+    expect(await cache.find('/a')).toBeUndefined();
+    kept.set('/a', snap('a'));
+    expect(await cache.find('/a')).toEqual(snap('a'));
+    tick(1000);
+    expect(await cache.find('/a')).toBeUndefined();
+    let release!: () => void;
+    const inflight = cache.get('/b', () => new Promise<StoredSnapshot>((resolve) => (release = () => resolve(snap('b', 1000)))));
+    lock.mockImplementationOnce(async () => ({
+      extend: async () => {},
+      commit: async (s) => void kept.set('/b', s),
+      release: async () => {},
+    }));
+    for (let turn = 0; turn < 100 && !release; turn++) await new Promise((r) => setTimeout(r, 1));
+    lock.mockClear();
+    expect(await cache.find('/b')).toBeUndefined();
+    expect(lock).not.toHaveBeenCalled();
+    release();
+    await inflight;
+    expect(await cache.find('/b')).toEqual(snap('b', 1000));
+  });
+
   it('renders once for concurrent requests of one state (single flight)', async () => {
     const { cache } = make();
     let release!: () => void;
