@@ -34,7 +34,7 @@ describe('createSnapshotCache', () => {
   it('finds what any store holds, fresh, and never joins a render in flight or takes a lock', async () => {
     // What a render's own request gets (nested.ts): the stored snapshot, else nothing at once.
     const kept = new Map<string, StoredSnapshot>();
-    const lock = vi.fn(async () => null);
+    const lock = vi.fn(async (): Promise<SnapshotLock | null> => null);
     const store: SnapshotStore = {
       get: async (key) => kept.get(key),
       set: async (k, v) => void kept.set(k, v),
@@ -52,7 +52,7 @@ describe('createSnapshotCache', () => {
     const inflight = cache.get('/b', () => new Promise<StoredSnapshot>((resolve) => (release = () => resolve(snap('b', 1000)))));
     lock.mockImplementationOnce(async () => ({
       extend: async () => {},
-      commit: async (s) => void kept.set('/b', s),
+      commit: async (s: StoredSnapshot) => void kept.set('/b', s),
       release: async () => {},
     }));
     for (let turn = 0; turn < 100 && !release; turn++) await new Promise((r) => setTimeout(r, 1));
