@@ -208,7 +208,9 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
     const renderer = headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, maxPages: 2 });
     renderers.push(renderer);
     const onError = vi.fn();
-    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, cache: false, timeoutMs: 1000, onError });
+    // The shell must be answered before the 504: 4 s leaves a loaded machine room for it (at 1 s, a
+    // slow shell reply could come after the 504 though the server's thread was free).
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, cache: false, timeoutMs: 4000, onError });
     const server = await listen((req, res) => void handler.node(req, res));
     running.push(server);
     // Straight to the renderer, with no time limit: starting a thread and loading happy-dom there
