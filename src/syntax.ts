@@ -1,6 +1,7 @@
 // The route pattern language: path-to-regexp 8's, read and compiled here to the tokens (in a leaner
-// form, below) and the very regexps path-to-regexp 8.4 makes (test/syntax.test.ts holds every
-// pattern a property test draws to the package's own output, and to its errors). Written for this
+// form, below) and the very regexps path-to-regexp makes, as of PATH_TO_REGEXP_VERSION below
+// (test/syntax.test.ts holds every pattern a property test draws to the package's own output, and
+// to its errors, and fails while another version is installed). Written for this
 // package alone: the delimiter is `/`, a trailing `/` is optional and the match ends with the path,
 // which is all the route table asks for, so an app carries 416 B less than with the package's
 // parse() and pathToRegexp().
@@ -8,6 +9,12 @@
 // the text before it, so no pattern backtracks without bound.
 
 import { DEV } from './dev.js';
+
+/**
+ * The path-to-regexp release whose parser and regexps this module follows: test/syntax.test.ts fails
+ * while another is installed, until its equality tests pass against it and this names it. Internal.
+ */
+export const PATH_TO_REGEXP_VERSION = '8.4.2';
 
 /**
  * One piece of a parsed pattern: literal text (a string), a `:param` or `*wildcard` (path-to-regexp's

@@ -1,8 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { canonicalPathText } from '../src/location.js';
-import { parse, toRegexp } from '../src/syntax.js';
+import { parse, PATH_TO_REGEXP_VERSION, toRegexp } from '../src/syntax.js';
 import { fuzz } from './fuzz/runs.js';
 import { ptrTokens } from './ptr-tokens.js';
 
@@ -40,6 +41,18 @@ function theirs(path: string, sensitive: boolean, encode: (text: string) => stri
     return { error: error.message.replace(/(: .*)?; visit .*$/s, '') };
   }
 }
+
+describe('the path-to-regexp it follows', () => {
+  it('is the one installed, so an upgrade cannot slip past the equality tests below', () => {
+    const installed = JSON.parse(readFileSync(new URL('../node_modules/path-to-regexp/package.json', import.meta.url), 'utf8')).version;
+    expect(
+      installed,
+      `src/syntax.ts follows path-to-regexp ${PATH_TO_REGEXP_VERSION}, but ${installed} is installed: run ` +
+        '`npx vitest run test/syntax.test.ts`, make src/syntax.ts give what the installed version gives, ' +
+        `then set PATH_TO_REGEXP_VERSION in src/syntax.ts to '${installed}'`,
+    ).toBe(PATH_TO_REGEXP_VERSION);
+  });
+});
 
 const same = (path: string, sensitive = false, encode = (text: string) => text) =>
   expect(ours(path, sensitive, encode), path).toEqual(theirs(path, sensitive, encode));

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { APP, hostileBrowser, urlOf } from './attack-app.js';
 import { serveApp, settled, watchedPage, type AppServer } from './chromium-app.js';
 
@@ -6,6 +6,12 @@ import { serveApp, settled, watchedPage, type AppServer } from './chromium-app.j
 // first): URLs an attacker makes a visitor land on or click, redirects to other hosts, markup planted
 // in a page, and navigations that race the browser's own back. Every test here checks that nothing
 // left the origin, no script ran from a URL and no error escaped. The app and its visits: attack-app.ts.
+
+// Liveness only, far above a quiet machine's times: a test's whole run (a Chromium tab on a loaded
+// 2-core machine has taken most of the suite's 20 s default), and one step awaited in the page.
+const TEST_LIVENESS_MS = 90_000;
+const STEP_LIVENESS_MS = 30_000;
+vi.setConfig({ testTimeout: TEST_LIVENESS_MS });
 
 const app = hostileBrowser('<nav id="nav"></nav><main id="app"></main><p id="reviews" style="margin-top:3000px">reviews</p>');
 beforeAll(() => app.open(), 60_000);
@@ -142,7 +148,7 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
         document.getElementById('nav')?.append(a);
       }, href);
       await t.page.getByText('to the reviews').click();
-      await t.page.waitForFunction(() => scrollY > 1000, null, { timeout: 5000 });
+      await t.page.waitForFunction(() => scrollY > 1000, null, { timeout: STEP_LIVENESS_MS });
       await settled(t.page);
       expect(await t.seen()).toMatchObject({ location: '/books/1', h1: 'Book 1', marker: 42 });
       expect([t.errors, t.off]).toEqual([[], []]);
@@ -158,7 +164,7 @@ describe.each(['history', 'hashbang'] as const)('links in %s mode', (mode) => {
         document.getElementById('nav')?.append(a);
       });
       await t.page.getByText('seven').click();
-      await t.page.waitForFunction(() => document.querySelector('#app h1')?.textContent === 'Book 7', null, { timeout: 5000 });
+      await t.page.waitForFunction(() => document.querySelector('#app h1')?.textContent === 'Book 7', null, { timeout: STEP_LIVENESS_MS });
       expect(await t.seen()).toMatchObject({ location: '/books/7', address: urlOf(mode, '/books/7'), marker: 42 });
       expect([t.errors, t.off]).toEqual([[], []]);
     });
@@ -186,17 +192,20 @@ describe.each(['history', 'hashbang'] as const)('history in %s mode', (mode) => 
       const walk = await t.page.evaluate(async () => {
         type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
         const router = (window as unknown as { router: R }).router;
-        const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+        // The page's own popstate listener runs after the router's (added when it started), which
+        // takes the traversal synchronously: once it runs, the back is the router's navigation in
+        // flight. A pause of 50 ms stood here, and a loaded machine could deliver the back later.
+        const popped = () => new Promise((resolve) => addEventListener('popstate', resolve, { once: true }));
         await router.navigate('/slow/1');
         await router.navigate('/slow/300');
         await router.navigate('/slow/2');
         history.back(); // to /slow/300, whose load takes 300 ms
-        await pause(50);
+        await popped();
         await router.navigate('/slow/2'); // the visitor clicks the link to where they were
         const seen = [router.current.location];
         for (let i = 0; i < 3; i++) {
           history.back();
-          await pause(50);
+          await popped();
           await router.settled();
           seen.push(router.current.location);
         }
@@ -216,12 +225,13 @@ describe.each(['history', 'hashbang'] as const)('another script’s history.stat
         type R = { navigate(to: string): Promise<boolean>; settled(): Promise<void>; current: { location: string } };
         const w = window as unknown as { router: R; locked?: boolean };
         const pause = () => new Promise((resolve) => setTimeout(resolve, 100));
+        const popped = () => new Promise((resolve) => addEventListener('popstate', resolve, { once: true }));
         const address = () => location.pathname + location.search + location.hash;
         await w.router.navigate('/books/2');
         history.replaceState(null, '', location.href); // the other script
         await w.router.navigate('/books/3');
-        history.back(); // to /books/2
-        await pause();
+        history.back(); // to /books/2: taken by the router once the page's own listener hears it
+        await popped();
         await w.router.settled();
         const back = [w.router.current.location, address()];
         w.locked = true; // an "unsaved changes?" guard refuses the next back, to /books/1

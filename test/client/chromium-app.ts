@@ -64,9 +64,12 @@ export async function watchedPage(context: BrowserContext, origin: string): Prom
   return { context, page, errors, off };
 }
 
+/** Liveness only: how long a page may take to settle, far above a loaded 2-core machine's few seconds. */
+const SETTLED_WITHIN_MS = 30_000;
+
 /** Waits until the router says the document is settled. */
 export const settled = (page: Page) =>
-  page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled', null, { timeout: 10_000 });
+  page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled', null, { timeout: SETTLED_WITHIN_MS });
 
 /** Throws a clear error when dist/ is missing. */
 export function needDist() {

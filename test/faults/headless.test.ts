@@ -67,6 +67,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const routes = createRoutes([{ path: '/' }, { path: '/loop' }, { path: '/fine/:n' }]);
 
+// The renderer's timeoutMs where a test needs the page to have started (thrown, or logged) before
+// it times out: a page's start took longer than the 300 ms these tests had, with two CPU hogs running,
+// and the failure became a TIMEOUT without its console. Liveness only: the tests wait for it once.
+const PAGE_STARTS_WITHIN_MS = 5000;
+
 describe('a page that throws at start', () => {
   it('fails the render with 500, naming what it threw, and nothing is cached', async () => {
     const renderer = headlessRenderer({ root: path.join(dir, 'throws'), timeoutMs: 3000 });
@@ -107,7 +112,7 @@ describe('a page that throws at start', () => {
   });
 
   it('times out, naming what it threw, when it said it was busy first', async () => {
-    const renderer = headlessRenderer({ root: path.join(dir, 'busy-throws'), timeoutMs: 300 });
+    const renderer = headlessRenderer({ root: path.join(dir, 'busy-throws'), timeoutMs: PAGE_STARTS_WITHIN_MS });
     renderers.push(renderer);
     const onError = vi.fn();
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError });
@@ -119,7 +124,7 @@ describe('a page that throws at start', () => {
     expect(onError).toHaveBeenCalledWith(
       expect.objectContaining({
         code: 'TIMEOUT',
-        message: expect.stringMatching(/did not settle within 300 ms; its console said: Error: boom after start/),
+        message: expect.stringMatching(/did not settle within 5000 ms; its console said: Error: boom after start/),
       }),
       '/',
     );
@@ -129,7 +134,7 @@ describe('a page that throws at start', () => {
 
 describe('a page that writes terminal escapes and line breaks into what it logs and throws', () => {
   it('fails with every control character of the page escaped in the message: no forged log line, no escape sequence for a terminal', async () => {
-    const renderer = headlessRenderer({ root: path.join(dir, 'forges-logs'), timeoutMs: 300 });
+    const renderer = headlessRenderer({ root: path.join(dir, 'forges-logs'), timeoutMs: PAGE_STARTS_WITHIN_MS });
     renderers.push(renderer);
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError: () => {} });
     // At start (RENDER_FAILED, what it threw) and after saying it is busy (TIMEOUT, its console).
@@ -208,7 +213,9 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
     const renderer = headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, maxPages: 2 });
     renderers.push(renderer);
     const onError = vi.fn();
-    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, cache: false, timeoutMs: 1000, onError });
+    // The shell must be answered before the 504: 4 s leaves a loaded machine room for it (at 1 s, a
+    // slow shell reply could come after the 504 though the server's thread was free).
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, cache: false, timeoutMs: 4000, onError });
     const server = await listen((req, res) => void handler.node(req, res));
     running.push(server);
     // Straight to the renderer, with no time limit: starting a thread and loading happy-dom there

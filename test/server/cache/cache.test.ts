@@ -337,41 +337,85 @@ describe('createSnapshotCache over a store with locks (a fleet)', () => {
     expect(plain.peek('/me')).toBeUndefined();
   });
 
-  it('takes over when the holder dies: its lock expires after lockTtlMs', async () => {
-    const store = lockingStore();
-    await store.lock?.('/a', 150); // a process that took the lock and died
-    const [cache] = fleet(store, 1, { lockTtlMs: 150 });
-    const started = Date.now();
-    expect((await cache!.get('/a', async () => snap('mine', Date.now()))).html).toBe('mine');
-    expect(Date.now() - started).toBeGreaterThanOrEqual(140);
-  });
+  // These three run on vitest's fake clock (Date.now and the timers the cache polls and renews
+  // with): what they prove is where on the clock the cache acts (after lockTtlMs, at waitMs, renewing
+  // within lockTtlMs), and a busy machine that delays a real timer would move each of those points.
+  const clock = async <T>(body: () => Promise<T>): Promise<T> => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    try {
+      return await body();
+    } finally {
+      vi.useRealTimers();
+    }
+  };
 
-  it('waits no longer than waitMs for another cache’s render', async () => {
-    const store = lockingStore();
-    await store.lock?.('/a', 10_000);
-    const [cache] = fleet(store, 1, { waitMs: 200 });
-    const started = Date.now();
-    await expect(cache!.get('/a', async () => snap('never'))).rejects.toMatchObject({
-      code: 'TIMEOUT',
-      message: 'rendering /a in another process took longer than 200 ms',
-    });
-    expect(Date.now() - started).toBeLessThan(1500);
-  });
+  it('takes over when the holder dies: its lock expires after lockTtlMs', () =>
+    clock(async () => {
+      const store = lockingStore();
+      const lock = store.lock!.bind(store);
+      const asked: number[] = [];
+      store.lock = (key, ttl) => (asked.push(Date.now()), lock(key, ttl));
+      const start = Date.now();
+      await lock('/a', 150); // a process that took the lock and died
+      const [cache] = fleet(store, 1, { lockTtlMs: 150 });
+      let taken = -1;
+      const got = cache!.get('/a', async () => ((taken = Date.now() - start), snap('mine', Date.now())));
+      await vi.advanceTimersByTimeAsync(149);
+      expect(taken).toBe(-1); // still held: no takeover before lockTtlMs
+      await vi.advanceTimersByTimeAsync(200);
+      expect(taken).not.toBe(-1);
+      expect((await got).html).toBe('mine');
+      // Taken on the first poll past 150 ms (polls 5 ms apart, doubling), after 5 refused asks.
+      expect(taken).toBeGreaterThanOrEqual(150);
+      expect(taken).toBeLessThan(150 + 100);
+      expect(asked.length).toBe(6);
+    }));
 
-  it('keeps the lock alive for as long as the render runs, so a render past lockTtlMs is not done twice', async () => {
-    const store = lockingStore();
-    // A lock of 300 ms; the render (its wait in the queue and its work) lasts 1.2 s: a live holder,
-    // never taken for a dead one.
-    const [a, b] = fleet(store, 2, { lockTtlMs: 300 }) as [ReturnType<typeof createSnapshotCache>, ReturnType<typeof createSnapshotCache>];
-    const produce = vi.fn(() => later(1200, snap('once', Date.now())));
-    const first = a.get('/a', produce);
-    await later(50, snap('x'));
-    const second = b.get('/a', produce);
-    expect([(await first).html, (await second).html]).toEqual(['once', 'once']);
-    expect(produce).toHaveBeenCalledTimes(1);
-    expect(store.locks.size).toBe(0);
-    expect((await store.get('/a'))?.html).toBe('once');
-  });
+  it('waits no longer than waitMs for another cache’s render', () =>
+    clock(async () => {
+      const store = lockingStore();
+      await store.lock?.('/a', 10_000);
+      const lock = store.lock!.bind(store);
+      let asks = 0;
+      store.lock = (key, ttl) => (asks++, lock(key, ttl));
+      const [cache] = fleet(store, 1, { waitMs: 200 });
+      const produce = vi.fn(async () => snap('never'));
+      let settled = false;
+      const got = cache!.get('/a', produce).finally(() => (settled = true));
+      got.catch(() => {});
+      await vi.advanceTimersByTimeAsync(199);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(settled).toBe(true);
+      await expect(got).rejects.toMatchObject({
+        code: 'TIMEOUT',
+        message: 'rendering /a in another process took longer than 200 ms',
+      });
+      // Asked at 0, 5, 15, 35, 75, 155 and 200 ms: the backoff, not a busy loop, and no render here.
+      expect(asks).toBe(7);
+      expect(produce).not.toHaveBeenCalled();
+    }));
+
+  it('keeps the lock alive for as long as the render runs, so a render past lockTtlMs is not done twice', () =>
+    clock(async () => {
+      const store = lockingStore();
+      // A lock of 300 ms; the render (its wait in the queue and its work) lasts 1.2 s: a live holder,
+      // never taken for a dead one.
+      const [a, b] = fleet(store, 2, { lockTtlMs: 300 }) as [
+        ReturnType<typeof createSnapshotCache>,
+        ReturnType<typeof createSnapshotCache>,
+      ];
+      const produce = vi.fn(() => later(1200, snap('once', Date.now())));
+      const first = a.get('/a', produce);
+      await vi.advanceTimersByTimeAsync(50);
+      const second = b.get('/a', produce);
+      // Long enough for a second render too, had b taken the lock for a dead holder's.
+      await vi.advanceTimersByTimeAsync(3000);
+      expect([(await first).html, (await second).html]).toEqual(['once', 'once']);
+      expect(produce).toHaveBeenCalledTimes(1);
+      expect(store.locks.size).toBe(0);
+      expect((await store.get('/a'))?.html).toBe('once');
+    }));
 
   it.each([
     ['a store without locks', false],

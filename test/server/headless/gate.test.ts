@@ -154,13 +154,13 @@ describe('the headless gate', () => {
       res.write('x');
     });
     try {
-      const started = Date.now();
+      // Counted in bytes; the test's own time limit is the liveness bound (a gate that read on for
+      // ever fails there, where a < 20 s check stood).
       expect(text(await answerAsync({ ...gate, upstream: endless.base }, job, ask('https://example.com/download'), job.signal))).toBe(
         'network error',
       );
       await gone;
       expect(sent).toBeLessThan(2 * MAX_FRAME);
-      expect(Date.now() - started).toBeLessThan(20_000);
       expect(text(await answerAsync({ ...gate, upstream: declared.base }, job, ask('https://example.com/big'), job.signal))).toBe(
         'network error',
       );
