@@ -5,15 +5,7 @@
 import { isCanonicalLink, isFragmentMeta, isLinkRel } from '../head.js';
 import { parse } from 'parse5';
 import { SaxesParser } from 'saxes';
-
-type Node = {
-  nodeName: string;
-  tagName?: string;
-  attrs?: { name: string; value: string }[];
-  childNodes?: Node[];
-  content?: Node;
-  value?: string;
-};
+import { leanTree, type Node } from './tree.js';
 
 /** What a page says to a crawler. */
 export interface PageFacts {
@@ -96,8 +88,13 @@ export function saysNoindex(directives: string): boolean {
   return directives.split(/[,:]/).some((d) => /^(?:noindex|none)$/i.test(d.trim()));
 }
 
-/** Reads the crawler-relevant facts of an HTML document. */
+/** Reads the crawler-relevant facts of an HTML document, parsed into the kept tree (tree.ts). */
 export function readPage(html: string): PageFacts {
+  return readTree(parse(html, { treeAdapter: leanTree }));
+}
+
+/** Reads the crawler-relevant facts of a parsed document: the kept tree, or parse5's own (a test compares them). */
+export function readTree(document: Node): PageFacts {
   const facts: PageFacts = {
     links: [],
     alternates: [],
@@ -110,7 +107,7 @@ export function readPage(html: string): PageFacts {
     fragmentMetas: [],
     noindex: false,
   };
-  for (const [node, inHead] of walk(parse(html) as unknown as Node)) {
+  for (const [node, inHead] of walk(document)) {
     const tag = node.tagName;
     const read = (name: string) => attr(node, name);
     if ((tag === 'a' || tag === 'area') && read('href') !== undefined) facts.links.push(read('href') as string);
