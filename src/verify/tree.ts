@@ -19,7 +19,7 @@ export interface Node {
   namespaceURI?: html.NS;
   /** Kept on the elements whose facts are read (and `annotation-xml`, which the parse reads); none on others. */
   attrs?: Token.Attribute[];
-  childNodes?: Node[];
+  childNodes?: Node[] | null;
   parentNode?: Node | null;
   /** A template's content. */
   content?: Node;
@@ -33,8 +33,14 @@ export interface Node {
 
 type Lean = TreeAdapterTypeMap<Node, Node, Node, Node, Node, Node, Node, Node, Node, Node>;
 
-/** Elements whose attributes are read: by readPage, and `annotation-xml`'s `encoding` by the parse. */
-const WITH_ATTRS = new Set(['a', 'area', 'link', 'meta', 'annotation-xml']);
+/** The attributes kept, of the elements they are read of: by readPage, and `annotation-xml`'s `encoding` by the parse. */
+const READ = new Map([
+  ['a', ['href']],
+  ['area', ['href']],
+  ['link', ['rel', 'hreflang', 'href']],
+  ['meta', ['name', 'property', 'content']],
+  ['annotation-xml', ['encoding']],
+]);
 /** Elements kept even when empty: those readPage reads, and those the parse inserts into again. */
 const KEPT = new Set(['a', 'area', 'link', 'meta', 'title', 'html', 'head', 'body']);
 const NO_ATTRS: Token.Attribute[] = Object.freeze([]) as unknown as Token.Attribute[];
@@ -42,6 +48,18 @@ const NO_ATTRS: Token.Attribute[] = Object.freeze([]) as unknown as Token.Attrib
 const COMMENT: Node = { nodeName: '#comment' };
 
 const children = (node: Node): Node[] => (node.childNodes ??= []);
+
+/**
+ * The attributes of an element that are read, in a list of their number and with names shared: the
+ * parse's own list has room for 17, and names of their own (some 270 bytes an `<a href>`, measured).
+ */
+function keptAttrs(tagName: string, attrs: Token.Attribute[]): Token.Attribute[] {
+  const names = READ.get(tagName);
+  if (!names) return NO_ATTRS;
+  return attrs
+    .filter((attr) => names.includes(attr.name))
+    .map(({ name, value }) => ({ name: names.find((read) => read === name) as string, value }));
+}
 
 function place(parent: Node, node: Node): void {
   node.parentNode = parent;
@@ -86,8 +104,9 @@ export const leanTree: TreeAdapter<Lean> = {
     nodeName: tagName,
     tagName,
     namespaceURI,
-    attrs: WITH_ATTRS.has(tagName) ? attrs : NO_ATTRS,
-    childNodes: [],
+    attrs: keptAttrs(tagName, attrs),
+    // Made with the first child: most elements have none, or one.
+    childNodes: null,
     parentNode: null,
     inTitle: tagName === 'title',
   }),
@@ -95,7 +114,8 @@ export const leanTree: TreeAdapter<Lean> = {
   createTextNode: (value) => ({ nodeName: '#text', value }),
   appendChild(parent, node) {
     if (node === COMMENT) return;
-    children(parent).push(node);
+    if (parent.childNodes) parent.childNodes.push(node);
+    else parent.childNodes = [node];
     place(parent, node);
   },
   insertBefore,
@@ -113,7 +133,7 @@ export const leanTree: TreeAdapter<Lean> = {
   setTemplateContent: (template, content) => void (template.content = content),
   getTemplateContent: (template) => template.content as Node,
   getFirstChild: (node) => node.childNodes?.[0] ?? null,
-  getChildNodes: children,
+  getChildNodes: (node) => node.childNodes ?? [],
   getParentNode: (node) => node.parentNode ?? null,
   getAttrList: (element) => element.attrs ?? NO_ATTRS,
   getTagName: (element) => element.tagName as string,
