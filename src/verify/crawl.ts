@@ -9,11 +9,20 @@ import { canonicalProblems, fragmentProblem } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { deadline, type Deadline } from './deadline.js';
 import { disallowedWarning } from './disallowed.js';
-import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
+import { fetchProblem, MAX_PAGE_BYTES, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
 import { readPage, saysNoindex } from './page.js';
 import { previewWarning } from './preview.js';
-import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport, type Warning } from './problems.js';
+import {
+  addProblem,
+  failedState,
+  problemCount,
+  type Problem,
+  type StateReport,
+  type TextReader,
+  type VerifyReport,
+  type Warning,
+} from './problems.js';
 import { robotsRules } from './robots.js';
 import { readRobotsTxt, readSitemaps } from './sitemaps.js';
 
@@ -34,8 +43,11 @@ export interface VerifyOptions {
    * load's limits before).
    */
   timeoutMs?: number;
-  /** Largest body read from one URL, in bytes; a larger one is a FETCH_FAILED problem. Default 10 MiB. */
-  maxBytes?: number;
+  /**
+   * The most bytes read of one page (a state's, its snapshot's, its clean URL's), counted as it
+   * streams; a longer one is cancelled there and is a PAGE_TOO_LARGE problem. Default MAX_PAGE_BYTES, 5 MiB.
+   */
+  maxPageBytes?: number;
   /** Also fetches each state's clean URL as a bot and as a browser (EMPTY_FOR_BOTS, STATUS_DIFFERS, MISSING_VARY). Default `true`. */
   agents?: boolean;
   /** Called as each state is done: done count, known count, its URL. Default none. */
@@ -70,12 +82,14 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     maxStates = 500,
     concurrency = 4,
     timeoutMs = browser ? 15_000 : 10_000,
-    maxBytes = 10 * 2 ** 20,
+    maxPageBytes = MAX_PAGE_BYTES,
     agents = true,
     onProgress,
   } = options;
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new RangeError(`timeoutMs must be a number of milliseconds above 0, got ${JSON.stringify(timeoutMs)}`);
+  if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes <= 0)
+    throw new RangeError(`maxPageBytes must be a whole number of bytes above 0, got ${JSON.stringify(maxPageBytes)}`);
   const origin = new URL(start).origin;
   const known = new Set<string>();
   const queue: string[] = [];
@@ -83,7 +97,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   // Each URL crawled that a sitemap lists, and the sitemap that listed it first.
   const listed = new Map<string, string>();
 
-  const get = siteFetch(origin, timeoutMs, maxBytes);
+  const get = siteFetch(origin, timeoutMs, maxPageBytes);
 
   /**
    * Queues the state a link names, once and up to maxStates, or tells `problems` why it is not
@@ -197,7 +211,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
         warnings,
       };
     };
-    let page = await get(fetched, maxBytes, false, false, undefined, limit.signal);
+    let page = await get(fetched, { follow: false, signal: limit.signal });
     const early = moved(page);
     if (early) return early;
     let facts = readPage(page.body);
@@ -219,7 +233,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (meta && !snapshotRefused) {
       kind = 'meta';
       fetched = toUglyUrl(url);
-      page = await get(fetched, maxBytes, false, false, undefined, limit.signal);
+      page = await get(fetched, { follow: false, signal: limit.signal });
       const later = moved(page);
       if (later) return later;
       facts = readPage(page.body);
@@ -272,17 +286,14 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     const refused = disallowedWarning(rules, cleanUrlOf(state.url), `the clean URL of ${state.url}`, 'not fetched as a bot and a browser');
     if (refused) return { ...state, warnings: [...state.warnings, refused] };
     try {
-      const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) =>
-        get(url, maxBytes, false, false, agent, limit.signal),
+      const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, userAgent) =>
+        get(url, { follow: false, userAgent, signal: limit.signal }),
       );
       return { ...state, clean, problems: [...state.problems, ...problems] };
     } catch (error) {
       return {
         ...state,
-        problems: [
-          ...state.problems,
-          { code: 'FETCH_FAILED', message: `${cleanUrlOf(state.url)}, fetched as a bot and a browser: ${(error as Error).message}` },
-        ],
+        problems: [...state.problems, fetchProblem(`${cleanUrlOf(state.url)}, fetched as a bot and a browser`, error as Error)],
       };
     }
   };
@@ -295,24 +306,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       const report = await limit
         .within(crawl(url, limit).then((state) => asAgents(state, limit)))
         .finally(limit.end)
-        .catch(
-          (error: Error): StateReport => ({
-            url,
-            fetched: url,
-            kind: 'plain',
-            status: 0,
-            bytes: 0,
-            title: '',
-            text: 'unchecked',
-            warnings: [],
-            problems: [
-              {
-                code: error instanceof OffOrigin ? 'OFF_ORIGIN' : 'FETCH_FAILED',
-                message: error instanceof OffOrigin ? error.message : `${url}: ${error.message}`,
-              },
-            ],
-          }),
-        );
+        .catch((error: Error) => failedState(url, fetchProblem(url, error)));
       states.push(report);
       onProgress?.(states.length, queue.length, url);
     }

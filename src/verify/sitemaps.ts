@@ -18,7 +18,7 @@ export type OnEntry = (loc: string, sitemap: string, problems: Problem[]) => voi
  * `''` when it does not answer 200: no rules, as crawlers read a missing one.
  */
 export async function readRobotsTxt(origin: string, get: SiteFetch): Promise<string> {
-  const robots = await get(`${origin}/robots.txt`, ROBOTS_BYTES, true).catch(() => null);
+  const robots = await get(`${origin}/robots.txt`, { limit: ROBOTS_BYTES, cut: true }).catch(() => null);
   return robots?.status === 200 ? robots.body : '';
 }
 
