@@ -138,12 +138,20 @@ export interface SitemapFacts {
   error: string | null;
 }
 
+/** A sitemap read as it streams in: its text part by part, then its facts. */
+export interface SitemapReader {
+  /** Reads the next part of the sitemap's text. */
+  write(text: string): void;
+  /** Ends the text and gives what it held. */
+  close(): SitemapFacts;
+}
+
 /**
  * Reads the `<loc>` entries of a sitemap (or sitemap index) with a real XML parser (saxes: one pass,
  * no regex to backtrack, no DTD entities expanded), at most `maxLocs` of them (50,000: the
- * protocol's limit per file).
+ * protocol's limit per file), as its text streams in: the whole text is never held.
  */
-export function readSitemap(xml: string, maxLocs = 50_000): SitemapFacts {
+export function sitemapReader(maxLocs = 50_000): SitemapReader {
   const facts: SitemapFacts = { locs: [], error: null };
   const parser = new SaxesParser();
   let text: string | null = null;
@@ -161,12 +169,27 @@ export function readSitemap(xml: string, maxLocs = 50_000): SitemapFacts {
   parser.on('error', (error) => {
     facts.error ??= error.message;
   });
-  try {
-    parser.write(xml).close();
-  } catch (error) {
-    facts.error ??= (error as Error).message;
-  }
-  return facts;
+  const guard = (step: () => void) => {
+    try {
+      step();
+    } catch (error) {
+      facts.error ??= (error as Error).message;
+    }
+  };
+  return {
+    write: (part) => guard(() => parser.write(part)),
+    close: () => {
+      guard(() => parser.close());
+      return facts;
+    },
+  };
+}
+
+/** Reads the `<loc>` entries of a whole sitemap's text, as sitemapReader does. */
+export function readSitemap(xml: string, maxLocs = 50_000): SitemapFacts {
+  const reader = sitemapReader(maxLocs);
+  reader.write(xml);
+  return reader.close();
 }
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);

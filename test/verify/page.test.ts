@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { readPage, readSitemap, robotsSitemaps, saysNoindex } from '../../src/verify/page.js';
+import { readPage, readSitemap, robotsSitemaps, saysNoindex, sitemapReader } from '../../src/verify/page.js';
 
 describe('readPage', () => {
   it('reads links, canonical links, the title, the first description and fragment metas with where they sit', () => {
@@ -122,6 +122,22 @@ describe('readSitemap', () => {
 
   it('reads at most maxLocs entries', () => {
     expect(readSitemap('<urlset>' + '<url><loc>x</loc></url>'.repeat(10) + '</urlset>', 3).locs).toEqual(['x', 'x', 'x']);
+  });
+
+  it.each([
+    [
+      'a well-formed sitemap',
+      '<?xml version="1.0"?><urlset><url><loc> https://e.com/a?x=1&amp;y=2 </loc></url><url><loc>https://e.com/&#233;é</loc></url></urlset>',
+    ],
+    ['one with a fault', '<urlset><url><loc>https://e.com/1</loc></url><url><loc>x</urlset>'],
+  ])('reads %s given in two parts, split anywhere, as it reads it whole (sitemapReader)', (_, xml) => {
+    const whole = readSitemap(xml);
+    for (let at = 0; at <= xml.length; at++) {
+      const reader = sitemapReader();
+      reader.write(xml.slice(0, at));
+      reader.write(xml.slice(at));
+      expect(reader.close()).toEqual(whole);
+    }
   });
 });
 
