@@ -11,7 +11,7 @@ import { deadline, type Deadline } from './deadline.js';
 import { disallowedWarning } from './disallowed.js';
 import { fetchProblem, MAX_PAGE_BYTES, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
-import { readPage, saysNoindex } from './page.js';
+import { readPage, saysNoindex, type PageFacts } from './page.js';
 import { previewWarning } from './preview.js';
 import {
   addProblem,
@@ -211,10 +211,16 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
         warnings,
       };
     };
+    // A page's body is let go of once read: the state's report is built across more fetches.
+    const factsOf = (answer: Fetched): PageFacts => {
+      const read = readPage(answer.body);
+      answer.body = '';
+      return read;
+    };
     let page = await get(fetched, { follow: false, signal: limit.signal });
     const early = moved(page);
     if (early) return early;
-    let facts = readPage(page.body);
+    let facts = factsOf(page);
     for (const meta of facts.fragmentMetas) {
       if (meta.content !== '!' || !meta.inHead) {
         addProblem(problems, {
@@ -236,7 +242,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       page = await get(fetched, { follow: false, signal: limit.signal });
       const later = moved(page);
       if (later) return later;
-      facts = readPage(page.body);
+      facts = factsOf(page);
       // A snapshot that says 404 is a state that does not exist: the crawler rightly indexes nothing.
       if (page.status !== 200 && page.status !== 404)
         addProblem(problems, {
