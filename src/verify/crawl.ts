@@ -24,6 +24,7 @@ import {
   type Warning,
 } from './problems.js';
 import { robotsRules } from './robots.js';
+import { textProblem } from './texts.js';
 import { readRobotsTxt, readSitemaps } from './sitemaps.js';
 
 export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport, Warning, WarningCode } from './problems.js';
@@ -54,17 +55,8 @@ export interface VerifyOptions {
   onProgress?: (done: number, known: number, url: string) => void;
 }
 
-const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 // The longest URL crawled: nginx and Apache refuse a longer request line (414) by default.
 const URL_MAX = 8192;
-
-/** Where two texts first differ, with a little of each side for the report. */
-function firstDifference(a: string, b: string): string {
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  const cut = (s: string) => JSON.stringify(s.slice(Math.max(0, i - 20), i + 40));
-  return `at character ${i}: browser ${cut(a)}, snapshot ${cut(b)}`;
-}
 
 /**
  * The URL a crawl from `start` begins at: an ugly URL is the `#!` URL of the state it names (an old
@@ -268,16 +260,9 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     let text: StateReport['text'] = 'unchecked';
     // Compared: what the crawler indexes or is told is missing (a snapshot, or a page that is a 200).
     if (browser && !noindex && page.status < 500 && (kind !== 'plain' || page.status === 200)) {
-      const [live, snapshot] = await Promise.all([
-        browser.visibleText(url, { javaScript: true, timeoutMs: limit.remaining() }),
-        browser.visibleText(fetched, { javaScript: false, timeoutMs: limit.remaining() }),
-      ]);
-      text = squash(live) === squash(snapshot) ? 'match' : 'mismatch';
-      if (text === 'mismatch')
-        addProblem(problems, {
-          code: 'TEXT_MISMATCH',
-          message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}`,
-        });
+      const mismatch = await textProblem(browser, url, fetched, limit.remaining);
+      text = mismatch ? 'mismatch' : 'match';
+      if (mismatch) addProblem(problems, mismatch);
     }
     const unindexed = noindex ? { noindex: true as const } : {};
     return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems, warnings, ...unindexed };
