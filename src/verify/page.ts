@@ -111,6 +111,7 @@ export function readTree(document: Node): PageFacts {
     const tag = node.tagName;
     const read = (name: string) => attr(node, name);
     if ((tag === 'a' || tag === 'area') && read('href') !== undefined) facts.links.push(read('href') as string);
+    if (node.nodeName === '#link') facts.links.push(node.value as string);
     if (isAlternate(tag, read) && read('href') !== undefined) facts.alternates.push(read('href') as string);
     if (isCanonicalLink(tag, read)) facts.canonicals.push(attr(node, 'href') ?? '');
     const og = ogProperty(tag, read);

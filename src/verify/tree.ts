@@ -2,18 +2,22 @@
 // parse5's own tree keeps every element, text and attribute of a page, some 45 bytes of memory for
 // each byte of `<p>x</p>` (445 MiB for a page of 10 MiB, measured), and a site chooses its pages.
 // The parse itself is still parse5's, so every element lands where a browser puts it; the tree keeps
-// the elements whose facts are read (`a`, `area`, `link`, `meta`, `title`) with their attributes,
+// the elements whose facts are read (`a`, `area`, `link`, `meta`, `title`) with the attributes read,
 // the text inside a title, and every element on the way to them. An element closed with nothing kept
-// in it is dropped as it closes: nothing is inserted into a closed element later (the head, which a
-// `<meta>` after `</head>` reopens, is kept), so what it held is all it ever holds. What stays
-// besides: the elements still open at the end (the parse holds those itself), and those the
-// adoption agency replaces with a copy (`<b><i><p></b>`), empty.
+// in it is dropped as it closes, or, an `<a href>`, kept as its `href` alone where it stood: nothing is
+// inserted into a closed element later (the head, which a `<meta>` after `</head>` reopens, is
+// kept), so what it held is all it ever holds. What stays besides: the elements still open at the
+// end (the parse holds those itself), and those the adoption agency replaces with a copy
+// (`<b><i><p></b>`), empty.
 
 import { html, type Token, type TreeAdapter, type TreeAdapterTypeMap } from 'parse5';
 
 /** A node of the kept tree: an element, a text, the document or a template's content. */
 export interface Node {
-  /** The tag name of an element; `#text`, `#document`, `#document-fragment` or `#comment` otherwise. */
+  /**
+   * The tag name of an element; `#text`, `#document`, `#document-fragment` or `#comment` otherwise,
+   * or `#link`: an `<a href>` closed empty, kept as its `href` (its `value`).
+   */
   nodeName: string;
   tagName?: string;
   namespaceURI?: html.NS;
@@ -23,7 +27,7 @@ export interface Node {
   parentNode?: Node | null;
   /** A template's content. */
   content?: Node;
-  /** A text's characters. */
+  /** A text's characters, or a `#link`'s `href`. */
   value?: string;
   /** The document's quirks mode, which the parse reads. */
   mode?: html.DOCUMENT_MODE;
@@ -41,8 +45,8 @@ const READ = new Map([
   ['meta', ['name', 'property', 'content']],
   ['annotation-xml', ['encoding']],
 ]);
-/** Elements kept even when empty: those readPage reads, and those the parse inserts into again. */
-const KEPT = new Set(['a', 'area', 'link', 'meta', 'title', 'html', 'head', 'body']);
+/** Elements kept even when empty and without an attribute read: those the parse inserts into again. */
+const KEPT = new Set(['html', 'head', 'body']);
 const NO_ATTRS: Token.Attribute[] = Object.freeze([]) as unknown as Token.Attribute[];
 // Comments are read by nobody: every one is this node, which no parent holds.
 const COMMENT: Node = { nodeName: '#comment' };
@@ -75,6 +79,15 @@ function detach(node: Node): void {
   // The parse detaches from the end when it moves nodes: look at the last child first.
   const at = siblings[siblings.length - 1] === node ? siblings.length - 1 : siblings.indexOf(node);
   if (at >= 0) siblings.splice(at, 1);
+  node.parentNode = null;
+}
+
+/** Puts `by` where `node` stands among its parent's children. */
+function replace(node: Node, by: Node): void {
+  const siblings = node.parentNode?.childNodes;
+  if (!siblings) return;
+  siblings[siblings[siblings.length - 1] === node ? siblings.length - 1 : siblings.indexOf(node)] = by;
+  by.parentNode = node.parentNode;
   node.parentNode = null;
 }
 
@@ -149,6 +162,11 @@ export const leanTree: TreeAdapter<Lean> = {
   isElementNode: (node): node is Node => node.tagName !== undefined,
   onItemPop(element) {
     const empty = (node: Node | undefined) => !node?.childNodes?.length;
-    if (!KEPT.has(element.tagName as string) && empty(element) && empty(element.content)) detach(element);
+    if (KEPT.has(element.tagName as string) || !empty(element) || !empty(element.content)) return;
+    const [first] = element.attrs ?? NO_ATTRS;
+    // An element with no attribute read holds no fact; an <a href>, only its href. (A void element,
+    // such as <area>, is never open: it stays as it is.)
+    if (!first) detach(element);
+    else if (element.tagName === 'a') replace(element, { nodeName: '#link', value: first.value });
   },
 };

@@ -32,17 +32,41 @@ describe('leanTree', () => {
 
   it('keeps the elements read, the attributes read of them, the elements on the way to them, and the text of a title only', () => {
     const document = parse(
-      '<div><p>text<a href="/a" class="x">link</a></p><span></span></div><svg><title><g>in <i>svg</i></g></title></svg>',
-      {
-        treeAdapter: leanTree,
-      },
+      '<div><p>text<a href="/a" class="x"><meta name="m" content="c" id="i"></a><a>no href</a></p><span></span></div>' +
+        '<svg><title><g>in <i>svg</i></g></title></svg>',
+      { treeAdapter: leanTree },
     );
     const all = nodes(document);
     expect(all.map((node) => node.nodeName).sort()).toEqual(
-      ['#document', 'html', 'head', 'body', 'div', 'p', 'a', 'svg', 'title', 'g', 'i', '#text', '#text'].sort(),
+      ['#document', 'html', 'head', 'body', 'div', 'p', 'a', 'meta', 'svg', 'title', 'g', 'i', '#text', '#text'].sort(),
     );
-    expect(all.find((node) => node.tagName === 'a')?.attrs).toEqual([{ name: 'href', value: '/a' }]);
+    expect(all.filter((node) => node.attrs?.length).map((node) => [node.tagName, node.attrs])).toEqual([
+      ['a', [{ name: 'href', value: '/a' }]],
+      [
+        'meta',
+        [
+          { name: 'name', value: 'm' },
+          { name: 'content', value: 'c' },
+        ],
+      ],
+    ]);
     expect(all.filter((node) => node.nodeName === '#text').map((node) => node.value)).toEqual(['svg', 'in ']);
+  });
+
+  it('keeps an <a href> that closes empty as its href alone, where it stood', () => {
+    const [, body] =
+      parse('<a href="/1" class="x">one</a><p><a href="/3"><b>three</b></a></p>', { treeAdapter: leanTree }).childNodes?.[0]?.childNodes ??
+      [];
+    expect(
+      body?.childNodes?.map(({ nodeName, value, childNodes }) => [
+        nodeName,
+        value,
+        childNodes?.map((child) => [child.nodeName, child.value]),
+      ]),
+    ).toEqual([
+      ['#link', '/1', undefined],
+      ['p', undefined, [['#link', '/3']]],
+    ]);
   });
 
   it('keeps in the head what a page puts there after </head>, which reopens it', () => {
