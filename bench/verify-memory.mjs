@@ -3,7 +3,8 @@
 // big pages that all link to each other, from a small start page that links to them all. The site runs in this process on 127.0.0.1; verify runs in
 // a child process of its own, which reports its peak RSS (getrusage's maxrss) as it exits.
 // Shapes: `text`, each page one run of text; `elements`, each page `<p>x</p>` over and over (the most
-// nodes a parse makes of its bytes); `links`, `<a href>` over and over, to the other pages.
+// nodes a parse makes of its bytes); `links`, `<a href>` over and over, to the other pages; `nested`,
+// `<div>` over and over, never closed (the deepest page for its bytes).
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
@@ -18,8 +19,8 @@ const { values, positionals } = parseArgs({
 });
 const pages = Number(values.pages);
 const size = Math.round(Number(values.mib) * 2 ** 20);
-const unit = { text: 'lorem ipsum ', elements: '<p>x</p>', links: '<a href="/p1">x</a>' }[values.shape];
-if (!unit) throw new Error(`--shape is text, elements or links, got ${values.shape}`);
+const unit = { text: 'lorem ipsum ', elements: '<p>x</p>', links: '<a href="/p1">x</a>', nested: '<div>' }[values.shape];
+if (!unit) throw new Error(`--shape is text, elements, links or nested, got ${values.shape}`);
 
 // Each page: its head and links to every page, then the shape's unit up to `size` bytes, a little
 // under it so the page is read whole below a cap of exactly that size.
