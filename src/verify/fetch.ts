@@ -4,6 +4,7 @@
 
 import { BROWSER_AGENT } from './agents.js';
 import type { Problem } from './problems.js';
+import { TooDeep } from './tree.js';
 
 /** Redirects followed per request, all on the site's origin. */
 const MAX_REDIRECTS = 5;
@@ -130,8 +131,9 @@ export function siteFetch(origin: string, timeoutMs: number, maxBytes: number): 
 }
 
 /**
- * The problem a state's failed fetch is: OFF_ORIGIN for a redirect off the site, PAGE_TOO_LARGE for
- * a body past `--max-page-bytes`, FETCH_FAILED otherwise, its message led by `what` (the state's URL).
+ * The problem a state's failed crawl is: OFF_ORIGIN for a redirect off the site, PAGE_TOO_LARGE for
+ * a body past `--max-page-bytes`, PAGE_TOO_DEEP for a page nested past MAX_DEPTH, FETCH_FAILED
+ * otherwise, its message led by `what` (the state's URL).
  */
 export function fetchProblem(what: string, error: Error): Problem {
   if (error instanceof OffOrigin) return { code: 'OFF_ORIGIN', message: error.message };
@@ -139,6 +141,11 @@ export function fetchProblem(what: string, error: Error): Problem {
     return {
       code: 'PAGE_TOO_LARGE',
       message: `${error.message}, the most verify reads of a page: the rest was not read, nor the state checked (raise --max-page-bytes to check it)`,
+    };
+  if (error instanceof TooDeep)
+    return {
+      code: 'PAGE_TOO_DEEP',
+      message: `${what} ${error.message}, the deepest verify reads (Chromium's parser nests no deeper than 512): the state was not checked`,
     };
   return { code: 'FETCH_FAILED', message: `${what}: ${error.message}` };
 }

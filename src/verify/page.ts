@@ -5,7 +5,7 @@
 import { isCanonicalLink, isFragmentMeta, isLinkRel } from '../head.js';
 import { parse } from 'parse5';
 import { SaxesParser } from 'saxes';
-import { leanTree, type Node } from './tree.js';
+import { leanTree, TooDeep, type Node } from './tree.js';
 
 /** What a page says to a crawler. */
 export interface PageFacts {
@@ -88,9 +88,18 @@ export function saysNoindex(directives: string): boolean {
   return directives.split(/[,:]/).some((d) => /^(?:noindex|none)$/i.test(d.trim()));
 }
 
-/** Reads the crawler-relevant facts of an HTML document, parsed into the kept tree (tree.ts). */
+/** Reads the crawler-relevant facts of an HTML document, parsed into the kept tree (tree.ts); throws TooDeep for one nested past MAX_DEPTH. */
 export function readPage(html: string): PageFacts {
-  return readTree(parse(html, { treeAdapter: leanTree }));
+  let document: Node;
+  try {
+    document = parse(html, { treeAdapter: leanTree });
+  } catch (error) {
+    // An error thrown within the parse holds, in its stack's frames, the parser and all it built
+    // (75 MB at MAX_DEPTH) for as long as it is kept: a new one holds nothing of it.
+    if (error instanceof TooDeep) throw new TooDeep();
+    throw error;
+  }
+  return readTree(document);
 }
 
 /** Reads the crawler-relevant facts of a parsed document: the kept tree, or parse5's own (a test compares them). */

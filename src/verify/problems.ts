@@ -7,6 +7,7 @@ import { printable } from '../server/printable.js';
 export type ProblemCode =
   | 'FETCH_FAILED'
   | 'PAGE_TOO_LARGE'
+  | 'PAGE_TOO_DEEP'
   | 'BAD_STATUS'
   | 'META_NOT_200'
   | 'MALFORMED_META'

@@ -33,6 +33,22 @@ export interface Node {
   mode?: html.DOCUMENT_MODE;
   /** True for a title and what it holds: the only text kept. */
   inTitle?: boolean;
+  /** How many elements hold it, the document's root element 1 (where it was put). */
+  depth?: number;
+}
+
+/**
+ * The deepest a page may nest its elements, 262,144: every element open holds memory (some 300 bytes
+ * with the parse's own), and a page of 5 MiB of `<div>` nests a million deep. Chromium's parser nests
+ * elements no deeper than 512; a page past this is refused (PAGE_TOO_DEEP).
+ */
+export const MAX_DEPTH = 2 ** 18;
+
+/** A page nested deeper than MAX_DEPTH: the parse stopped there. */
+export class TooDeep extends Error {
+  constructor() {
+    super(`nests elements more than ${MAX_DEPTH} deep`);
+  }
 }
 
 type Lean = TreeAdapterTypeMap<Node, Node, Node, Node, Node, Node, Node, Node, Node, Node>;
@@ -67,6 +83,10 @@ function keptAttrs(tagName: string, attrs: Token.Attribute[]): Token.Attribute[]
 
 function place(parent: Node, node: Node): void {
   node.parentNode = parent;
+  node.depth = (parent.depth ?? 0) + 1;
+  if (node.depth > MAX_DEPTH) throw new TooDeep();
+  // A template's content is as deep as the template: nesting templates nests too.
+  if (node.content) node.content.depth = node.depth;
   if (!parent.inTitle) return;
   // A title's text is all the text within it, a template's content in it too.
   node.inTitle = true;
@@ -122,6 +142,7 @@ export const leanTree: TreeAdapter<Lean> = {
     childNodes: null,
     parentNode: null,
     inTitle: tagName === 'title',
+    depth: 0,
   }),
   createCommentNode: () => COMMENT,
   createTextNode: (value) => ({ nodeName: '#text', value }),

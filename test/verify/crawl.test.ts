@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify, type VerifyReport } from '../../src/verify/crawl.js';
 import { TEXT_MAX } from '../../src/verify/page.js';
 import { LISTED_PER_CODE } from '../../src/verify/problems.js';
+import { MAX_DEPTH } from '../../src/verify/tree.js';
 import { formatReport } from '../../src/verify/report.js';
 import { startSite } from './site.js';
 
@@ -313,37 +314,45 @@ describe('verify against a hostile site (security, seventh round)', () => {
   });
 });
 
-describe('verify on a site with a page past maxPageBytes', () => {
-  it('reports it as PAGE_TOO_LARGE naming it and the cap, reads none of it, and crawls on', async () => {
+describe('verify on a site with a page past maxPageBytes, and one nested past MAX_DEPTH', () => {
+  it('reports them as PAGE_TOO_LARGE and PAGE_TOO_DEEP naming them and the cap, checks nothing of them, and crawls on', async () => {
     const links =
-      '<title>t</title><meta name="description" content="d"><a href="/large">large</a><a href="/small">small</a><a href="/bots">bots</a>';
-    const large = `<title>large</title>${'x'.repeat(2000)}`;
+      '<title>t</title><meta name="description" content="d"><a href="/large">large</a><a href="/small">small</a><a href="/bots">bots</a><a href="/deep">deep</a>';
+    const large = `<title>large</title>${'x'.repeat(2 ** 21)}`;
     const site = createServer((req, res) => {
       // /bots is large for a bot only: its clean URL, fetched as one, is past the cap.
       const bot = /Googlebot/.test(req.headers['user-agent'] ?? '');
       const body =
-        req.url === '/large' || (req.url === '/bots' && bot) ? large : ['/', '/small', '/bots'].includes(req.url ?? '') ? links : '';
+        req.url === '/large' || (req.url === '/bots' && bot)
+          ? large
+          : req.url === '/deep'
+            ? '<div>'.repeat(MAX_DEPTH)
+            : ['/', '/small', '/bots'].includes(req.url ?? '')
+              ? links
+              : '';
       res.writeHead(body ? 200 : 404, { 'content-type': 'text/html', vary: 'User-Agent' }).end(body);
     });
     await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
     try {
-      const report = await verify(`${origin}/`, { maxPageBytes: 1000 });
+      const report = await verify(`${origin}/`, { maxPageBytes: 2 ** 21 });
       expect(report.states.map((s) => [s.url.slice(origin.length), s.status, s.title, s.problems.map((p) => p.code)])).toEqual([
         ['/', 200, 't', []],
         ['/large', 0, '', ['PAGE_TOO_LARGE']],
         ['/small', 200, 't', []],
         ['/bots', 200, 't', ['PAGE_TOO_LARGE']],
+        ['/deep', 0, '', ['PAGE_TOO_DEEP']],
       ]);
       const tail =
-        'sends more than 1000 bytes, the most verify reads of a page: the rest was not read, nor the state checked (raise --max-page-bytes to check it)';
+        'sends more than 2097152 bytes, the most verify reads of a page: the rest was not read, nor the state checked (raise --max-page-bytes to check it)';
       expect(report.states.map((s) => s.problems[0]?.message)).toEqual([
         undefined,
         `${origin}/large ${tail}`,
         undefined,
         `${origin}/bots ${tail}`,
+        `${origin}/deep nests elements more than ${MAX_DEPTH} deep, the deepest verify reads (Chromium's parser nests no deeper than 512): the state was not checked`,
       ]);
-      expect(report.problems).toBe(2);
+      expect(report.problems).toBe(3);
     } finally {
       await new Promise<void>((resolve) => site.close(() => resolve()));
     }

@@ -2,6 +2,7 @@ import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fetchProblem, OffOrigin, siteFetch, TooLarge } from '../../src/verify/fetch.js';
+import { TooDeep } from '../../src/verify/tree.js';
 
 // The most bytes read of a body in these tests, and the most a streaming answer sends if nobody stops it.
 const LIMIT = 1024 * 1024;
@@ -148,6 +149,14 @@ describe('fetchProblem', () => {
         code: 'PAGE_TOO_LARGE',
         message:
           'https://a.b/x sends more than 5 bytes, the most verify reads of a page: the rest was not read, nor the state checked (raise --max-page-bytes to check it)',
+      },
+    ],
+    [
+      new TooDeep(),
+      {
+        code: 'PAGE_TOO_DEEP',
+        message:
+          "https://a.b/#!/x nests elements more than 262144 deep, the deepest verify reads (Chromium's parser nests no deeper than 512): the state was not checked",
       },
     ],
     [new Error('fetch failed'), { code: 'FETCH_FAILED', message: 'https://a.b/#!/x: fetch failed' }],

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readPage, readSitemap, robotsSitemaps, saysNoindex, sitemapReader } from '../../src/verify/page.js';
+import { MAX_DEPTH, TooDeep } from '../../src/verify/tree.js';
 
 describe('readPage', () => {
   it('reads links, canonical links, the title, the first description and fragment metas with where they sit', () => {
@@ -95,6 +96,19 @@ describe('readPage on a page nested deep (security, tenth round)', () => {
     );
     expect(facts).toMatchObject({ links: ['/in'], canonicals: ['/c'], title: 'Deep' });
     expect(readPage(`<svg><title>${'<g>'.repeat(100_000)}<g>in svg</g></title></svg>`).title).toBe('in svg');
+  });
+
+  it('refuses a page nested past MAX_DEPTH with a TooDeep made outside the parse, whose stack holds nothing of it', () => {
+    // Made within the parse, its stack's frames held the parser and all it had built: 75 MB while kept.
+    const error = (() => {
+      try {
+        readPage('<div>'.repeat(MAX_DEPTH + 1));
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(TooDeep);
+    expect(error?.stack).not.toMatch(/parse5|tree\.ts/);
   });
 });
 

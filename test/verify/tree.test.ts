@@ -1,6 +1,6 @@
 import { parse } from 'parse5';
 import { describe, expect, it } from 'vitest';
-import { leanTree, type Node } from '../../src/verify/tree.js';
+import { leanTree, MAX_DEPTH, TooDeep, type Node } from '../../src/verify/tree.js';
 
 /** Every node of a tree, its template contents' too. */
 function nodes(root: Node): Node[] {
@@ -67,6 +67,17 @@ describe('leanTree', () => {
       ['#link', '/1', undefined],
       ['p', undefined, [['#link', '/3']]],
     ]);
+  });
+
+  it.each([
+    ['<div>', '<div>'],
+    ['<b> (formatting, kept open)', '<b>'],
+    ['<template> (each content nested in the last)', '<template>'],
+  ])(`refuses a page that nests %s more than MAX_DEPTH deep with TooDeep, as it gets there`, (_, open) => {
+    const parseDeep = (depth: number) => parse(`<html><head></head><body>${open.repeat(depth)}`, { treeAdapter: leanTree });
+    expect(() => parseDeep(MAX_DEPTH - 10)).not.toThrow();
+    expect(() => parseDeep(MAX_DEPTH)).toThrow(TooDeep);
+    expect(() => parseDeep(MAX_DEPTH)).toThrow(`nests elements more than ${MAX_DEPTH} deep`);
   });
 
   it('keeps in the head what a page puts there after </head>, which reopens it', () => {
