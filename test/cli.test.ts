@@ -468,6 +468,12 @@ describe('crawlable-router verify', () => {
     expect(result.stderr).toBe('');
   });
 
+  it('reads at most --max-page-bytes of a page: one past it is PAGE_TOO_LARGE', async () => {
+    const result = await inProcess(['verify', `${site.origin}/`, '--max-page-bytes', '100']);
+    expect(result.code).toBe(EXIT.FAILURES);
+    expect(result.stdout).toContain(`PAGE_TOO_LARGE  ${site.origin}/ sends more than 100 bytes, the most verify reads of a page`);
+  });
+
   it('says "1 state", not "1 states"', async () => {
     const result = await inProcess(['verify', `${site.origin}/`, '--max', '1']);
     expect(result.stdout).toMatch(/\n1 state crawled \(/);
@@ -511,6 +517,8 @@ describe('crawlable-router verify', () => {
     [['verify', 'http://a.test', '--timeout=-5'], '--timeout must be a whole number above 0, got "-5"'],
     [['verify', 'http://a.test', '--timeout', 'soon'], '--timeout must be a whole number above 0, got "soon"'],
     [['verify', 'http://a.test', '--timeout', '1.5'], '--timeout must be a whole number above 0, got "1.5"'],
+    [['verify', 'http://a.test', '--max-page-bytes', '0'], '--max-page-bytes must be a whole number above 0, got "0"'],
+    [['verify', 'http://a.test', '--max-page-bytes', '5M'], '--max-page-bytes must be a whole number above 0, got "5M"'],
     [['verify', 'http://a.test', '--nope'], "Unknown option '--nope'"],
     [['verify', 'http://a.test/?_escaped_fragment_=%zz'], 'the start URL http://a.test/?_escaped_fragment_=%zz names no state:'],
   ])('exits 2 for %j', async (args, message) => {

@@ -1,6 +1,7 @@
 // The `verify` command: crawl a site as the scheme's crawler does and report what it would miss.
 
 import { chromiumTextReader } from '../verify/browser.js';
+import { MAX_PAGE_BYTES } from '../verify/fetch.js';
 import { startUrl, verify, type TextReader } from '../verify/crawl.js';
 import { formatReport } from '../verify/report.js';
 import { EXIT, integer, jsonReport, readArgs, SetupError, UsageError, type CliIo } from './common.js';
@@ -27,6 +28,9 @@ Options:
   --timeout MS         longest one state may take, its fetches and Chromium loads; a state
                        past it is FETCH_FAILED and the crawl goes on
                                                    [default: 10000, with --browser 15000]
+  --max-page-bytes N   most bytes read of one page, counted as it streams; a longer page is
+                       cancelled there, a PAGE_TOO_LARGE problem, and the crawl goes on
+                                                                   [default: 5242880, 5 MiB]
   -h, --help           show this help
 
 Exit codes: 0 no problems (warnings do not count), 1 problems found, 2 bad arguments, 3 the
@@ -42,6 +46,7 @@ export async function runVerify(args: string[], io: CliIo): Promise<number> {
       max: { type: 'string' },
       concurrency: { type: 'string' },
       timeout: { type: 'string' },
+      'max-page-bytes': { type: 'string' },
     },
     VERIFY_USAGE,
     io,
@@ -60,6 +65,7 @@ export async function runVerify(args: string[], io: CliIo): Promise<number> {
   const concurrency = integer(values.concurrency, 'concurrency', 4);
   // Not given, verify's own default: longer with a browser.
   const timeoutMs = values.timeout === undefined ? undefined : integer(values.timeout, 'timeout', 0);
+  const maxPageBytes = integer(values['max-page-bytes'], 'max-page-bytes', MAX_PAGE_BYTES);
   let browser: TextReader | undefined;
   try {
     browser = values.browser ? await (io.browser ?? chromiumTextReader)() : undefined;
@@ -70,6 +76,7 @@ export async function runVerify(args: string[], io: CliIo): Promise<number> {
     const report = await verify(url, {
       maxStates,
       concurrency,
+      maxPageBytes,
       ...(timeoutMs !== undefined && { timeoutMs }),
       ...(browser && { browser }),
       // A bar redrawn in place is for a person at a terminal; a log file gets no `\r` lines.

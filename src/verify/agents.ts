@@ -4,6 +4,7 @@
 // that differs between forms of one state, and answers that differ by agent without saying so in
 // `Vary` (a shared cache would then hand one agent's answer to the other).
 
+import { createHash } from 'node:crypto';
 import { addProblem, type CleanUrlReport, type Problem } from './problems.js';
 import { readPage } from './page.js';
 
@@ -32,7 +33,7 @@ export function cleanUrlOf(url: string): string {
   return path.slice(0, path.lastIndexOf('/')) + (state.startsWith('/') ? state : '/' + state);
 }
 
-const varies = (answer: AgentAnswer) => (answer.vary ?? '').split(',').some((name) => /^\s*(user-agent|\*)\s*$/i.test(name));
+const varies = (answer: { vary: string | null }) => (answer.vary ?? '').split(',').some((name) => /^\s*(user-agent|\*)\s*$/i.test(name));
 
 /**
  * Fetches the clean URL of a state (crawled at `url` with `status`) as a bot and as a browser with
@@ -44,20 +45,30 @@ export async function crawlAsAgents(
   get: (url: string, userAgent: string) => Promise<AgentAnswer>,
 ): Promise<{ clean: CleanUrlReport; problems: Problem[] }> {
   const clean = cleanUrlOf(url);
-  const [bot, browser] = await Promise.all([get(clean, BOT_AGENT), get(clean, BROWSER_AGENT)]);
-  const facts = readPage(bot.body);
-  const shell = readPage(browser.body).fragmentMetas.length > 0;
+  // Each answer is read as it comes, and only what is compared kept of it (a digest of the body, not
+  // the body nor its links) while the other is awaited.
+  const read = async (agent: string) => {
+    const { status, vary, body } = await get(clean, agent);
+    const { title, description, fragmentMetas } = readPage(body);
+    return {
+      status,
+      vary,
+      title,
+      description,
+      shell: fragmentMetas.length > 0,
+      digest: createHash('sha256').update(body).digest('base64'),
+    };
+  };
+  const [bot, browser] = await Promise.all([read(BOT_AGENT), read(BROWSER_AGENT)]);
   const report: CleanUrlReport = {
     url: clean,
-    bot: { status: bot.status, title: facts.title, description: facts.description },
-    browser: { status: browser.status, shell },
-    differ: bot.status !== browser.status || bot.body !== browser.body,
+    bot: { status: bot.status, title: bot.title, description: bot.description },
+    browser: { status: browser.status, shell: browser.shell },
+    differ: bot.status !== browser.status || bot.digest !== browser.digest,
   };
   const problems: Problem[] = [];
-  if (bot.status === 200 && (!facts.title || !facts.description)) {
-    const missing = [facts.title ? '' : 'no <title>', facts.description ? '' : 'no <meta name="description">']
-      .filter(Boolean)
-      .join(' and ');
+  if (bot.status === 200 && (!bot.title || !bot.description)) {
+    const missing = [bot.title ? '' : 'no <title>', bot.description ? '' : 'no <meta name="description">'].filter(Boolean).join(' and ');
     addProblem(problems, {
       code: 'EMPTY_FOR_BOTS',
       message: `a bot that runs no JavaScript gets ${missing} at ${clean}: link previews and AI crawlers show nothing for it`,
@@ -69,7 +80,7 @@ export async function crawlAsAgents(
       message: `${clean} answers a bot ${bot.status} where ${url} was crawled with ${status}`,
     });
   // A shell answers for a state it has not rendered: only a rendered page's status is the state's.
-  else if (!shell && browser.status !== bot.status)
+  else if (!browser.shell && browser.status !== bot.status)
     addProblem(problems, { code: 'STATUS_DIFFERS', message: `${clean} answers a browser ${browser.status} and a bot ${bot.status}` });
   if (report.differ && !(varies(bot) && varies(browser))) {
     addProblem(problems, {

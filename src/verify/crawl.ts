@@ -9,12 +9,22 @@ import { canonicalProblems, fragmentProblem } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { deadline, type Deadline } from './deadline.js';
 import { disallowedWarning } from './disallowed.js';
-import { OffOrigin, siteFetch, type Fetched } from './fetch.js';
+import { fetchProblem, MAX_PAGE_BYTES, siteFetch, type Fetched } from './fetch.js';
 import { listedProblems } from './listed.js';
-import { readPage, saysNoindex } from './page.js';
+import { readPage, saysNoindex, type PageFacts } from './page.js';
 import { previewWarning } from './preview.js';
-import { addProblem, problemCount, type Problem, type StateReport, type TextReader, type VerifyReport, type Warning } from './problems.js';
+import {
+  addProblem,
+  failedState,
+  problemCount,
+  type Problem,
+  type StateReport,
+  type TextReader,
+  type VerifyReport,
+  type Warning,
+} from './problems.js';
 import { robotsRules } from './robots.js';
+import { textProblem } from './texts.js';
 import { readRobotsTxt, readSitemaps } from './sitemaps.js';
 
 export type { Problem, ProblemCode, StateReport, TextReader, VerifyReport, Warning, WarningCode } from './problems.js';
@@ -34,25 +44,19 @@ export interface VerifyOptions {
    * load's limits before).
    */
   timeoutMs?: number;
-  /** Largest body read from one URL, in bytes; a larger one is a FETCH_FAILED problem. Default 10 MiB. */
-  maxBytes?: number;
+  /**
+   * The most bytes read of one page (a state's, its snapshot's, its clean URL's), counted as it
+   * streams; a longer one is cancelled there and is a PAGE_TOO_LARGE problem. Default MAX_PAGE_BYTES, 5 MiB.
+   */
+  maxPageBytes?: number;
   /** Also fetches each state's clean URL as a bot and as a browser (EMPTY_FOR_BOTS, STATUS_DIFFERS, MISSING_VARY). Default `true`. */
   agents?: boolean;
   /** Called as each state is done: done count, known count, its URL. Default none. */
   onProgress?: (done: number, known: number, url: string) => void;
 }
 
-const squash = (text: string) => text.replace(/\s+/g, ' ').trim();
 // The longest URL crawled: nginx and Apache refuse a longer request line (414) by default.
 const URL_MAX = 8192;
-
-/** Where two texts first differ, with a little of each side for the report. */
-function firstDifference(a: string, b: string): string {
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  const cut = (s: string) => JSON.stringify(s.slice(Math.max(0, i - 20), i + 40));
-  return `at character ${i}: browser ${cut(a)}, snapshot ${cut(b)}`;
-}
 
 /**
  * The URL a crawl from `start` begins at: an ugly URL is the `#!` URL of the state it names (an old
@@ -70,12 +74,14 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     maxStates = 500,
     concurrency = 4,
     timeoutMs = browser ? 15_000 : 10_000,
-    maxBytes = 10 * 2 ** 20,
+    maxPageBytes = MAX_PAGE_BYTES,
     agents = true,
     onProgress,
   } = options;
   if (typeof timeoutMs !== 'number' || !Number.isFinite(timeoutMs) || timeoutMs <= 0)
     throw new RangeError(`timeoutMs must be a number of milliseconds above 0, got ${JSON.stringify(timeoutMs)}`);
+  if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes <= 0)
+    throw new RangeError(`maxPageBytes must be a whole number of bytes above 0, got ${JSON.stringify(maxPageBytes)}`);
   const origin = new URL(start).origin;
   const known = new Set<string>();
   const queue: string[] = [];
@@ -83,7 +89,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   // Each URL crawled that a sitemap lists, and the sitemap that listed it first.
   const listed = new Map<string, string>();
 
-  const get = siteFetch(origin, timeoutMs, maxBytes);
+  const get = siteFetch(origin, timeoutMs, maxPageBytes);
 
   /**
    * Queues the state a link names, once and up to maxStates, or tells `problems` why it is not
@@ -197,10 +203,16 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
         warnings,
       };
     };
-    let page = await get(fetched, maxBytes, false, false, undefined, limit.signal);
+    // A page's body is let go of once read: the state's report is built across more fetches.
+    const factsOf = (answer: Fetched): PageFacts => {
+      const read = readPage(answer.body);
+      answer.body = '';
+      return read;
+    };
+    let page = await get(fetched, { follow: false, signal: limit.signal });
     const early = moved(page);
     if (early) return early;
-    let facts = readPage(page.body);
+    let facts = factsOf(page);
     for (const meta of facts.fragmentMetas) {
       if (meta.content !== '!' || !meta.inHead) {
         addProblem(problems, {
@@ -219,10 +231,10 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     if (meta && !snapshotRefused) {
       kind = 'meta';
       fetched = toUglyUrl(url);
-      page = await get(fetched, maxBytes, false, false, undefined, limit.signal);
+      page = await get(fetched, { follow: false, signal: limit.signal });
       const later = moved(page);
       if (later) return later;
-      facts = readPage(page.body);
+      facts = factsOf(page);
       // A snapshot that says 404 is a state that does not exist: the crawler rightly indexes nothing.
       if (page.status !== 200 && page.status !== 404)
         addProblem(problems, {
@@ -248,16 +260,9 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     let text: StateReport['text'] = 'unchecked';
     // Compared: what the crawler indexes or is told is missing (a snapshot, or a page that is a 200).
     if (browser && !noindex && page.status < 500 && (kind !== 'plain' || page.status === 200)) {
-      const [live, snapshot] = await Promise.all([
-        browser.visibleText(url, { javaScript: true, timeoutMs: limit.remaining() }),
-        browser.visibleText(fetched, { javaScript: false, timeoutMs: limit.remaining() }),
-      ]);
-      text = squash(live) === squash(snapshot) ? 'match' : 'mismatch';
-      if (text === 'mismatch')
-        addProblem(problems, {
-          code: 'TEXT_MISMATCH',
-          message: `what a browser shows for ${url} differs from its snapshot ${firstDifference(squash(live), squash(snapshot))}`,
-        });
+      const mismatch = await textProblem(browser, url, fetched, limit.remaining);
+      text = mismatch ? 'mismatch' : 'match';
+      if (mismatch) addProblem(problems, mismatch);
     }
     const unindexed = noindex ? { noindex: true as const } : {};
     return { url, fetched, kind, status: page.status, bytes: page.bytes, title: facts.title, text, problems, warnings, ...unindexed };
@@ -272,17 +277,14 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     const refused = disallowedWarning(rules, cleanUrlOf(state.url), `the clean URL of ${state.url}`, 'not fetched as a bot and a browser');
     if (refused) return { ...state, warnings: [...state.warnings, refused] };
     try {
-      const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, agent) =>
-        get(url, maxBytes, false, false, agent, limit.signal),
+      const { clean, problems } = await crawlAsAgents(state.url, state.status, (url, userAgent) =>
+        get(url, { follow: false, userAgent, signal: limit.signal }),
       );
       return { ...state, clean, problems: [...state.problems, ...problems] };
     } catch (error) {
       return {
         ...state,
-        problems: [
-          ...state.problems,
-          { code: 'FETCH_FAILED', message: `${cleanUrlOf(state.url)}, fetched as a bot and a browser: ${(error as Error).message}` },
-        ],
+        problems: [...state.problems, fetchProblem(`${cleanUrlOf(state.url)}, fetched as a bot and a browser`, error as Error)],
       };
     }
   };
@@ -295,24 +297,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
       const report = await limit
         .within(crawl(url, limit).then((state) => asAgents(state, limit)))
         .finally(limit.end)
-        .catch(
-          (error: Error): StateReport => ({
-            url,
-            fetched: url,
-            kind: 'plain',
-            status: 0,
-            bytes: 0,
-            title: '',
-            text: 'unchecked',
-            warnings: [],
-            problems: [
-              {
-                code: error instanceof OffOrigin ? 'OFF_ORIGIN' : 'FETCH_FAILED',
-                message: error instanceof OffOrigin ? error.message : `${url}: ${error.message}`,
-              },
-            ],
-          }),
-        );
+        .catch((error: Error) => failedState(url, fetchProblem(url, error)));
       states.push(report);
       onProgress?.(states.length, queue.length, url);
     }

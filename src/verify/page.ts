@@ -5,15 +5,7 @@
 import { isCanonicalLink, isFragmentMeta, isLinkRel } from '../head.js';
 import { parse } from 'parse5';
 import { SaxesParser } from 'saxes';
-
-type Node = {
-  nodeName: string;
-  tagName?: string;
-  attrs?: { name: string; value: string }[];
-  childNodes?: Node[];
-  content?: Node;
-  value?: string;
-};
+import { leanTree, TooDeep, type Node } from './tree.js';
 
 /** What a page says to a crawler. */
 export interface PageFacts {
@@ -96,8 +88,22 @@ export function saysNoindex(directives: string): boolean {
   return directives.split(/[,:]/).some((d) => /^(?:noindex|none)$/i.test(d.trim()));
 }
 
-/** Reads the crawler-relevant facts of an HTML document. */
+/** Reads the crawler-relevant facts of an HTML document, parsed into the kept tree (tree.ts); throws TooDeep for one nested past MAX_DEPTH. */
 export function readPage(html: string): PageFacts {
+  let document: Node;
+  try {
+    document = parse(html, { treeAdapter: leanTree });
+  } catch (error) {
+    // An error thrown within the parse holds, in its stack's frames, the parser and all it built
+    // (75 MB at MAX_DEPTH) for as long as it is kept: a new one holds nothing of it.
+    if (error instanceof TooDeep) throw new TooDeep();
+    throw error;
+  }
+  return readTree(document);
+}
+
+/** Reads the crawler-relevant facts of a parsed document: the kept tree, or parse5's own (a test compares them). */
+export function readTree(document: Node): PageFacts {
   const facts: PageFacts = {
     links: [],
     alternates: [],
@@ -110,10 +116,11 @@ export function readPage(html: string): PageFacts {
     fragmentMetas: [],
     noindex: false,
   };
-  for (const [node, inHead] of walk(parse(html) as unknown as Node)) {
+  for (const [node, inHead] of walk(document)) {
     const tag = node.tagName;
     const read = (name: string) => attr(node, name);
     if ((tag === 'a' || tag === 'area') && read('href') !== undefined) facts.links.push(read('href') as string);
+    if (node.nodeName === '#link') facts.links.push(node.value as string);
     if (isAlternate(tag, read) && read('href') !== undefined) facts.alternates.push(read('href') as string);
     if (isCanonicalLink(tag, read)) facts.canonicals.push(attr(node, 'href') ?? '');
     const og = ogProperty(tag, read);
@@ -141,12 +148,20 @@ export interface SitemapFacts {
   error: string | null;
 }
 
+/** A sitemap read as it streams in: its text part by part, then its facts. */
+export interface SitemapReader {
+  /** Reads the next part of the sitemap's text. */
+  write(text: string): void;
+  /** Ends the text and gives what it held. */
+  close(): SitemapFacts;
+}
+
 /**
  * Reads the `<loc>` entries of a sitemap (or sitemap index) with a real XML parser (saxes: one pass,
  * no regex to backtrack, no DTD entities expanded), at most `maxLocs` of them (50,000: the
- * protocol's limit per file).
+ * protocol's limit per file), as its text streams in: the whole text is never held.
  */
-export function readSitemap(xml: string, maxLocs = 50_000): SitemapFacts {
+export function sitemapReader(maxLocs = 50_000): SitemapReader {
   const facts: SitemapFacts = { locs: [], error: null };
   const parser = new SaxesParser();
   let text: string | null = null;
@@ -164,12 +179,27 @@ export function readSitemap(xml: string, maxLocs = 50_000): SitemapFacts {
   parser.on('error', (error) => {
     facts.error ??= error.message;
   });
-  try {
-    parser.write(xml).close();
-  } catch (error) {
-    facts.error ??= (error as Error).message;
-  }
-  return facts;
+  const guard = (step: () => void) => {
+    try {
+      step();
+    } catch (error) {
+      facts.error ??= (error as Error).message;
+    }
+  };
+  return {
+    write: (part) => guard(() => parser.write(part)),
+    close: () => {
+      guard(() => parser.close());
+      return facts;
+    },
+  };
+}
+
+/** Reads the `<loc>` entries of a whole sitemap's text, as sitemapReader does. */
+export function readSitemap(xml: string, maxLocs = 50_000): SitemapFacts {
+  const reader = sitemapReader(maxLocs);
+  reader.write(xml);
+  return reader.close();
 }
 
 const localName = (name: string) => name.slice(name.indexOf(':') + 1);

@@ -6,6 +6,8 @@ import { printable } from '../server/printable.js';
 /** What a problem is about. */
 export type ProblemCode =
   | 'FETCH_FAILED'
+  | 'PAGE_TOO_LARGE'
+  | 'PAGE_TOO_DEEP'
   | 'BAD_STATUS'
   | 'META_NOT_200'
   | 'MALFORMED_META'
@@ -107,6 +109,11 @@ export interface StateReport {
   disallowed?: true;
   /** What the state's clean URL gave a bot and a browser (src/verify/agents.ts); absent when the state could not be fetched. */
   clean?: CleanUrlReport;
+}
+
+/** The report of a state whose crawl failed with `problem`: nothing of it was checked. */
+export function failedState(url: string, problem: Problem): StateReport {
+  return { url, fetched: url, kind: 'plain', status: 0, bytes: 0, title: '', text: 'unchecked', warnings: [], problems: [problem] };
 }
 
 /** The whole crawl. */

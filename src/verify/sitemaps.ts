@@ -2,13 +2,19 @@
 // site's own origin and at most MAX_SITEMAPS of them. Each entry is handed to the crawl, which
 // decides whether it is a state to visit. robots.txt is read once, here, for its rules too.
 
-import { OffOrigin, type SiteFetch } from './fetch.js';
-import { readSitemap, robotsSitemaps } from './page.js';
+import { OffOrigin, TooLarge, type SiteFetch } from './fetch.js';
+import { robotsSitemaps, sitemapReader } from './page.js';
 import { addProblem, type Problem, type VerifyReport } from './problems.js';
 import { ROBOTS_BYTES } from './robots.js';
 
 // Sitemaps read per crawl, all on the site's origin.
 const MAX_SITEMAPS = 10;
+
+/**
+ * The largest sitemap read, in bytes: the protocol's limit (sitemaps.org: 50 MB, 52,428,800 bytes,
+ * uncompressed), past which crawlers refuse the file. It is read as it streams, never held whole.
+ */
+export const SITEMAP_BYTES = 50 * 2 ** 20;
 
 /** What the crawl does with a sitemap's entry: `loc` as the sitemap at `sitemap` lists it, its problems told to `problems`. */
 export type OnEntry = (loc: string, sitemap: string, problems: Problem[]) => void;
@@ -18,7 +24,7 @@ export type OnEntry = (loc: string, sitemap: string, problems: Problem[]) => voi
  * `''` when it does not answer 200: no rules, as crawlers read a missing one.
  */
 export async function readRobotsTxt(origin: string, get: SiteFetch): Promise<string> {
-  const robots = await get(`${origin}/robots.txt`, ROBOTS_BYTES, true).catch(() => null);
+  const robots = await get(`${origin}/robots.txt`, { limit: ROBOTS_BYTES, cut: true }).catch(() => null);
   return robots?.status === 200 ? robots.body : '';
 }
 
@@ -44,12 +50,18 @@ export async function readSitemaps(origin: string, get: SiteFetch, onEntry: OnEn
     else if (!candidates.includes(href)) candidates.push(href);
   }
   for (const url of candidates) {
-    const answer = await get(url).catch((error: Error) => {
+    const reader = sitemapReader();
+    const answer = await get(url, { limit: SITEMAP_BYTES, onText: reader.write }).catch((error: Error) => {
       if (error instanceof OffOrigin) addProblem(sitemapProblems, { code: 'OFF_ORIGIN', message: error.message });
+      if (error instanceof TooLarge)
+        addProblem(sitemapProblems, {
+          code: 'BAD_SITEMAP',
+          message: `${error.message}, the protocol's limit for a sitemap (50 MiB uncompressed): crawlers refuse it, and it was not read`,
+        });
       return null;
     });
     if (answer?.status !== 200) continue;
-    const { locs, error } = readSitemap(answer.body);
+    const { locs, error } = reader.close();
     sitemap ??= { url, entries: 0, problems: sitemapProblems };
     if (sitemap.url !== url) sitemap.url += ` ${url}`;
     sitemap.entries += locs.length;

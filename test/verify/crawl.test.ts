@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verify, type VerifyReport } from '../../src/verify/crawl.js';
 import { TEXT_MAX } from '../../src/verify/page.js';
 import { LISTED_PER_CODE } from '../../src/verify/problems.js';
+import { MAX_DEPTH } from '../../src/verify/tree.js';
 import { formatReport } from '../../src/verify/report.js';
 import { startSite } from './site.js';
 
@@ -109,13 +110,10 @@ describe('verify', () => {
     expect(report.states.find((s) => s.url === `${origin}/#!/away`)).toMatchObject({ status: 302, redirect: 'https://other.test/x' });
   });
 
-  it('reports a page larger than maxBytes instead of reading it all', async () => {
-    const small = await verify(`${origin}/`, { maxBytes: 150, agents: false });
-    const failed = small.states.filter((s) =>
-      s.problems.some((p) => p.code === 'FETCH_FAILED' && p.message.endsWith('sends more than 150 bytes')),
+  it.each([0, -1, 1.5, Number.NaN])('refuses maxPageBytes %s with a RangeError', async (maxPageBytes) => {
+    await expect(verify(`${origin}/`, { maxPageBytes, agents: false })).rejects.toThrow(
+      `maxPageBytes must be a whole number of bytes above 0, got ${JSON.stringify(maxPageBytes)}`,
     );
-    expect(failed.length).toBeGreaterThan(0);
-    expect(small.states.every((s) => s.bytes <= 150)).toBe(true);
   });
 
   it('starts from an ugly URL at the state it names: an old URL a crawler kept is checked as it is', async () => {
@@ -304,7 +302,7 @@ describe('verify against a hostile site (security, seventh round)', () => {
     page =
       `<head><title>${mega}</title><meta name="description" content="${mega}"><meta name="fragment" content="${mega}">` +
       `<link rel="canonical" href="http://[${mega}"></head><a href="/${mega}">long</a><a href="#!/a">a</a>`;
-    const report = await verify(`${siteOrigin}/`, { maxStates: 3 });
+    const report = await verify(`${siteOrigin}/`, { maxStates: 3, maxPageBytes: 8 * 2 ** 20 });
     expect(report.states.map((s) => s.url)).toEqual([`${siteOrigin}/`, `${siteOrigin}/#!/a`]);
     expect(JSON.stringify(report).length).toBeLessThan(40_000);
     expect(report.states[0]?.title).toBe('x'.repeat(TEXT_MAX) + '…');
@@ -313,6 +311,51 @@ describe('verify against a hostile site (security, seventh round)', () => {
       ['MALFORMED_META', 'LONG_URL'],
       ['MALFORMED_META', 'BAD_CANONICAL', 'LONG_URL'],
     ]);
+  });
+});
+
+describe('verify on a site with a page past maxPageBytes, and one nested past MAX_DEPTH', () => {
+  it('reports them as PAGE_TOO_LARGE and PAGE_TOO_DEEP naming them and the cap, checks nothing of them, and crawls on', async () => {
+    const links =
+      '<title>t</title><meta name="description" content="d"><a href="/large">large</a><a href="/small">small</a><a href="/bots">bots</a><a href="/deep">deep</a>';
+    const large = `<title>large</title>${'x'.repeat(2 ** 21)}`;
+    const site = createServer((req, res) => {
+      // /bots is large for a bot only: its clean URL, fetched as one, is past the cap.
+      const bot = /Googlebot/.test(req.headers['user-agent'] ?? '');
+      const body =
+        req.url === '/large' || (req.url === '/bots' && bot)
+          ? large
+          : req.url === '/deep'
+            ? '<div>'.repeat(MAX_DEPTH)
+            : ['/', '/small', '/bots'].includes(req.url ?? '')
+              ? links
+              : '';
+      res.writeHead(body ? 200 : 404, { 'content-type': 'text/html', vary: 'User-Agent' }).end(body);
+    });
+    await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
+    try {
+      const report = await verify(`${origin}/`, { maxPageBytes: 2 ** 21 });
+      expect(report.states.map((s) => [s.url.slice(origin.length), s.status, s.title, s.problems.map((p) => p.code)])).toEqual([
+        ['/', 200, 't', []],
+        ['/large', 0, '', ['PAGE_TOO_LARGE']],
+        ['/small', 200, 't', []],
+        ['/bots', 200, 't', ['PAGE_TOO_LARGE']],
+        ['/deep', 0, '', ['PAGE_TOO_DEEP']],
+      ]);
+      const tail =
+        'sends more than 2097152 bytes, the most verify reads of a page: the rest was not read, nor the state checked (raise --max-page-bytes to check it)';
+      expect(report.states.map((s) => s.problems[0]?.message)).toEqual([
+        undefined,
+        `${origin}/large ${tail}`,
+        undefined,
+        `${origin}/bots ${tail}`,
+        `${origin}/deep nests elements more than ${MAX_DEPTH} deep, the deepest verify reads (Chromium's parser nests no deeper than 512): the state was not checked`,
+      ]);
+      expect(report.problems).toBe(3);
+    } finally {
+      await new Promise<void>((resolve) => site.close(() => resolve()));
+    }
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { readPage, readSitemap, robotsSitemaps, saysNoindex } from '../../src/verify/page.js';
+import { readPage, readSitemap, robotsSitemaps, saysNoindex, sitemapReader } from '../../src/verify/page.js';
+import { MAX_DEPTH, TooDeep } from '../../src/verify/tree.js';
 import { costRatio } from '../cost.js';
 
 describe('readPage', () => {
@@ -97,6 +98,19 @@ describe('readPage on a page nested deep (security, tenth round)', () => {
     expect(facts).toMatchObject({ links: ['/in'], canonicals: ['/c'], title: 'Deep' });
     expect(readPage(`<svg><title>${'<g>'.repeat(100_000)}<g>in svg</g></title></svg>`).title).toBe('in svg');
   });
+
+  it('refuses a page nested past MAX_DEPTH with a TooDeep made outside the parse, whose stack holds nothing of it', () => {
+    // Made within the parse, its stack's frames held the parser and all it had built: 75 MB while kept.
+    const error = (() => {
+      try {
+        readPage('<div>'.repeat(MAX_DEPTH + 1));
+      } catch (error) {
+        return error as Error;
+      }
+    })();
+    expect(error).toBeInstanceOf(TooDeep);
+    expect(error?.stack).not.toMatch(/parse5|tree\.ts/);
+  });
 });
 
 describe('readSitemap', () => {
@@ -123,6 +137,22 @@ describe('readSitemap', () => {
 
   it('reads at most maxLocs entries', () => {
     expect(readSitemap('<urlset>' + '<url><loc>x</loc></url>'.repeat(10) + '</urlset>', 3).locs).toEqual(['x', 'x', 'x']);
+  });
+
+  it.each([
+    [
+      'a well-formed sitemap',
+      '<?xml version="1.0"?><urlset><url><loc> https://e.com/a?x=1&amp;y=2 </loc></url><url><loc>https://e.com/&#233;é</loc></url></urlset>',
+    ],
+    ['one with a fault', '<urlset><url><loc>https://e.com/1</loc></url><url><loc>x</urlset>'],
+  ])('reads %s given in two parts, split anywhere, as it reads it whole (sitemapReader)', (_, xml) => {
+    const whole = readSitemap(xml);
+    for (let at = 0; at <= xml.length; at++) {
+      const reader = sitemapReader();
+      reader.write(xml.slice(0, at));
+      reader.write(xml.slice(at));
+      expect(reader.close()).toEqual(whole);
+    }
   });
 });
 

@@ -1,20 +1,30 @@
 import { describe, expect, it } from 'vitest';
-import type { Fetched, SiteFetch } from '../../src/verify/fetch.js';
+import { TooLarge, type Fetched, type SiteFetch } from '../../src/verify/fetch.js';
 import type { Problem } from '../../src/verify/problems.js';
-import { readRobotsTxt, readSitemaps } from '../../src/verify/sitemaps.js';
+import { ROBOTS_BYTES } from '../../src/verify/robots.js';
+import { readRobotsTxt, readSitemaps, SITEMAP_BYTES } from '../../src/verify/sitemaps.js';
 
 const ORIGIN = 'https://example.com';
 const answer = (status: number, body = ''): Fetched => ({ status, body, bytes: body.length, type: 'text/xml', location: null, vary: null });
 const urlset = (...locs: string[]) => `<urlset>${locs.map((loc) => `<url><loc>${loc}</loc></url>`).join('')}</urlset>`;
 
-/** A site of fixed answers; every URL asked is noted. */
-function site(pages: Record<string, Fetched>): { get: SiteFetch; asked: string[] } {
+/**
+ * A site of fixed answers, each body handed to `onText` in parts of 7 characters when asked so;
+ * an answer longer than the limit asked is TooLarge (or, with `cut`, cut). Every URL and limit asked is noted.
+ */
+function site(pages: Record<string, Fetched>): { get: SiteFetch; asked: string[]; limits: number[] } {
   const asked: string[] = [];
-  const get: SiteFetch = (url) => {
+  const limits: number[] = [];
+  const get: SiteFetch = async (url, { limit = Infinity, cut = false, onText } = {}) => {
     asked.push(url);
-    return Promise.resolve(pages[url] ?? answer(404));
+    limits.push(limit);
+    const page = pages[url] ?? answer(404);
+    if (page.bytes > limit && !cut) throw new TooLarge(url, limit);
+    if (!onText) return page;
+    for (let i = 0; i < page.body.length; i += 7) onText(page.body.slice(i, i + 7));
+    return { ...page, body: '' };
   };
-  return { get, asked };
+  return { get, asked, limits };
 }
 
 describe('readSitemaps', () => {
@@ -44,6 +54,25 @@ describe('readSitemaps', () => {
     expect(report?.problems.map((p) => p.code)).toEqual(['OFF_ORIGIN', 'BAD_SITEMAP']);
     // An entry's problems are the sitemaps' own.
     expect(seen.every((problems) => problems === report?.problems)).toBe(true);
+  });
+
+  it("reads robots.txt up to Google's limit and a sitemap up to the protocol's, and refuses a sitemap past it as crawlers do", async () => {
+    const huge: Fetched = { ...answer(200, urlset(`${ORIGIN}/a`)), bytes: SITEMAP_BYTES + 1 };
+    const { get, limits } = site({
+      [`${ORIGIN}/robots.txt`]: answer(200, 'Sitemap: /huge.xml\nSitemap: /fine.xml'),
+      [`${ORIGIN}/huge.xml`]: huge,
+      [`${ORIGIN}/fine.xml`]: answer(200, urlset(`${ORIGIN}/b`)),
+    });
+    const entries: string[] = [];
+    const report = await readSitemaps(ORIGIN, get, (loc) => entries.push(loc), await readRobotsTxt(ORIGIN, get));
+    expect(limits).toEqual([ROBOTS_BYTES, SITEMAP_BYTES, SITEMAP_BYTES]);
+    expect(entries).toEqual([`${ORIGIN}/b`]);
+    expect(report?.problems).toEqual([
+      {
+        code: 'BAD_SITEMAP',
+        message: `${ORIGIN}/huge.xml sends more than 52428800 bytes, the protocol's limit for a sitemap (50 MiB uncompressed): crawlers refuse it, and it was not read`,
+      },
+    ]);
   });
 
   it('gives null when no sitemap answers and nothing was wrong', async () => {
