@@ -1,6 +1,7 @@
 // The answers that are not a snapshot's own page: a failed snapshot (429, 503, 500, 504; never
-// cached, never a stack trace), a render's request for a state not cached (508), a target that is no URL of the scheme (400), and a redirect's small
-// page with its Location. Each page is complete and self-contained, its text escaped.
+// cached, never a stack trace), a render's request for a state not cached (508), a target that is
+// no URL of the scheme (400), and a redirect's small page with its Location. Each page is complete
+// and self-contained, its text escaped.
 
 import { SnapshotError } from '../errors.js';
 import { escapeHtml } from '../html/escape.js';
