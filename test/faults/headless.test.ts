@@ -33,7 +33,7 @@ document.documentElement.dataset.routerState = location.pathname === '/loop' ? '
 console.log(forged);
 throw new Error(forged);`,
   // Draws a document past 64 MiB on /huge (a DOM-XSS can); draws its state anywhere else.
-  huge: `document.getElementById('app').textContent = location.pathname === '/huge' ? 'x'.repeat(65 * 2 ** 20) : 'drawn ' + location.pathname;`,
+  huge: `document.getElementById('app').textContent = location.pathname === '/huge' ? 'x'.repeat(6 * 2 ** 20) : 'drawn ' + location.pathname;`,
   // Grows a heap without end on /hog; draws its state anywhere else.
   hogs: `if (location.pathname === '/hog') { const kept = []; for (;;) kept.push(new Array(1e6).fill(kept.length)); } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
   // Never yields on /loop; draws its state anywhere else.
@@ -147,7 +147,7 @@ describe('a page that writes terminal escapes and line breaks into what it logs 
   });
 });
 
-describe('a page whose document passes 64 MiB', () => {
+describe('a page whose document passes maxSnapshotBytes', () => {
   it('fails with RENDER_FAILED (500) instead of being handed to the server whole, and its page process renders the next page', async () => {
     // Before, a 65 MiB document crossed to the server and was served whole (400 MB took 10 s and
     // 440 MB of the server's memory), from one crawler request.
@@ -167,7 +167,7 @@ describe('a page whose document passes 64 MiB', () => {
     expect(reply.status).toBe(500);
     expect(reply.bytes.length).toBeLessThan(1000);
     expect(onError).toHaveBeenCalledWith(
-      expect.objectContaining({ code: 'RENDER_FAILED', message: expect.stringMatching(/64 MiB/) }),
+      expect.objectContaining({ code: 'RENDER_FAILED', message: expect.stringMatching(/longer than maxSnapshotBytes \(5242880 bytes\)/) }),
       '/huge',
     );
     expect((await handler.render('/fine')).html).toContain('drawn /fine');
@@ -251,7 +251,7 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
   });
 
   it('ends a page past memoryLimitMb with RENDER_FAILED, and the next render runs in a fresh page process', async () => {
-    const renderer = headlessRenderer({ root: path.join(dir, 'hogs'), isolate: true, memoryLimitMb: 64, timeoutMs: 20_000 });
+    const renderer = headlessRenderer({ root: path.join(dir, 'hogs'), memoryLimitMb: 192, timeoutMs: 20_000 });
     renderers.push(renderer);
     const error = await renderer.render(job('/hog')).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'RENDER_FAILED', message: expect.stringMatching(/^the page process of \/hog failed: .*memory/) });
@@ -264,7 +264,7 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
     );
     expect(() => fromSources({ root: path.join(dir, 'loops'), isolate: true })).toThrow(/^headlessRenderer needs the built package/);
     expect(() => headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, memoryLimitMb: 1 })).toThrow(
-      'memoryLimitMb must be at least 16, got 1',
+      'memoryLimitMb must be at least 128, got 1',
     );
   });
 });

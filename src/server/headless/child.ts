@@ -1,38 +1,49 @@
-// A page process of `headlessRenderer` (started by headless/pool.ts, never imported): happy-dom
-// runs the app's pages here, under Node's permission model (no file read but this package's code
-// and its dependencies', no file write, no child process, no worker, no addon) with code generation
-// from strings refused in this realm. Before any page runs, this process gives up its network: a
-// socket's connect fails, nothing listens, and the ways to reach other modules from `process` are
-// removed. Every request a page makes is sent to the server (headless/requests.ts), which decides
+// A page process of `headlessRenderer` (started by headless/page-process.ts, never imported):
+// happy-dom runs one page of the app here, then the server kills the process. It runs under Node's
+// permission model (no file read but this package's code and its dependencies', no file write, no
+// child process, no worker, no addon), with code generation from strings refused and intrinsics
+// frozen in this realm, and, where the OS allows, in network and PID namespaces of its own
+// (isolation.ts). Before any page runs, it gives up its network in Node too: a socket's connect
+// fails, nothing listens, and the ways to reach other modules from `process` are removed. Every
+// request a page makes is sent to the server (headless/requests.ts), which decides
 // (headless/gate.ts); the page's own scripts run in happy-dom's VM context, and if they climb out of
-// it they are still here.
+// it they are still here, in a process that renders nothing else.
 
+import { Socket } from 'node:net';
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings } from 'happy-dom';
 import { SnapshotError } from '../errors.js';
 import { MAX_CAUSE } from '../printable.js';
 import { rejectNetworkErrors } from './follow.js';
 import { harden } from './harden.js';
 import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
-import { MAX_HTML, type ChildOptions, type FromChild, type PlainJob, type ToChild } from './protocol.js';
+import { encodeFrame, frameReader } from './frames.js';
+import { MAX_FRAME, PART, type ChildOptions, type FromChild, type PlainJob, type PlainResult, type ToChild } from './protocol.js';
 import { pageRequests, type PageJob } from './requests.js';
-import type { RenderResult } from '../render/render.js';
 
+// The channel to the server (fd 3, a pipe: frames.ts); made before harden(), which closes the network.
+const channel = new Socket({ fd: 3, readable: true, writable: true });
 harden();
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
-const send = (message: FromChild) => void process.send?.(message);
+/** Sends a message to the server: true once it has gone. */
+const send = (message: FromChild) =>
+  new Promise<boolean>((resolve) => {
+    const parts = encodeFrame(message);
+    const last = parts.pop()!;
+    for (const part of parts) channel.write(part);
+    channel.write(last, (error) => resolve(!error));
+  });
 
 /** Each open page's job, found by its window for the page's requests. */
 const opened = new Map<BrowserPage, PageJob>();
 const signals = new WeakMap<BrowserWindow, PageSignals>();
-const aborts = new Map<number, AbortController>();
 
 function jobOf(window: BrowserWindow): PageJob | undefined {
   for (const [page, job] of opened) if (page.mainFrame.window === window) return job;
   return undefined;
 }
 
-const requests = pageRequests(send, jobOf);
+const requests = pageRequests(send, jobOf, options.maxSnapshotBytes);
 
 async function start(): Promise<Browser> {
   const happy = await import('happy-dom');
@@ -77,13 +88,13 @@ async function start(): Promise<Browser> {
   return browser;
 }
 
-async function renderPage(browser: Browser, id: number, job: PlainJob, signal: AbortSignal): Promise<RenderResult> {
+/** Renders the one page of this process; the server kills the process once it has the result. */
+async function renderPage(browser: Browser, id: number, job: PlainJob): Promise<PlainResult & { html: string }> {
   const { timeoutMs, pageErrors } = options;
-  const context = browser.newIncognitoContext();
-  const page = context.newPage();
+  const page = browser.newPage();
+  const signal = new AbortController().signal;
   opened.set(page, { id });
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let onAbort: (() => void) | undefined;
   try {
     const deadline = new Promise<never>((_, reject) => {
       const fail = (reason: unknown) => {
@@ -98,8 +109,6 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
         );
       };
       timer = setTimeout(() => fail(null), timeoutMs);
-      onAbort = () => reject(new SnapshotError('TIMEOUT', `the render of ${job.location} was aborted`));
-      signal.addEventListener('abort', onAbort, { once: true });
     });
     await Promise.race([page.goto(job.url), deadline]);
     const window = page.mainFrame.window;
@@ -115,53 +124,56 @@ async function renderPage(browser: Browser, id: number, job: PlainJob, signal: A
     const outcome = pageOutcome(window, { ...job, match: null, signal });
     if (outcome.redirect !== undefined) return { html: '', ...outcome };
     const html = serializePage(window, { ...job, match: null, signal, notFound: outcome.status !== 200 }, opened.get(page)?.source ?? '');
-    // No page is that long (crawlers read the first 15 MB); a script that makes one is not handed to the server whole.
-    if (html.length > MAX_HTML) throw new SnapshotError('RENDER_FAILED', `the page of ${job.location} is longer than 64 MiB`);
+    // A longer page is not sent: the server takes no frame past maxSnapshotBytes.
+    if (Buffer.byteLength(html) > options.maxSnapshotBytes)
+      throw new SnapshotError(
+        'RENDER_FAILED',
+        `the page of ${job.location} is longer than maxSnapshotBytes (${options.maxSnapshotBytes} bytes)`,
+      );
     if (outcome.status === 500) return { html, ...outcome, error: failureText(found.failure ?? found.error).slice(0, MAX_CAUSE) };
     return { html, ...outcome };
   } finally {
+    // The page is not closed: its process ends with it.
     clearTimeout(timer);
-    if (onAbort) signal.removeEventListener('abort', onAbort);
     opened.delete(page);
-    // Closing aborts the page's timers and requests; a failure to close must not hide the result.
-    await context.close().catch(() => {});
   }
 }
 
 function serve(browser: Browser): void {
-  process.on('message', (message: ToChild) => {
-    if (message.type === 'answer' || message.type === 'part') requests.answer(message);
-    else if (message.type === 'abort') {
-      aborts.get(message.id)?.abort();
-    } else if (message.type === 'render') {
+  let rendering = false;
+  const read = frameReader(
+    MAX_FRAME + PART,
+    (received) => {
+      const message = received as ToChild;
+      if (message.type === 'answer' || message.type === 'part') return requests.answer(message);
+      if (message.type !== 'render' || rendering) return;
+      // One page a process: the server kills it once the page is done.
+      rendering = true;
       const { id, job } = message;
-      const controller = new AbortController();
-      aborts.set(id, controller);
-      renderPage(browser, id, job, controller.signal)
-        .then(
-          (result) => send({ type: 'done', id, result }),
-          (error: unknown) => {
-            const { code, message: text } = error as { code?: unknown; message?: unknown };
-            send({
-              type: 'failed',
-              id,
-              code: typeof code === 'string' ? code : 'RENDER_FAILED',
-              message: typeof text === 'string' ? text : String(error),
-            });
-          },
-        )
-        .finally(() => {
-          aborts.delete(id);
-          requests.forget(id);
-        });
-    }
-  });
-  send({ type: 'ready' });
+      renderPage(browser, id, job).then(
+        ({ html, ...result }) => void send({ type: 'done', id, result, html: Buffer.from(html) }),
+        (error: unknown) => {
+          const { code, message: text } = error as { code?: unknown; message?: unknown };
+          void send({
+            type: 'failed',
+            id,
+            code: typeof code === 'string' ? code : 'RENDER_FAILED',
+            message: typeof text === 'string' ? text : String(error),
+          });
+        },
+      );
+    },
+    () => process.exit(70),
+  );
+  channel.on('data', read);
+  void send({ type: 'ready' });
 }
 
-process.on('disconnect', () => process.exit(0));
+// The server gone, this process has nothing to do.
+channel.on('end', () => process.exit(0));
+channel.on('error', () => process.exit(0));
 // What happy-dom itself leaves unhandled (its sendBeacon does not catch the fetch it starts) must
-// not end a process other pages are rendering in; a page that goes wrong still ends at its timeout.
+// not end the process while its page renders; a page that goes wrong still ends at its timeout.
 process.on('unhandledRejection', () => {});
 process.on('uncaughtException', () => {});
 start().then(serve, (error: unknown) => {

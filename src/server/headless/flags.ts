@@ -42,7 +42,7 @@ function readablePaths(here: string): string[] {
 /**
  * The flags a page process runs under: the permission model with reads of `entry`, this package's
  * built code and the packages it loads (nothing else: no write, no child process, worker or addon),
- * code generation from strings refused, and the heap limit if one is given.
+ * code generation from strings refused, intrinsics frozen, and the heap limit if one is given.
  */
 export function pageProcessFlags(entry: string, memoryLimitMb?: number): string[] {
   const permission = process.allowedNodeEnvironmentFlags.has('--permission') ? '--permission' : '--experimental-permission';
@@ -52,6 +52,8 @@ export function pageProcessFlags(entry: string, memoryLimitMb?: number): string[
     permission,
     ...[...readable].map((p) => `--allow-fs-read=${p}`),
     '--disallow-code-generation-from-strings',
+    // Nothing a page's script reaches in this realm can change Array.prototype or its kin.
+    '--frozen-intrinsics',
     ...(memoryLimitMb ? [`--max-old-space-size=${memoryLimitMb}`] : []),
   ];
 }

@@ -11,6 +11,12 @@ import { countOption, optionsOf, positiveOption, SnapshotError } from '../errors
 import { pagePool, type HeadlessRenderer } from './pool.js';
 import { buildOf } from '../build-id.js';
 import { checkOrigin } from '../urls.js';
+import { MAX_FRAME, MAX_SNAPSHOT_BYTES } from './protocol.js';
+
+/** The least `memoryLimitMb`: a page process holds about 100 MB once happy-dom is loaded. */
+const MIN_MEMORY_MB = 128;
+/** The resident memory a page process may reach when `memoryLimitMb` is not given. */
+const DEFAULT_MEMORY_MB = 512;
 
 export type { HeadlessRenderer } from './pool.js';
 
@@ -30,10 +36,12 @@ export interface HeadlessRendererOptions {
   upstreamMethods?: readonly string[];
   /** What an uncaught error in the page's scripts does when no router then says the page settled: `'fail'` the render (500, not cached) or `'ignore'` it and snapshot the page as it stands. Default `'fail'`. */
   pageErrors?: 'fail' | 'ignore';
-  /** Runs each page in a page process of its own (one page at a time, the process kept for the next), killed when the render times out or is aborted; by default one page process runs all pages. Default false. */
+  /** Kept for the renderers of earlier versions: every page now runs in a page process of its own, which ends with its render. */
   isolate?: boolean;
-  /** The heap a page process may use, in MB; past it the process ends and its renders fail. Default Node's own limit. */
+  /** The resident memory a page process may reach, in MB, watched from outside the process where the OS shows it (Linux), and its heap limit when given; past it the process is killed and its render fails with RENDER_FAILED. At least 128. Default 512 (and Node's own heap limit). */
   memoryLimitMb?: number;
+  /** The longest snapshot a page may give, and the longest request body it may send, in bytes; a page process that sends more is killed, and its render fails (500). Default 5 MiB. */
+  maxSnapshotBytes?: number;
 }
 
 // Every option's name, for the check of misspelt ones (the type keeps the list whole).
@@ -47,6 +55,7 @@ const OPTIONS: Record<keyof HeadlessRendererOptions, 1> = {
   pageErrors: 1,
   isolate: 1,
   memoryLimitMb: 1,
+  maxSnapshotBytes: 1,
 };
 
 /** Creates a renderer that loads the app itself in happy-dom and serialises the settled page. */
@@ -73,16 +82,20 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   if (!indexFile) throw new SnapshotError('BAD_OPTION', `index ${JSON.stringify(index)} is not a file in ${JSON.stringify(options.root)}`);
   // The app's build: its index.html names its hashed assets, so a new build is a new page.
   const build = buildOf(readFileSync(indexFile, 'utf8'));
-  const { memoryLimitMb } = options;
-  if (memoryLimitMb !== undefined && !(memoryLimitMb >= 16))
-    throw new SnapshotError('BAD_OPTION', `memoryLimitMb must be at least 16, got ${String(memoryLimitMb)}`);
+  const heapLimitMb = options.memoryLimitMb;
+  if (heapLimitMb !== undefined && !(typeof heapLimitMb === 'number' && heapLimitMb >= MIN_MEMORY_MB && Number.isFinite(heapLimitMb)))
+    throw new SnapshotError('BAD_OPTION', `memoryLimitMb must be at least ${MIN_MEMORY_MB}, got ${String(heapLimitMb)}`);
+  const maxSnapshotBytes = countOption(options.maxSnapshotBytes ?? MAX_SNAPSHOT_BYTES, 'maxSnapshotBytes', 1024);
+  if (maxSnapshotBytes > MAX_FRAME)
+    throw new SnapshotError('BAD_OPTION', `maxSnapshotBytes must be at most ${MAX_FRAME} (64 MiB), got ${maxSnapshotBytes}`);
   const pool = pagePool({
     gate: { folder, indexPath, upstream, upstreamMethods },
     timeoutMs,
     pageErrors,
     maxPages,
-    isolate: options.isolate === true,
-    memoryLimitMb,
+    memoryLimitMb: heapLimitMb ?? DEFAULT_MEMORY_MB,
+    heapLimitMb,
+    maxSnapshotBytes,
   });
   return Object.assign(pool, { build });
 }

@@ -1,33 +1,38 @@
 // The page processes of `headlessRenderer`: happy-dom runs each page in a child Node process
-// (headless/child.ts) started under the permission model, so a page script that climbs out of
-// happy-dom's VM context is still inside a process that cannot read the server's files, write any,
-// start processes or open connections. Processes are kept and reused: one for every page by
-// default, or one per page at a time with `isolate`. Every request a page makes comes back here
-// and is answered by the gate (headless/gate.ts). A process that stops answering (a script that
-// never yields) is killed at the renderer's timeoutMs plus GRACE_MS, which fails only its pages.
+// (headless/child.ts, started by headless/page-process.ts) that renders that one page and is then
+// killed, so nothing a page changes in its process (a prototype, happy-dom's shared classes)
+// reaches another state's snapshot. SPARES processes are started ahead (on the first render, then
+// kept), so a render does not wait for a process to start. Every request a page makes comes back
+// here and is answered by the gate (headless/gate.ts). The server holds at most one frame of
+// `maxSnapshotBytes` and request bodies of as much again per page process; a process that asks
+// for more, stays silent past the renderer's timeoutMs plus GRACE_MS, or whose resident memory
+// passes `memoryLimitMb` (memory-watch.ts) is killed, and only its render fails.
 
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import type { Readable, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { SnapshotError, type SnapshotErrorCode } from '../errors.js';
 import { MAX_CAUSE, printable } from '../printable.js';
 import { pageProcessFlags } from './flags.js';
 import { answerAsync, answerSync, UpstreamFault, type Gate } from './gate.js';
+import { startPageProcess, type PageProcess } from './page-process.js';
+import { watchMemory } from './memory-watch.js';
+import { checkSnapshot } from './snapshot-check.js';
 import {
   checkedResult,
+  PART,
   sendAnswer,
-  SYNC_FD,
   validRequest,
   type ChildOptions,
   type FromChild,
   type GateAnswer,
-  type ToChild,
+  type GateRequest,
 } from './protocol.js';
 import { serveSyncPipe } from './sync-pipe.js';
 import { matchNoindex } from '../noindex.js';
 import { createQueue } from '../render/queue.js';
 import type { RenderJob, RenderResult, SnapshotRenderer } from '../render/render.js';
+
+export { deathCause } from './page-process.js';
 
 /** The renderer `headlessRenderer` gives: a `SnapshotRenderer` over page processes. */
 export interface HeadlessRenderer extends SnapshotRenderer {
@@ -39,50 +44,33 @@ export interface HeadlessRenderer extends SnapshotRenderer {
 
 /** How long past its own timeoutMs a page process may stay silent before it is killed. */
 const GRACE_MS = 1000;
+/** Page processes started ahead of the renders that will take them. */
+export const SPARES = 2;
+/** A page's requests in flight at once before the server stops reading its process (it waits). */
+const IN_FLIGHT = 32;
 const CODES = new Set<string>(['BAD_OPTION', 'BAD_SHELL', 'UNSAFE_PATH', 'TIMEOUT', 'BUSY', 'RENDER_FAILED']);
 
 /** What the pool is built from: options `headlessRenderer` has checked, and the gate. */
 export interface PoolOptions extends ChildOptions {
   gate: Gate;
   maxPages: number;
-  isolate: boolean;
-  memoryLimitMb?: number;
+  /** The resident memory a page process may reach, in MB, and its heap limit when given by the user. */
+  memoryLimitMb: number;
+  heapLimitMb?: number;
 }
 
-interface Running {
-  job: RenderJob;
-  resolve(result: RenderResult): void;
-  reject(error: unknown): void;
-  timer?: ReturnType<typeof setTimeout>;
-  /** Aborted when the render ends: the page's upstream requests stop with it. */
-  ends: AbortController;
-  settled: boolean;
-  /** True once the job was sent to its process. */
-  sent: boolean;
-  /** The first of its page's requests the upstream did not answer: named when the render fails. */
-  fault?: string;
+/** One request of the page, gathering its body's parts. */
+interface Gathering {
+  request: GateRequest;
+  parts: Uint8Array[];
+  left: number;
 }
 
-interface Child {
-  process: ChildProcess;
-  ready: Promise<void>;
-  jobs: Map<number, Running>;
-  /** The end of what it wrote to stderr: why it died, if it did. */
-  stderr: string;
-  dead: boolean;
-}
-
-/**
- * Why a page process died, from the end of its stderr: the error's line (Node ends a crash with
- * its stack and its own version), and the file an access the permission model refused names.
- */
-export function deathCause(stderr: string): string {
-  if (/heap out of memory/i.test(stderr)) return 'JavaScript heap out of memory';
-  const lines = stderr.split('\n').map((l) => l.trim());
-  const said = lines.filter((l) => l && !/ExperimentalWarning|--trace-warnings|^Node\.js v\d|^at |^[{}^]$/.test(l));
-  const error = said.filter((l) => /^[\w.]*Error\b/.test(l)).at(-1) ?? said.at(-1);
-  const resource = said.find((l) => l.startsWith('resource: '));
-  return error ? printable(error + (resource ? ` (${resource})` : '')) : 'no reason given';
+/** A started process, and who hears it: nobody while it is a spare, its render once taken. */
+interface Slot {
+  process: PageProcess;
+  message(message: FromChild): void;
+  ended(why: string): void;
 }
 
 /** Starts the pool of page processes behind a `HeadlessRenderer`. */
@@ -95,187 +83,172 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     );
   }
   const entry = fileURLToPath(file);
-  const { gate, timeoutMs, pageErrors, maxPages, isolate, memoryLimitMb } = options;
-  const args = [...pageProcessFlags(entry, memoryLimitMb), entry, JSON.stringify({ timeoutMs, pageErrors } satisfies ChildOptions)];
+  const { gate, timeoutMs, pageErrors, maxPages, memoryLimitMb, heapLimitMb, maxSnapshotBytes } = options;
+  const child: ChildOptions = { timeoutMs, pageErrors, maxSnapshotBytes };
+  const args = [...pageProcessFlags(entry, heapLimitMb), entry, JSON.stringify(child)];
   const pages = createQueue({ concurrency: maxPages, maxWaiting: Infinity });
-  const children = new Set<Child>();
+  const spares: Slot[] = [];
+  const taken = new Set<Slot>();
   let nextId = 0;
   let open = 0;
 
-  function kill(child: Child, why: (running: Running) => SnapshotError): void {
-    if (!child.dead) {
-      child.dead = true;
-      child.process.kill('SIGKILL');
-    }
-    children.delete(child);
-    for (const running of child.jobs.values()) finish(running, why(running));
-    child.jobs.clear();
-  }
-
-  function finish(running: Running, error: unknown, result?: RenderResult): void {
-    clearTimeout(running.timer);
-    running.ends.abort();
-    if (running.settled) return;
-    running.settled = true;
-    const fault = running.fault && ` (${printable(running.fault, MAX_CAUSE)})`;
-    if (error === null && result)
-      running.resolve(fault && (result.status ?? 200) >= 500 ? { ...result, error: (result.error ?? '') + fault } : result);
-    else
-      running.reject(
-        fault && error instanceof SnapshotError ? new SnapshotError(error.code, error.message + fault, { cause: error }) : error,
-      );
-  }
-
-  function startChild(): Child {
-    const proc = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'pipe', 'ipc', 'pipe'], serialization: 'advanced', env: {} });
-    let onReady!: () => void;
-    let onFail!: (error: Error) => void;
-    const child: Child = {
-      process: proc,
-      jobs: new Map(),
-      stderr: '',
-      dead: false,
-      ready: new Promise((resolve, reject) => ((onReady = resolve), (onFail = reject))),
+  function start(): Slot {
+    const slot: Slot = {
+      message: () => {},
+      ended: () => void spares.splice(spares.indexOf(slot) >>> 0, 1),
+      process: startPageProcess(args, Math.max(maxSnapshotBytes, PART), {
+        message: (message) => slot.message(message),
+        ended: (why) => slot.ended(why),
+      }),
     };
-    child.ready.catch(() => {});
-    children.add(child);
-    const why = () => deathCause(child.stderr);
-    const ended = (reason: string) => {
-      onFail(new SnapshotError('RENDER_FAILED', `the page process could not start: ${reason}`));
-      kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} failed: ${reason}`));
-    };
-    proc.stderr?.setEncoding('utf8').on('data', (text: string) => void (child.stderr = (child.stderr + text).slice(-2000)));
-    proc.on('error', (error) => ended(error.message));
-    proc.on('exit', (code, signal) => {
-      child.dead = true;
-      ended(`${why()} (${signal ?? `exit code ${String(code)}`})`);
-    });
-    proc.on('message', (message: FromChild) => onMessage(child, message, onReady));
-    serveSyncPipe(
-      proc.stdio[SYNC_FD] as Readable & Writable,
-      (asked) => {
-        const running = typeof asked.id === 'number' ? child.jobs.get(asked.id) : undefined;
-        return running
-          ? answerSync(gate, running.job, { url: String(asked.url), method: String(asked.method), headers: [], body: null })
-          : null;
-      },
-      () => broken(child),
-    );
-    proc.unref();
-    proc.channel?.unref();
-    for (const stream of [proc.stderr, proc.stdio[SYNC_FD]]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
-    return child;
+    return slot;
   }
 
-  /** A process with renders keeps the server's event loop alive until it answers; an idle one never does. */
-  function holdOpen(child: Child): void {
-    if (child.dead) return;
-    if (child.jobs.size > 0) child.process.channel?.ref();
-    else child.process.channel?.unref();
+  function take(): Slot {
+    const slot = spares.shift() ?? start();
+    while (spares.length < Math.min(SPARES, maxPages)) spares.push(start());
+    taken.add(slot);
+    return slot;
   }
 
-  /**
-   * Sends to a process that may have ended meanwhile (its exit fails its renders): true once the
-   * message has gone, false when it could not.
-   */
-  function post(child: Child, message: ToChild): Promise<boolean> {
-    return new Promise((resolve) => {
-      try {
-        if (child.dead || !child.process.connected) return resolve(false);
-        child.process.send(message, (error) => resolve(!error));
-      } catch {
-        resolve(false);
-      }
-    });
-  }
-
-  /** A process that breaks the protocol is not trusted further. */
-  function broken(child: Child): void {
-    kill(child, (r) => new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} broke the protocol and was stopped`));
-  }
-
-  function onMessage(child: Child, message: FromChild, onReady: () => void): void {
-    if (typeof message !== 'object' || message === null) return broken(child);
-    if (message.type === 'ready') return onReady();
-    const running = typeof message.id === 'number' ? child.jobs.get(message.id) : undefined;
-    if (message.type === 'request') {
-      // A body's parts stop once the render is over: its page is closed, and no one gathers them.
-      const live = () => !running?.settled;
-      const answer = (reply: GateAnswer) => sendAnswer((part) => post(child, part), message.rid, reply, live);
-      if (!running || !validRequest(message.request)) return void answer(null);
-      // The answer goes within the request's turn (gate.ts); a request that failed or never had a turn gets a network error.
-      void answerAsync(gate, running.job, message.request, running.ends.signal, answer).catch((error: unknown) => {
-        if (error instanceof UpstreamFault) running.fault ??= error.message;
-        return answer(null);
-      });
-      return;
-    }
-    if (message.type !== 'done' && message.type !== 'failed') return broken(child);
-    if (!running) return;
-    const result = message.type === 'done' ? checkedResult(message.result) : null;
-    if (message.type === 'done' && !result) return broken(child);
-    child.jobs.delete(message.id);
-    holdOpen(child);
-    if (result || message.type === 'done') return finish(running, null, result ?? undefined);
-    const code = typeof message.code === 'string' && CODES.has(message.code) ? (message.code as SnapshotErrorCode) : 'RENDER_FAILED';
-    finish(running, new SnapshotError(code, printable(String(message.message))));
-  }
-
-  async function renderOn(child: Child, job: RenderJob): Promise<RenderResult> {
+  function renderOn(slot: Slot, job: RenderJob): Promise<RenderResult> {
+    const { location, url, canonical, notFound, settings } = job;
     const id = nextId++;
-    const { location } = job;
+    const page = slot.process;
+    const ends = new AbortController();
+    const gathering = new Map<number, Gathering>();
+    let gathered = 0;
+    let inFlight = 0;
+    let fault: string | undefined;
+    let settled = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let stopWatch = () => {};
     return new Promise<RenderResult>((resolve, reject) => {
-      const running: Running = { job, resolve, reject, ends: new AbortController(), settled: false, sent: false };
-      child.jobs.set(id, running);
-      holdOpen(child);
-      const stopped = () =>
-        kill(child, (r) =>
-          r === running
-            ? new SnapshotError(
-                'TIMEOUT',
-                `the page of ${location} did not yield within ${timeoutMs} ms (a script that never returns?); its process was stopped`,
-              )
-            : new SnapshotError('RENDER_FAILED', `the page process of ${r.job.location} was stopped: another page on it stopped answering`),
-        );
+      const finish = (error: SnapshotError | null, result?: RenderResult) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        stopWatch();
+        ends.abort();
+        job.signal.removeEventListener('abort', onAbort);
+        taken.delete(slot);
+        // One page a process: whatever its page did to it ends here.
+        page.kill('its render is over');
+        const cause = fault && ` (${printable(fault, MAX_CAUSE)})`;
+        if (error === null && result)
+          resolve(cause && (result.status ?? 200) >= 500 ? { ...result, error: (result.error ?? '') + cause } : result);
+        else reject(cause && error ? new SnapshotError(error.code, error.message + cause, { cause: error }) : error);
+      };
+      const failed = (code: SnapshotErrorCode, message: string) => finish(new SnapshotError(code, message));
+      const broken = (why: string) => failed('RENDER_FAILED', `the page process of ${location} ${why}`);
       const onAbort = () => {
         const reason = job.signal.reason as unknown;
-        finish(running, reason instanceof Error ? reason : new SnapshotError('TIMEOUT', `the render of ${location} was aborted`));
-        if (!running.sent) {
-          child.jobs.delete(id);
-          return holdOpen(child);
-        }
-        if (isolate) return kill(child, () => new SnapshotError('RENDER_FAILED', 'aborted'));
-        // The process closes the page; one that cannot within GRACE_MS is stuck, and is killed.
-        void post(child, { type: 'abort', id });
-        running.timer = setTimeout(stopped, GRACE_MS);
+        finish(reason instanceof SnapshotError ? reason : new SnapshotError('TIMEOUT', `the render of ${location} was aborted`));
       };
       job.signal.addEventListener('abort', onAbort, { once: true });
-      running.ends.signal.addEventListener('abort', () => job.signal.removeEventListener('abort', onAbort), { once: true });
-      const { url, canonical, notFound, settings } = job;
-      const started = () => {
-        if (running.settled || child.dead) return;
-        running.sent = true;
-        running.timer = setTimeout(stopped, timeoutMs + GRACE_MS);
-        void post(child, {
-          type: 'render',
-          id,
-          job: { location, url, canonical, notFound, noindex: matchNoindex(job.match), settings: { ...settings } },
+      slot.ended = (why) => broken(why.includes('protocol') ? why : `failed: ${why}`);
+
+      const answered = () => {
+        if (--inFlight < IN_FLIGHT) page.resume();
+      };
+      const ask = (rid: number, request: GateRequest) => {
+        const answer = (reply: GateAnswer) =>
+          sendAnswer(
+            (part) => page.send(part),
+            rid,
+            reply,
+            () => !settled,
+          ).finally(answered);
+        if (++inFlight >= IN_FLIGHT) page.pause();
+        // The answer goes within the request's turn (gate.ts); a request that failed or never had a turn gets a network error.
+        void answerAsync(gate, job, request, ends.signal, answer).catch((error: unknown) => {
+          if (error instanceof UpstreamFault) fault ??= error.message;
+          return answer(null);
         });
       };
-      child.ready.then(started, (error: unknown) => finish(running, error));
-    });
-  }
 
-  function childFor(): Child {
-    for (const child of children) if (!child.dead && (!isolate || child.jobs.size === 0)) return child;
-    return startChild();
+      slot.message = (message) => {
+        if (settled) return;
+        if (typeof message !== 'object' || message === null) return broken('broke the protocol and was stopped');
+        if (message.type === 'request') {
+          const { rid, request, parts } = message;
+          if (message.id !== id || !Number.isSafeInteger(rid) || gathering.has(rid) || !validRequest(request))
+            return broken('broke the protocol and was stopped');
+          const body = request.body;
+          if (!Number.isSafeInteger(parts) || parts < 0 || (body && body.byteLength > PART) || (parts > 0 && !body))
+            return broken('broke the protocol and was stopped');
+          if (parts === 0) return ask(rid, request);
+          if ((gathered += body!.byteLength) > maxSnapshotBytes)
+            return broken(`sent a request body past ${maxSnapshotBytes} bytes and was stopped`);
+          gathering.set(rid, { request, parts: [body!], left: parts });
+          return;
+        }
+        if (message.type === 'part') {
+          const open = gathering.get(message.rid);
+          const body = message.body as unknown;
+          if (!open || !(body instanceof Uint8Array) || body.byteLength > PART) return broken('broke the protocol and was stopped');
+          if ((gathered += body.byteLength) > maxSnapshotBytes)
+            return broken(`sent a request body past ${maxSnapshotBytes} bytes and was stopped`);
+          open.parts.push(body);
+          if (--open.left > 0) return;
+          gathering.delete(message.rid);
+          gathered -= open.parts.reduce((sum, part) => sum + part.byteLength, 0);
+          return ask(message.rid, { ...open.request, body: Buffer.concat(open.parts) });
+        }
+        if (message.type === 'ready' || message.id !== id) return broken('broke the protocol and was stopped');
+        if (message.type === 'failed') {
+          const code = typeof message.code === 'string' && CODES.has(message.code) ? (message.code as SnapshotErrorCode) : 'RENDER_FAILED';
+          return failed(code, printable(String(message.message)));
+        }
+        if (message.type !== 'done' || !(message.html instanceof Uint8Array)) return broken('broke the protocol and was stopped');
+        if (message.html.byteLength > maxSnapshotBytes) return broken(`sent a snapshot past ${maxSnapshotBytes} bytes`);
+        const result = checkedResult({ ...message.result, html: Buffer.from(message.html).toString('utf8') });
+        if (!result) return broken('broke the protocol and was stopped');
+        const wrong =
+          result.redirect === undefined
+            ? checkSnapshot(result.html, { status: result.status ?? 200, noindex: matchNoindex(job.match) })
+            : null;
+        if (wrong) return broken(`sent a snapshot that breaks the renderer's rules (${wrong})`);
+        finish(null, result);
+      };
+
+      serveSyncPipe(
+        page.syncPipe,
+        (asked) =>
+          asked.id === id && !settled
+            ? answerSync(gate, job, { url: String(asked.url), method: String(asked.method), headers: [], body: null })
+            : null,
+        () => broken('broke the protocol and was stopped'),
+      );
+
+      const started = () => {
+        if (settled) return;
+        page.hold(true);
+        stopWatch = watchMemory(page.pid ?? 0, memoryLimitMb * 1024 * 1024, (bytes) =>
+          broken(`failed: its resident memory reached ${Math.round(bytes / 2 ** 20)} MB, past memoryLimitMb ${memoryLimitMb}`),
+        );
+        timer = setTimeout(
+          () =>
+            failed(
+              'TIMEOUT',
+              `the page of ${location} did not yield within ${timeoutMs} ms (a script that never returns?); its process was stopped`,
+            ),
+          timeoutMs + GRACE_MS,
+        );
+        const plain = { location, url, canonical, notFound, noindex: matchNoindex(job.match), settings: { ...settings } };
+        void page.send({ type: 'render', id, job: plain });
+      };
+      page.ready.then(started, (error: unknown) =>
+        failed('RENDER_FAILED', `the page process could not start: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    });
   }
 
   async function renderPage(job: RenderJob): Promise<RenderResult> {
     job.signal.throwIfAborted();
     open++;
     try {
-      return await renderOn(childFor(), job);
+      return await renderOn(take(), job);
     } finally {
       open--;
     }
@@ -289,18 +262,13 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
       return pages.run(() => renderPage(job));
     },
     async close() {
-      const running = [...children];
-      await Promise.all(
-        running.map(
-          (child) =>
-            new Promise<void>((resolve) => {
-              if (child.dead || child.process.exitCode !== null) return resolve();
-              child.process.once('exit', () => resolve());
-              child.process.ref();
-              kill(child, (r) => new SnapshotError('RENDER_FAILED', `the renderer was closed while ${r.job.location} rendered`));
-            }),
-        ),
-      );
+      const all = [...spares.splice(0), ...taken];
+      for (const slot of all) {
+        // Its exit is awaited: the server's event loop stays alive until it comes.
+        slot.process.hold(true);
+        slot.process.kill('the renderer was closed');
+      }
+      await Promise.all(all.map((slot) => slot.process.exited));
     },
   };
 }

@@ -1,9 +1,10 @@
-// What the server and a page process (headless/child.ts) say to each other. Over the IPC channel
-// (advanced serialisation, so bytes pass as bytes): jobs, aborts and asynchronous requests, whose
-// answers carry their body a part at a time (`sendAnswer`, `answerParts`). Over a
-// second pipe, fd 4 in the page process, the page's synchronous requests (classic scripts), which
-// happy-dom must answer before it returns: the page process writes one frame and blocks reading
-// the answer. A frame is a 4-byte big-endian length, then that many bytes.
+// What the server and a page process (headless/child.ts) say to each other. Over fd 3 of the page
+// process, a pipe framed by headless/frames.ts (never Node's IPC, whose reader buffers whatever
+// length a frame announces): the job, the page's asynchronous requests, their answers, and the
+// result. A body, either way, goes a part of at most PART bytes at a time (`sendInParts`,
+// `answerParts`). Over a second pipe, fd 4 in the page process, the page's synchronous requests
+// (classic scripts), which happy-dom must answer before it returns: the page process writes one
+// frame and blocks reading the answer. A frame there is a 4-byte big-endian length, then the bytes.
 
 import { normalizeLocation, type AppLocation } from '../../location.js';
 import type { RenderResult } from '../render/render.js';
@@ -36,24 +37,29 @@ export interface PlainJob {
 export interface ChildOptions {
   timeoutMs: number;
   pageErrors: 'fail' | 'ignore';
+  /** Longest snapshot, and longest request body, in bytes. */
+  maxSnapshotBytes: number;
 }
 
 /** Server to page process. */
 export type ToChild =
   | { type: 'render'; id: number; job: PlainJob }
-  | { type: 'abort'; id: number }
   | { type: 'answer'; rid: number; answer: GateAnswer; parts: number }
   | { type: 'part'; rid: number; body: Uint8Array };
 
 /** The answer messages of one request: the answer with its body's first part, then `parts` more. */
 export type AnswerMessage = Extract<ToChild, { type: 'answer' | 'part' }>;
 
+/** A render's outcome as the page process sends it: the HTML apart, as UTF-8 bytes. */
+export type PlainResult = Omit<RenderResult, 'html'>;
+
 /** Page process to server. */
 export type FromChild =
   | { type: 'ready' }
-  | { type: 'done'; id: number; result: RenderResult }
+  | { type: 'done'; id: number; result: PlainResult; html: Uint8Array }
   | { type: 'failed'; id: number; code: string; message: string }
-  | { type: 'request'; rid: number; id: number; request: GateRequest };
+  | { type: 'request'; rid: number; id: number; request: GateRequest; parts: number }
+  | { type: 'part'; rid: number; body: Uint8Array };
 
 /** A synchronous request on fd 4: the job's id and the request (no body: GET only). */
 export interface SyncRequest {
@@ -65,32 +71,55 @@ export interface SyncRequest {
 /** The page process's fd for synchronous requests. */
 export const SYNC_FD = 4;
 
-/** Longest frame either side accepts on the synchronous pipe (a classic script), in bytes. */
+/** Longest answer body the server gives a page (a file, an upstream's answer), in bytes. */
 export const MAX_FRAME = 64 * 1024 * 1024;
 
-/** Longest snapshot a page process may send, in UTF-16 units (as long as a frame): a longer one fails the render. */
-export const MAX_HTML = MAX_FRAME;
+/** The default longest snapshot (and request body) a page process may send, in bytes. */
+export const MAX_SNAPSHOT_BYTES = 5 * 1024 * 1024;
 
-/** Bytes of an asynchronous answer's body per IPC message. */
+/** Bytes of a body per message, either way. */
 export const PART = 1024 * 1024;
 
+/** A part of a body after its first, either way. */
+export interface PartMessage {
+  type: 'part';
+  rid: number;
+  body: Uint8Array;
+}
+
 /**
- * Sends the answer to request `rid` with `send` (true once a message has gone, false when it could
- * not), its body a part at a time, each once the last has gone: a page fetching a 60 MB file over
- * and over never has the server copy the whole body in one turn of its event loop. Parts stop
- * once `wanted()` is false: the render is over, its page closed, and no one gathers them.
+ * Sends the message `first(part, parts)`, which carries the first PART bytes of `body` and says
+ * how many parts follow, then those parts of request `rid`, each once the last has gone (`send`
+ * is true once a message has gone, false when it could not): a 60 MB body is never copied in one
+ * turn of an event loop. Parts stop once `wanted()` is false: the render is over, its page closed.
  */
-export async function sendAnswer(
+export async function sendInParts<M extends object>(
+  send: (message: M | PartMessage) => Promise<boolean>,
+  first: (part: Uint8Array, parts: number) => M,
+  rid: number,
+  body: Uint8Array,
+  wanted: () => boolean = () => true,
+): Promise<void> {
+  const parts = Math.max(0, Math.ceil(body.length / PART) - 1);
+  if (!(await send(first(body.subarray(0, PART), parts)))) return;
+  for (let at = PART; at < body.length && wanted(); at += PART)
+    if (!(await send({ type: 'part', rid, body: body.subarray(at, at + PART) }))) return;
+}
+
+/** Sends the answer to request `rid` in parts (`sendInParts`); a network error is one message. */
+export function sendAnswer(
   send: (message: AnswerMessage) => Promise<boolean>,
   rid: number,
   answer: GateAnswer,
   wanted: () => boolean = () => true,
 ): Promise<void> {
-  const body = answer ? answer.body : new Uint8Array(0);
-  const parts = Math.max(0, Math.ceil(body.length / PART) - 1);
-  if (!(await send({ type: 'answer', rid, answer: answer && { ...answer, body: body.subarray(0, PART) }, parts }))) return;
-  for (let at = PART; at < body.length && wanted(); at += PART)
-    if (!(await send({ type: 'part', rid, body: body.subarray(at, at + PART) }))) return;
+  const first = (body: Uint8Array, parts: number): Extract<AnswerMessage, { type: 'answer' }> => ({
+    type: 'answer',
+    rid,
+    answer: answer && { ...answer, body },
+    parts,
+  });
+  return sendInParts(send, first, rid, answer ? answer.body : new Uint8Array(0), wanted);
 }
 
 /**
@@ -133,7 +162,7 @@ export function frameLength(length: number): Buffer {
 export function checkedResult(result: unknown): RenderResult | null {
   if (typeof result !== 'object' || result === null) return null;
   const { html, status, redirect, error } = result as { html?: unknown; status?: unknown; redirect?: unknown; error?: unknown };
-  if (typeof html !== 'string' || html.length > MAX_HTML) return null;
+  if (typeof html !== 'string') return null;
   if (status === undefined) return { html };
   if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return null;
   // A failure's cause is the page's text, kept short (the handler makes it printable).

@@ -5,7 +5,17 @@
 import { readSync, writeSync } from 'node:fs';
 import type { BrowserWindow, ISyncResponse } from 'happy-dom';
 import { followRedirects } from './follow.js';
-import { answerParts, frame, MAX_FRAME, SYNC_FD, type FromChild, type GateAnswer, type GateRequest, type ToChild } from './protocol.js';
+import {
+  answerParts,
+  frame,
+  MAX_FRAME,
+  sendInParts,
+  SYNC_FD,
+  type FromChild,
+  type GateAnswer,
+  type GateRequest,
+  type ToChild,
+} from './protocol.js';
 
 /** The job a page renders: its id, and the HTML it was served (its first request's answer). */
 export interface PageJob {
@@ -68,9 +78,14 @@ function deferredTurn(window: BrowserWindow, url: string): Promise<void> | undef
 /**
  * The requests of the pages of one process: `interceptor` for happy-dom's fetch settings, `answer`
  * for each answer message from the server, `forget` for a page that closed. `jobOf` finds a window's
- * job; a window with none (closed, or no page of a job) gets a network error.
+ * job; a window with none (closed, or no page of a job) gets a network error, and so does a body
+ * longer than `maxBodyBytes`, which the server would not take.
  */
-export function pageRequests(send: (message: FromChild) => void, jobOf: (window: BrowserWindow) => PageJob | undefined) {
+export function pageRequests(
+  send: (message: FromChild) => Promise<boolean>,
+  jobOf: (window: BrowserWindow) => PageJob | undefined,
+  maxBodyBytes: number,
+) {
   const waiting = new Map<number, (answer: GateAnswer) => void>();
   // The requests of each page still waiting for their answer, by job id: dropped when the page closes.
   const asked = new Map<number, Set<number>>();
@@ -88,7 +103,16 @@ export function pageRequests(send: (message: FromChild) => void, jobOf: (window:
         rids.delete(rid);
         resolve(answer);
       });
-      send({ type: 'request', rid, id, request });
+      const { body } = request;
+      if (!body) return void send({ type: 'request', rid, id, request, parts: 0 });
+      const first = (part: Uint8Array, parts: number): Extract<FromChild, { type: 'request' }> => ({
+        type: 'request',
+        rid,
+        id,
+        request: { ...request, body: part },
+        parts,
+      });
+      void sendInParts(send, first, rid, body);
     });
   }
 
@@ -101,8 +125,8 @@ export function pageRequests(send: (message: FromChild) => void, jobOf: (window:
         const job = jobOf(window);
         if (job === undefined) return window.Response.error();
         const body = request.method === 'GET' || request.method === 'HEAD' ? null : new Uint8Array(await request.arrayBuffer());
-        // The server takes no body longer than a frame: a longer one is not sent.
-        if (body && body.byteLength > MAX_FRAME) return window.Response.error();
+        // The server takes no longer body: a longer one is not sent.
+        if (body && body.byteLength > maxBodyBytes) return window.Response.error();
         const first = job.source === undefined;
         if (first) job.source = '';
         const turn = first ? undefined : deferredTurn(window, request.url);

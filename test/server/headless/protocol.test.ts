@@ -5,9 +5,9 @@ import {
   frame,
   frameLength,
   MAX_FRAME,
-  MAX_HTML,
   PART,
   sendAnswer,
+  sendInParts,
   validRequest,
   type AnswerMessage,
   type GateAnswer,
@@ -111,9 +111,10 @@ describe('sendAnswer and answerParts', () => {
 });
 
 describe('checkedResult', () => {
-  it('takes a page up to MAX_HTML long and refuses a longer one, whoever sent it', () => {
-    expect(checkedResult({ html: 'x'.repeat(MAX_HTML), status: 200 })?.html.length).toBe(MAX_HTML);
-    expect(checkedResult({ html: 'x'.repeat(MAX_HTML + 1), status: 200 })).toBeNull();
+  it("takes a page only as text (its length in bytes is the frame's, checked before it is read)", () => {
+    expect(checkedResult({ html: 'x', status: 200 })).toEqual({ html: 'x', status: 200 });
+    expect(checkedResult({ html: ['x'], status: 200 })).toBeNull();
+    expect(checkedResult({ status: 200 })).toBeNull();
   });
 
   it("keeps a failure's cause for a 500 only, cut at 500 characters", () => {
@@ -129,5 +130,19 @@ describe('validRequest', () => {
     expect(validRequest(request(null))).toBe(true);
     expect(validRequest(request(new Uint8Array(MAX_FRAME)))).toBe(true);
     expect(validRequest(request(new Uint8Array(MAX_FRAME + 1)))).toBe(false);
+  });
+});
+
+describe('sendInParts', () => {
+  it("sends a page's request body a part at a time too, the request with the first part saying how many follow", async () => {
+    const sent: Array<{ type: string; body: Uint8Array | null; parts?: number }> = [];
+    const body = new Uint8Array(2 * PART + 3);
+    const first = (part: Uint8Array, parts: number) => ({ type: 'request', body: part, parts });
+    await sendInParts(async (message: { type: string; body: Uint8Array }) => sent.push(message) > 0, first, 4, body);
+    expect(sent.map((m) => [m.type, m.body?.length, m.parts])).toEqual([
+      ['request', PART, 2],
+      ['part', PART, undefined],
+      ['part', 3, undefined],
+    ]);
   });
 });
