@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../../src/routes.js';
-import { deathCause } from '../../../src/server/headless/pool.js';
+import { deathCause } from '../../../src/server/headless/page-process.js';
 
 // pnpm's layout (and `npm link`, workspaces): the package's dependencies are symlinks beside it,
 // to folders elsewhere. Node's resolver stats each link on its way to the real folder, so a page

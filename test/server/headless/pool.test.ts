@@ -180,8 +180,8 @@ function readPage(html: string) {
 const settled = () => new Promise((resolve) => setTimeout(resolve, 150));
 
 describe.each([
-  ['one page process (default)', false],
-  ['a page process per page (isolate: true)', true],
+  ['by default', false],
+  ['with isolate: true (kept for earlier versions: every page has its own process)', true],
 ] as const)('the headless boundary, %s', (_, isolate) => {
   it('a DOM-XSS reached through _escaped_fragment_ with <iframe srcdoc="<script>parent.eval(atob(…))"> never reaches the server process, writes no file and connects nowhere', async () => {
     const server = await serve('xss', isolate);
