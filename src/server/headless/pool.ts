@@ -15,6 +15,7 @@ import { MAX_CAUSE, printable } from '../printable.js';
 import { pageProcessFlags } from './flags.js';
 import { answerAsync, answerSync, UpstreamFault, type Gate } from './gate.js';
 import { startPageProcess, type PageProcess } from './page-process.js';
+import { isolation } from './isolation.js';
 import { watchMemory } from './memory-watch.js';
 import { checkSnapshot } from './snapshot-check.js';
 import {
@@ -83,6 +84,8 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     );
   }
   const entry = fileURLToPath(file);
+  // Found now, once (it starts a process to find out), not on a request's path.
+  isolation();
   const { gate, timeoutMs, pageErrors, maxPages, memoryLimitMb, heapLimitMb, maxSnapshotBytes } = options;
   const child: ChildOptions = { timeoutMs, pageErrors, maxSnapshotBytes };
   const args = [...pageProcessFlags(entry, heapLimitMb), entry, JSON.stringify(child)];

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { createRoutes } from '../../../src/routes.js';
 import { checkSnapshot } from '../../../src/server/headless/snapshot-check.js';
 
 // The server does not take a page process's word for what every snapshot keeps: it reads the HTML again.
@@ -35,7 +36,6 @@ describe("a page that replaces happy-dom's own methods so that its serialiser le
   it('fails its render (500, RENDER_FAILED) instead of giving a snapshot that says it is settled', async () => {
     const { createSnapshotHandler, headlessRenderer } =
       (await import('crawlable-router/server')) as typeof import('../../../src/server/index.js');
-    const { createRoutes } = (await import('crawlable-router')) as typeof import('../../../src/index.js');
     mkdirSync(path.join(dir, 'app'));
     // The page's own script, as a DOM-XSS could run it: every element's removeAttribute does nothing.
     const script = `let p = document.documentElement; while (p && !Object.hasOwn(p, 'removeAttribute')) p = Object.getPrototypeOf(p);
