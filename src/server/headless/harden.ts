@@ -3,10 +3,12 @@
 // and addons, but on Node 20 not the network, so this closes it: a socket's connect fails as a
 // refused connection does (WebSocket, http, https, tls and fetch all connect through net.Socket),
 // nothing may listen or send datagrams, and the doors from `process` to other modules and to other
-// processes (getBuiltinModule, binding, dlopen, kill) are removed.
+// processes (getBuiltinModule, binding, dlopen, kill, os.setPriority) are removed. Where the OS
+// allows, namespaces close the same doors below Node (isolation.ts).
 
 import dgram from 'node:dgram';
 import net from 'node:net';
+import os from 'node:os';
 
 /** Takes away every network and module door this process has, before any page can run. */
 export function harden(): void {
@@ -25,6 +27,11 @@ export function harden(): void {
       throw refused();
     } as never;
   }
+  // Another process's priority is not this one's to change (the server's, say); where no PID
+  // namespace hides the others (isolation.ts), this is what stands in the way.
+  os.setPriority = () => {
+    throw refused();
+  };
   const doors = process as unknown as Record<string, unknown>;
   for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', '_kill', 'mainModule']) {
     if (!Reflect.deleteProperty(doors, name)) Object.defineProperty(doors, name, { value: undefined });

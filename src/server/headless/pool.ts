@@ -1,9 +1,9 @@
 // The page processes of `headlessRenderer`: happy-dom runs each page in a child Node process
 // (headless/child.ts, started by headless/page-process.ts) that renders that one page and is then
 // killed, so nothing a page changes in its process (a prototype, happy-dom's shared classes)
-// reaches another state's snapshot. SPARES processes are started ahead (on the first render, then
-// kept), so a render does not wait for a process to start. Every request a page makes comes back
-// here and is answered by the gate (headless/gate.ts). The server holds at most one frame of
+// reaches another state's snapshot. Spares are started ahead (once the first render's process is
+// ready, then kept: one, or SPARES while renders overlap), so a render does not wait for a start.
+// Every request a page makes comes back here and is answered by the gate (headless/gate.ts). The server holds at most one frame of
 // `maxSnapshotBytes` and request bodies of as much again per page process; a process that asks
 // for more, stays silent past the renderer's timeoutMs plus GRACE_MS, or whose resident memory
 // passes `memoryLimitMb` (memory-watch.ts) is killed, and only its render fails.
@@ -45,7 +45,7 @@ export interface HeadlessRenderer extends SnapshotRenderer {
 
 /** How long past its own timeoutMs a page process may stay silent before it is killed. */
 const GRACE_MS = 1000;
-/** Page processes started ahead of the renders that will take them. */
+/** The most page processes started ahead of the renders that will take them. */
 export const SPARES = 2;
 /** A page's requests in flight at once before the server stops reading its process (it waits). */
 const IN_FLIGHT = 32;
@@ -94,6 +94,8 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
   const taken = new Set<Slot>();
   let nextId = 0;
   let open = 0;
+  /** Set by close(): no spare is started until the next render. */
+  let closed = false;
 
   function start(): Slot {
     const slot: Slot = {
@@ -107,10 +109,18 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     return slot;
   }
 
+  /** Starts spares up to one per render in flight, at least one, at most SPARES (and maxPages). */
+  function topUp(): void {
+    const wanted = Math.min(SPARES, maxPages, Math.max(1, taken.size));
+    while (!closed && spares.length < wanted) spares.push(start());
+  }
+
   function take(): Slot {
+    closed = false;
     const slot = spares.shift() ?? start();
-    while (spares.length < Math.min(SPARES, maxPages)) spares.push(start());
     taken.add(slot);
+    // Spares start once this one is ready: a render that waits for a start does not share the CPU with them.
+    void slot.process.ready.catch(() => {}).then(topUp);
     return slot;
   }
 
@@ -265,6 +275,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
       return pages.run(() => renderPage(job));
     },
     async close() {
+      closed = true;
       const all = [...spares.splice(0), ...taken];
       for (const slot of all) {
         // Its exit is awaited: the server's event loop stays alive until it comes.

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
+import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'parse5';
@@ -255,6 +255,7 @@ describe('a script that climbs out of happy-dom into its page process', () => {
     const secret = path.join(dir, 'secret.txt');
     writeFileSync(secret, 'TOP SECRET');
     const escapee = fileURLToPath(new URL('./escapee.mjs', import.meta.url));
+    const priority = os.getPriority(process.pid);
     const child = spawn(
       process.execPath,
       [...pageProcessFlags(escapee), escapee, JSON.stringify({ secret, marker, port, parent: process.pid })],
@@ -281,7 +282,9 @@ describe('a script that climbs out of happy-dom into its page process', () => {
       'process.binding': 'absent',
       'process.dlopen': 'absent',
       'process.kill (the server)': 'absent',
+      'renice the server': 'refused: EACCES',
     });
+    expect(os.getPriority(process.pid)).toBe(priority);
     expect(existsSync(marker)).toBe(false);
     expect(connections).toEqual([]);
   });
