@@ -3,7 +3,7 @@
 // and addons, but on Node 20 not the network, so this closes it: a socket's connect fails as a
 // refused connection does (WebSocket, http, https, tls and fetch all connect through net.Socket),
 // nothing may listen or send datagrams, and the doors from `process` to other modules and to other
-// processes (getBuiltinModule, binding, dlopen, kill, os.setPriority) are removed. Where the OS
+// processes (getBuiltinModule, binding, dlopen, kill, _debugProcess, os.setPriority) are removed. Where the OS
 // allows, namespaces close the same doors below Node (isolation.ts).
 
 import dgram from 'node:dgram';
@@ -33,7 +33,7 @@ export function harden(): void {
     throw refused();
   };
   const doors = process as unknown as Record<string, unknown>;
-  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', '_kill', 'mainModule']) {
+  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', '_kill', '_debugProcess', 'mainModule']) {
     if (!Reflect.deleteProperty(doors, name)) Object.defineProperty(doors, name, { value: undefined });
   }
   for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response'])

@@ -490,13 +490,14 @@ describe('a page that writes its own frames to its page process channel (fd 3)',
 });
 
 describe.each([
-  ['one page process (default)', false],
-  ['a page process per page (isolate: true)', true],
+  ['by default', false],
+  ['with isolate: true', true],
 ] as const)('a page that poisons what its page process shares, %s', (_, isolate) => {
   it("a page that wraps Array.prototype.join (Node's realm, reached from the page) puts no <script> into later states' snapshots", async () => {
     const render = await serve('join', { isolate, maxPages: 1 });
     const poisoned = await render('/poison');
-    expect.soft(poisoned.status).toBe(200);
+    // With intrinsics frozen the wrap itself throws in the page's script: its own state fails (500).
+    expect.soft(poisoned.status).toBe(500);
     for (const state of ['/a', '/b', '/c']) {
       const reply = await render(state);
       expect.soft(reply.status).toBe(200);

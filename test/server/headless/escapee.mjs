@@ -50,5 +50,6 @@ absent('process.getBuiltinModule', process.getBuiltinModule);
 absent('process.binding', process.binding);
 absent('process.dlopen', process.dlopen);
 absent('process.kill (the server)', process.kill);
+absent('process._debugProcess (the server)', process._debugProcess);
 sync('renice the server', () => os.setPriority(parent, 19));
 process.stdout.write(JSON.stringify(tried));

@@ -282,6 +282,7 @@ describe('a script that climbs out of happy-dom into its page process', () => {
       'process.binding': 'absent',
       'process.dlopen': 'absent',
       'process.kill (the server)': 'absent',
+      'process._debugProcess (the server)': 'absent',
       'renice the server': 'refused: EACCES',
     });
     expect(os.getPriority(process.pid)).toBe(priority);
