@@ -85,7 +85,7 @@ export function startPageProcess(args: string[], limit: number, events: ProcessE
       if ((message as { type?: unknown } | null)?.type === 'ready') return onReady();
       events.message(message as FromChild);
     },
-    (why) => end(`it broke the protocol (${why}) and was stopped`),
+    (why) => end(`broke the protocol (${why}) and was stopped`),
   );
   channel.on('data', read);
   channel.on('error', () => {});
