@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CodecError, toUglyUrl } from '../src/codec.js';
 import { isCanonicalPath, normalizeLocation, stripAnchor, toLocation, toUrl } from '../src/location.js';
+import { costRatio } from './cost.js';
 
 describe('toLocation', () => {
   it.each([
@@ -114,17 +115,17 @@ describe('canonical spelling of escape runs', () => {
 
   it('canonicalises a 16 kB path of escapes in linear time, whichever escapes it holds', () => {
     for (const run of ['%25', '%2f', '%41%2f', '%c3%a9', '%7E']) {
-      const path = '/' + run.repeat(Math.floor(16_384 / run.length));
-      // The best of five batches of 20, so a busy machine's preemptions and GC pauses do not decide it.
-      let best = Infinity;
-      for (let batch = 0; batch < 5; batch++) {
-        const started = process.cpuUsage();
-        for (let i = 0; i < 20; i++) toLocation(path + batch + '-' + i);
-        const used = process.cpuUsage(started);
-        best = Math.min(best, (used.user + used.system) / 1000 / 20);
-      }
-      // Measured here: 0.1 to 0.5 ms each; 3.7 ms and more when each escape cost a call of its own.
-      expect(best, run).toBeLessThan(2);
+      const path = (bytes: number) => '/' + run.repeat(Math.floor(bytes / run.length));
+      const long = path(16_384);
+      const short = path(2_048);
+      let i = 0;
+      // 8 times longer, 8 times the cost, not 64: each escape costing a call of its own was 3.7 ms and more.
+      const ratio = costRatio(
+        () => toLocation(long + i++),
+        () => toLocation(short + i++),
+        { repeat: 5, baselineRepeat: 40 },
+      );
+      expect(ratio, run).toBeLessThan(24);
     }
   });
 });

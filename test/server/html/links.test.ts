@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { toUglyUrl } from '../../../src/codec.js';
 import { applyEdits, prettyHref, rewriteLinks } from '../../../src/server/html/links.js';
+import { costRatio } from '../../cost.js';
 
 const ctx = (mode: 'history' | 'hashbang', base = '/') => ({
   origin: 'https://example.com',
@@ -192,14 +193,23 @@ describe('rewriteLinks', () => {
   it('reads a page whose link holds a 64 kB run of whitespace in linear time', () => {
     // The whitespace HTML strips around a URL was found by `[…]+$`, which V8 retries at each
     // character of a run that does not end the href: 4 s for 64 kB, quadratic in the run.
-    const run = ' \t\n'.repeat(21_846);
-    const html = `<a href="#!/b/1">1</a><a href="https://u.example/${run}x">u</a><a href="${run}#!/b/2${run}">2</a>`;
-    const started = process.cpuUsage();
-    const out = rewriteLinks(html, ctx('history'));
-    const used = process.cpuUsage(started);
-    expect(out).toBe(`<a href="/b/1">1</a><a href="https://u.example/${run}x">u</a><a href="/b/2">2</a>`);
-    // Measured here: 1 to 3 ms; 9 s before.
-    expect((used.user + used.system) / 1000).toBeLessThan(250);
+    const page = (length: number) => {
+      const run = ' \t\n'.repeat(length / 3);
+      return {
+        run,
+        html: `<a href="#!/b/1">1</a><a href="https://u.example/${run}x">u</a><a href="${run}#!/b/2${run}">2</a>`,
+      };
+    };
+    const { run, html } = page(65_538);
+    expect(rewriteLinks(html, ctx('history'))).toBe(`<a href="/b/1">1</a><a href="https://u.example/${run}x">u</a><a href="/b/2">2</a>`);
+    // A page 8 times longer costs 8 times as much, not 64 (the cost measured against the shorter one).
+    const short = page(8_193).html;
+    const ratio = costRatio(
+      () => rewriteLinks(html, ctx('history')),
+      () => rewriteLinks(short, ctx('history')),
+      { baselineRepeat: 8 },
+    );
+    expect(ratio).toBeLessThan(24);
   });
 
   it('returns markup with no ugly link as it is, without parsing', () => {
