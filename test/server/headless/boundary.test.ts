@@ -489,41 +489,35 @@ describe('a page that writes its own frames to its page process channel (fd 3)',
   }, 30_000);
 });
 
-describe.each([
-  ['by default', false],
-  ['with isolate: true', true],
-] as const)('a page that poisons what its page process shares, %s', (_, isolate) => {
+/** Renders later states after a poisoning one: each is 200, drawn, and carries nothing the page injected. */
+async function expectCleanAfter(render: (state: string) => Promise<Reply>): Promise<void> {
+  for (const state of ['/a', '/b', '/c']) {
+    const reply = await render(state);
+    expect.soft(reply.status).toBe(200);
+    expect.soft(appText(reply)).toBe('drawn ' + state);
+    expect.soft(reply.body).not.toContain('injected-by-page');
+  }
+}
+
+// `isolate` changes nothing now (every page has its own process); before, both settings were poisoned.
+describe('a page that poisons what its page process shares', () => {
   it("a page that wraps Array.prototype.join (Node's realm, reached from the page) puts no <script> into later states' snapshots", async () => {
-    const render = await serve('join', { isolate, maxPages: 1 });
-    const poisoned = await render('/poison');
+    const render = await serve('join', { maxPages: 1 });
     // With intrinsics frozen the wrap itself throws in the page's script: its own state fails (500).
-    expect.soft(poisoned.status).toBe(500);
-    for (const state of ['/a', '/b', '/c']) {
-      const reply = await render(state);
-      expect.soft(reply.status).toBe(200);
-      expect.soft(appText(reply)).toBe('drawn ' + state);
-      expect.soft(reply.body).not.toContain('injected-by-page');
-    }
+    expect.soft((await render('/poison')).status).toBe(500);
+    await expectCleanAfter(render);
   }, 30_000);
 
   it("a page that wraps happy-dom's shared Element.prototype.getAttribute puts no <script> into later states' snapshots", async () => {
-    const render = await serve('getattribute', { isolate, maxPages: 1 });
-    const poisoned = await render('/poison');
-    expect.soft(poisoned.status).toBe(200);
-    for (const state of ['/a', '/b', '/c']) {
-      const reply = await render(state);
-      expect.soft(reply.status).toBe(200);
-      expect.soft(appText(reply)).toBe('drawn ' + state);
-      expect.soft(reply.body).not.toContain('injected-by-page');
-    }
+    const render = await serve('getattribute', { maxPages: 1 });
+    expect.soft((await render('/poison')).status).toBe(200);
+    await expectCleanAfter(render);
   }, 30_000);
 
   it("a page that wraps happy-dom's shared Element.prototype.getAttribute to say 404 does not turn later states into 404s", async () => {
-    const render = await serve('not-found', { isolate, maxPages: 1 });
+    const render = await serve('not-found', { maxPages: 1 });
     expect.soft((await render('/poison')).status).toBe(200);
-    const later = [];
-    for (const state of ['/a', '/b', '/c']) later.push(await render(state));
-    expect.soft(later.map((reply) => reply.status)).toEqual([200, 200, 200]);
+    await expectCleanAfter(render);
   }, 30_000);
 });
 
