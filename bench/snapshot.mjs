@@ -1,10 +1,12 @@
-// Times one snapshot of the same book page two ways: from the route's render hooks (load, title,
-// render into the parsed shell) and from the real app in happy-dom (headlessRenderer, whose pages
-// run in page processes: one for all pages, and with isolate one per page). Run with
-// `npm run bench` (it builds first). Caches are off: every timed render is a real render.
+// Times one snapshot of the same book page: from the route's render hooks (load, title, render
+// into the parsed shell) and from the real app in happy-dom (headlessRenderer, a page process a
+// page, started ahead), and, with env BEFORE_DIST naming another build's dist/server/index.js (the
+// package before single-use page processes), from that build's headlessRenderer too. Run with
+// `npm run bench:snapshot` (it builds first). Caches are off: every timed render is a real render.
+// Renders run back to back, so a single-use page process may wait for its start.
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRoutes } from '../dist/index.js';
 import { createSnapshotHandler, headlessRenderer } from '../dist/server/index.js';
 import { bookTitle, bookView } from './app/view.js';
@@ -26,8 +28,10 @@ const RUNS = Number(process.env.RUNS ?? 50);
 const hooks = createSnapshotHandler({ routes, origin, shell, cache: false });
 const renderer = headlessRenderer({ root, maxPages: 1 });
 const headless = createSnapshotHandler({ routes, origin, shell, renderer, cache: false });
-const isolatedRenderer = headlessRenderer({ root, maxPages: 1, isolate: true });
-const isolated = createSnapshotHandler({ routes, origin, shell, renderer: isolatedRenderer, cache: false });
+const beforeDist = process.env.BEFORE_DIST;
+const beforeServer = beforeDist ? await import(pathToFileURL(beforeDist).href) : null;
+const beforeRenderer = beforeServer?.headlessRenderer({ root, maxPages: 1 });
+const before = beforeServer && beforeServer.createSnapshotHandler({ routes, origin, shell, renderer: beforeRenderer, cache: false });
 
 async function time(fn) {
   const started = process.hrtime.bigint();
@@ -64,13 +68,12 @@ async function overHttp(handler) {
   return stats(samples);
 }
 
-const results = [
-  await measure('render hooks', hooks),
-  await measure('headless (happy-dom)', headless),
-  await measure('headless, isolate', isolated),
-];
-const http = [await overHttp(hooks), await overHttp(headless), await overHttp(isolated)];
-await Promise.all([renderer.close(), isolatedRenderer.close()]);
+const handlers = [['render hooks', hooks], ['headless (happy-dom)', headless], ...(before ? [['headless, BEFORE_DIST', before]] : [])];
+const results = [];
+for (const [name, handler] of handlers) results.push(await measure(name, handler));
+const http = [];
+for (const [, handler] of handlers) http.push(await overHttp(handler));
+await Promise.all([renderer.close(), beforeRenderer?.close()]);
 
 if (results.some((r) => outlet(r.html) !== outlet(results[0].html)))
   throw new Error('the snapshots differ: the bench would compare different pages');
@@ -85,3 +88,4 @@ results.forEach((r, i) => {
   );
 });
 console.log('All snapshots have the same outlet content.');
+if (!before) console.log('headless, BEFORE_DIST: not measured (set BEFORE_DIST to a dist/server/index.js)');
