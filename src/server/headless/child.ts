@@ -13,7 +13,6 @@ import { Socket } from 'node:net';
 import type { Browser, BrowserPage, BrowserWindow, IOptionalBrowserSettings } from 'happy-dom';
 import { SnapshotError } from '../errors.js';
 import { MAX_CAUSE } from '../printable.js';
-import { SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../settled.js';
 import { rejectNetworkErrors } from './follow.js';
 import { harden } from './harden.js';
 import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
@@ -29,6 +28,7 @@ import {
   type ToChild,
 } from './protocol.js';
 import { pageRequests, type PageJob } from './requests.js';
+import { warmAnswer, warmUp, WARM_JOB } from './warm-up.js';
 
 // The channel to the server (fd 3, a pipe: frames.ts); made before harden(), which closes the network.
 const channel = new Socket({ fd: 3, readable: true, writable: true });
@@ -53,74 +53,17 @@ function jobOf(window: BrowserWindow): PageJob | undefined {
   return undefined;
 }
 
-/** The warm-up page's job (start()): its requests are answered here from WARM_FILES, never sent to the server. */
-const WARM: PageJob = { id: -1 };
+// The warm-up page's requests (warm-up.ts) are answered here, never sent to the server.
 const requests = pageRequests(
-  (message) => (message.type === 'request' && message.id === WARM.id ? warmAnswer(message.rid, message.request.url) : send(message)),
+  (message) => (message.type === 'request' && message.id === WARM_JOB.id ? answerWarm(message.rid, message.request.url) : send(message)),
   jobOf,
   options.maxSnapshotBytes,
 );
 
-// The warm-up page, at an origin no page has: a shell, a deferred script, a stylesheet and a JSON
-// fetch, then the DOM work of a client-rendered view and the router's settled signal. It runs what
-// a render runs (the interceptor and its answers, scripts, the parser, DOM building, the settle
-// wait, serialisation) once before the process says it is ready, so a render's first call of each
-// is not compiled on the request path.
-const WARM_ORIGIN = 'http://warm-up.invalid';
-const WARM_FILES: Record<string, [string, string]> = {
-  '/': [
-    'text/html; charset=utf-8',
-    '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>warm</title><link rel="stylesheet" href="/warm.css">' +
-      '<script defer src="/warm.js"></script></head><body><header><a href="/">home</a></header><main id="app"></main>' +
-      '<footer>warm</footer></body></html>',
-  ],
-  '/warm.css': ['text/css', 'main { display: block }'],
-  '/warm.json': [
-    'application/json',
-    JSON.stringify({ items: Array.from({ length: 20 }, (_, i) => ({ id: String(i), name: `Item ${i}`, year: 1800 + i })) }),
-  ],
-  '/warm.js': [
-    'text/javascript',
-    `(async () => {
-  const root = document.documentElement;
-  root.setAttribute(${JSON.stringify(STATE_ATTRIBUTE)}, 'busy');
-  const data = await fetch('/warm.json').then((r) => (r.ok ? r.json() : Promise.reject(new Error(String(r.status)))));
-  history.replaceState({ at: 1 }, '', location.pathname + '?q=1');
-  addEventListener('popstate', () => {});
-  document.addEventListener('click', (event) => event.target.closest('a') && event.preventDefault());
-  const section = document.createElement('section');
-  section.innerHTML = '<h1>Items &amp; more</h1><ul>' + data.items.map((item) =>
-    '<li><a href="/items/' + encodeURIComponent(item.id) + '">' + item.name + '</a> <span class="by">' + item.year + '</span></li>').join('') + '</ul>';
-  document.getElementById('app').replaceChildren(section);
-  const meta = document.createElement('meta');
-  meta.setAttribute('name', 'description');
-  meta.setAttribute('content', 'warm');
-  const link = document.createElement('link');
-  link.rel = 'canonical';
-  link.href = location.origin + '/';
-  document.head.append(meta, link);
-  document.title = section.querySelector('h1').textContent + ' ' + section.querySelectorAll('a[href]').length;
-  await new Promise((resolve) => setTimeout(resolve, 0));
-  root.setAttribute(${JSON.stringify(STATUS_ATTRIBUTE)}, '200');
-  root.setAttribute(${JSON.stringify(STATE_ATTRIBUTE)}, 'settled');
-  dispatchEvent(new CustomEvent(${JSON.stringify(SETTLED_EVENT)}, { detail: {} }));
-})();`,
-  ],
-};
-
-/** Answers a request of the warm-up page from WARM_FILES, as the server's answers come (in parts). */
-async function warmAnswer(rid: number, url: string): Promise<boolean> {
-  const { origin, pathname } = new URL(url);
-  const file = origin === WARM_ORIGIN ? WARM_FILES[pathname] : undefined;
-  const answer = file && {
-    status: 200,
-    statusText: 'OK',
-    headers: [['content-type', file[0]]] as Array<[string, string]>,
-    body: Buffer.from(file[1]),
-  };
-  // Answered on a later turn, as an answer from the server is.
+/** Answers a request of the warm-up page from its files, on a later turn, as an answer from the server comes (in parts). */
+async function answerWarm(rid: number, url: string): Promise<boolean> {
   await new Promise((resolve) => setImmediate(resolve));
-  await sendAnswer(async (message) => (requests.answer(message), true), rid, answer ?? null);
+  await sendAnswer(async (message) => (requests.answer(message), true), rid, warmAnswer(url));
   return true;
 }
 
@@ -157,44 +100,8 @@ async function start(): Promise<Browser> {
     },
   };
   const browser = new happy.Browser({ settings });
-  await warmUp(browser);
+  await warmUp(browser, { opened, signals, timeoutMs: options.timeoutMs });
   return browser;
-}
-
-/**
- * Renders the warm-up page (WARM_FILES) as a page is rendered, so that a render's time is spent on
- * its own page. It only warms up: if it fails or does not settle within timeoutMs, the process
- * goes on and says it is ready all the same.
- */
-async function warmUp(browser: Browser): Promise<void> {
-  const warm = browser.newPage();
-  opened.set(warm, WARM);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const render = async () => {
-    await warm.goto(`${WARM_ORIGIN}/`);
-    const window = warm.mainFrame.window;
-    await waitUntilSettled(warm, signals.get(window) ?? watchWindow(window));
-    const plain: PlainJob = {
-      location: '/',
-      url: `${WARM_ORIGIN}/`,
-      canonical: `${WARM_ORIGIN}/`,
-      notFound: false,
-      noindex: false,
-      settings: { origin: WARM_ORIGIN, base: '/', mode: 'history' },
-    };
-    const job = { ...plain, match: null, signal: new AbortController().signal };
-    pageOutcome(window, job);
-    serializePage(window, job, WARM.source ?? '');
-  };
-  try {
-    await Promise.race([render(), new Promise((resolve) => (timer = setTimeout(resolve, options.timeoutMs)))]);
-  } catch {
-    // Nothing of a render depends on it.
-  } finally {
-    clearTimeout(timer);
-    opened.delete(warm);
-    await warm.close().catch(() => {});
-  }
 }
 
 /** Renders the one page of this process; the server kills the process once it has the result. */
