@@ -54,7 +54,8 @@ describe('a page whose API is the snapshot server itself', () => {
       // The handler answers on this server, which is the renderer's upstream: made once its port is known.
       let handler: SnapshotHandler | undefined;
       const server = await listen((req, res) => void handler?.node(req, res, () => res.writeHead(404).end()));
-      const headless = headlessRenderer({ root: path.join(dir, 'app'), timeoutMs: 3000, maxPages: 2, upstream: server.base });
+      // Liveness only: a render's page process may take seconds to start on a loaded machine.
+      const headless = headlessRenderer({ root: path.join(dir, 'app'), timeoutMs: 15_000, maxPages: 2, upstream: server.base });
       // Counts the renders the handler starts.
       const started: string[] = [];
       const counting: SnapshotRenderer = {
@@ -71,7 +72,7 @@ describe('a page whose API is the snapshot server itself', () => {
           shell: SHELL,
           renderer: counting,
           queue: { concurrency },
-          timeoutMs: 3000,
+          timeoutMs: 15_000,
           onError: () => {},
         });
         const first = await request(server.port, '/?_escaped_fragment_=/books/9');
@@ -90,5 +91,6 @@ describe('a page whose API is the snapshot server itself', () => {
         await headless.close();
       }
     },
+    60_000,
   );
 });
