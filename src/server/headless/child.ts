@@ -16,7 +16,7 @@ import { MAX_CAUSE } from '../printable.js';
 import { rejectNetworkErrors } from './follow.js';
 import { harden } from './harden.js';
 import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
-import { encodeFrame, frameReader } from './frames.js';
+import { frameReader, writeFrame } from './frames.js';
 import {
   MAX_FRAME,
   PART,
@@ -36,13 +36,7 @@ harden();
 
 const options = JSON.parse(process.argv[2] ?? '{}') as ChildOptions;
 /** Sends a message to the server: true once it has gone. */
-const send = (message: FromChild) =>
-  new Promise<boolean>((resolve) => {
-    const parts = encodeFrame(message);
-    const last = parts.pop()!;
-    for (const part of parts) channel.write(part);
-    channel.write(last, (error) => resolve(!error));
-  });
+const send = (message: FromChild) => writeFrame(channel, message);
 
 /** Each open page's job, found by its window for the page's requests. */
 const opened = new Map<BrowserPage, PageJob>();

@@ -32,6 +32,23 @@ export function encodeFrame(message: object): Buffer[] {
   return [prefix, head, ...bytes.map((b) => Buffer.from(b.buffer, b.byteOffset, b.byteLength))];
 }
 
+/** Writes the frame of `message` to `stream`: true once it has gone, false if it could not. */
+export function writeFrame(
+  stream: { write(chunk: Buffer, done?: (error?: Error | null) => void): boolean },
+  message: object,
+): Promise<boolean> {
+  return new Promise((resolve) => {
+    try {
+      const parts = encodeFrame(message);
+      const last = parts.pop()!;
+      for (const part of parts) stream.write(part);
+      stream.write(last, (error) => resolve(!error));
+    } catch {
+      resolve(false);
+    }
+  });
+}
+
 /**
  * A reader of frames: give it each chunk read; it calls `onFrame` with each whole message, and
  * `onBroken` once, with why, for a frame longer than `limit`, or whose JSON is too long or not

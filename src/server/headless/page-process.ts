@@ -6,7 +6,7 @@
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
-import { encodeFrame, frameReader, HEAD_LIMIT } from './frames.js';
+import { frameReader, HEAD_LIMIT, writeFrame } from './frames.js';
 import { isolation } from './isolation.js';
 import { printable } from '../printable.js';
 import { SYNC_FD, type FromChild, type ToChild } from './protocol.js';
@@ -108,18 +108,8 @@ export function startPageProcess(args: string[], limit: number, events: ProcessE
     get dead() {
       return dead;
     },
-    send(message) {
-      if (dead) return Promise.resolve(false);
-      return new Promise((resolve) => {
-        try {
-          const parts = encodeFrame(message);
-          const last = parts.pop()!;
-          for (const part of parts) channel.write(part);
-          channel.write(last, (error) => resolve(!error && !dead));
-        } catch {
-          resolve(false);
-        }
-      });
+    async send(message) {
+      return !dead && (await writeFrame(channel, message)) && !dead;
     },
     pause: () => channel.pause(),
     resume: () => channel.resume(),

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeFrame, frameReader, HEAD_LIMIT } from '../../../src/server/headless/frames.js';
+import { encodeFrame, frameReader, HEAD_LIMIT, writeFrame } from '../../../src/server/headless/frames.js';
 
 // The channel between the server and a page process: the server reads what a page's script may
 // have written, so a frame's length is checked before a byte of it is held.
@@ -97,5 +97,19 @@ describe('encodeFrame and frameReader', () => {
 
   it('refuses to write a message whose JSON passes HEAD_LIMIT', () => {
     expect(() => encodeFrame({ url: 'x'.repeat(HEAD_LIMIT) })).toThrow(RangeError);
+  });
+});
+
+describe('writeFrame', () => {
+  it('writes the whole frame and says true once it has gone, false when the stream fails', async () => {
+    const written: Buffer[] = [];
+    const ok = await writeFrame(
+      { write: (chunk: Buffer, done?: (error?: Error | null) => void) => (written.push(chunk), done?.(), true) },
+      { type: 'ready' },
+    );
+    expect(ok).toBe(true);
+    expect(Buffer.concat(written)).toEqual(bytesOf({ type: 'ready' }));
+    const failing = { write: (_chunk: Buffer, done?: (error?: Error | null) => void) => (done?.(new Error('EPIPE')), false) };
+    expect(await writeFrame(failing, { type: 'ready' })).toBe(false);
   });
 });
