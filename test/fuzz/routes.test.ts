@@ -12,6 +12,7 @@ import { createMatcher as createScan } from '../../src/route-scan.js';
 import { createRoutes } from '../../src/routes.js';
 import { ptrTokens } from '../ptr-tokens.js';
 import { fuzz, fuzzing } from './runs.js';
+import { costRatio } from '../cost.js';
 
 // Route tables made of random path-to-regexp v8 patterns, and random paths against them.
 // test/routes.test.ts proves match and href on one hand-written table; here the patterns themselves
@@ -286,14 +287,14 @@ describe('a param decodes once, whichever URL form carries it', () => {
 });
 
 // Catastrophic backtracking: recheck's static analysis of each compiled regexp; then each regexp, and
-// the whole match (normalizing, the segment index, the regexp, decoding), timed on 64 kB URLs made of
-// the pattern's own literals and delimiters. Time is the process's CPU time, not the wall clock, so
-// other work on a busy machine does not count. A linear pass over 64 kB takes 10 to 40 ms (a run of
-// `%` grows threefold in canonical spelling); the bound leaves room and still catches anything
-// quadratic (a quadratic segment-index lookup took 600 ms on such input, a throw per bad escape in
-// lenient decoding 800 ms).
+// the whole match (normalizing, the segment index, the regexp, decoding), on 64 kB URLs made of the
+// pattern's own literals and delimiters. The slowest input's cost is measured against one scan of
+// it (slowestRatio), never against the clock, so a busy machine does not decide it. A linear match
+// of 64 kB cost up to 180 scans of it here (normalizing and decoding allocate; a scan does not); a
+// quadratic segment-index lookup (600 ms on such input, about 30 times a linear match) or a throw
+// per bad escape in lenient decoding (800 ms) is thousands.
 const ADVERSARIAL_BYTES = 64 * 1024;
-const BOUND_MS = 250;
+const LINEAR_RATIO = 1000;
 
 // Patterns a person writes, and the shapes path-to-regexp guards with lookaheads and exclusions.
 const KNOWN_PATTERNS = [
@@ -365,12 +366,12 @@ function literalsOf(path: string): string[] {
     .filter((l) => l !== '');
 }
 
-/** The slowest of the adversarial inputs in CPU time, through the regexp alone and through the table's match. */
-function slowest(path: string, literals: readonly string[], sensitive: boolean): { ms: number; input: string } {
+/** The slowest of the adversarial inputs in CPU time, through the regexp alone and through the table's match, with its run. */
+function slowest(path: string, literals: readonly string[], sensitive: boolean): { ms: number; input: string; run: () => unknown } {
   const table = createRoutes([{ path }], { sensitive });
   const { regexp } = compileRoute({ path }, sensitive);
   const inputs = adversarial(path, literals);
-  let worst = { ms: 0, input: '' };
+  let worst = { ms: -1, input: '', run: (): unknown => null };
   const cpu = () => {
     const { user, system } = process.cpuUsage();
     return (user + system) / 1000;
@@ -379,11 +380,28 @@ function slowest(path: string, literals: readonly string[], sensitive: boolean):
     const start = cpu();
     run(input);
     const ms = cpu() - start;
-    if (ms > worst.ms) worst = { ms, input: input.slice(0, 40) };
+    if (ms > worst.ms) worst = { ms, input, run: () => run(input) };
   };
   for (const input of inputs.regexp) time(input, (i) => regexp.exec(i));
   for (const input of inputs.match) time(input, (i) => table.match(i));
   return worst;
+}
+
+/** A JavaScript pass over every character of a text, once: a linear match of it is a few of these. */
+function scan(text: string): number {
+  let hash = 0;
+  for (let i = 0; i < text.length; i++) hash = (hash * 31 + text.charCodeAt(i)) | 0;
+  return hash;
+}
+
+/**
+ * The cost of the slowest input's match as a ratio to one scan of that input, each timed as the
+ * fastest of several runs (test/cost.ts): a match that backtracks at each character of 64 kB is
+ * thousands of scans; a linear one is a few, whatever the machine's load.
+ */
+function slowestRatio(path: string, literals: readonly string[], sensitive: boolean): { ratio: number; input: string } {
+  const worst = slowest(path, literals, sensitive);
+  return { ratio: costRatio(worst.run, () => scan(worst.input), { runs: 5 }), input: worst.input.slice(0, 40) };
 }
 
 // recheck's verdicts without its wall-clock limits (an attack that runs past 1 s on a loaded machine
@@ -424,15 +442,15 @@ describe('no route regexp backtracks catastrophically', () => {
   );
 
   it.each(KNOWN_PATTERNS)('matches 64 kB of the text of %s in linear time', (path) => {
-    const worst = slowest(path, literalsOf(path), true);
-    expect(worst.ms, `${path} on ${JSON.stringify(worst.input)}…`).toBeLessThan(BOUND_MS);
+    const worst = slowestRatio(path, literalsOf(path), true);
+    expect(worst.ratio, `${path} on ${JSON.stringify(worst.input)}…`).toBeLessThan(LINEAR_RATIO);
   });
 
   it('matches 64 kB of the text of random patterns in linear time', () => {
     fc.assert(
       fc.property(pattern, fc.boolean(), (p, sens) => {
-        const worst = slowest(p.path, p.literals, sens);
-        expect(worst.ms, `${p.path} on ${JSON.stringify(worst.input)}…`).toBeLessThan(BOUND_MS);
+        const worst = slowestRatio(p.path, p.literals, sens);
+        expect(worst.ratio, `${p.path} on ${JSON.stringify(worst.input)}…`).toBeLessThan(LINEAR_RATIO);
       }),
       fuzz(106, 20, 200),
     );
