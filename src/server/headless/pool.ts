@@ -21,8 +21,8 @@ import { checkSnapshot } from './snapshot-check.js';
 import {
   checkedResult,
   PART,
+  requestParts,
   sendAnswer,
-  validRequest,
   type ChildOptions,
   type FromChild,
   type GateAnswer,
@@ -49,6 +49,8 @@ const GRACE_MS = 1000;
 export const SPARES = 2;
 /** A page's requests in flight at once before the server stops reading its process (it waits). */
 const IN_FLIGHT = 32;
+/** How the render of a page process that sent what is not a message fails. */
+const PROTOCOL = 'broke the protocol and was stopped';
 const CODES = new Set<string>(['BAD_OPTION', 'BAD_SHELL', 'UNSAFE_PATH', 'TIMEOUT', 'BUSY', 'RENDER_FAILED']);
 
 /** What the pool is built from: options `headlessRenderer` has checked, and the gate. */
@@ -58,13 +60,6 @@ export interface PoolOptions extends ChildOptions {
   /** The resident memory a page process may reach, in MB, and its heap limit when given by the user. */
   memoryLimitMb: number;
   heapLimitMb?: number;
-}
-
-/** One request of the page, gathering its body's parts. */
-interface Gathering {
-  request: GateRequest;
-  parts: Uint8Array[];
-  left: number;
 }
 
 /** A started process, and who hears it: nobody while it is a spare, its render once taken. */
@@ -129,8 +124,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     const id = nextId++;
     const page = slot.process;
     const ends = new AbortController();
-    const gathering = new Map<number, Gathering>();
-    let gathered = 0;
+    const gather = requestParts(maxSnapshotBytes);
     let inFlight = 0;
     let fault: string | undefined;
     let settled = false;
@@ -182,41 +176,22 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
 
       slot.message = (message) => {
         if (settled) return;
-        if (typeof message !== 'object' || message === null) return broken('broke the protocol and was stopped');
-        if (message.type === 'request') {
-          const { rid, request, parts } = message;
-          if (message.id !== id || !Number.isSafeInteger(rid) || gathering.has(rid) || !validRequest(request))
-            return broken('broke the protocol and was stopped');
-          const body = request.body;
-          if (!Number.isSafeInteger(parts) || parts < 0 || (body && body.byteLength > PART) || (parts > 0 && !body))
-            return broken('broke the protocol and was stopped');
-          if (parts === 0) return ask(rid, request);
-          if ((gathered += body!.byteLength) > maxSnapshotBytes)
-            return broken(`sent a request body past ${maxSnapshotBytes} bytes and was stopped`);
-          gathering.set(rid, { request, parts: [body!], left: parts });
-          return;
+        if (typeof message !== 'object' || message === null) return broken(PROTOCOL);
+        if (message.type === 'request' || message.type === 'part') {
+          if (message.type === 'request' && message.id !== id) return broken(PROTOCOL);
+          const taken = gather(message);
+          if (typeof taken === 'string') return broken(taken);
+          return taken && ask(taken.rid, taken.request);
         }
-        if (message.type === 'part') {
-          const open = gathering.get(message.rid);
-          const body = message.body as unknown;
-          if (!open || !(body instanceof Uint8Array) || body.byteLength > PART) return broken('broke the protocol and was stopped');
-          if ((gathered += body.byteLength) > maxSnapshotBytes)
-            return broken(`sent a request body past ${maxSnapshotBytes} bytes and was stopped`);
-          open.parts.push(body);
-          if (--open.left > 0) return;
-          gathering.delete(message.rid);
-          gathered -= open.parts.reduce((sum, part) => sum + part.byteLength, 0);
-          return ask(message.rid, { ...open.request, body: Buffer.concat(open.parts) });
-        }
-        if (message.type === 'ready' || message.id !== id) return broken('broke the protocol and was stopped');
+        if (message.type === 'ready' || message.id !== id) return broken(PROTOCOL);
         if (message.type === 'failed') {
           const code = typeof message.code === 'string' && CODES.has(message.code) ? (message.code as SnapshotErrorCode) : 'RENDER_FAILED';
           return failed(code, printable(String(message.message)));
         }
-        if (message.type !== 'done' || !(message.html instanceof Uint8Array)) return broken('broke the protocol and was stopped');
+        if (message.type !== 'done' || !(message.html instanceof Uint8Array)) return broken(PROTOCOL);
         if (message.html.byteLength > maxSnapshotBytes) return broken(`sent a snapshot past ${maxSnapshotBytes} bytes`);
         const result = checkedResult({ ...message.result, html: Buffer.from(message.html).toString('utf8') });
-        if (!result) return broken('broke the protocol and was stopped');
+        if (!result) return broken(PROTOCOL);
         const wrong =
           result.redirect === undefined
             ? checkSnapshot(result.html, { status: result.status ?? 200, noindex: matchNoindex(job.match) })

@@ -158,6 +158,44 @@ export function frameLength(length: number): Buffer {
   return size;
 }
 
+/**
+ * The server's end of a page's requests, sent by `sendInParts`: each request or part message in;
+ * out, the request whole once its last part came (`{ rid, request }`), undefined while parts are
+ * awaited, or what the message did wrong, as a render's failure says it. The bodies held at once
+ * are at most `maxBytes`; a part of no request, or past PART bytes, is wrong.
+ */
+export function requestParts(
+  maxBytes: number,
+): (message: Extract<FromChild, { type: 'request' | 'part' }>) => { rid: number; request: GateRequest } | undefined | string {
+  const open = new Map<number, { request: GateRequest; parts: Uint8Array[]; left: number }>();
+  let held = 0;
+  const wrong = 'broke the protocol and was stopped';
+  const hold = (bytes: number) => ((held += bytes) > maxBytes ? `sent a request body past ${maxBytes} bytes and was stopped` : null);
+  return (message) => {
+    if (message.type === 'request') {
+      const { rid, request, parts } = message;
+      const body = request?.body;
+      if (!Number.isSafeInteger(rid) || open.has(rid) || !validRequest(request)) return wrong;
+      if (!Number.isSafeInteger(parts) || parts < 0 || (body && body.byteLength > PART) || (parts > 0 && !body)) return wrong;
+      if (parts === 0) return { rid, request };
+      const over = hold(body!.byteLength);
+      if (over) return over;
+      open.set(rid, { request, parts: [body!], left: parts });
+      return undefined;
+    }
+    const gathering = open.get(message.rid);
+    const body = message.body as unknown;
+    if (!gathering || !(body instanceof Uint8Array) || body.byteLength > PART) return wrong;
+    const over = hold(body.byteLength);
+    if (over) return over;
+    gathering.parts.push(body);
+    if (--gathering.left > 0) return undefined;
+    open.delete(message.rid);
+    held -= gathering.parts.reduce((sum, part) => sum + part.byteLength, 0);
+    return { rid: message.rid, request: { ...gathering.request, body: Buffer.concat(gathering.parts) } };
+  };
+}
+
 /** A page process's result, with only the fields a RenderResult has, or null when it is not one. */
 export function checkedResult(result: unknown): RenderResult | null {
   if (typeof result !== 'object' || result === null) return null;

@@ -7,6 +7,7 @@ import {
   MAX_FRAME,
   PART,
   sendAnswer,
+  requestParts,
   sendInParts,
   validRequest,
   type AnswerMessage,
@@ -144,5 +145,29 @@ describe('sendInParts', () => {
       ['part', PART, undefined],
       ['part', 3, undefined],
     ]);
+  });
+});
+
+describe('requestParts', () => {
+  const head = { url: 'https://example.com/api', method: 'POST', headers: [] as Array<[string, string]> };
+  const request = (rid: number, body: Uint8Array | null, parts: number) =>
+    ({ type: 'request', rid, id: 0, request: { ...head, body }, parts }) as const;
+  const part = (rid: number, body: Uint8Array) => ({ type: 'part', rid, body }) as const;
+
+  it('gives a request at once when no part follows, and whole once its last part came', () => {
+    const gather = requestParts(4 * PART);
+    expect(gather(request(1, null, 0))).toEqual({ rid: 1, request: { ...head, body: null } });
+    expect(gather(request(2, new Uint8Array(PART).fill(1), 1))).toBeUndefined();
+    const whole = gather(part(2, new Uint8Array(3).fill(2)));
+    expect(typeof whole === 'object' && whole?.request.body?.length).toBe(PART + 3);
+  });
+
+  it('names what a page process did wrong: a part of no request, a part past PART, bodies held past the cap', () => {
+    const gather = requestParts(2 * PART);
+    expect(gather(part(9, new Uint8Array(1)))).toBe('broke the protocol and was stopped');
+    expect(gather(request(3, new Uint8Array(PART + 1), 0))).toBe('broke the protocol and was stopped');
+    expect(gather(request(4, new Uint8Array(PART), 5))).toBeUndefined();
+    expect(gather(part(4, new Uint8Array(PART)))).toBeUndefined();
+    expect(gather(part(4, new Uint8Array(1)))).toBe(`sent a request body past ${2 * PART} bytes and was stopped`);
   });
 });
