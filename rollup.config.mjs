@@ -14,8 +14,8 @@ import { resolve } from 'node:path';
 const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts' };
 // The page process of `headlessRenderer`, started by file name, never imported.
 const child = 'src/server/headless/child.ts';
-// The command line (dist/cli.js, run by bin/crawlable-router.js) has no types of its own.
-const cli = 'src/cli.ts';
+// The command line (dist/cli/index.js, run by bin/crawlable-router.js) has no types of its own.
+const cli = 'src/cli/index.ts';
 // The modules package.json's "browser" field puts in the place of others in an app's browser build
 // (the route table's first-match scan for its segment index), as sources: `{ 'src/x.ts': 'src/y.ts' }`.
 const browser = Object.fromEntries(
@@ -36,11 +36,11 @@ const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'Cra
 const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|node:)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
-// The UMD files are built as an app's bundler would build them (src/dev-bundled.ts, with
+// The UMD files are built as an app's bundler would build them (src/env/dev.browser.ts, with
 // process.env.NODE_ENV written in): the min file for production, so the minifier drops the long
 // error texts, and the plain file for development, so it keeps them on a page with no `process`.
 // The one file a page loads carries both licences' notices (the minifier keeps a `/*!` comment):
-// src/syntax.ts compiles patterns after path-to-regexp's design (LICENSE holds its notice).
+// src/routes/pattern/syntax.ts compiles patterns after path-to-regexp's design (LICENSE holds its notice).
 // The minifier may write ES2020 (the browser targets have it) and takes three passes. Not
 // `unsafe_arrows`: it made the constructor of record.ts an arrow, and `new` on it threw.
 const minify = terser({ ecma: 2020, compress: { passes: 3 } });

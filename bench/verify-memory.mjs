@@ -46,7 +46,7 @@ await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
 const start = `http://127.0.0.1:${server.address().port}/`;
 
 const child = `
-import { run } from './dist/cli.js';
+import { run } from './dist/cli/index.js';
 let json = '';
 const sink = { write: (text) => ((json += text), true), isTTY: false };
 const code = await run(process.argv.slice(1), { stdout: sink, stderr: process.stderr, cwd: process.cwd() });

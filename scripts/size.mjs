@@ -27,7 +27,7 @@ const virtual = (code) => ({
   load: (id) => (id === 'entry' ? code : null),
 });
 
-// What an app's production build does to `process.env.NODE_ENV` (see src/dev-bundled.ts): Vite,
+// What an app's production build does to `process.env.NODE_ENV` (see src/env/dev.browser.ts): Vite,
 // webpack, esbuild and Parcel by themselves, Rollup with @rollup/plugin-replace.
 const production = replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } });
 
@@ -52,7 +52,7 @@ export async function fileSize(file) {
 }
 
 // The size budgets' history. Sizes of the built files, in bytes of min+gzip, bundled as an app's
-// production build would (process.env.NODE_ENV "production": what src/dev.ts guards is dropped).
+// production build would (process.env.NODE_ENV "production": what src/env/dev.ts guards is dropped).
 // Each budget is the size measured last plus ~30 B, so that nothing grows unnoticed.
 // Issue 17's goal is 6,144 B for a real app (createRouter with createRoutes, the pattern compiler inside)
 // and for the UMD bundle; both are short (bench/RESULTS.md). The codec alone and createRouter alone
@@ -120,8 +120,8 @@ export async function fileSize(file) {
 // src/client/settled.ts): app 9,608 (-6 B), createRouter alone 5,616, UMD 10,463 (+9 B, its own
 // minifier's settings), past its budget by 1 B: the UMD budget 10,462 -> 10,493. Then `jsonLd: null`
 // taking the defaults' JSON-LD away, where it wrote a script of `null` (+14 B): app 9,624, UMD
-// 10,476, createRouter alone 5,630. Then the pattern language read and compiled by src/syntax.ts,
-// to the tokens and regexps path-to-regexp 8.4 makes (test/syntax.test.ts), where path-to-regexp's
+// 10,476, createRouter alone 5,630. Then the pattern language read and compiled by src/routes/pattern/syntax.ts,
+// to the tokens and regexps path-to-regexp 8.4 makes (test/routes/pattern/syntax.test.ts), where path-to-regexp's
 // own parse() and pathToRegexp() were built in (options, a class and long error texts no production
 // build reads): app 9,624 -> 9,208 (-416 B), UMD 10,476 -> 10,052 (-424 B), the budgets 9,240 and 10,085.
 // Then a size hunt of 22 changes, each kept only for the bytes it saved (one split of a location
@@ -129,12 +129,12 @@ export async function fileSize(file) {
 // at load, the index built in one branch, a scroll keeper made only when the router scrolls):
 // app 9,002 (-206 B), UMD 9,864 (-188 B), createRouter alone 5,534 (-96 B), the codec 1,553 (-19 B).
 // Then a browser build matching by a first-match scan over the patterns' regexps, where a server
-// keeps the segment index (package.json's "browser" field puts src/route-scan.ts in the place of
-// src/route-index.ts; the UMD bundle is built so): app 9,002 -> 7,995 (-1,007 B), UMD 9,864 -> 8,856
+// keeps the segment index (package.json's "browser" field puts src/routes/match/matcher.browser.ts in the place of
+// src/routes/match/matcher.ts; the UMD bundle is built so): app 9,002 -> 7,995 (-1,007 B), UMD 9,864 -> 8,856
 // (-1,008 B), the budgets 8,025 and 8,886. A meta of `content: null` (or none) taking the defaults'
 // tag with its key away, where it wrote a tag without content (+13 B): app 8,008, UMD 8,868.
-// Then a browser build reading UTF-8 escapes with decodeURIComponent (src/utf8-builtin.ts, in the
-// place of src/utf8-loop.ts, which a server keeps for speed): app 8,008 -> 7,867 (-141 B), UMD 8,868
+// Then a browser build reading UTF-8 escapes with decodeURIComponent (src/url/utf8.browser.ts, in the
+// place of src/url/utf8.ts, which a server keeps for speed): app 8,008 -> 7,867 (-141 B), UMD 8,868
 // -> 8,745 (-123 B), createRouter alone 5,550 -> 5,406, the codec alone 1,553 -> 1,469; the budgets
 // 7,897, 8,775, 5,436 and 1,499.
 // Then src/client/router.ts split for reading (what a committed state shows is src/client/view.ts):
@@ -168,7 +168,7 @@ export async function fileSize(file) {
 // where it showed a state the instance never reached: app 7,729 (+22 B), UMD 8,794 (+21 B), createRouter
 // alone 5,305 (+17 B); the budgets 7,759, 8,824 and 5,335.
 // Then a structural size hunt: a browser build writes the codec's UTF-8 escapes with
-// encodeURIComponent (src/utf8-builtin.ts, beside its decodeURIComponent reader), where a server
+// encodeURIComponent (src/url/utf8.browser.ts, beside its decodeURIComponent reader), where a server
 // keeps the loop that writes them itself, and the codec hands the encoder the set of characters it
 // keeps, not a table of 256 escapes built at load: UMD 8,695 -> 8,528 (-167 B), the codec alone
 // 1,436 -> 1,271 (-165 B), an app 0 B (it bundles no encoder); the budgets 8,558 and 1,301.

@@ -7,9 +7,9 @@ import { build } from 'vite';
 import { describe, expect, it, vi } from 'vitest';
 
 // package.json's "browser" field: an app's browser build takes the smaller of two modules that give
-// the same results (test/route-scan.test.ts and test/fuzz/percent.test.ts hold them to that), a
+// the same results (test/routes/match/matcher.browser.test.ts and test/fuzz/percent.test.ts hold them to that), a
 // server keeps the faster one; and it reads its development flag from the mode its bundler writes.
-const swaps = { 'route-index': 'route-scan', 'utf8-loop': 'utf8-builtin', dev: 'dev-bundled' };
+const swaps = { 'routes/match/matcher': 'routes/match/matcher.browser', 'url/utf8': 'url/utf8.browser', 'env/dev': 'env/dev.browser' };
 
 /** Runs `f` with an app folder that has the package installed, as npm installs it (a link to this checkout). */
 async function withApp(f: (root: string) => Promise<void>) {
@@ -52,7 +52,7 @@ describe('the package\'s "browser" field', () => {
           (await viteBuild({ root, build: { write: false, minify: false, ssr: ssr ? entry : false, lib: { entry, formats: ['es'] } } }))
             .modules ?? {},
         )
-          .map((id) => path.basename(id))
+          .map((id) => id.split('/dist/').pop() ?? id)
           .map((name) => name.replace(/\.js$/, ''));
       const [browser, server] = [await modules(false), await modules(true)];
       for (const [serverOnly, browserOnly] of Object.entries(swaps)) {

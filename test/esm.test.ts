@@ -64,7 +64,7 @@ describe('the ESM build in a browser without a bundler', () => {
       ]);
       expect(errors).toEqual([]);
       // Only files of dist/ were asked for, the pattern compiler's among them: nothing by a bare name.
-      expect(asked).toContain('/dist/syntax.js');
+      expect(asked).toContain('/dist/routes/pattern/syntax.js');
       expect(asked.filter((p) => p.startsWith('/dist/')).every((p) => p.endsWith('.js'))).toBe(true);
     } finally {
       await context.close();

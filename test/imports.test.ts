@@ -39,11 +39,15 @@ describe('the source layout', () => {
   it.each([
     [
       'the core imports nothing from client/, server/, verify/ or the CLI',
-      (f: string) => !/^src\/(client|server|verify|cli)\/|^src\/(cli|umd)\.ts$/.test(f),
-      /^src\/(client|server|verify|cli)\/|^src\/cli\.ts$/,
+      (f: string) => /^src\/(url|routes|contract|env)\/|^src\/index\.ts$/.test(f),
+      /^src\/(client|server|verify|cli)\/|^src\/(index|umd)\.ts$/,
     ],
-    ['client/ never imports server/ or verify/', (f: string) => f.startsWith('src/client/'), /^src\/(server|verify)\//],
-    ['server/ never imports client/ or verify/', (f: string) => f.startsWith('src/server/'), /^src\/(client|verify)\//],
+    ['env/ (build flags) imports nothing', (f: string) => f.startsWith('src/env/'), /^src\/(?!env\/)/],
+    ['url/ imports only url/ and env/', (f: string) => f.startsWith('src/url/'), /^src\/(?!(url|env)\/)/],
+    ['contract/ imports only contract/ and env/', (f: string) => f.startsWith('src/contract/'), /^src\/(?!(contract|env)\/)/],
+    ['routes/ imports only the core', (f: string) => f.startsWith('src/routes/'), /^src\/(?!(routes|url|contract|env)\/)/],
+    ['client/ never imports server/ or verify/', (f: string) => f.startsWith('src/client/'), /^src\/(server|verify|cli)\//],
+    ['server/ never imports client/ or verify/', (f: string) => f.startsWith('src/server/'), /^src\/(client|verify|cli)\//],
   ])('%s', (_name, from, forbidden) => {
     const bad = files.filter(from).flatMap((f) =>
       importsOf(f)

@@ -1,4 +1,4 @@
-// Tests of what a production build does (src/dev.ts): `inProduction` runs `f` with NODE_ENV
+// Tests of what a production build does (src/env/dev.ts): `inProduction` runs `f` with NODE_ENV
 // "production" and fresh modules, so that what `f` imports reads DEV as false, then puts both back.
 import { vi } from 'vitest';
 

@@ -2,8 +2,8 @@
 // They differ only in the URL form (clean or `#!`, docs/scheme.md "Words"); the
 // navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
-import { hasEscapedFragment, uglyState } from '../codec.js';
-import { normalizeLocation, readLocation, splitLocation, stripAnchor, urlOf, type AppLocation, type UrlMode } from '../location.js';
+import { hasEscapedFragment, uglyState } from '../url/codec.js';
+import { normalizeLocation, readLocation, splitLocation, stripAnchor, urlOf, type AppLocation, type UrlMode } from '../url/location.js';
 import type { RouterSignal, RouterWindow } from './dom.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */

@@ -2,7 +2,7 @@
 // `navigate` target that is no location. The router calls them behind `DEV` only, so a production
 // build carries none of this file (0 B); there a wrong option fails where it is first used.
 
-import { misspeltOption } from '../option-names.js';
+import { misspeltOption } from '../contract/option-names.js';
 import type { RouterOptions } from './types.js';
 
 const MODES = [undefined, 'auto', 'history', 'hashbang'];

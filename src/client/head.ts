@@ -1,10 +1,10 @@
 // Keeps exactly one state's head tags in document.head. Each call undoes the previous one (its
 // tags removed, the shell's tags it displaced put back where they were), then writes the new
-// state's tags, first taking out any shell tag with the same key (src/head.ts holds the key rule).
+// state's tags, first taking out any shell tag with the same key (src/contract/head.ts holds the key rule).
 // Each tag written is marked with its state's location (HEAD_ATTRIBUTE), and so is each tag a
 // snapshot added for its state: a tag found marked is a state's, never the shell's.
 
-import { HEAD_ATTRIBUTE, headKey, jsonLdText, type HeadTag } from '../head.js';
+import { HEAD_ATTRIBUTE, headKey, jsonLdText, type HeadTag } from '../contract/head.js';
 import type { RouterDocument, RouterElement, RouterNode } from './dom.js';
 
 /**

@@ -2,7 +2,7 @@
 // with JSON.parse (never eval), gives the router's first navigation its data instead of `load`.
 // The page's other marks (the outlet's drawn location, the shell's title) are read by src/client/view.ts.
 
-import { DATA_SCRIPT_ID, type HydrationPayload } from '../hydration.js';
+import { DATA_SCRIPT_ID, type HydrationPayload } from '../contract/hydration.js';
 import type { RouterDocument } from './dom.js';
 
 /**

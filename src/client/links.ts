@@ -2,8 +2,8 @@
 // a download, another origin, an opted-out link. Clean and `#!` hrefs both name a location, in
 // either mode; a plain `#anchor` only scrolls.
 
-import type { AppLocation } from '../location.js';
-import { percentDecode } from '../percent.js';
+import type { AppLocation } from '../url/location.js';
+import { percentDecode } from '../url/percent.js';
 import type { Reading } from './adapters.js';
 import { scrollToAnchor } from './scroll.js';
 import type { LiveWindow, RouterClick, RouterDocument, RouterElement, RouterEvent, RouterUrl } from './dom.js';

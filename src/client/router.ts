@@ -2,13 +2,13 @@
 // pipeline (match → guards → load → commit → subscribers → scroll). URL forms are the adapters'
 // business; this file never asks which adapter it has.
 
-import { hasEscapedFragment, uglyState } from '../codec.js';
-import { DEV } from '../dev.js';
-import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../location.js';
-import { outcomeOf } from '../outcome.js';
-import { STATE_ATTRIBUTE } from '../settled.js';
-import type { RouteDefinition, RouteMatch } from '../route-types.js';
-import type { HydrationPayload } from '../hydration.js';
+import { hasEscapedFragment, uglyState } from '../url/codec.js';
+import { DEV } from '../env/dev.js';
+import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../url/location.js';
+import { outcomeOf } from '../routes/outcome.js';
+import { STATE_ATTRIBUTE } from '../contract/settled.js';
+import type { RouteDefinition, RouteMatch } from '../routes/types.js';
+import type { HydrationPayload } from '../contract/hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
 import { checkOptions, checkTarget } from './checks.js';
 import { historyNav } from './history.js';

@@ -1,10 +1,10 @@
-// The client's half of the settled contract (src/settled.ts): once no navigation is in flight,
+// The client's half of the settled contract (src/contract/settled.ts): once no navigation is in flight,
 // `<html>` says `settled` with the state's outcome beside it, and the settled event follows (the
 // router sets `busy` itself as each navigation begins). Whatever waits for a page to be done (a
 // headless snapshot, `verify --browser`, an app's tests) reads these.
 
-import type { AppLocation } from '../location.js';
-import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../settled.js';
+import type { AppLocation } from '../url/location.js';
+import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../contract/settled.js';
 import type { LiveWindow, RouterDocument } from './dom.js';
 
 /**

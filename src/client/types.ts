@@ -1,9 +1,9 @@
 // The public types of `crawlable-router/client`: the router's options, the router, and what its
 // guards and subscribers receive. No code here.
 
-import type { Head } from '../head.js';
-import type { AppLocation, UrlMode } from '../location.js';
-import type { AnyRoute, RenderContext, RouteMatch, RouteTable } from '../route-types.js';
+import type { Head } from '../contract/head.js';
+import type { AppLocation, UrlMode } from '../url/location.js';
+import type { AnyRoute, RenderContext, RouteMatch, RouteTable } from '../routes/types.js';
 import type { RouterElement, RouterWindow } from './dom.js';
 
 export type { RouterWindow };

@@ -2,12 +2,12 @@
 // head tags, drawn as the server's hooks renderer draws them. The router (src/client/router.ts)
 // decides which view a state gets and what status it answers; this file only draws it.
 
-import { DEV } from '../dev.js';
-import { stateHead } from '../head.js';
-import { hookText, syncHead } from '../hook-text.js';
-import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../hydration.js';
-import { urlOf } from '../location.js';
-import type { AnyRoute, RouteMatch, RouteTable } from '../route-types.js';
+import { DEV } from '../env/dev.js';
+import { stateHead } from '../contract/head.js';
+import { hookText, syncHead } from '../contract/hook-text.js';
+import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../contract/hydration.js';
+import { urlOf } from '../url/location.js';
+import type { AnyRoute, RouteMatch, RouteTable } from '../routes/types.js';
 import type { RouterDocument, RouterElement } from './dom.js';
 import { createHead } from './head.js';
 import { readHydration } from './hydrate.js';
@@ -65,7 +65,7 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
       const keep = drawn === location;
       drawn = null;
       // Development builds refuse a promise from `render`, `title` or `head`, as the server does, naming
-      // the state's location as it does (src/hook-text.ts).
+      // the state's location as it does (src/contract/hook-text.ts).
       if (outlet && view.render && !keep)
         outlet.innerHTML = DEV ? hookText(view.render(context), 'render', location) : view.render(context);
       const title = typeof view.title === 'function' ? view.title(context) : view.title;

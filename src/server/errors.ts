@@ -2,7 +2,7 @@
 // `render()`, `prerender()` and the option checks throw, with a `code` to branch on. The checks
 // every entry of the server shares live here too: an options object and its names, numbers.
 
-import { misspeltOption } from '../option-names.js';
+import { misspeltOption } from '../contract/option-names.js';
 
 /** What a `SnapshotError` is about. */
 export type SnapshotErrorCode =
@@ -47,7 +47,7 @@ export function countOption(value: number, name: string, min: number, infinite =
 /**
  * `options` when it is an object, else a BAD_OPTION saying what `call` takes: a call from JavaScript
  * with none (or null) gets that, not a destructuring TypeError. Given every option's name (`known`),
- * a misspelt one is a BAD_OPTION too, naming the option meant (src/option-names.ts). Internal.
+ * a misspelt one is a BAD_OPTION too, naming the option meant (src/contract/option-names.ts). Internal.
  */
 export function optionsOf<T>(options: T, call: string, takes: string, known?: Record<string, unknown>): T {
   if (typeof options !== 'object' || options === null)

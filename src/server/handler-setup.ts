@@ -3,7 +3,7 @@
 // answers are built of: the URL settings, the parsed shell, each answer's nonce, the cache and the
 // snapshot source (render/snapshots.ts). Nothing here runs per request.
 
-import type { AppLocation } from '../location.js';
+import type { AppLocation } from '../url/location.js';
 import { createSnapshotCache, type SnapshotCache } from './cache/cache.js';
 import { memoryStore } from './cache/memory-store.js';
 import { buildOf, checkBuild } from './build-id.js';

@@ -8,8 +8,8 @@
 // the options are read in handler-setup.ts, the answers written by render/snapshot-answer.ts (a
 // state's snapshot) and http/shell-answer.ts (the shell, or a redirect route's move).
 
-import { CodecError, hasEscapedFragment } from '../codec.js';
-import { toLocation, type AppLocation } from '../location.js';
+import { CodecError, hasEscapedFragment } from '../url/codec.js';
+import { toLocation, type AppLocation } from '../url/location.js';
 import { setUpHandler } from './handler-setup.js';
 import { memoize } from './memo.js';
 import { isNoindex } from './noindex.js';

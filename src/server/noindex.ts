@@ -5,9 +5,9 @@
 // meta is merged, not laid over: `noindex` always holds, and a state's own robots directives
 // (`nofollow`, `max-image-preview:large`) stay beside it in the one tag.
 
-import type { HeadTag } from '../head.js';
-import type { AppLocation } from '../location.js';
-import type { AnyRoute, RouteMatch, RouteTable } from '../route-types.js';
+import type { HeadTag } from '../contract/head.js';
+import type { AppLocation } from '../url/location.js';
+import type { AnyRoute, RouteMatch, RouteTable } from '../routes/types.js';
 
 /** The header every snapshot answer of a noindex state carries. */
 export const NOINDEX_HEADER: Readonly<Record<string, string>> = Object.freeze({ 'X-Robots-Tag': 'noindex' });

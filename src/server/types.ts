@@ -1,8 +1,8 @@
 // The public types of the snapshot handler: its options, who asks (`limitClient`), what it gives.
 
-import type { AppLocation, UrlMode } from '../location.js';
+import type { AppLocation, UrlMode } from '../url/location.js';
 import type { CleanUrls } from './urls.js';
-import type { AnyRoute, RouteTable } from '../route-types.js';
+import type { AnyRoute, RouteTable } from '../routes/types.js';
 import type { InvalidateTarget } from './cache/cache.js';
 import type { SnapshotStore } from './cache/store.js';
 import type { MemoryStoreOptions } from './cache/memory-store.js';

@@ -3,8 +3,8 @@
 // scheme alone (`cleanUrls: 'shell'`), always on the configured origin, never on the request's Host
 // header (docs/scheme.md, last section).
 
-import { PARAM, toUglyUrl } from '../codec.js';
-import { normalizeBase, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../location.js';
+import { PARAM, toUglyUrl } from '../url/codec.js';
+import { normalizeBase, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../url/location.js';
 import { SnapshotError } from './errors.js';
 
 /** Checks an `origin` option (`https://example.com`, a port allowed, no path) and returns it serialised. */

@@ -5,8 +5,8 @@
 // A canonical URL that carries a tracking tag (`utm_source`, `fbclid`) is indexed with it, and every
 // visit from search is counted as that campaign's.
 
-import { hasEscapedFragment } from '../codec.js';
-import { dropTracking, isTrackingKey } from '../query.js';
+import { hasEscapedFragment } from '../url/codec.js';
+import { dropTracking, isTrackingKey } from '../url/query.js';
 import { cleanUrlOf } from './agents.js';
 import type { Problem } from './problems.js';
 

@@ -1,7 +1,7 @@
 // The no-cloaking check's browser: Debian's Chromium driven by playwright-core (an optional peer
 // dependency, imported only here), never a browser that a tool downloads for itself.
 
-import { STATE_ATTRIBUTE } from '../settled.js';
+import { STATE_ATTRIBUTE } from '../contract/settled.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import type { TextReader } from './crawl.js';
 

@@ -4,7 +4,7 @@
 // escaped fragment, sitemaps are read, links in _escaped_fragment_ form are never followed, and
 // no URL robots.txt disallows for Googlebot is fetched.
 
-import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../codec.js';
+import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../url/codec.js';
 import { canonicalProblems, fragmentProblem } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { deadline, type Deadline } from './deadline.js';

@@ -2,7 +2,7 @@
 // canonical link, title, Open Graph tags and `<meta name="fragment">` tags, from a real HTML parse (parse5), never regexes over markup; a
 // sitemap's `<loc>` entries from a real XML parse (saxes); robots.txt line by line.
 
-import { isCanonicalLink, isFragmentMeta, isLinkRel } from '../head.js';
+import { isCanonicalLink, isFragmentMeta, isLinkRel } from '../contract/head.js';
 import { parse } from 'parse5';
 import { SaxesParser } from 'saxes';
 import { leanTree, TooDeep, type Node } from './tree.js';

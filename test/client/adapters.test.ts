@@ -3,7 +3,7 @@ import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAdapter, windowNav } from '../../src/client/adapters.js';
 import { toUrl, type UrlMode } from '../../src/index.js';
-import { normalizeLocation } from '../../src/location.js';
+import { normalizeLocation } from '../../src/url/location.js';
 import { modes, setup, type Setup } from './fixture.js';
 
 const adapters = { history: createAdapter('history', '/app/'), hashbang: createAdapter('hashbang', '/app/') };

@@ -2,7 +2,7 @@ import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHead } from '../../src/client/head.js';
 import type { RouterDocument } from '../../src/client/dom.js';
-import { mergeHead, type Head } from '../../src/head.js';
+import { mergeHead, type Head } from '../../src/contract/head.js';
 
 // createHead on a real DOM: which of the head's tags are the shell's (displaced, then put back) and
 // which a state's (marked with its location: written here, or by a snapshot the page came from).

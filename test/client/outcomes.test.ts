@@ -2,10 +2,10 @@ import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRoutes, notFound, redirect, toUrl, type Head } from '../../src/index.js';
 import { createRouter, type Router } from '../../src/client/index.js';
-import { caseRoutes, cases as allCases } from '../outcome-cases.mjs';
+import { caseRoutes, cases as allCases } from '../routes/outcome-cases.mjs';
 import { modes } from './fixture.js';
 
-// The shared outcome cases (test/outcome-cases.mjs) on the client router, and the head it keeps in
+// The shared outcome cases (test/routes/outcome-cases.mjs) on the client router, and the head it keeps in
 // document.head: the same table the hooks and headless renderer tests run.
 const SHELL_HEAD =
   '<meta charset="utf-8"><title>Shell</title><meta name="description" content="Shell description"><meta property="og:site_name" content="Shop"><link rel="stylesheet" href="/s.css">';

@@ -2,7 +2,7 @@ import { Window } from 'happy-dom';
 import { describe, expect, it } from 'vitest';
 import { publishSettled } from '../../src/client/settled.js';
 import type { LiveWindow, RouterDocument } from '../../src/client/dom.js';
-import { SETTLED_EVENT } from '../../src/settled.js';
+import { SETTLED_EVENT } from '../../src/contract/settled.js';
 
 describe('publishSettled', () => {
   it("marks <html> settled with the status and the redirect, then dispatches the event with the same outcome and a failure's cause", () => {

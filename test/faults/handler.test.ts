@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { RouteDefinition } from '../../src/route-types.js';
-import { createRoutes } from '../../src/routes.js';
+import type { RouteDefinition } from '../../src/routes/types.js';
+import { createRoutes } from '../../src/routes/table.js';
 import { memoryStore } from '../../src/server/cache/memory-store.js';
 import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import { listen, request, type Running } from '../server/helpers.js';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRoutes } from '../../src/routes.js';
+import { createRoutes } from '../../src/routes/table.js';
 import { headlessRenderer as fromSources, type HeadlessRenderer } from '../../src/server/headless/headless.js';
 import { listen, request, type Running } from '../server/helpers.js';
 

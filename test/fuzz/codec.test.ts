@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CodecError, escapeFragment, isPrettyUrl, isUglyUrl, toPrettyUrl, toUglyUrl, unescapeFragment } from '../../src/codec.js';
+import { CodecError, escapeFragment, isPrettyUrl, isUglyUrl, toPrettyUrl, toUglyUrl, unescapeFragment } from '../../src/url/codec.js';
 import { fuzz } from './runs.js';
 
-// test/codec.test.ts proves the round trip for short strings of any code point and pretty URLs
+// test/url/codec.test.ts proves the round trip for short strings of any code point and pretty URLs
 // over a small alphabet. These extend it: an independent byte-level model of the escaping, long
 // and escape-like text, URLs of any Unicode, and any string at all, well-formed or not.
 

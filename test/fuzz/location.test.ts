@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { CodecError, toUglyUrl } from '../../src/codec.js';
-import { isCanonicalPath, normalizeLocation, toLocation, toUrl } from '../../src/location.js';
-import { createRoutes } from '../../src/routes.js';
+import { CodecError, toUglyUrl } from '../../src/url/codec.js';
+import { isCanonicalPath, normalizeLocation, toLocation, toUrl } from '../../src/url/location.js';
+import { createRoutes } from '../../src/routes/table.js';
 import { fuzz } from './runs.js';
 
-// test/location.test.ts proves one location for the three forms over a small alphabet. These extend
+// test/url/location.test.ts proves one location for the three forms over a small alphabet. These extend
 // it to states of any Unicode (controls, markup, backslashes, escapes-as-text), each part encoded
 // as a browser, a crawler or a hand-written link might, under bases that need escaping themselves,
 // and to any string at all given to toLocation.

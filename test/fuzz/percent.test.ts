@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loneFault, percentDecode, percentEncode, strictDecode } from '../../src/percent.js';
-import { decodeUtf8 as builtinDecode, encodeUtf8 as builtinEncode } from '../../src/utf8-builtin.js';
-import { decodeUtf8 as loopDecode, encodeUtf8 as loopEncode } from '../../src/utf8-loop.js';
+import { loneFault, percentDecode, percentEncode, strictDecode } from '../../src/url/percent.js';
+import { decodeUtf8 as builtinDecode, encodeUtf8 as builtinEncode } from '../../src/url/utf8.browser.js';
+import { decodeUtf8 as loopDecode, encodeUtf8 as loopEncode } from '../../src/url/utf8.js';
 import { fuzz } from './runs.js';
 
 // Percent-decoding against an oracle built on the platform's own decodeURIComponent: at each
@@ -110,8 +110,8 @@ describe('strictDecode from an index', () => {
   });
 });
 
-// A browser build reads UTF-8 with utf8-builtin.ts (the package's "browser" field) where a server
-// reads it with utf8-loop.ts, which percentDecode and strictDecode use above: the two must agree.
+// A browser build reads UTF-8 with url/utf8.browser.ts (the package's "browser" field) where a server
+// reads it with url/utf8.ts, which percentDecode and strictDecode use above: the two must agree.
 describe("the browser's UTF-8 reader", () => {
   afterEach(() => vi.restoreAllMocks());
 
@@ -174,8 +174,8 @@ describe('percentEncode', () => {
   });
 });
 
-// A browser build writes UTF-8 with utf8-builtin.ts (encodeURIComponent) where a server writes it with
-// utf8-loop.ts: the two must agree for the codec's set of kept characters and for the others it may take.
+// A browser build writes UTF-8 with url/utf8.browser.ts (encodeURIComponent) where a server writes it with
+// url/utf8.ts: the two must agree for the codec's set of kept characters and for the others it may take.
 describe("the browser's UTF-8 writer", () => {
   // Each keeps at least what encodeURIComponent leaves raw: the codec's, exactly that, all ASCII, that and a space.
   const keeps = [/[!"$'-*,-~]/, /[\w\-.!~*'()]/, /[\0-\x7f]/, /[\w\-.!~*'() ]/];

@@ -13,7 +13,7 @@ import { tableOf, type Load, type Piece, type RouteSpec, type TableSpec } from '
 // (landing on its URL in happy-dom, history and hashbang modes) and by the server's hooks renderer
 // (the ugly URL, the meta-tag form, a bot's clean URL, and `cleanUrls: 'all'`). Every side must
 // give one outcome: status, redirect target, title, head tags, canonical link and outlet HTML.
-// test/outcome-cases.mjs holds the same promise on one hand-written table.
+// test/routes/outcome-cases.mjs holds the same promise on one hand-written table.
 
 // Text that a page must escape, or a URL must carry: markup, quotes, entities, line separators,
 // non-ASCII, percent signs; and the markers that make a load end otherwise (NF, RD, ER).
@@ -181,7 +181,7 @@ describe('every renderer gives a state one outcome', () => {
             const scripts = `<script src="${at}router.js"></script><script type="module" src="${at}app.js"></script>`;
             writeFileSync(path.join(dir, 'index.html'), SHELL.replace('</head>', `${scripts}</head>`));
             copyFileSync(path.resolve('dist/crawlable-router.umd.min.js'), path.join(dir, 'router.js'));
-            copyFileSync(path.resolve('test/outcome-cases.mjs'), path.join(dir, 'outcome-cases.mjs'));
+            copyFileSync(path.resolve('test/routes/outcome-cases.mjs'), path.join(dir, 'outcome-cases.mjs'));
             copyFileSync(path.resolve('test/fuzz/renderers-table.mjs'), path.join(dir, 'fuzz/renderers-table.mjs'));
             writeFileSync(
               path.join(dir, 'app.js'),

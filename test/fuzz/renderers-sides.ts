@@ -7,7 +7,7 @@ import { parse, parseFragment, serialize } from 'parse5';
 import { expect } from 'vitest';
 import { toLocation, toUrl, type UrlMode } from '../../src/index.js';
 import { createRouter } from '../../src/client/index.js';
-import { stripAnchor } from '../../src/location.js';
+import { stripAnchor } from '../../src/url/location.js';
 import type { SnapshotHandler } from '../../src/server/handler.js';
 import type { tableOf } from './renderers-table.mjs';
 

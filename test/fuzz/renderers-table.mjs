@@ -3,7 +3,7 @@
 // which imports this very file. Every hook writes what it sees (params, query, location, data), so
 // two sides that give a hook different input draw different pages.
 
-import { esc } from '../outcome-cases.mjs';
+import { esc } from '../routes/outcome-cases.mjs';
 
 /** A route's path pattern from its first word and pieces, its params named p0, p1… */
 export function pattern(word, pieces) {

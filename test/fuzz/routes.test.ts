@@ -1,21 +1,21 @@
 import fc from 'fast-check';
 import { check } from 'recheck';
 import { describe, expect, it } from 'vitest';
-import { toUglyUrl } from '../../src/codec.js';
-import { normalizeLocation, toLocation, toUrl } from '../../src/location.js';
-import type { Params } from '../../src/params.js';
+import { toUglyUrl } from '../../src/url/codec.js';
+import { normalizeLocation, toLocation, toUrl } from '../../src/url/location.js';
+import type { Params } from '../../src/routes/params.js';
 import { compile, match as ptrMatch, TokenData } from 'path-to-regexp';
-import { percentDecode } from '../../src/percent.js';
-import { compileRoute, writePath } from '../../src/pattern.js';
-import { RouteError } from '../../src/route-error.js';
-import { createMatcher as createScan } from '../../src/route-scan.js';
-import { createRoutes } from '../../src/routes.js';
-import { ptrTokens } from '../ptr-tokens.js';
+import { percentDecode } from '../../src/url/percent.js';
+import { compileRoute, writePath } from '../../src/routes/pattern/compile.js';
+import { RouteError } from '../../src/routes/error.js';
+import { createMatcher as createScan } from '../../src/routes/match/matcher.browser.js';
+import { createRoutes } from '../../src/routes/table.js';
+import { ptrTokens } from '../routes/pattern/ptr-tokens.js';
 import { fuzz, fuzzing } from './runs.js';
 import { costRatio } from '../cost.js';
 
 // Route tables made of random path-to-regexp v8 patterns, and random paths against them.
-// test/routes.test.ts proves match and href on one hand-written table; here the patterns themselves
+// test/routes/table.test.ts proves match and href on one hand-written table; here the patterns themselves
 // are random: params, wildcards, optional groups, params sharing a segment, literal text that needs
 // canonical spelling (`é`, a space, a lone `%`, `%41`, escaped `\:`).
 
@@ -255,7 +255,7 @@ describe('random route tables', () => {
                   decode: (raw) => percentDecode(raw),
                 })(canonical);
           expect(found ? { ...found.params } : null).toEqual(scan ? { ...scan.params } : null);
-          // The browser's matcher (route-scan.ts, the package's "browser" field) reads the same.
+          // The browser's matcher (routes/match/matcher.browser.ts, the package's "browser" field) reads the same.
           const browser = createScan(compiled, sens, (id, params) => ({ id, params: { ...params } }))(canonical, null);
           expect(browser?.id ?? -1).toBe(expected);
           expect(browser?.params ?? null).toEqual(scan ? { ...scan.params } : null);
@@ -298,7 +298,7 @@ const LINEAR_RATIO = 1000;
 
 // Patterns a person writes, and the shapes path-to-regexp guards with lookaheads and exclusions.
 const KNOWN_PATTERNS = [
-  // This project's own tables (test/routes.test.ts, the demo app, the handler and client tests).
+  // This project's own tables (test/routes/table.test.ts, the demo app, the handler and client tests).
   '/',
   '/books',
   '/books/:id',

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../src/routes.js';
+import { createRoutes } from '../../src/routes/table.js';
 import { prerender } from '../../src/server/build/prerender.js';
 import { fileStore } from '../../src/server/cache/file-store.js';
 import { memoryStore } from '../../src/server/cache/memory-store.js';

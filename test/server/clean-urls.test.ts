@@ -1,7 +1,7 @@
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
-import { notFound, redirect } from '../../src/outcome.js';
-import { createRoutes } from '../../src/routes.js';
+import { notFound, redirect } from '../../src/routes/outcome.js';
+import { createRoutes } from '../../src/routes/table.js';
 import { createSnapshotHandler, type CleanUrls, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import { SnapshotError } from '../../src/server/errors.js';
 import { esc, headerText, listen, request, type Running } from './helpers.js';

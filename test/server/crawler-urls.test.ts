@@ -1,6 +1,6 @@
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../src/routes.js';
+import { createRoutes } from '../../src/routes/table.js';
 import { createSnapshotHandler, type CleanUrls } from '../../src/server/handler.js';
 import { listen, request, type Running } from './helpers.js';
 

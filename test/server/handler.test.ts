@@ -5,10 +5,10 @@ import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { escapeFragment } from '../../src/codec.js';
-import type { RouteDefinition } from '../../src/route-types.js';
-import { createRoutes } from '../../src/routes.js';
-import { toLocation } from '../../src/location.js';
+import { escapeFragment } from '../../src/url/codec.js';
+import type { RouteDefinition } from '../../src/routes/types.js';
+import { createRoutes } from '../../src/routes/table.js';
+import { toLocation } from '../../src/url/location.js';
 import type { SnapshotStore, StoredSnapshot } from '../../src/server/cache/store.js';
 import { ENTRY_BYTES, memoryStore } from '../../src/server/cache/memory-store.js';
 import { ANSWER_BYTES } from '../../src/server/http/respond.js';
@@ -170,7 +170,7 @@ describe('statuses', () => {
   it('names the codec error code on the 400 page of a production server, whose messages are short', async () => {
     await inProduction(async () => {
       const prod = await import('../../src/server/handler.js');
-      const routes = (await import('../../src/routes.js')).createRoutes([{ path: '/' }]);
+      const routes = (await import('../../src/routes/table.js')).createRoutes([{ path: '/' }]);
       const reply = await prod
         .createSnapshotHandler({ routes, origin: 'https://example.com' })
         .fetch(new Request('http://localhost/?_escaped_fragment_=ab%zz'));

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../src/routes.js';
+import { createRoutes } from '../../src/routes/table.js';
 import type { StoredSnapshot, SnapshotStore } from '../../src/server/cache/store.js';
 import { createSnapshotHandler, type SnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import { RENDER_HEADER } from '../../src/server/nested.js';

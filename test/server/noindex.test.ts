@@ -1,8 +1,8 @@
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
-import { notFound } from '../../src/outcome.js';
-import { createRoutes } from '../../src/routes.js';
-import type { Head } from '../../src/head.js';
+import { notFound } from '../../src/routes/outcome.js';
+import { createRoutes } from '../../src/routes/table.js';
+import type { Head } from '../../src/contract/head.js';
 import { createSnapshotHandler, type CleanUrls, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import type { SnapshotStore, StoredSnapshot } from '../../src/server/cache/store.js';
 import { etagOf } from '../../src/server/http/respond.js';

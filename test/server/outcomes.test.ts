@@ -7,7 +7,7 @@ import { createRoutes, notFound, redirect, toUglyUrl, toUrl } from '../../src/in
 import type { SnapshotHandler } from '../../src/server/handler.js';
 import type { HeadlessRenderer } from '../../src/server/headless/headless.js';
 import type { SnapshotRenderer } from '../../src/server/render/render.js';
-import { caseRoutes, cases, type OutcomeCase } from '../outcome-cases.mjs';
+import { caseRoutes, cases, type OutcomeCase } from '../routes/outcome-cases.mjs';
 import { listen, request, type Running } from './helpers.js';
 
 // The headless renderer starts its page processes from dist/ (npm test builds first): the handler and
@@ -15,7 +15,7 @@ import { listen, request, type Running } from './helpers.js';
 const { createSnapshotHandler, headlessRenderer, prerender } =
   (await import('crawlable-router/server')) as typeof import('../../src/server/index.js');
 
-// The shared outcome cases (test/outcome-cases.mjs) on the server: the hooks renderer runs the
+// The shared outcome cases (test/routes/outcome-cases.mjs) on the server: the hooks renderer runs the
 // route table's hooks, the headless renderer runs a real app built on the client router (the UMD
 // bundle of dist/, so `npm run build` first) over the very same case file. Both answer each case
 // in both ugly forms with one status, one Location, one head.
@@ -78,7 +78,7 @@ beforeAll(() => {
     SHELL.replace('<SCRIPTS>', '<script src="/router.js"></script><script type="module" src="/app.js"></script>'),
   );
   copyFileSync(path.resolve('dist/crawlable-router.umd.min.js'), path.join(dir, 'router.js'));
-  copyFileSync(path.resolve('test/outcome-cases.mjs'), path.join(dir, 'cases.mjs'));
+  copyFileSync(path.resolve('test/routes/outcome-cases.mjs'), path.join(dir, 'cases.mjs'));
   writeFileSync(path.join(dir, 'app.js'), APP);
 });
 

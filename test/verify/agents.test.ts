@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { isUglyUrl, toPrettyUrl } from '../../src/codec.js';
-import { toLocation, toUrl } from '../../src/location.js';
-import { createRoutes } from '../../src/routes.js';
+import { isUglyUrl, toPrettyUrl } from '../../src/url/codec.js';
+import { toLocation, toUrl } from '../../src/url/location.js';
+import { createRoutes } from '../../src/routes/table.js';
 import { createSnapshotHandler, type CleanUrls } from '../../src/server/handler.js';
 import { BOT_AGENT, BROWSER_AGENT, cleanUrlOf, crawlAsAgents, type AgentAnswer } from '../../src/verify/agents.js';
 import { verify } from '../../src/verify/crawl.js';

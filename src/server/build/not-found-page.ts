@@ -6,7 +6,7 @@
 // the URL it is really at (one with no snapshot, such as a state of a route with no entries(),
 // included).
 
-import type { AppLocation } from '../../location.js';
+import type { AppLocation } from '../../url/location.js';
 import { writeInside } from '../files/folder.js';
 import { snapshotPath } from '../files/paths.js';
 import { thrownText } from '../printable.js';

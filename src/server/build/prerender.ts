@@ -15,8 +15,8 @@
 
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppLocation, UrlMode } from '../../location.js';
-import type { AnyRoute, RouteTable } from '../../route-types.js';
+import type { AppLocation, UrlMode } from '../../url/location.js';
+import type { AnyRoute, RouteTable } from '../../routes/types.js';
 import { countOption, optionsOf, SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';
 import { writeInside } from '../files/folder.js';

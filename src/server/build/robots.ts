@@ -3,8 +3,8 @@
 // docs/scheme.md, "What the crawler and the site agree to") and
 // one on its clean form (which the meta-tag form `/path?_escaped_fragment_=` starts with).
 
-import { escapeFragment } from '../../codec.js';
-import { normalizeBase, normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../location.js';
+import { escapeFragment } from '../../url/codec.js';
+import { normalizeBase, normalizeLocation, stripAnchor, toUrl, type AppLocation } from '../../url/location.js';
 import { optionsOf, SnapshotError } from '../errors.js';
 
 /** Options of `robotsTxt`. */

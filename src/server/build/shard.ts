@@ -2,7 +2,7 @@
 // states whose location hashes to its slice (FNV-1a of the UTF-8 location, so a state's job depends
 // on nothing else: stable across runs, orders and machines).
 
-import type { AppLocation } from '../../location.js';
+import type { AppLocation } from '../../url/location.js';
 import { SnapshotError } from '../errors.js';
 
 /** Slice `current` of `total`, 1-based. */

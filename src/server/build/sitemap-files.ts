@@ -3,8 +3,8 @@
 
 import { stat } from 'node:fs/promises';
 import path from 'node:path';
-import type { AppLocation, UrlMode } from '../../location.js';
-import type { AnyRoute, RouteTable } from '../../route-types.js';
+import type { AppLocation, UrlMode } from '../../url/location.js';
+import type { AnyRoute, RouteTable } from '../../routes/types.js';
 import type { CleanUrls } from '../types.js';
 import { SnapshotError } from '../errors.js';
 import { findCollisions } from '../files/collisions.js';

@@ -3,7 +3,7 @@
 // with `cleanUrls: 'shell'` (docs/scheme.md); never the ugly ones. sitemaps.org limits a file to 50,000 URLs and 50 MB; past that
 // the URLs are split into numbered files under a sitemap index.
 
-import { normalizeBase, normalizeLocation, type AppLocation, type UrlMode } from '../../location.js';
+import { normalizeBase, normalizeLocation, type AppLocation, type UrlMode } from '../../url/location.js';
 import { optionsOf, SnapshotError } from '../errors.js';
 import type { CleanUrls } from '../types.js';
 import { checkCleanUrls, checkMode, checkOrigin, crawlerMode, publicUrl } from '../urls.js';

@@ -2,10 +2,10 @@
 // the route table names, once, without its anchor, in the table's order; a record of entries() that
 // names none, described for the report; and the routes that name no state at all.
 
-import { stripAnchor, type AppLocation } from '../../location.js';
-import type { Params } from '../../params.js';
-import type { AnyRoute, EntryFault, RouteTable } from '../../route-types.js';
-import { createRoutes } from '../../routes.js';
+import { stripAnchor, type AppLocation } from '../../url/location.js';
+import type { Params } from '../../routes/params.js';
+import type { AnyRoute, EntryFault, RouteTable } from '../../routes/types.js';
+import { createRoutes } from '../../routes/table.js';
 import { thrownText } from '../printable.js';
 
 /** Params as a report shows them: JSON, cut short; whatever entries() gave, never a throw. */

@@ -8,7 +8,7 @@
 // A store that fails is a miss: the state is rendered here, and `onError` hears of it once per
 // outage (the first failure while nothing of the store failed), not once per request.
 
-import type { AppLocation } from '../../location.js';
+import type { AppLocation } from '../../url/location.js';
 import { SnapshotError } from '../errors.js';
 import { answersAtOnce, memoryStore, type MemoryStoreOptions } from './memory-store.js';
 import type { SnapshotLock, SnapshotStore, StoredSnapshot } from './store.js';

@@ -14,7 +14,7 @@
 
 import { promises as fsp, type Stats } from 'node:fs';
 import path from 'node:path';
-import type { AppLocation } from '../../location.js';
+import type { AppLocation } from '../../url/location.js';
 import type { SnapshotStore, StoredSnapshot } from './store.js';
 import { optionsOf, positiveOption, SnapshotError } from '../errors.js';
 import { createFileClaims } from '../files/collisions.js';

@@ -1,7 +1,7 @@
 // The in-memory store: least recently used first out, bounded by entries and by the bytes its
 // entries keep alive, the answers the handler prepares from each snapshot included (held.ts).
 
-import type { AppLocation } from '../../location.js';
+import type { AppLocation } from '../../url/location.js';
 import { optionsOf, positiveOption } from '../errors.js';
 import { ownMemo } from '../held.js';
 import type { SnapshotStore, StoredSnapshot } from './store.js';

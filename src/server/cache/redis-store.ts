@@ -12,7 +12,7 @@
 // costs one timeout per `retryMs`, not one per request. The cache turns each failure into a miss.
 
 import { createHash, randomBytes } from 'node:crypto';
-import type { AppLocation } from '../../location.js';
+import type { AppLocation } from '../../url/location.js';
 import type { SnapshotLock, SnapshotStore, StoredSnapshot } from './store.js';
 import { optionsOf, positiveOption, SnapshotError } from '../errors.js';
 

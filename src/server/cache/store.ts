@@ -1,7 +1,7 @@
 // What a snapshot store is: the snapshot it keeps, the calls every store answers (memoryStore,
 // fileStore, redisStore, one of your own), and the render lock a store shared by processes may give.
 
-import type { AppLocation } from '../../location.js';
+import type { AppLocation } from '../../url/location.js';
 
 /** A snapshot as a store keeps it. */
 export interface StoredSnapshot {

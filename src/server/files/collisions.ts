@@ -5,7 +5,7 @@
 // folder, which a copy to a case-sensitive disk would then name for one of the two states only.
 // Names are ASCII (paths.ts), so folding is ASCII lower case. Whoever claims a name first keeps it.
 
-import type { AppLocation } from '../../location.js';
+import type { AppLocation } from '../../url/location.js';
 import { snapshotPath } from './paths.js';
 
 /** A state holding a name, and how many claimed files hold it. */

@@ -27,7 +27,7 @@
 // platform, and folder.ts refuses a name the disk holds under another spelling.
 
 import path from 'node:path';
-import { normalizeLocation, stripAnchor, type AppLocation } from '../../location.js';
+import { normalizeLocation, stripAnchor, type AppLocation } from '../../url/location.js';
 import { SnapshotError } from '../errors.js';
 
 // File names are limited to 255 bytes on common file systems.

@@ -6,7 +6,7 @@
 // each marked as a render's (RENDER_HEADER, nested.ts). Everything else is a network error.
 
 import { setMaxListeners } from 'node:events';
-import { stripAnchor } from '../../location.js';
+import { stripAnchor } from '../../url/location.js';
 import { contentType, type AppFolder } from './app-files.js';
 import type { RenderJob } from '../render/render.js';
 import { createQueue, type RenderQueue } from '../render/queue.js';

@@ -6,7 +6,7 @@
 // (classic scripts), which happy-dom must answer before it returns: the page process writes one
 // frame and blocks reading the answer. A frame there is a 4-byte big-endian length, then the bytes.
 
-import { normalizeLocation, type AppLocation } from '../../location.js';
+import { normalizeLocation, type AppLocation } from '../../url/location.js';
 import type { RenderResult } from '../render/render.js';
 import type { UrlSettings } from '../urls.js';
 import { MAX_CAUSE } from '../printable.js';

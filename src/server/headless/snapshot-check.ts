@@ -6,8 +6,8 @@
 // route's state. A page process that breaks one is not believed: its render fails.
 
 import { parse } from 'parse5';
-import { headKey, isCanonicalLink, isFragmentMeta } from '../../head.js';
-import { REDIRECT_ATTRIBUTE, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../settled.js';
+import { headKey, isCanonicalLink, isFragmentMeta } from '../../contract/head.js';
+import { REDIRECT_ATTRIBUTE, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../contract/settled.js';
 import { walkElements } from '../html/links.js';
 import { attr } from '../html/selector.js';
 import { ROBOTS_KEY } from '../noindex.js';

@@ -3,7 +3,7 @@
 // runs, so that a render's first call of each is not compiled on the request path.
 
 import type { Browser, BrowserPage, BrowserWindow } from 'happy-dom';
-import { SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../settled.js';
+import { SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../contract/settled.js';
 import { pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
 import type { GateAnswer, PlainJob } from './protocol.js';
 import type { PageJob } from './requests.js';

@@ -3,12 +3,12 @@
 // Data that JSON would change on the way (a Date becomes a string, a Map `{}`, a cycle throws) is
 // refused at render time with the route and the path inside the data, so the client never starts
 // from a state that differs from the server's. The script text is escaped as JSON-LD's is
-// (src/head.ts): `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes.
+// (src/contract/head.ts): `<`, `>`, `&`, U+2028 and U+2029 as `\u` escapes.
 
-import { jsonLdText } from '../../head.js';
-import { DATA_SCRIPT_ID, type HydrationPayload } from '../../hydration.js';
-import { describe } from '../../route-error.js';
-import type { AnyRoute } from '../../route-types.js';
+import { jsonLdText } from '../../contract/head.js';
+import { DATA_SCRIPT_ID, type HydrationPayload } from '../../contract/hydration.js';
+import { describe } from '../../routes/error.js';
+import type { AnyRoute } from '../../routes/types.js';
 import { SnapshotError } from '../errors.js';
 import { escapeHtml } from './escape.js';
 

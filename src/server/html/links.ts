@@ -7,9 +7,9 @@
 // Links are found by parse5, never by a regex over markup.
 
 import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
-import { hasEscapedFragment, PARAM, toPrettyUrl } from '../../codec.js';
-import type { HeadTag } from '../../head.js';
-import { toLocation, toUrl } from '../../location.js';
+import { hasEscapedFragment, PARAM, toPrettyUrl } from '../../url/codec.js';
+import type { HeadTag } from '../../contract/head.js';
+import { toLocation, toUrl } from '../../url/location.js';
 import { escapeHtml } from './escape.js';
 import type { UrlSettings } from '../urls.js';
 

@@ -4,7 +4,7 @@
 // the template of what this finds.
 
 import type { DefaultTreeAdapterMap } from 'parse5';
-import { headKey, isCanonicalLink, isFragmentMeta } from '../../head.js';
+import { headKey, isCanonicalLink, isFragmentMeta } from '../../contract/head.js';
 import { SnapshotError } from '../errors.js';
 import { hrefEdit, walkElements, type Edit, type LinkContext } from './links.js';
 import { attr } from './selector.js';

@@ -55,7 +55,7 @@ function browserPage(text: string, found: Scan, metas: readonly Element[], headP
 /**
  * The snapshot template's edits: no meta fragment tag (a snapshot is already the escaped form), no
  * canonical link but ours, and the slots. A head tag with a key is a slot of its own (its links
- * already rewritten), left out of a snapshot whose state sets a tag with that key (src/head.ts).
+ * already rewritten), left out of a snapshot whose state sets a tag with that key (src/contract/head.ts).
  */
 function templateEdits(
   text: string,

@@ -2,8 +2,8 @@
 // outlet content, head tags a state's may replace, and the marks on `<title>` and the outlet), and
 // a state's parts written into them. A snapshot is string assembly, never a DOM parse.
 
-import type { HeadTag } from '../../head.js';
-import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE } from '../../hydration.js';
+import type { HeadTag } from '../../contract/head.js';
+import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE } from '../../contract/hydration.js';
 import { headHtml } from './head.js';
 import { escapeHtml } from './escape.js';
 

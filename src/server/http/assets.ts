@@ -5,7 +5,7 @@
 // error in the browser). Two signs, either enough: the browser's `Sec-Fetch-Dest`, and a last path
 // segment ending in an asset's file extension that no route's pattern ends with for that state.
 
-import type { AnyRoute, RouteTable } from '../../route-types.js';
+import type { AnyRoute, RouteTable } from '../../routes/types.js';
 
 /**
  * The file extensions that name an asset, lower case. A list, not any `.xyz`: a route such as

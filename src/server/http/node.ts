@@ -3,7 +3,7 @@
 // listener and as Express 5 / Connect middleware. Only the path and query are read from the
 // request target: nothing downstream may read the Host header.
 
-import { stripAnchor } from '../../location.js';
+import { stripAnchor } from '../../url/location.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Answer, Ask } from './exchange.js';

@@ -8,7 +8,7 @@
 // holds no `<`; what a state writes itself (its head tags, its outlet) comes after. So the first
 // occurrence of the exact tag is the library's, and no page text can spoof it or move the nonce.
 
-import type { AppLocation } from '../../location.js';
+import type { AppLocation } from '../../url/location.js';
 import { SnapshotError } from '../errors.js';
 import { DATA_SCRIPT_START } from '../html/hydration.js';
 import { MAX_CAUSE, printable, thrownText } from '../printable.js';

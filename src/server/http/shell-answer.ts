@@ -2,9 +2,9 @@
 // route matches), its answers kept for the handler's life, or, for a redirect route, its move to
 // the target's clean URL, found by the route's `load` with no render.
 
-import type { AppLocation } from '../../location.js';
-import { outcomeOf } from '../../outcome.js';
-import type { RouteDefinition, RouteTable } from '../../route-types.js';
+import type { AppLocation } from '../../url/location.js';
+import { outcomeOf } from '../../routes/outcome.js';
+import type { RouteDefinition, RouteTable } from '../../routes/types.js';
 import { ownMemo } from '../held.js';
 import type { ShellTemplate } from '../html/shell.js';
 import { redirectUrl, type UrlSettings } from '../urls.js';

@@ -2,14 +2,14 @@
 // table's own hooks (`load`, `title`, `render`: the same ones the client runs, so the snapshot
 // shows what a browser shows) into the parsed shell; `headlessRenderer` runs the real app instead.
 
-import type { AppLocation } from '../../location.js';
-import { hookText, syncHead } from '../../hook-text.js';
-import { outcomeOf } from '../../outcome.js';
-import { stateHead } from '../../head.js';
-import type { Params } from '../../params.js';
-import type { Query } from '../../query.js';
-import { record } from '../../record.js';
-import type { AnyRoute, RouteMatch, RouteTable } from '../../route-types.js';
+import type { AppLocation } from '../../url/location.js';
+import { hookText, syncHead } from '../../contract/hook-text.js';
+import { outcomeOf } from '../../routes/outcome.js';
+import { stateHead } from '../../contract/head.js';
+import type { Params } from '../../routes/params.js';
+import type { Query } from '../../url/query.js';
+import { record } from '../../url/record.js';
+import type { AnyRoute, RouteMatch, RouteTable } from '../../routes/types.js';
 import { dataScript } from '../html/hydration.js';
 import { rewriteHeadTag, rewriteLinks } from '../html/links.js';
 import type { ShellTemplate } from '../html/shell.js';

@@ -5,8 +5,8 @@
 // page being rendered (nested.ts) waits for no render: a stored snapshot, else 508. What a cached
 // answer (`fromSnapshot` on a hit) reads is made once per handler: a hit costs only its answer.
 
-import { readUglyUrl } from '../../codec.js';
-import type { AppLocation } from '../../location.js';
+import { readUglyUrl } from '../../url/codec.js';
+import type { AppLocation } from '../../url/location.js';
 import type { StoredSnapshot } from '../cache/store.js';
 import type { ShellTemplate } from '../html/shell.js';
 import type { Answer, Ask } from '../http/exchange.js';

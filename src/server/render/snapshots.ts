@@ -3,8 +3,8 @@
 // in the bounded queue under the time limit. A request whose client goes stops waiting; the render
 // is aborted when the last one has gone (flights.ts). `limitClient` is asked before a request waits.
 
-import { normalizeLocation, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../../location.js';
-import type { RouteTable } from '../../route-types.js';
+import { normalizeLocation, stripAnchor, toUrl, type AppLocation, type UrlMode } from '../../url/location.js';
+import type { RouteTable } from '../../routes/types.js';
 import type { SnapshotCache } from '../cache/cache.js';
 import type { StoredSnapshot } from '../cache/store.js';
 import { MAX_CAUSE, printable, thrownText } from '../printable.js';

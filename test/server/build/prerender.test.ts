@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MANIFEST } from '../../../src/server/files/manifest.js';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { prerender, type PrerenderOptions } from '../../../src/server/build/prerender.js';
 import { shardOf } from '../../../src/server/build/shard.js';
 import { forgetSpellings, spellAlike } from '../files/case-insensitive.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { escapeFragment } from '../../../src/codec.js';
-import { toLocation } from '../../../src/location.js';
+import { escapeFragment } from '../../../src/url/codec.js';
+import { toLocation } from '../../../src/url/location.js';
 import { robotsTxt } from '../../../src/server/build/robots.js';
 
 describe('robotsTxt', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { escapeXml, sitemap } from '../../../src/server/build/sitemap.js';
 import { parseXml } from '../xml.js';
 

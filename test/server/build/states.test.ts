@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { tableStates, unlisted } from '../../../src/server/build/states.js';
 
 describe('tableStates', () => {

@@ -15,7 +15,7 @@ import { promises as fsp } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { MANIFEST, writeManifest } from '../../../src/server/files/manifest.js';
 import { fileStore } from '../../../src/server/cache/file-store.js';
 import { writeInside } from '../../../src/server/files/folder.js';

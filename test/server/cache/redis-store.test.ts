@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { createSnapshotCache } from '../../../src/server/cache/cache.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
 import type { StoredSnapshot } from '../../../src/server/cache/store.js';

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { normalizeLocation } from '../../../src/location.js';
+import { normalizeLocation } from '../../../src/url/location.js';
 import { createFileClaims } from '../../../src/server/files/collisions.js';
 import { resolveInside, snapshotLocation, snapshotPath } from '../../../src/server/files/paths.js';
 

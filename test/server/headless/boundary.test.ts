@@ -5,7 +5,7 @@ import net from 'node:net';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import type { HeadlessRenderer, HeadlessRendererOptions } from '../../../src/server/headless/headless.js';
 import { listen, request, type Reply, type Running } from '../helpers.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parse } from 'parse5';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import type { HeadlessRenderer, HeadlessRendererOptions } from '../../../src/server/headless/headless.js';
 import { listen, request, type Running } from '../helpers.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { deathCause } from '../../../src/server/headless/page-process.js';
 
 // pnpm's layout (and `npm link`, workspaces): the package's dependencies are symlinks beside it,

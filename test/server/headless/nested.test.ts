@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import type { SnapshotHandler } from '../../../src/server/index.js';
 import type { RenderJob, SnapshotRenderer } from '../../../src/server/render/render.js';
 import { listen, request } from '../helpers.js';

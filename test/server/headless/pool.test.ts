@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'parse5';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import type { HeadlessRenderer } from '../../../src/server/headless/headless.js';
 import { listen, request, type Running } from '../helpers.js';
 

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { listen, type Running } from '../helpers.js';
 
 // A page's fetch follows its API's redirects, as a browser's does: a 301 from the upstream reached

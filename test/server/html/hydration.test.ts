@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse } from 'parse5';
 import { describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
 import { SnapshotError } from '../../../src/server/errors.js';
 import { dataScript, notJson } from '../../../src/server/html/hydration.js';

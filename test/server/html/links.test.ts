@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { toUglyUrl } from '../../../src/codec.js';
+import { toUglyUrl } from '../../../src/url/codec.js';
 import { applyEdits, prettyHref, rewriteLinks } from '../../../src/server/html/links.js';
 import { costRatio } from '../../cost.js';
 

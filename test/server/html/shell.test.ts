@@ -1,7 +1,7 @@
 import * as parse5 from 'parse5';
 import { describe, expect, it, vi } from 'vitest';
 import { SnapshotError } from '../../../src/server/errors.js';
-import { mergeHead } from '../../../src/head.js';
+import { mergeHead } from '../../../src/contract/head.js';
 import { DEFAULT_SHELL, parseShell } from '../../../src/server/html/shell.js';
 
 // parse5 wrapped in spies, to count parses.

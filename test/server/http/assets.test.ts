@@ -3,7 +3,7 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { createSnapshotHandler, type CleanUrls } from '../../../src/server/handler.js';
 import { ASSET_EXTENSIONS, assetPathTest, isAssetDest } from '../../../src/server/http/assets.js';
 import { listen, request, type Running } from '../helpers.js';

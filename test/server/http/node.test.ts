@@ -2,7 +2,7 @@ import express from 'express';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
 import { toNodeHandler, toAsk } from '../../../src/server/http/node.js';
 import { listen, request, type Running } from '../helpers.js';

@@ -1,7 +1,7 @@
 import { parse } from 'parse5';
 import { describe, expect, it } from 'vitest';
-import { redirect } from '../../../src/outcome.js';
-import { createRoutes } from '../../../src/routes.js';
+import { redirect } from '../../../src/routes/outcome.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
 import { escapeHtml } from '../../../src/server/html/escape.js';
 import { errorPage } from '../../../src/server/http/pages.js';

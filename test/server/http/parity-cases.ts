@@ -1,7 +1,7 @@
 // The route table and the requests of the front-door parity trial (parity.test.ts): each outcome
 // a route can have, and requests a bot, a browser or an attacker sends, by every method.
-import { notFound, redirect } from '../../../src/outcome.js';
-import { createRoutes } from '../../../src/routes.js';
+import { notFound, redirect } from '../../../src/routes/outcome.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import type { CleanUrls } from '../../../src/server/handler.js';
 import { esc } from '../helpers.js';
 

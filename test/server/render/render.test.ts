@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { notFound, redirect } from '../../../src/outcome.js';
-import { createRoutes } from '../../../src/routes.js';
+import { notFound, redirect } from '../../../src/routes/outcome.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { hooksRenderer, type RenderJob } from '../../../src/server/render/render.js';
 import { parseShell } from '../../../src/server/html/shell.js';
 

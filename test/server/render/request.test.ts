@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRoutes } from '../../../src/routes.js';
-import { redirect } from '../../../src/outcome.js';
-import type { RouteDefinition } from '../../../src/route-types.js';
+import { createRoutes } from '../../../src/routes/table.js';
+import { redirect } from '../../../src/routes/outcome.js';
+import type { RouteDefinition } from '../../../src/routes/types.js';
 import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../../src/server/handler.js';
 import { memoryStore } from '../../../src/server/cache/memory-store.js';
 import { SnapshotError } from '../../../src/server/errors.js';

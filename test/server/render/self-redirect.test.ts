@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { redirect } from '../../../src/outcome.js';
-import { createRoutes } from '../../../src/routes.js';
+import { redirect } from '../../../src/routes/outcome.js';
+import { createRoutes } from '../../../src/routes/table.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
 
 // A state whose load redirects to a URL of that same state is a loop, whichever way the URL is
