@@ -32,8 +32,13 @@ const browserField = {
     return to ? { ...found, id: to } : found;
   },
 };
+// The flags package.json's "#build-mode" import chooses between: built as files of their own, and
+// kept as an import in dist/ so that an app's bundler picks one by its conditions.
+const modes = ['read', 'development', 'production'].map((mode) => `src/env/mode/${mode}.ts`);
+// The UMD files choose for themselves: the development flag in the plain file, the production one in the min file.
+const buildMode = (env) => ({ name: 'build-mode', resolveId: (id) => (id === '#build-mode' ? resolve(`src/env/mode/${env}.ts`) : null) });
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
-const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|node:)/.test(id);
+const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|node:|#build-mode$)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
 // The UMD files are built as an app's bundler would build them (src/env/dev.browser.ts, with
@@ -49,7 +54,7 @@ const nodeEnv = (env) => replace({ preventAssignment: true, values: { 'process.e
 
 export default [
   {
-    input: [...Object.values(entries), cli, child, ...Object.values(browser)],
+    input: [...Object.values(entries), cli, child, ...Object.values(browser), ...modes],
     external,
     plugins: [ts()],
     output: [
@@ -65,7 +70,7 @@ export default [
   })),
   ...['development', 'production'].map((env) => ({
     input: umd.input,
-    plugins: [browserField, nodeResolve(), commonjs(), ts(), nodeEnv(env)],
+    plugins: [browserField, buildMode(env), nodeResolve(), commonjs(), ts(), nodeEnv(env)],
     output:
       env === 'production'
         ? { file: `${umd.file}.min.js`, format: 'umd', name: umd.name, banner, plugins: [minify] }

@@ -36,7 +36,7 @@ export async function buildDemo() {
       // with this plugin): the mode written in, so the library's development texts are dropped.
       plugins: [
         external.length ? null : self,
-        nodeResolve({ browser: true }),
+        nodeResolve({ browser: true, exportConditions: ['production'] }),
         commonjs(),
         replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } }),
       ],

@@ -27,8 +27,8 @@ const virtual = (code) => ({
   load: (id) => (id === 'entry' ? code : null),
 });
 
-// What an app's production build does to `process.env.NODE_ENV` (see src/env/dev.browser.ts): Vite,
-// webpack, esbuild and Parcel by themselves, Rollup with @rollup/plugin-replace.
+// What an app's production build does: it resolves the `production` condition (package.json's
+// "#build-mode", see src/env/dev.browser.ts) and writes "production" into `process.env.NODE_ENV`.
 const production = replace({ preventAssignment: true, values: { 'process.env.NODE_ENV': JSON.stringify('production') } });
 
 /** Bytes of `code` bundled, minified and gzipped. */
@@ -36,7 +36,7 @@ export async function bundleSize(code, { external = [] } = {}) {
   const bundle = await rollup({
     input: 'entry',
     external,
-    plugins: [virtual(code), production, nodeResolve({ browser: true }), commonjs()],
+    plugins: [virtual(code), production, nodeResolve({ browser: true, exportConditions: ['production'] }), commonjs()],
     onwarn: () => {},
   });
   const { output } = await bundle.generate({ format: 'es' });

@@ -1,10 +1,8 @@
-// The development flag of an app's browser build, which package.json's "browser" field puts in the
-// place of src/env/dev.ts. Every browser bundler (Vite, webpack, esbuild, Parcel; Rollup with
-// @rollup/plugin-replace) replaces `process.env.NODE_ENV` with the build's mode: "development" keeps
-// the long error texts and the development checks, "production" folds `DEV` to `false` and the
-// minifier drops them. src/env/dev.ts guards against a missing `process`, which a browser never has,
-// so under a bundler it read false in development builds too.
-declare const process: { env: { NODE_ENV?: string } };
+// Replaces src/env/dev.ts in an app's browser build (package.json's "browser" field). The flag comes
+// from package.json's "#build-mode" import, by the conditions the bundler resolves: `development`
+// (src/env/mode/development.ts) or `production` (mode/production.ts) where it sets them, as Vite and
+// webpack do; otherwise (Rollup's node-resolve, esbuild) the mode it writes into
+// `process.env.NODE_ENV` (mode/read.ts), and false, not a ReferenceError, where it writes none.
 
-/** Whether long error texts and development checks are kept: the app's build mode, as its bundler writes it. */
-export const DEV: boolean = process.env.NODE_ENV !== 'production';
+/** Whether long error texts and development checks are kept: the app's build mode. */
+export { DEV } from '#build-mode';
