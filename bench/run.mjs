@@ -110,10 +110,8 @@ charts.size = barChart({
 // 4. Snapshots
 const CACHED_NOTE =
   "The bare server sends the handler's very bytes: the same headers, names, case and order (node:http writes Date, " +
-  'Connection and Keep-Alive for both), and both write an answer in one `writev` with Content-Length. The gap was ' +
-  "the handler's work on a hit: an AbortController and close listener per request, a waiter in the shared renders, " +
-  'promise hops, the target parsed and matched and the bot list run every time. A hit is now written within the ' +
-  'request listener call from memos; only a request that waits for a render makes a signal.';
+  'Connection and Keep-Alive for both), and both write an answer in one `writev` with Content-Length. The handler writes ' +
+  'a hit within the request listener call from memos; only a request that waits for a render makes a signal.';
 const snap = await runSnapshots({ quick });
 const ms = (v) => `${v.toFixed(v < 1 ? 3 : 1)} ms`;
 const x = (a, b) => `×${(a / b).toFixed(a / b >= 10 ? 0 : 2)}`;
@@ -164,8 +162,8 @@ figure(
   ],
   CACHED_NOTE +
     '\n\nThe RSS growth is of the server process alone. Every happy-dom snapshot runs in a page process started for it and ' +
-    `killed after it (about 0.6 s of CPU a start), so the count is ${snap.rss.count} (it was 1000 while one page process served every ` +
-    'page); the page processes\' own memory at rest is in "headlessRenderer against the renderer before single-use page processes".',
+    `killed after it (about 0.6 s of CPU a start), so the count is ${snap.rss.count}; the page processes' own memory at rest is in ` +
+    '"headlessRenderer against the renderer before single-use page processes".',
 );
 charts.snapshots = barChart({
   title: 'ms per snapshot of a demo book page',

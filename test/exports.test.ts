@@ -97,7 +97,7 @@ describe('entry points', () => {
     for (const href of local) {
       expect(existsSync(href), `README links to ${href}`).toBe(true);
       expect(
-        pkg.files.some((f) => href === f || href.startsWith(`${f}/`)),
+        pkg.files.some((f) => href === f || href.startsWith(`${f}/`)) && !pkg.files.includes(`!${href}`),
         `${href} is in the package's files`,
       ).toBe(true);
     }

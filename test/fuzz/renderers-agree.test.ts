@@ -145,7 +145,7 @@ describe('every renderer gives a state one outcome', () => {
                 };
               }
               // A view with no title or render (a route's, or the empty one of a table with no notFound view) leaves
-              // the page's as they were (docs/api.md): after a navigation, the last state's; on landing, the shell's.
+              // the page's as they were (docs/api/client.md, One pipeline): after a navigation, the last state's; on landing, the shell's.
               const landed = sides['history'] as Outcome;
               const navigated = sides['navigated'] as Outcome;
               if (landed.title === 'Shell') navigated.title = 'Shell';

@@ -13,7 +13,8 @@ import { listen, request, type Running } from '../helpers.js';
 // The headless boundary (SECURITY.md, "The headless boundary"): a page's scripts run in a page
 // process that cannot reach the server's process, its files or the network, and every network API
 // a page has is a network error outside the app's origin and its upstream. Each test is an attack,
-// in both isolation settings. The renderer starts its page processes from the built package.
+// in both isolation settings (tabled in docs/security-reviews.md, "The headless boundary"). The
+// renderer starts its page processes from the built package.
 const { createSnapshotHandler, headlessRenderer } =
   (await import('crawlable-router/server')) as typeof import('../../../src/server/index.js');
 const { pageProcessFlags } = (await import(
