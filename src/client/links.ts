@@ -30,7 +30,7 @@ export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: s
     const text = a.getAttribute('href') ?? a.getAttribute('xlink:href');
     if (text === null) return; // a placeholder link
     // As the URL parser reads it: no C0 control or space around it, no tab or newline in it (` #x` is `#x`).
-    // Each run is matched once, whole: `[…]+$` was retried at every character of a run inside the href (quadratic).
+    // Each run is matched once, whole: linear, where `[…]+$` would retry at every character of a run (quadratic).
     const href = text.replace(/[\0- ]+/g, (run, at: number) => (at && at + run.length < text.length ? run.replace(/[\t\n\r]/g, '') : ''));
     if (!/^(_self)?$/i.test(a.getAttribute('target') ?? '') || a.matches(LEFT_ALONE)) return;
     if (/^#(?!!)/.test(href)) {

@@ -1,7 +1,7 @@
 // Renders never nest. A page being rendered may fetch URLs of the server that renders it (an
-// `upstream` that is the server itself, or a proxy in front of it): one that fetches other states'
-// ugly URLs made each render wait for a slot its ancestors held, and the queue stood still until
-// their timeouts (SECURITY.md has the figures). The headless
+// `upstream` that is the server itself, or a proxy in front of it): were one that fetches other
+// states' ugly URLs to render them, each render would wait for a slot its ancestors hold, and the
+// queue would stand still until their timeouts. The headless
 // gate marks every request it sends upstream with RENDER_HEADER, set by the server's process whatever
 // the page sent; the snapshot handler, for a request that carries it, serves a cached snapshot and
 // never starts a render or waits for one (render/snapshot-answer.ts): 508 Loop Detected. A client

@@ -58,7 +58,7 @@ function cleanPath(path: string): string {
 }
 
 // The last path canonicalised: toLocation canonicalises a path, and match is then handed it again
-// (a 16 kB path of escapes was rewritten three times a request).
+// (so a 16 kB path of escapes is rewritten once a request, not three times).
 let known = '/';
 
 /** Whether `text` is a path in canonical spelling with no query and no anchor: a location as it is. Internal. */

@@ -162,8 +162,8 @@ export function createIndex(patterns: readonly (readonly Token[])[], sensitive: 
   };
   seal(root);
 
-  // The ids a walk finds, written over the last walk's: a new array for each match was most of what
-  // it allocated. It grows to the most any walk finds, and stays.
+  // The ids a walk finds, written over the last walk's, so that a match allocates no array of its
+  // own. It grows to the most any walk finds, and stays.
   const found: number[] = [];
   let count = 0;
 

@@ -67,7 +67,7 @@ const EXTEND = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call(
 // A lock held must be ours too, and lapse: one that is not a token of the store's shape (its length,
 // base64url; `SET …lock:/books/1 x` by hand, a hash) is nobody's and is taken at once; one of its
 // shape without a TTL (PERSIST) is given ARGV[2], so a live holder keeps it by extending it and a dead
-// one's lapses. Either left as it was made its state a 504 for as long as the key lived.
+// one's lapses. Either left as it is would make its state a 504 for as long as the key lives.
 const LOCK = `if redis.call('TYPE', KEYS[2]).ok == 'string' and redis.call('GETRANGE', KEYS[2], 0, #ARGV[3] - 1) == ARGV[3] then return 0 end if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then return 1 end local held = redis.call('TYPE', KEYS[1]).ok == 'string' and redis.call('GET', KEYS[1]) if not held or #held ~= #ARGV[1] or string.find(held, '[^%w_%-]') then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0`;
 // KEYS[1] the snapshot, ARGV[1] the header of one found stale: that snapshot goes, not a newer one
 // another process has kept since, and the state's lock stays with whoever renders it now.

@@ -53,7 +53,7 @@ function mayHoldLinksToRewrite(text: string): boolean {
  */
 export function prettyHref(href: string, context: LinkContext): string | null {
   // HTML strips ASCII whitespace around a URL. Each run is matched once, whole, and dropped where it
-  // starts or ends the href: `[…]+$` was retried at every character of a run inside it (quadratic).
+  // starts or ends the href: linear, where `[…]+$` would retry at every character of a run (quadratic).
   const value = href.replace(/[\t\n\f\r ]+/g, (run, at: number) => (at === 0 || at + run.length === href.length ? '' : run));
   if (value.startsWith('#!')) {
     // The state after `#!`, written from the base: the same link whatever URL the page was read at.

@@ -23,8 +23,8 @@ class NodeAsk implements Ask {
   ) {}
   header(name: string): string | null {
     // Every field line, joined as fetch's Headers joins them: `headers` keeps only the first line of
-    // User-Agent, If-Modified-Since and a few more, so a request sent twice a field was read one way
-    // here and another by `fetch`. (An object without `headersDistinct`, as some tests pass, has `headers`.)
+    // User-Agent, If-Modified-Since and a few more, so that a request that sends a field twice is read
+    // here as `fetch` reads it. (An object without `headersDistinct`, as some tests pass, has `headers`.)
     const value = this.req.headersDistinct?.[name] ?? this.req.headers[name];
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
