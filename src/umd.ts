@@ -1,3 +1,3 @@
-// The browser bundle behind the `CrawlableRouter` global: the core and the client router, with path-to-regexp inside.
+// The browser bundle behind the `CrawlableRouter` global: the core and the client router.
 export * from './index.js';
 export { createRouter } from './client/index.js';
