@@ -13,8 +13,9 @@ import { createAdapter, windowNav, type Entry } from './adapters.js';
 import { checkOptions, checkTarget } from './checks.js';
 import { historyNav } from './history.js';
 import { linkHandler } from './links.js';
-import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
+import { createScroll } from './scroll.js';
 import { publishSettled } from './settled.js';
+import { FRAGMENT_API, NO_API, PATH_API, POP, PUSH, REPLACE, type Kind } from './steps.js';
 import { createView } from './view.js';
 import type { LiveWindow, RouterDocument, RouterSignal } from './dom.js';
 import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, Target } from './types.js';
@@ -71,9 +72,9 @@ export function createRouter(options: RouterOptions): Router {
   const doc = win && unshadowed(win.document);
   const nav = instance ? historyNav(instance) : windowNav(win, base);
   const api = nav.api;
-  const mode = options.mode === 'hashbang' || (options.mode !== 'history' && api < 2) ? 'hashbang' : 'history';
-  // Where only the fragment may change (api 1), the state lives in this page's fragment.
-  const adapter = createAdapter(mode, base, mode === 'hashbang' && api === 1 ? stripAnchor(nav.href()) : '');
+  const mode = options.mode === 'hashbang' || (options.mode !== 'history' && api < PATH_API) ? 'hashbang' : 'history';
+  // Where only the fragment may change, the state lives in this page's fragment.
+  const adapter = createAdapter(mode, base, mode === 'hashbang' && api === FRAGMENT_API ? stripAnchor(nav.href()) : '');
   // Scrolling is the router's unless the app keeps it (`scroll: false`) or there is no window.
   const scroll = options.scroll !== false && doc ? createScroll(win, doc) : undefined;
   const guards = new Set<Guard>();
@@ -153,7 +154,7 @@ export function createRouter(options: RouterOptions): Router {
     // As History.go() reads it (a long): a position a page script wrote (Infinity, 2 ** 32) reads
     // as 0, which is a reload, and then the URL is written back instead.
     const delta = (on.e.idx - entry.idx) | 0;
-    if (api && delta) nav.go(-delta);
+    if (api > NO_API && delta) nav.go(-delta);
     else write((current as Current).location, entry, true);
   }
 
@@ -178,7 +179,7 @@ export function createRouter(options: RouterOptions): Router {
     if (entry) scroll?.save(entry.key);
     // A push leaves the entry the browser is on: stamped again if another script wrote its state over
     // (`replaceState(null, '', url)`), else a traversal back to it is a new entry, a position off.
-    if (!kind && api && here && nav.entry()?.key !== here.e.key) nav.write(nav.href(), here.e, true, here.loc);
+    if (kind === PUSH && api > NO_API && here && nav.entry()?.key !== here.e.key) nav.write(nav.href(), here.e, true, here.loc);
     // While it loaded, the browser may have landed on a new entry naming this very location (the same
     // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
     // A replace writes over the entry the browser is on now, at that entry's position.
@@ -242,8 +243,8 @@ export function createRouter(options: RouterOptions): Router {
         restoreAddress();
         throw loop;
       }
-      // PUSH is 0: a push stays a push, a replace or a traversal's redirect replaces.
-      return run(normalizeLocation(to), kind && REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
+      // A push stays a push; a replace's or a traversal's redirect replaces.
+      return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
     const seeded = seed && seed.location === routes.stateOf(loc) ? seed : null;
@@ -312,7 +313,7 @@ export function createRouter(options: RouterOptions): Router {
     if (fresh) e = { key: newKey(), idx: here ? here.e.idx + 1 : 0 };
     here = { loc, e: e as Entry };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
-    if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
+    if (!reading.ok || (fresh && api > NO_API)) write(reading.loc, e as Entry, true);
     const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
     if (loc === at?.loc && (fresh || (e as Entry).key === at.key)) return;
     return run(loc, POP, e as Entry);
