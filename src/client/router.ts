@@ -222,6 +222,16 @@ export function createRouter(options: RouterOptions): Router {
     if (fault) throw fault[0];
   }
 
+  /**
+   * One navigation's pipeline: resolve, a change of anchor alone, guards, load, commit.
+   *
+   * `run` stays synchronous until it must await. It awaits only a guard, a `beforeLoad` or a `load`,
+   * and only where there is one: a navigation with none commits, tells its subscribers and says
+   * settled in the call that started it (navigate(), start(), a click, a popstate), before any
+   * microtask. `router.current` is the new state when navigate() returns, `settled()` has nothing
+   * to wait for, and a headless render of such a page is settled at once. So no `await` and no
+   * async helper before the commit (test/client/synchronous-commit.test.ts).
+   */
   async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0, via?: number): Promise<boolean> {
     if (dead) return false;
     // One controller per navigation: a newer one (or destroy) aborts it, its loader and its waits.
