@@ -42,6 +42,19 @@ const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
     Promise.resolve(value).then(resolve, reject);
   });
 
+/**
+ * Whether `to` is the location `from` shows with another anchor: the same state, so no guards, no
+ * load and no render. A failed state is not: it loads again.
+ */
+const anchorMoved = (from: Current | null, to: AppLocation) =>
+  from && from.error === undefined && from.location !== to && stripAnchor(from.location) === stripAnchor(to);
+
+/**
+ * The status a server would answer a state with, once its hooks have run: 500 when its `load`
+ * failed, 404 for no match, else 200 (a redirect that led here gives its own).
+ */
+const statusOf = (match: RouteMatch, failed?: boolean) => (failed ? 500 : match.notFound ? 404 : 200);
+
 /** `add` for a set of callbacks, returning its undo (`beforeEach`, `subscribe`). */
 const adder =
   <T>(set: Set<T>) =>
@@ -201,7 +214,7 @@ export function createRouter(options: RouterOptions): Router {
       // the state failed, as the server answers it, never the last state's status over a stale view.
       ((status = 500), (moved = undefined));
       view.draw(hooks, m, { ...contextOf(m), data, error }, failed);
-      status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
+      status = via ?? statusOf(m, failed);
       moved = via ? m.location : undefined;
     }
     scrollJob = () => dead || scroll?.apply(kind, e.key, m.hash);
@@ -261,10 +274,8 @@ export function createRouter(options: RouterOptions): Router {
     seed = null;
     try {
       let m = routes.resolve(loc, fallback) as RouteMatch;
-      // A change of anchor alone is the same state: no guards, no reload, no re-render.
-      if (from && from.error === undefined && from.location !== m.location && stripAnchor(from.location) === stripAnchor(m.location)) {
-        return commit(m, e, kind, from.data, null) ?? true;
-      }
+      // A change of anchor alone keeps the state's data and view (no hooks to draw).
+      if (anchorMoved(from, m.location)) return commit(m, e, kind, (from as Current).data, null) ?? true;
       for (const guard of [...guards]) {
         let verdict: GuardResult;
         try {
