@@ -107,9 +107,9 @@ export function createRouter(options: RouterOptions): Router {
   });
   let current: Current | null = null;
   let currentEntry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
-  // The entry the address bar is on (`e`) and the location it names: `current`'s, or one a
-  // back/forward reached whose navigation is still in flight. A navigation made meanwhile starts from there.
-  let address: { loc: AppLocation; e: Entry } | null = null;
+  // The entry the address bar is on and the location it names: `current`'s, or one a back/forward
+  // reached whose navigation is still in flight. A navigation made meanwhile starts from there.
+  let address: { loc: AppLocation; entry: Entry } | null = null;
   let pending: { loc: AppLocation; key: string } | null = null;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
@@ -162,11 +162,11 @@ export function createRouter(options: RouterOptions): Router {
   function restoreAddress() {
     pending = null; // the restoring pop that follows is an echo, not a new navigation
     const strayed = address;
-    if (!currentEntry || !strayed || strayed.e.key === currentEntry.key) return; // `current` is shown where the browser is
-    address = { loc: (current as Current).location, e: currentEntry };
+    if (!currentEntry || !strayed || strayed.entry.key === currentEntry.key) return; // `current` is shown where the browser is
+    address = { loc: (current as Current).location, entry: currentEntry };
     // As History.go() reads it (a long): a position a page script wrote (Infinity, 2 ** 32) reads
     // as 0, which is a reload, and then the URL is written back instead.
-    const delta = (strayed.e.idx - currentEntry.idx) | 0;
+    const delta = (strayed.entry.idx - currentEntry.idx) | 0;
     if (api > NO_API && delta) nav.go(-delta);
     else write((current as Current).location, currentEntry, true);
   }
@@ -192,19 +192,20 @@ export function createRouter(options: RouterOptions): Router {
     if (currentEntry) scroll?.save(currentEntry.key);
     // A push leaves the entry the browser is on: stamped again if another script wrote its state over
     // (`replaceState(null, '', url)`), else a traversal back to it is a new entry, a position off.
-    if (kind === PUSH && api > NO_API && address && nav.entry()?.key !== address.e.key) nav.write(nav.href(), address.e, true, address.loc);
+    if (kind === PUSH && api > NO_API && address && nav.entry()?.key !== address.entry.key)
+      nav.write(nav.href(), address.entry, true, address.loc);
     // While it loaded, the browser may have landed on a new entry naming this very location (the same
     // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
-    if (kind !== REPLACE && address?.loc === match.location) entry = address.e;
+    if (kind !== REPLACE && address?.loc === match.location) entry = address.entry;
     else if (kind !== POP) {
       // A replace writes over the entry the browser is on now, at that entry's position.
-      if (kind === REPLACE && address) entry = { ...entry, idx: address.e.idx };
+      if (kind === REPLACE && address) entry = { ...entry, idx: address.entry.idx };
       // A write refused (a blocker of a `history` instance's) commits nothing: the navigation is cancelled.
       // So does a write during which a listener of a `history` instance's destroyed the router.
       if (write(match.location, entry, kind === REPLACE) === false || dead) return false;
     }
     currentEntry = entry;
-    address = { loc: match.location, e: entry };
+    address = { loc: match.location, entry };
     current = { ...match, state: entry.state, data };
     if (failed) current.error = error;
     // A change of anchor alone (no hooks) keeps the state's view and outcome as they are.
@@ -330,9 +331,9 @@ export function createRouter(options: RouterOptions): Router {
     let entry = nav.entry();
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !entry || (address !== null && entry.key === address.e.key && loc !== address.loc);
-    if (fresh) entry = { key: newKey(), idx: address ? address.e.idx + 1 : 0 };
-    address = { loc, e: entry as Entry };
+    const fresh = !entry || (address !== null && entry.key === address.entry.key && loc !== address.loc);
+    if (fresh) entry = { key: newKey(), idx: address ? address.entry.idx + 1 : 0 };
+    address = { loc, entry: entry as Entry };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
     if (!reading.ok || (fresh && api > NO_API)) write(reading.loc, entry as Entry, true);
     // Where the router is, or is going: the navigation in flight, else the state shown.
@@ -354,7 +355,7 @@ export function createRouter(options: RouterOptions): Router {
     const loc = normalizeLocation(to);
     // The same location again replaces its entry (as browsers do for the same URL): a reload, not a duplicate.
     const replaces = replace || loc === address?.loc;
-    const idx = address ? address.e.idx + (replaces ? 0 : 1) : 0;
+    const idx = address ? address.entry.idx + (replaces ? 0 : 1) : 0;
     return run(loc, replaces ? REPLACE : PUSH, { key: newKey(), idx, state });
   }
 
