@@ -5,6 +5,7 @@
 import { hasEscapedFragment, uglyState } from '../url/codec.js';
 import { normalizeLocation, readLocation, splitLocation, stripAnchor, urlOf, type AppLocation, type UrlMode } from '../url/location.js';
 import type { RouterSignal, RouterWindow } from './dom.js';
+import { FRAGMENT_API, NO_API, PATH_API, type Api } from './steps.js';
 
 /** A location read from the address bar, and whether the URL is already in the adapter's form. */
 export interface Reading {
@@ -67,8 +68,8 @@ export interface Entry {
  * instance of the `history` package (`historyNav`). The navigation core sees only this.
  */
 export interface Nav {
-  /** What URLs this history can be given: 2 any path under `base`, 1 only a new fragment of this page, 0 none (no History API). */
-  api: number;
+  /** What URLs this history can be given: any path under `base`, only a new fragment of this page, or none (no History API). */
+  api: Api;
   /** The URL shown now. */
   href(): string;
   /** The entry shown now, if the router made or adopted it. */
@@ -91,13 +92,14 @@ export function windowNav(win: RouterWindow, base: string): Nav {
   const href = () => win.location.href;
   const here = href();
   const state = h.state;
-  let api = typeof h.pushState === 'function' ? 1 : 0;
-  if (api) {
+  let api: Api = NO_API;
+  if (typeof h.pushState === 'function') {
+    api = FRAGMENT_API;
     try {
       // `base-` is another path under base (`/app/-`) for any page but that one.
       h.replaceState(state, '', base + '-');
       h.replaceState(state, '', here);
-      api = 2;
+      api = PATH_API;
     } catch {
       // Refused before the URL moved: the URL is still `here`.
     }
@@ -111,7 +113,7 @@ export function windowNav(win: RouterWindow, base: string): Nav {
       return typeof e?.key === 'string' && typeof e.idx === 'number' ? (e as Entry) : null;
     },
     write(url, entry, replace, loc) {
-      if (api) {
+      if (api > NO_API) {
         try {
           return h[replace ? 'replaceState' : 'pushState'](entry, '', url);
         } catch {

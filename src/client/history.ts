@@ -3,6 +3,7 @@
 // never imported here: the router talks only to the instance it is given, through its interface.
 
 import type { Entry, Nav } from './adapters.js';
+import { PATH_API } from './steps.js';
 import type { RouterHistory } from './types.js';
 
 /**
@@ -37,7 +38,7 @@ export function historyNav(h: RouterHistory): Nav {
     return e;
   };
   return {
-    api: 2,
+    api: PATH_API,
     href: () => h.location.pathname + h.location.search + h.location.hash,
     entry() {
       const { key, state } = h.location;

@@ -13,8 +13,9 @@ import { createAdapter, windowNav, type Entry } from './adapters.js';
 import { checkOptions, checkTarget } from './checks.js';
 import { historyNav } from './history.js';
 import { linkHandler } from './links.js';
-import { createScroll, POP, PUSH, REPLACE, type Kind } from './scroll.js';
+import { createScroll } from './scroll.js';
 import { publishSettled } from './settled.js';
+import { FRAGMENT_API, NO_API, PATH_API, POP, PUSH, REPLACE, type Kind } from './steps.js';
 import { createView } from './view.js';
 import type { LiveWindow, RouterDocument, RouterSignal } from './dom.js';
 import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, Target } from './types.js';
@@ -30,8 +31,8 @@ const newKey = () => Math.random().toString(36).slice(2);
  */
 const unshadowed = (doc: RouterDocument, proto = Object.getPrototypeOf(doc)): RouterDocument =>
   new Proxy(doc, {
-    get: (d, k, v?: unknown) => (typeof (v = Reflect.get(proto, k, d)) == 'function' ? v.bind(d) : v),
-    set: (d, k, v) => Reflect.set(proto, k, v, d),
+    get: (target, key, value?: unknown) => (typeof (value = Reflect.get(proto, key, target)) == 'function' ? value.bind(target) : value),
+    set: (target, key, value) => Reflect.set(proto, key, value, target),
   });
 
 /** Settles with `value`, or rejects as soon as `signal` aborts: a hung guard or loader never holds a navigation. */
@@ -41,10 +42,23 @@ const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
     Promise.resolve(value).then(resolve, reject);
   });
 
+/**
+ * Whether `to` is the location `from` shows with another anchor: the same state, so no guards, no
+ * load and no render. A failed state is not: it loads again.
+ */
+const anchorMoved = (from: Current | null, to: AppLocation) =>
+  from && from.error === undefined && from.location !== to && stripAnchor(from.location) === stripAnchor(to);
+
+/**
+ * The status a server would answer a state with, once its hooks have run: 500 when its `load`
+ * failed, 404 for no match, else 200 (a redirect that led here gives its own).
+ */
+const statusOf = (match: RouteMatch, failed?: boolean) => (failed ? 500 : match.notFound ? 404 : 200);
+
 /** `add` for a set of callbacks, returning its undo (`beforeEach`, `subscribe`). */
 const adder =
   <T>(set: Set<T>) =>
-  (f: T) => (set.add(f), () => void set.delete(f));
+  (callback: T) => (set.add(callback), () => void set.delete(callback));
 
 /** Creates a router over the route table; nothing happens until `start()`. */
 export function createRouter(options: RouterOptions): Router {
@@ -71,9 +85,9 @@ export function createRouter(options: RouterOptions): Router {
   const doc = win && unshadowed(win.document);
   const nav = instance ? historyNav(instance) : windowNav(win, base);
   const api = nav.api;
-  const mode = options.mode === 'hashbang' || (options.mode !== 'history' && api < 2) ? 'hashbang' : 'history';
-  // Where only the fragment may change (api 1), the state lives in this page's fragment.
-  const adapter = createAdapter(mode, base, mode === 'hashbang' && api === 1 ? stripAnchor(nav.href()) : '');
+  const mode = options.mode === 'hashbang' || (options.mode !== 'history' && api < PATH_API) ? 'hashbang' : 'history';
+  // Where only the fragment may change, the state lives in this page's fragment.
+  const adapter = createAdapter(mode, base, mode === 'hashbang' && api === FRAGMENT_API ? stripAnchor(nav.href()) : '');
   // Scrolling is the router's unless the app keeps it (`scroll: false`) or there is no window.
   const scroll = options.scroll !== false && doc ? createScroll(win, doc) : undefined;
   const guards = new Set<Guard>();
@@ -85,17 +99,17 @@ export function createRouter(options: RouterOptions): Router {
   // The hooks see the state's one spelling (its canonical location, else its state) and the page's
   // origin: the window's, none on a memory history.
   const origin = (instance?.index == null && win?.location.origin) || '';
-  const contextOf = (m: RouteMatch) => ({
-    params: m.params,
-    query: m.query,
-    location: routes.canonical(m) ?? routes.stateOf(m.location),
+  const contextOf = (match: RouteMatch) => ({
+    params: match.params,
+    query: match.query,
+    location: routes.canonical(match) ?? routes.stateOf(match.location),
     origin,
   });
   let current: Current | null = null;
-  let entry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
+  let currentEntry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
   // The entry the address bar is on and the location it names: `current`'s, or one a back/forward
   // reached whose navigation is still in flight. A navigation made meanwhile starts from there.
-  let here: { loc: AppLocation; e: Entry } | null = null;
+  let address: { loc: AppLocation; entry: Entry } | null = null;
   let pending: { loc: AppLocation; key: string } | null = null;
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
@@ -117,14 +131,14 @@ export function createRouter(options: RouterOptions): Router {
   // What a navigation nobody awaits threw (a back/forward, a typed URL, a link click): the app's
   // `onError`, else the window's report (window.onerror, the console); never an unhandled rejection,
   // which ends a Node process.
-  const report = onError ?? ((x: unknown) => (win?.reportError ? win.reportError(x) : console.error(x)));
+  const report = onError ?? ((error: unknown) => (win?.reportError ? win.reportError(error) : console.error(error)));
   // A server-rendered page's data for the first navigation (src/client/hydrate.ts).
   let seed: HydrationPayload | null = null;
   // Why a first navigation failed with nothing committed (a redirect loop), for the settled signal.
   let lost: unknown = null;
 
-  function write(loc: AppLocation, e: Entry, replace: boolean) {
-    const wrote = nav.write(adapter.url(loc), e, replace, loc);
+  function write(loc: AppLocation, entry: Entry, replace: boolean) {
+    const wrote = nav.write(adapter.url(loc), entry, replace, loc);
     lastHref = nav.href();
     return wrote;
   }
@@ -137,7 +151,7 @@ export function createRouter(options: RouterOptions): Router {
 
   function idle() {
     pending = null;
-    waiters.splice(0).forEach((f) => f());
+    waiters.splice(0).forEach((wake) => wake());
     if (started && doc) publishSettled(win, doc, current && current.location, status, moved, current ? current.error : lost);
   }
 
@@ -147,24 +161,24 @@ export function createRouter(options: RouterOptions): Router {
    */
   function restoreAddress() {
     pending = null; // the restoring pop that follows is an echo, not a new navigation
-    const on = here;
-    if (!entry || !on || on.e.key === entry.key) return; // `current` is shown where the browser is
-    here = { loc: (current as Current).location, e: entry };
+    const strayed = address;
+    if (!currentEntry || !strayed || strayed.entry.key === currentEntry.key) return; // `current` is shown where the browser is
+    address = { loc: (current as Current).location, entry: currentEntry };
     // As History.go() reads it (a long): a position a page script wrote (Infinity, 2 ** 32) reads
     // as 0, which is a reload, and then the URL is written back instead.
-    const delta = (on.e.idx - entry.idx) | 0;
-    if (api && delta) nav.go(-delta);
-    else write((current as Current).location, entry, true);
+    const delta = (strayed.entry.idx - currentEntry.idx) | 0;
+    if (api > NO_API && delta) nav.go(-delta);
+    else write((current as Current).location, currentEntry, true);
   }
 
   /**
    * Commits a navigation: the entry, `current`, and what it shows (`hooks` null for a change of
-   * anchor alone), with the outcome a server would answer: 500 when `load` `failed` (throwing
-   * `error`), 404 for no match, else 200, or `via` the status of the redirect that led here.
+   * anchor alone), with the outcome a server would answer (statusOf; `failed` when `load` threw
+   * `error`), or `via` the status of the redirect that led here.
    */
   function commit(
-    m: RouteMatch,
-    e: Entry,
+    match: RouteMatch,
+    entry: Entry,
     kind: Kind,
     data: unknown,
     hooks: ErrorView | null,
@@ -175,42 +189,42 @@ export function createRouter(options: RouterOptions): Router {
     // A state committed before the last one scrolled (from a subscriber: an anchor it moves to)
     // scrolls that one first, so the entry left is saved where its own scroll put it.
     flushScroll();
-    if (entry) scroll?.save(entry.key);
+    if (currentEntry) scroll?.save(currentEntry.key);
     // A push leaves the entry the browser is on: stamped again if another script wrote its state over
     // (`replaceState(null, '', url)`), else a traversal back to it is a new entry, a position off.
-    if (!kind && api && here && nav.entry()?.key !== here.e.key) nav.write(nav.href(), here.e, true, here.loc);
+    if (kind === PUSH && api > NO_API && address && nav.entry()?.key !== address.entry.key)
+      nav.write(nav.href(), address.entry, true, address.loc);
     // While it loaded, the browser may have landed on a new entry naming this very location (the same
     // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
-    // A replace writes over the entry the browser is on now, at that entry's position.
-    if (kind !== REPLACE && here?.loc === m.location) e = here.e;
-    // A write refused (a blocker of a `history` instance's) commits nothing: the navigation is cancelled.
-    // So does a write during which a listener of a `history` instance's destroyed the router.
-    else if (
-      kind !== POP &&
-      (write(m.location, kind === REPLACE && here ? (e = { ...e, idx: here.e.idx }) : e, kind === REPLACE) === false || dead)
-    )
-      return false;
-    entry = e;
-    here = { loc: m.location, e };
-    current = { ...m, state: e.state, data };
+    if (kind !== REPLACE && address?.loc === match.location) entry = address.entry;
+    else if (kind !== POP) {
+      // A replace writes over the entry the browser is on now, at that entry's position.
+      if (kind === REPLACE && address) entry = { ...entry, idx: address.entry.idx };
+      // A write refused (a blocker of a `history` instance's) commits nothing: the navigation is cancelled.
+      // So does a write during which a listener of a `history` instance's destroyed the router.
+      if (write(match.location, entry, kind === REPLACE) === false || dead) return false;
+    }
+    currentEntry = entry;
+    address = { loc: match.location, entry };
+    current = { ...match, state: entry.state, data };
     if (failed) current.error = error;
     // A change of anchor alone (no hooks) keeps the state's view and outcome as they are.
     if (hooks) {
       // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
       // the state failed, as the server answers it, never the last state's status over a stale view.
       ((status = 500), (moved = undefined));
-      view.draw(hooks, m, { ...contextOf(m), data, error }, failed);
-      status = via ?? (failed ? 500 : m.notFound ? 404 : 200);
-      moved = via ? m.location : undefined;
+      view.draw(hooks, match, { ...contextOf(match), data, error }, failed);
+      status = via ?? statusOf(match, failed);
+      moved = via ? match.location : undefined;
     }
-    scrollJob = () => dead || scroll?.apply(kind, e.key, m.hash);
+    scrollJob = () => dead || scroll?.apply(kind, entry.key, match.hash);
     // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
     let fault: [unknown] | undefined;
     for (const listener of [...subscribers]) {
       try {
         listener(current);
-      } catch (x) {
-        fault ??= [x];
+      } catch (thrown) {
+        fault ??= [thrown];
       }
     }
     // Scrolling waits for what the subscribers queued: a view drawn from `subscribe` in a microtask
@@ -221,13 +235,23 @@ export function createRouter(options: RouterOptions): Router {
     if (fault) throw fault[0];
   }
 
-  async function run(loc: AppLocation, kind: Kind, e: Entry, depth = 0, via?: number): Promise<boolean> {
+  /**
+   * One navigation's pipeline: resolve, a change of anchor alone, guards, load, commit.
+   *
+   * `run` stays synchronous until it must await. It awaits only a guard, a `beforeLoad` or a `load`,
+   * and only where there is one: a navigation with none commits, tells its subscribers and says
+   * settled in the call that started it (navigate(), start(), a click, a popstate), before any
+   * microtask. `router.current` is the new state when navigate() returns, `settled()` has nothing
+   * to wait for, and a headless render of such a page is settled at once. So no `await` and no
+   * async helper before the commit (test/client/synchronous-commit.test.ts).
+   */
+  async function run(loc: AppLocation, kind: Kind, entry: Entry, depth = 0, via?: number): Promise<boolean> {
     if (dead) return false;
     // One controller per navigation: a newer one (or destroy) aborts it, its loader and its waits.
     // Aborted is superseded: it never commits, and the newer one reports idle.
     controller?.abort();
     const { signal } = (controller = new AbortController());
-    pending = { loc, key: e.key };
+    pending = { loc, key: entry.key };
     if (started && doc) doc.documentElement.setAttribute(STATE_ATTRIBUTE, 'busy');
     const from = current;
     // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
@@ -242,26 +266,24 @@ export function createRouter(options: RouterOptions): Router {
         restoreAddress();
         throw loop;
       }
-      // PUSH is 0: a push stays a push, a replace or a traversal's redirect replaces.
-      return run(normalizeLocation(to), kind && REPLACE, { ...e, key: newKey() }, depth + 1, via ?? code);
+      // A push stays a push; a replace's or a traversal's redirect replaces.
+      return run(normalizeLocation(to), kind === PUSH ? PUSH : REPLACE, { ...entry, key: newKey() }, depth + 1, via ?? code);
     };
     // The first navigation's only: a redirect or a later navigation loads as usual.
     const seeded = seed && seed.location === routes.stateOf(loc) ? seed : null;
     seed = null;
     try {
-      let m = routes.resolve(loc, fallback) as RouteMatch;
-      // A change of anchor alone is the same state: no guards, no reload, no re-render.
-      if (from && from.error === undefined && from.location !== m.location && stripAnchor(from.location) === stripAnchor(m.location)) {
-        return commit(m, e, kind, from.data, null) ?? true;
-      }
+      let match = routes.resolve(loc, fallback) as RouteMatch;
+      // A change of anchor alone keeps the state's data and view (no hooks to draw).
+      if (anchorMoved(from, match.location)) return commit(match, entry, kind, (from as Current).data, null) ?? true;
       for (const guard of [...guards]) {
         let verdict: GuardResult;
         try {
-          verdict = await until(guard({ ...m, state: e.state } as Target, from), signal);
-        } catch (x) {
+          verdict = await until(guard({ ...match, state: entry.state } as Target, from), signal);
+        } catch (guardError) {
           if (signal.aborted) return false;
           restoreAddress();
-          throw x;
+          throw guardError;
         }
         if (signal.aborted) return false;
         if (verdict === false) {
@@ -273,26 +295,27 @@ export function createRouter(options: RouterOptions): Router {
       let data: unknown;
       let error: unknown;
       let failed = false;
-      const { beforeLoad, load } = m.route as RouteDefinition;
+      const { beforeLoad, load } = match.route as RouteDefinition;
       // The server's answer for this state (its access rule passed there): its data, or a 404 its
       // `load` gave with notFound() (no data).
       if (seeded) data = seeded.data;
       else if (beforeLoad || load) {
         try {
-          const context = { ...contextOf(m), signal };
+          const context = { ...contextOf(match), signal };
           // Only where there is one: a load starts in the navigation's own turn, as it always has.
           if (beforeLoad) await until(beforeLoad(context), signal);
           if (load) data = await until(load(context), signal);
-        } catch (x) {
-          ((error = x), (failed = true));
+        } catch (loadError) {
+          ((error = loadError), (failed = true));
         }
         if (signal.aborted) return false; // superseded: a stale result never renders
       }
       const outcome = failed ? outcomeOf(error) : null;
       if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
       // notFound(), now or on the server: the table's notFound view at this URL, as if nothing had matched.
-      if (outcome || seeded?.status === 404) ((m = { ...m, route: fallback, notFound: true }), (failed = false), (error = undefined));
-      return commit(m, e, kind, data, failed ? (errorView ?? {}) : m.route, via, failed, error) ?? true;
+      if (outcome || seeded?.status === 404)
+        ((match = { ...match, route: fallback, notFound: true }), (failed = false), (error = undefined));
+      return commit(match, entry, kind, data, failed ? (errorView ?? {}) : match.route, via, failed, error) ?? true;
     } finally {
       if (!signal.aborted) idle();
     }
@@ -305,17 +328,18 @@ export function createRouter(options: RouterOptions): Router {
     if (!reading) return;
     // Compared as the table reads it, as `current.location` is: without the tracking tags the address bar keeps.
     const loc = (routes.resolve(reading.loc, fallback) as RouteMatch).location;
-    let e = nav.entry();
+    let entry = nav.entry();
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !e || (here !== null && e.key === here.e.key && loc !== here.loc);
-    if (fresh) e = { key: newKey(), idx: here ? here.e.idx + 1 : 0 };
-    here = { loc, e: e as Entry };
+    const fresh = !entry || (address !== null && entry.key === address.entry.key && loc !== address.loc);
+    if (fresh) entry = { key: newKey(), idx: address ? address.entry.idx + 1 : 0 };
+    address = { loc, entry: entry as Entry };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
-    if (!reading.ok || (fresh && api)) write(reading.loc, e as Entry, true);
-    const at = pending ?? (entry && { loc: (current as Current).location, key: entry.key });
-    if (loc === at?.loc && (fresh || (e as Entry).key === at.key)) return;
-    return run(loc, POP, e as Entry);
+    if (!reading.ok || (fresh && api > NO_API)) write(reading.loc, entry as Entry, true);
+    // Where the router is, or is going: the navigation in flight, else the state shown.
+    const destination = pending ?? (currentEntry && { loc: (current as Current).location, key: currentEntry.key });
+    if (loc === destination?.loc && (fresh || (entry as Entry).key === destination.key)) return;
+    return run(loc, POP, entry as Entry);
   }
 
   function onPop(event: { type?: string }) {
@@ -330,9 +354,9 @@ export function createRouter(options: RouterOptions): Router {
     if (DEV) checkTarget(to, 'navigate');
     const loc = normalizeLocation(to);
     // The same location again replaces its entry (as browsers do for the same URL): a reload, not a duplicate.
-    const rep = replace || loc === here?.loc;
-    const idx = here ? here.e.idx + (rep ? 0 : 1) : 0;
-    return run(loc, rep ? REPLACE : PUSH, { key: newKey(), idx, state });
+    const replaces = replace || loc === address?.loc;
+    const idx = address ? address.entry.idx + (replaces ? 0 : 1) : 0;
+    return run(loc, replaces ? REPLACE : PUSH, { key: newKey(), idx, state });
   }
 
   return {

@@ -2,15 +2,7 @@
 // when the location has one. Positions are saved per history entry key, in memory.
 
 import type { RouterDocument, RouterWindow } from './dom.js';
-
-/** How a navigation reached its entry: a new entry, a replaced one, or a traversal (or the first load). */
-export type Kind = typeof PUSH | typeof REPLACE | typeof POP;
-/** A new entry. */
-export const PUSH = 0;
-/** The current entry, replaced. */
-export const REPLACE = 1;
-/** An entry the browser is already on: back/forward, a typed or followed URL, the first load. */
-export const POP = 2;
+import { POP, PUSH, type Kind } from './steps.js';
 
 /** Scrolls to the element an in-page anchor names (`id`, else the first `name`); false when there is none. */
 export function scrollToAnchor(doc: RouterDocument, anchor: string): boolean {

@@ -2,6 +2,7 @@ import fc from 'fast-check';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAdapter, windowNav } from '../../src/client/adapters.js';
+import { FRAGMENT_API, NO_API, PATH_API } from '../../src/client/steps.js';
 import { toUrl, type UrlMode } from '../../src/index.js';
 import { normalizeLocation } from '../../src/url/location.js';
 import { modes, setup, type Setup } from './fixture.js';
@@ -147,7 +148,7 @@ describe('windowNav: the window as the router writes, reads and probes it', () =
     const assign = vi.spyOn(win.location, 'assign').mockImplementation(() => undefined);
     const replace = vi.spyOn(win.location, 'replace').mockImplementation(() => undefined);
     const nav = windowNav(win, '/app/');
-    expect(nav.api).toBe(0);
+    expect(nav.api).toBe(NO_API);
     nav.write('/app/#!/a', { key: 'k', idx: 0 }, false, '/a');
     nav.write('/app/#!/b', { key: 'k', idx: 0 }, true, '/b');
     expect(assign.mock.calls).toEqual([['/app/#!/a']]);
@@ -157,7 +158,7 @@ describe('windowNav: the window as the router writes, reads and probes it', () =
   it('turns a write refused at run time into the #! form of the same state on this very page, never another document', () => {
     const win = open('https://example.com/app/books/1?x=1#top');
     const nav = windowNav(win, '/app/');
-    expect(nav.api).toBe(2);
+    expect(nav.api).toBe(PATH_API);
     const assign = vi.spyOn(win.location, 'assign').mockImplementation(() => undefined);
     const replace = vi.spyOn(win.location, 'replace').mockImplementation(() => undefined);
     vi.spyOn(win.history, 'pushState').mockImplementation(() => {
@@ -188,22 +189,22 @@ describe('windowNav: the window as the router writes, reads and probes it', () =
     expect(windowNav(win, '/app/').entry()).toEqual(entry);
   });
 
-  it('probes with a replaceState to another path under base and back: 2 where it works, 1 where only the fragment may change, 0 without pushState', () => {
+  it('probes with a replaceState to another path under base and back: any path where it works, only the fragment where that alone may change, none without pushState', () => {
     const win = open('https://example.com/app/books/1?x=1#top');
     win.history.replaceState({ kept: true }, '');
     const replace = vi.spyOn(win.history, 'replaceState');
-    expect(windowNav(win, '/app/').api).toBe(2);
+    expect(windowNav(win, '/app/').api).toBe(PATH_API);
     expect(replace.mock.calls.map((call) => call[2])).toEqual(['/app/-', 'https://example.com/app/books/1?x=1#top']);
     expect([win.location.href, win.history.state]).toEqual(['https://example.com/app/books/1?x=1#top', { kept: true }]);
     // What file:// and sandboxed frames do: the same URL may be written, another path may not.
     replace.mockImplementation((_state, _title, url) => {
       if (url !== win.location.href) throw new Error('SecurityError: cannot be created in a document with origin null');
     });
-    expect(windowNav(win, '/app/').api).toBe(1);
+    expect(windowNav(win, '/app/').api).toBe(FRAGMENT_API);
     expect(win.location.href).toBe('https://example.com/app/books/1?x=1#top');
     replace.mockRestore();
     Object.defineProperty(win.history, 'pushState', { value: undefined });
-    expect(windowNav(win, '/app/').api).toBe(0);
+    expect(windowNav(win, '/app/').api).toBe(NO_API);
   });
 });
 

@@ -1,6 +1,7 @@
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createScroll, POP, PUSH, REPLACE, scrollToAnchor } from '../../src/client/scroll.js';
+import { createScroll, scrollToAnchor } from '../../src/client/scroll.js';
+import { POP, PUSH, REPLACE } from '../../src/client/steps.js';
 import { esc, modes, setup, type Setup } from './fixture.js';
 
 describe('createScroll and scrollToAnchor', () => {
