@@ -41,7 +41,11 @@ function descendants() {
   let grew = true;
   while (grew) {
     grew = false;
-    for (const p of all) if (!mine.has(p.pid) && mine.has(p.ppid)) (mine.add(p.pid), (grew = true));
+    for (const p of all) {
+      if (mine.has(p.pid) || !mine.has(p.ppid)) continue;
+      mine.add(p.pid);
+      grew = true;
+    }
   }
   return all.filter((p) => p.pid !== process.pid && mine.has(p.pid) && p.state !== 'Z');
 }

@@ -26,8 +26,10 @@ export function createHead(doc: RouterDocument): (tags: readonly HeadTag[], loca
     for (const el of head.querySelectorAll('meta,link,script')) {
       const key = headKey(el.localName, (name) => el.getAttribute(name));
       const of = el.getAttribute(HEAD_ATTRIBUTE);
-      if (tags.some((t) => t.key === key)) (of !== null || taken.push([el, el.parentNode as RouterNode, el.nextSibling]), el.remove());
-      else if (of !== null) of === location ? added.push(el) : el.remove();
+      if (tags.some((t) => t.key === key)) {
+        if (of === null) taken.push([el, el.parentNode as RouterNode, el.nextSibling]);
+        el.remove();
+      } else if (of !== null) of === location ? added.push(el) : el.remove();
     }
     for (const t of tags) {
       const el = doc.createElement(t.tag);

@@ -23,7 +23,9 @@ export function createScroll(win: RouterWindow, doc: RouterDocument) {
       win.history.scrollRestoration = 'manual';
     },
     stop() {
-      if (restoration) ((win.history.scrollRestoration = restoration), (restoration = undefined));
+      if (!restoration) return;
+      win.history.scrollRestoration = restoration;
+      restoration = undefined;
     },
     /** Remembers where the entry being left was scrolled to. */
     save(key: string) {

@@ -51,7 +51,10 @@ function app() {
 
 let opened: { window: Window; router: Router }[] = [];
 afterEach(async () => {
-  for (const { window, router } of opened) (router.destroy(), await window.happyDOM.close());
+  for (const { window, router } of opened) {
+    router.destroy();
+    await window.happyDOM.close();
+  }
   opened = [];
 });
 

@@ -71,7 +71,9 @@ describe("the server-rendered app ('all', /ssr/)", () => {
       await page.addInitScript(() => {
         new MutationObserver((_, observer) => {
           const first = document.querySelector('#app')?.firstElementChild;
-          if (first) (((first as unknown as { fromServer: boolean }).fromServer = true), observer.disconnect());
+          if (!first) return;
+          (first as unknown as { fromServer: boolean }).fromServer = true;
+          observer.disconnect();
         }).observe(document, { childList: true, subtree: true });
       });
       await page.goto(demo.origin + '/ssr/books/1');

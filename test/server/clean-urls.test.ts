@@ -77,7 +77,10 @@ function read(html: string) {
     if (n.tagName === 'title') found.title = text(n);
     if (n.tagName === 'meta' && attr('name') === 'fragment') found.meta++;
     if (n.tagName === 'script' && attr('id') === 'crawlable-router-data') found.data = JSON.parse(text(n));
-    if (attr('id') === 'app') ((found.outlet = text(n)), (found.rendered = attr('data-router-rendered') ?? null));
+    if (attr('id') === 'app') {
+      found.outlet = text(n);
+      found.rendered = attr('data-router-rendered') ?? null;
+    }
     (n.childNodes ?? []).forEach(walk);
   };
   walk(parse(html) as unknown as Node);

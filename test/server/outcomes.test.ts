@@ -112,7 +112,7 @@ describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (na
       ...(renderer && { renderer }),
       onError: () => {},
     });
-    server = await listen(handler.node);
+    server = await listen((req, res) => void handler.node(req, res));
     servers.push(server);
   });
 
@@ -216,7 +216,7 @@ describe('redirect routes at clean URLs', () => {
       origin: ORIGIN,
       renderer: { render: () => Promise.reject(new Error('no render')) },
     });
-    const server = await listen(handler.node);
+    const server = await listen((req, res) => void handler.node(req, res));
     servers.push(server);
     const reply = await request(server.port, '/old/5?x=1');
     expect(reply.status).toBe(301);

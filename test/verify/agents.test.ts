@@ -89,14 +89,14 @@ async function site(cleanUrls: CleanUrls, strip = false, moveUgly = false) {
     { notFound: { title: 'Not found', render: () => 'Nothing' } },
   );
   const handler = createSnapshotHandler({ routes, origin: 'http://127.0.0.1', cleanUrls, shell: SHELL });
-  const server = await listen(async (req, res) => {
+  const server = await listen((req, res) => {
     const pretty = moveUgly && isUglyUrl(req.url ?? '') ? toPrettyUrl(req.url ?? '') : '';
     if (pretty.includes('#!')) return void res.writeHead(301, { location: server.base + toUrl(toLocation(pretty) ?? '/') }).end();
     const writeHead = res.writeHead.bind(res);
     if (strip)
       res.writeHead = ((status: number, headers: Record<string, string>) =>
         writeHead(status, Object.fromEntries(Object.entries(headers).filter(([n]) => !/^vary$/i.test(n))))) as typeof res.writeHead;
-    await handler.node(req, res);
+    void handler.node(req, res);
   });
   running.push(server);
   return server.base;

@@ -218,7 +218,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       const doomed: AppLocation[] = [];
       for await (const key of store.keys()) if (matches(key)) doomed.push(key);
       // 100 at a time: a shared store answers them in one round trip (node-redis pipelines them).
-      for (let i = 0; i < doomed.length; i += 100) await Promise.all(doomed.slice(i, i + 100).map((key) => store.delete(key)));
+      for (let i = 0; i < doomed.length; i += 100) await Promise.all(doomed.slice(i, i + 100).map(async (key) => store.delete(key)));
     },
   };
 }

@@ -25,6 +25,10 @@ export interface MemoryStoreOptions {
 export interface MemoryStore extends SnapshotStore {
   /** The snapshot kept for a state, or undefined; marks it recently used. */
   get(key: AppLocation): StoredSnapshot | undefined;
+  /** Keeps a snapshot, at once (no promise to await). */
+  set(key: AppLocation, snapshot: StoredSnapshot, ttlMs: number): void;
+  /** Forgets a state, at once (no promise to await). */
+  delete(key: AppLocation): void;
   /** Every state kept, least recently used first. */
   keys(): AppLocation[];
   /** Snapshots held. */

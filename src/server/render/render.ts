@@ -107,7 +107,8 @@ export function hooksRenderer(
           const outcome = outcomeOf(thrown);
           if (!outcome) throw thrown;
           if (outcome.kind === 'redirect') return { html: '', status: outcome.status, redirect: outcome.to };
-          ((view = table.notFound), (status = 404));
+          view = table.notFound;
+          status = 404;
         }
       }
       signal.throwIfAborted();

@@ -123,7 +123,8 @@ describe('redisStore keys', () => {
     const s = redisStore({ client, prefix, commandTimeoutMs: LIVENESS_COMMAND_TIMEOUT_MS });
     const other = redisStore({ client, prefix: `glob-other${n}:`, commandTimeoutMs: LIVENESS_COMMAND_TIMEOUT_MS });
     const states = Array.from({ length: 2500 }, (_, i) => `/s/${i}`);
-    for (let i = 0; i < states.length; i += 500) await Promise.all(states.slice(i, i + 500).map((key) => s.set(key, snap('x'), 60_000)));
+    for (let i = 0; i < states.length; i += 500)
+      await Promise.all(states.slice(i, i + 500).map(async (key) => s.set(key, snap('x'), 60_000)));
     await other.set('/s/0', snap('y'), 60_000);
     await other.set('/elsewhere', snap('y'), 60_000);
     const held = await s.lock('/locked-only', 60_000);

@@ -200,7 +200,7 @@ describe.each(Object.keys(ADAPTERS) as (keyof typeof ADAPTERS)[])('a nonce funct
     const calls: string[] = [];
     const { handler, store } = setup((request) => (calls.push(request.url), 'abc'));
     const plain = '<!DOCTYPE html><html><head><title>Made ahead</title></head><body><main id="app">Ahead</main></body></html>';
-    await store.set('/ahead', { status: 404, html: plain, etag: etagOf(plain), renderedAt: Date.now(), build: handler.build }, Infinity);
+    store.set('/ahead', { status: 404, html: plain, etag: etagOf(plain), renderedAt: Date.now(), build: handler.build }, Infinity);
     const get = await ADAPTERS[adapter](handler);
     expect((await get('/old/1')).status).toBe(301);
     expect((await get('/book/1')).status).toBe(301);

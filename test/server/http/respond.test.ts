@@ -221,7 +221,7 @@ describe('respond', () => {
 
   it('shares one gzip between the requests that want it meanwhile, and charges it once', async () => {
     const { memo, charges } = counted();
-    const [a, b] = await Promise.all([0, 1].map(() => answer(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo })));
+    const [a, b] = await Promise.all([0, 1].map(async () => answer(req({ 'accept-encoding': 'gzip' }), page, { compress: true, memo })));
     expect(a?.body).toBe(b?.body);
     expect(charges).toHaveLength(1);
   });
