@@ -212,7 +212,8 @@ export function createRouter(options: RouterOptions): Router {
     if (hooks) {
       // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
       // the state failed, as the server answers it, never the last state's status over a stale view.
-      ((status = 500), (moved = undefined));
+      status = 500;
+      moved = undefined;
       view.draw(hooks, match, { ...contextOf(match), data, error }, failed);
       status = via ?? statusOf(match, failed);
       moved = via ? match.location : undefined;
@@ -262,7 +263,10 @@ export function createRouter(options: RouterOptions): Router {
         );
         // With nothing shown yet (a first navigation: a headless render's page) the page fails: 500,
         // the loop its error in the settled signal, for a headless render to say why.
-        if (!current) ((status = 500), (lost = loop));
+        if (!current) {
+          status = 500;
+          lost = loop;
+        }
         restoreAddress();
         throw loop;
       }
@@ -306,15 +310,19 @@ export function createRouter(options: RouterOptions): Router {
           if (beforeLoad) await until(beforeLoad(context), signal);
           if (load) data = await until(load(context), signal);
         } catch (loadError) {
-          ((error = loadError), (failed = true));
+          error = loadError;
+          failed = true;
         }
         if (signal.aborted) return false; // superseded: a stale result never renders
       }
       const outcome = failed ? outcomeOf(error) : null;
       if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
       // notFound(), now or on the server: the table's notFound view at this URL, as if nothing had matched.
-      if (outcome || seeded?.status === 404)
-        ((match = { ...match, route: fallback, notFound: true }), (failed = false), (error = undefined));
+      if (outcome || seeded?.status === 404) {
+        match = { ...match, route: fallback, notFound: true };
+        failed = false;
+        error = undefined;
+      }
       return commit(match, entry, kind, data, failed ? (errorView ?? {}) : match.route, via, failed, error) ?? true;
     } finally {
       if (!signal.aborted) idle();
@@ -375,7 +383,7 @@ export function createRouter(options: RouterOptions): Router {
       if (links && doc)
         doc.addEventListener(
           'click',
-          linkHandler(win, doc, adapter.read, (loc) => navigate(loc).catch(report)),
+          linkHandler(win, doc, adapter.read, (loc) => void navigate(loc).catch(report)),
           { signal },
         );
       scroll?.start();

@@ -39,7 +39,7 @@ describe.each(modes)('a navigation with no guard and no load, in %s mode', (mode
     // Nothing is in flight: settled() is a promise already resolved.
     let idle = false;
     void t.router.settled().then(() => (idle = true));
-    await null;
+    await Promise.resolve();
     expect(idle).toBe(true);
     expect(await done).toBe(true);
   });
