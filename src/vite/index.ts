@@ -43,12 +43,12 @@ export function crawlableRouter(options: CrawlableRouterOptions): Plugin {
     async writeBundle(output, bundle) {
       if (config.command !== 'build' || this.environment.config.consumer !== 'client' || table === null) return;
       const page = bundle['index.html'];
-      if (page?.type !== 'asset') this.error(`crawlable-router: the build wrote no index.html, the shell every state is rendered into`);
+      if (page?.type !== 'asset') this.error(`the build wrote no index.html, the shell every state is rendered into`);
       const shell = typeof page.source === 'string' ? page.source : new TextDecoder().decode(page.source);
       const outDir = path.resolve(config.root, output.dir ?? config.build.outDir);
       const { failures } = await buildStep(settings, await table, outDir, shell, config.logger);
       if (failures === null) return;
-      if (settings.prerender === false || settings.prerender.failOnError !== false) this.error(`crawlable-router: ${failures}`);
+      if (settings.prerender === false || settings.prerender.failOnError !== false) this.error(failures);
       config.logger.warn(`crawlable-router: ${failures} (failOnError: false, so the build passes)`);
     },
   };
