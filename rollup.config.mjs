@@ -11,7 +11,7 @@ import { dts } from 'rollup-plugin-dts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts' };
+const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts', vite: 'src/vite/index.ts' };
 // The page process of `headlessRenderer`, started by file name, never imported.
 const child = 'src/server/headless/child.ts';
 // The command line (dist/cli/index.js, run by bin/crawlable-router.js) has no types of its own.
@@ -38,7 +38,8 @@ const modes = ['read', 'development', 'production'].map((mode) => `src/env/mode/
 // The UMD files choose for themselves: the development flag in the plain file, the production one in the min file.
 const buildMode = (env) => ({ name: 'build-mode', resolveId: (id) => (id === '#build-mode' ? resolve(`src/env/mode/${env}.ts`) : null) });
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
-const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|node:|#build-mode$)/.test(id);
+// Vite is the plugin's optional peer (src/vite/), imported at run time by the app's Vite, never bundled.
+const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|vite$|node:|#build-mode$)/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
 // The UMD files are built as an app's bundler would build them (src/env/dev.browser.ts, with

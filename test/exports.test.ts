@@ -34,6 +34,8 @@ const server = [
   'sitemap',
 ];
 
+const vite = ['crawlableRouter'];
+
 const require = createRequire(import.meta.url);
 const names = (module: object) =>
   Object.keys(module)
@@ -60,12 +62,22 @@ describe('entry points', () => {
     expect(readFileSync('dist/server.d.cts', 'utf8')).toContain('declare function createSnapshotHandler');
   });
 
-  it("reaches the client and server entries without the exports map too, through their folders (Parcel by default, TypeScript's node10)", () => {
+  it('crawlable-router/vite exports the Vite plugin, as ESM and as CJS', async () => {
+    expect(names(await import('crawlable-router/vite'))).toEqual(vite);
+    expect(names(require('crawlable-router/vite') as object)).toEqual(vite);
+    expect(readFileSync('dist/vite.d.ts', 'utf8')).toContain('declare function crawlableRouter');
+    expect(readFileSync('dist/vite.d.cts', 'utf8')).toContain('declare function crawlableRouter');
+    // Vite is the app's (an optional peer): imported by name, never bundled.
+    expect(readFileSync('dist/vite/preview.js', 'utf8')).toMatch(/from 'vite'/);
+  });
+
+  it("reaches the client, server and vite entries without the exports map too, through their folders (Parcel by default, TypeScript's node10)", () => {
     type Conditions = { import: { types: string; default: string }; require: { default: string } };
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[]; exports: Record<string, Conditions> };
     for (const [entry, exported] of [
       ['client', client],
       ['server', server],
+      ['vite', vite],
     ] as const) {
       const folder = JSON.parse(readFileSync(`${entry}/package.json`, 'utf8')) as Record<string, string>;
       const via = (field: string) => './' + path.join(entry, folder[field] as string);

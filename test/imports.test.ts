@@ -38,16 +38,24 @@ describe('the source layout', () => {
 
   it.each([
     [
-      'the core imports nothing from client/, server/, verify/ or the CLI',
+      'the core imports nothing from client/, server/, verify/, the CLI or vite/',
       (f: string) => /^src\/(url|routes|contract|env)\/|^src\/index\.ts$/.test(f),
-      /^src\/(client|server|verify|cli)\/|^src\/(index|umd)\.ts$/,
+      /^src\/(client|server|verify|cli|vite)\/|^src\/(index|umd)\.ts$/,
     ],
     ['env/ (build flags) imports nothing', (f: string) => f.startsWith('src/env/'), /^src\/(?!env\/)/],
     ['url/ imports only url/ and env/', (f: string) => f.startsWith('src/url/'), /^src\/(?!(url|env)\/)/],
     ['contract/ imports only contract/ and env/', (f: string) => f.startsWith('src/contract/'), /^src\/(?!(contract|env)\/)/],
     ['routes/ imports only the core', (f: string) => f.startsWith('src/routes/'), /^src\/(?!(routes|url|contract|env)\/)/],
-    ['client/ never imports server/ or verify/', (f: string) => f.startsWith('src/client/'), /^src\/(server|verify|cli)\//],
-    ['server/ never imports client/ or verify/', (f: string) => f.startsWith('src/server/'), /^src\/(client|verify|cli)\//],
+    ['client/ never imports server/, verify/ or vite/', (f: string) => f.startsWith('src/client/'), /^src\/(server|verify|cli|vite)\//],
+    ['server/ never imports client/, verify/ or vite/', (f: string) => f.startsWith('src/server/'), /^src\/(client|verify|cli|vite)\//],
+    ['verify/ and the CLI never import vite/', (f: string) => /^src\/(verify|cli)\//.test(f), /^src\/vite\//],
+    [
+      // Vite's plugin uses the server through its public entry; with the CLI, urls.ts's option checks
+      // and the routes module's rule (cli/routes-module.ts). Never client/: the plugin runs in Node.
+      "vite/ imports only the core, the server's entry and option checks, and the routes module's rule",
+      (f: string) => f.startsWith('src/vite/'),
+      /^src\/(?!(url|routes|contract|env|vite)\/|index\.ts$|server\/(index|urls)\.ts$|cli\/routes-module\.ts$)/,
+    ],
   ])('%s', (_name, from, forbidden) => {
     const bad = files.filter(from).flatMap((f) =>
       importsOf(f)

@@ -1,6 +1,8 @@
-// The routes module the `prerender` and `sitemap` commands are given (--routes FILE): a JavaScript
-// module whose default or `routes` export is a route table or an array of routes, and which may
-// also export the app's `shell` and its `notFound` route.
+// The routes module the `prerender` and `sitemap` commands are given (--routes FILE), and the Vite
+// plugin's `routes` option names: a module whose default or `routes` export is a route table or an
+// array of routes, and which may also export the app's `shell` and its `notFound` route. How the
+// module is loaded differs (Node's import here, Vite's module runner in the plugin); what it must
+// export is this one rule, `routesOf`.
 
 import { pathToFileURL } from 'node:url';
 import { createRoutes, type AnyRoute, type NotFoundDefinition, type RouteDefinition, type RouteTable } from '../index.js';
@@ -14,22 +16,15 @@ function isTable(value: unknown): value is RouteTable<AnyRoute> {
 }
 
 /**
- * Loads the routes module `file`: its default or `routes` export, a route table or an array of
- * routes (made a table with `base` and its `notFound` export), and its `shell` export. Throws a
- * SetupError (exit 3) naming what is wrong.
+ * The route table of the loaded routes module `file` (its namespace `module`): its default or
+ * `routes` export, a route table or an array of routes (made a table with `base` and its `notFound`
+ * export), and its `shell` export. Throws a SetupError naming what is wrong.
  */
-export async function loadRoutes(file: string, base: string | undefined): Promise<{ routes: RouteTable<AnyRoute>; shell?: string }> {
-  let module: Record<string, unknown>;
-  try {
-    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (error) {
-    // Node 20 runs no TypeScript: a routes.ts needs compiling, or a loader in the process.
-    const typescript =
-      /\.[cm]?tsx?$/i.test(file) && (error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION'
-        ? `; Node runs no TypeScript here: give the compiled .js, or run the command with a loader: NODE_OPTIONS='--import tsx' npx crawlable-router …`
-        : '';
-    throw new SetupError(`cannot load the routes module ${file}: ${thrownText(error)}${typescript}`);
-  }
+export function routesOf(
+  module: Record<string, unknown>,
+  file: string,
+  base: string | undefined,
+): { routes: RouteTable<AnyRoute>; shell?: string } {
   const exported = module['default'] ?? module['routes'];
   const shell = typeof module['shell'] === 'string' ? module['shell'] : undefined;
   if (isTable(exported)) return { routes: exported, ...(shell !== undefined && { shell }) };
@@ -46,4 +41,23 @@ export async function loadRoutes(file: string, base: string | undefined): Promis
   throw new SetupError(
     `${file} exports no route table as its default or \`routes\` export (it exports ${names}): export default createRoutes([...]), export { appRoutes as routes }, or an array of routes`,
   );
+}
+
+/**
+ * Loads the routes module `file` with Node's import and reads it by `routesOf`. Throws a SetupError
+ * (exit 3) naming what is wrong.
+ */
+export async function loadRoutes(file: string, base: string | undefined): Promise<{ routes: RouteTable<AnyRoute>; shell?: string }> {
+  let module: Record<string, unknown>;
+  try {
+    module = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
+  } catch (error) {
+    // Node 20 runs no TypeScript: a routes.ts needs compiling, or a loader in the process.
+    const typescript =
+      /\.[cm]?tsx?$/i.test(file) && (error as { code?: unknown } | null)?.code === 'ERR_UNKNOWN_FILE_EXTENSION'
+        ? `; Node runs no TypeScript here: give the compiled .js, or run the command with a loader: NODE_OPTIONS='--import tsx' npx crawlable-router …`
+        : '';
+    throw new SetupError(`cannot load the routes module ${file}: ${thrownText(error)}${typescript}`);
+  }
+  return routesOf(module, file, base);
 }

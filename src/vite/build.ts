@@ -1,0 +1,94 @@
+// `vite build`, once the client's bundle is written: every listed state prerendered into the build's
+// folder with the built index.html (its hashed assets) as the shell, by the server's `prerender`
+// (its files, sitemap.xml, 404.html, and `.crawlable-router.json` naming the build: a hash of the
+// shell); robots.txt; a progress line per hundred states and the summary on Vite's logger. The
+// built shell is kept as `.crawlable-router.shell.html`, since the home page's snapshot takes the
+// place of index.html: `vite preview`, or a server, gives it to a handler of the same build.
+
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Logger } from 'vite';
+import type { AnyRoute, RouteTable } from '../index.js';
+import { prerender, robotsTxt, sitemap, type PrerenderReport, type ProgressStream } from '../server/index.js';
+import type { Settings } from './options.js';
+
+/** The built shell's copy in the build's folder, beside prerender's `.crawlable-router.json`. */
+export const SHELL_FILE = '.crawlable-router.shell.html';
+
+/** The failures listed in a build's error, the rest counted. */
+const LISTED = 20;
+
+/**
+ * The progress `prerender` writes as plain lines (one per state), cut to a line per hundred states,
+ * each failure and skipped redirect, and the summary, on Vite's logger.
+ */
+function progressOn(logger: Logger): ProgressStream {
+  return {
+    write(text: string) {
+      for (const line of text.split('\n')) {
+        if (line === '') continue;
+        const step = /^\[\s*(\d+)\/\d+\] (ok|FAILED|SKIPPED) /.exec(line);
+        if (step === null) logger.info(`crawlable-router: ${line}`);
+        else if (step[2] === 'FAILED') logger.warn(`crawlable-router: ${line}`);
+        else if (step[2] === 'SKIPPED' || Number(step[1]) % 100 === 0) logger.info(`crawlable-router: ${line}`);
+      }
+    },
+  };
+}
+
+/** What a build's error says of its failed states: each location and error, the first 20. */
+export function failureText(report: PrerenderReport): string {
+  const lines = report.failures.slice(0, LISTED).map((f) => `  ${f.location}: ${f.error}`);
+  if (report.failures.length > LISTED) lines.push(`  … and ${report.failures.length - LISTED} more`);
+  return `${report.failed} of ${report.total} states failed to prerender:\n${lines.join('\n')}`;
+}
+
+/** The build step: what it wrote, and the failures' text when states failed (null when none did). */
+export async function buildStep(
+  settings: Settings,
+  routes: RouteTable<AnyRoute>,
+  outDir: string,
+  shell: string,
+  logger: Logger,
+): Promise<{ report: PrerenderReport | null; failures: string | null }> {
+  const base = routes.base;
+  let report: PrerenderReport | null = null;
+  if (settings.prerender !== false) {
+    await mkdir(outDir, { recursive: true });
+    await writeFile(path.join(outDir, SHELL_FILE), shell);
+    report = await prerender({
+      routes,
+      outDir,
+      origin: settings.origin,
+      cleanUrls: settings.cleanUrls,
+      shell,
+      ...(settings.outlet !== undefined && { outlet: settings.outlet }),
+      ...(settings.prerender.concurrency !== undefined && { concurrency: settings.prerender.concurrency }),
+      ...(settings.prerender.timeoutMs !== undefined && { timeoutMs: settings.prerender.timeoutMs }),
+      sitemap: settings.sitemap,
+      progress: progressOn(logger),
+    });
+    if (report.notFoundPage?.file === null) logger.warn(`crawlable-router: no 404.html: ${report.notFoundPage.why}`);
+  } else if (settings.sitemap) {
+    // Nothing prerendered: the sitemap lists every state the table names, which a server renders.
+    for (const { name, xml } of await sitemap(routes.locations(), {
+      origin: settings.origin,
+      base,
+      cleanUrls: settings.cleanUrls,
+      baseUrl: settings.origin + base,
+    }))
+      await writeFile(path.join(outDir, name), xml);
+  }
+  if (settings.robots !== false) {
+    const file = path.join(outDir, 'robots.txt');
+    // One of the app's own (Vite copies public/ into the folder) is the app's word.
+    if (existsSync(file)) logger.info(`crawlable-router: robots.txt kept as the app's public folder gave it`);
+    else
+      await writeFile(
+        file,
+        robotsTxt({ sitemaps: settings.sitemap ? [`${settings.origin}${base}sitemap.xml`] : [], ...settings.robots, base }),
+      );
+  }
+  return { report, failures: report !== null && report.failed > 0 ? failureText(report) : null };
+}

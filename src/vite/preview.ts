@@ -1,0 +1,69 @@
+// `vite preview`: bots at clean URLs, and everyone at an ugly URL, get the build's prerendered
+// snapshot: a handler over the build's folder as a `fileStore` (read only: preview writes nothing
+// there), of the build the folder names, with the built shell `vite build` kept beside it. A state
+// with no file (a 404, one no entries() listed) is rendered from the table's hooks into that shell.
+// Browsers at clean URLs get that shell, as from the library's server (Vite's fallback would give
+// them index.html, the home page's snapshot); assets go on to Vite's static server. The routes
+// module is loaded once, with Vite's `runnerImport`: a preview shows one build.
+
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { runnerImport, type ResolvedConfig } from 'vite';
+import { createSnapshotHandler, fileStore, type SnapshotStore } from '../server/index.js';
+import { SHELL_FILE } from './build.js';
+import { loadTable, routesFile, type Settings } from './options.js';
+
+/** Imports the routes module with Vite's module runner, as the app's config resolves modules (root, aliases). */
+export const importWithVite = (config: ResolvedConfig) => async (file: string) =>
+  (
+    await runnerImport<Record<string, unknown>>(file, {
+      root: config.root,
+      mode: config.mode,
+      logLevel: config.logLevel,
+      customLogger: config.logger,
+      resolve: { alias: config.resolve.alias },
+    })
+  ).module;
+
+/** A store that reads `store` and never writes or removes: the build's folder is the build's. */
+function readOnly(store: SnapshotStore): SnapshotStore {
+  return {
+    get build() {
+      return store.build;
+    },
+    get: (key) => store.get(key),
+    ...(store.holds && { holds: store.holds.bind(store) }),
+    set() {},
+    delete() {},
+    keys: () => store.keys(),
+  };
+}
+
+/** The middleware Vite's preview server runs before its own. */
+export async function previewMiddleware(
+  config: ResolvedConfig,
+  settings: Settings,
+): Promise<(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void> {
+  const routes = await loadTable(settings, routesFile(settings, config.root), config.base, importWithVite(config));
+  const outDir = path.resolve(config.root, config.build.outDir);
+  const files = fileStore(outDir);
+  // A prerendered folder names its build; its index.html is then the home page's snapshot, and the shell the copy beside it.
+  const prerendered = files.build !== undefined;
+  const shellFile = path.join(outDir, prerendered ? SHELL_FILE : 'index.html');
+  if (!existsSync(shellFile))
+    throw new Error(
+      `crawlableRouter: ${shellFile} is missing: ${prerendered ? 'the folder was prerendered by something other than vite build' : 'run vite build first'}`,
+    );
+  const handler = createSnapshotHandler({
+    routes,
+    origin: settings.origin,
+    cleanUrls: settings.cleanUrls,
+    ...(settings.outlet !== undefined && { outlet: settings.outlet }),
+    shell: readFileSync(shellFile, 'utf8'),
+    cache: prerendered ? { store: readOnly(files), ttlMs: Infinity } : false,
+    onError: (error, location) =>
+      config.logger.error(`crawlable-router: ${location ?? 'a request'}: ${(error as Error)?.message ?? String(error)}`),
+  });
+  return (req, res, next) => void handler.node(req, res, next).catch(next);
+}

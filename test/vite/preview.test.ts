@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PreviewServer } from 'vite';
+import { BOT, BROWSER, get, makeApp, previewServer, urlOf, viteBuild, type App } from './app.js';
+
+// `vite preview` with the plugin: bots and ugly URLs get the snapshots `vite build` prerendered,
+// never the bare shell, read from the build's folder and never written there.
+
+describe('vite preview with crawlableRouter', () => {
+  let app: App;
+  let server: PreviewServer;
+  let url: string;
+  beforeAll(async () => {
+    app = await makeApp();
+    await viteBuild(app);
+    // Marked on disk after the build: an answer holding the mark was read from the file, not rendered again.
+    const file = 'dist/books/1/index.html';
+    await app.write(file, (await app.read(file)).replace('</body>', '<!-- prerendered --></body>'));
+    server = await previewServer(app);
+    url = urlOf(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await app?.remove();
+  });
+
+  it('answers a bot at a clean URL with the prerendered snapshot', async () => {
+    const page = await get(`${url}books/1`, BOT);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<h1>Book: Book 1</h1>');
+    expect(page.body).toContain('<!-- prerendered -->');
+    expect(page.body).toMatch(/src="\/assets\/index-[\w-]+\.js"/);
+  });
+
+  it('answers an ugly URL with the prerendered snapshot', async () => {
+    const page = await get(`${url}?_escaped_fragment_=/books/1`, BROWSER);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<!-- prerendered -->');
+    expect((await get(`${url}?_escaped_fragment_=/books/2`, BOT)).body).toContain('<h1>Book: Book 2</h1>');
+  });
+
+  it('answers a bot at the home page with its snapshot, and a state with no file with 404 and the notFound view', async () => {
+    const home = await get(url, BOT);
+    expect(home.status).toBe(200);
+    expect(home.body).toContain('<h1>Books</h1>');
+    const missing = await get(`${url}books/99`, BOT);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toContain('<h1>No such page</h1>');
+  });
+
+  it('gives a browser the built shell, and the assets as Vite serves them', async () => {
+    const page = await get(`${url}books/1`, BROWSER);
+    expect(page.status).toBe(200);
+    expect(page.body).toContain('<div id="app"></div>');
+    // The shell as built, with the scheme's meta tag the handler adds to it.
+    expect(page.body.replace('<meta name="fragment" content="!">', '')).toBe(await app.read('dist/.crawlable-router.shell.html'));
+    const script = /src="\/(assets\/index-[\w-]+\.js)"/.exec(page.body)?.[1];
+    const asset = await fetch(`${url}${script}`, { headers: { 'user-agent': BOT } });
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('content-type')).toMatch(/javascript/);
+  });
+
+  it('leaves the build folder as the build wrote it', async () => {
+    await get(`${url}books/99`, BOT);
+    await get(`${url}?_escaped_fragment_=/books/3`, BOT);
+    expect(await app.read('dist/books/1/index.html')).toContain('<!-- prerendered -->');
+    await expect(app.read('dist/books/99/index.html')).rejects.toThrow(/ENOENT/);
+  });
+});
+
+describe('vite preview of a build that prerendered nothing', () => {
+  it("renders a bot's state from the table's hooks into the built index.html", async () => {
+    const app = await makeApp();
+    try {
+      await viteBuild(app, { prerender: false });
+      const server = await previewServer(app, { prerender: false });
+      try {
+        const page = await get(`${urlOf(server)}books/2`, BOT);
+        expect(page.status).toBe(200);
+        expect(page.body).toContain('<h1>Book: Book 2</h1>');
+        expect(page.body).toMatch(/src="\/assets\/index-[\w-]+\.js"/);
+        expect(await app.read('dist/index.html')).toContain('<div id="app"></div>');
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await app.remove();
+    }
+  });
+});
