@@ -33,6 +33,8 @@ const server = [
   'robotsTxt',
   'sitemap',
 ];
+const react = ['Link', 'Outlet', 'RouterProvider', 'mount', 'route', 'useCurrent', 'useRouter'];
+const reactServer = ['reactRenderer'];
 
 const require = createRequire(import.meta.url);
 const names = (module: object) =>
@@ -58,6 +60,23 @@ describe('entry points', () => {
     expect(names(require('crawlable-router/server') as object)).toEqual(server);
     expect(readFileSync('dist/server.d.ts', 'utf8')).toContain('declare function createSnapshotHandler');
     expect(readFileSync('dist/server.d.cts', 'utf8')).toContain('declare function createSnapshotHandler');
+  });
+
+  it('crawlable-router/react exports the React binding, and /react/server its renderer, as ESM and as CJS', async () => {
+    expect(names(await import('crawlable-router/react'))).toEqual(react);
+    expect(names(require('crawlable-router/react') as object)).toEqual(react);
+    expect(names(await import('crawlable-router/react/server'))).toEqual(reactServer);
+    expect(names(require('crawlable-router/react/server') as object)).toEqual(reactServer);
+    for (const file of ['dist/react.d.ts', 'dist/react.d.cts'])
+      // The core's types by name, not a copy: `Link` reads the brand of the app's `route()` routes.
+      expect(readFileSync(file, 'utf8')).toMatch(
+        /declare function Link[\s\S]*from 'crawlable-router';|from 'crawlable-router';[\s\S]*declare function Link/,
+      );
+    for (const file of ['dist/react/server.d.ts', 'dist/react/server.d.cts'])
+      expect(readFileSync(file, 'utf8')).toContain('declare function reactRenderer');
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string | { optional: boolean }>>;
+    expect([pkg['peerDependencies']?.['react'], pkg['peerDependenciesMeta']?.['react']]).toEqual(['>=19', { optional: true }]);
+    expect([pkg['peerDependencies']?.['react-dom'], pkg['peerDependenciesMeta']?.['react-dom']]).toEqual(['>=19', { optional: true }]);
   });
 
   it("reaches the client and server entries without the exports map too, through their folders (Parcel by default, TypeScript's node10)", () => {

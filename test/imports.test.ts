@@ -40,14 +40,27 @@ describe('the source layout', () => {
     [
       'the core imports nothing from client/, server/, verify/ or the CLI',
       (f: string) => /^src\/(url|routes|contract|env)\/|^src\/index\.ts$/.test(f),
-      /^src\/(client|server|verify|cli)\/|^src\/(index|umd)\.ts$/,
+      /^src\/(client|server|verify|cli|react)\/|^src\/(index|umd)\.ts$/,
     ],
     ['env/ (build flags) imports nothing', (f: string) => f.startsWith('src/env/'), /^src\/(?!env\/)/],
     ['url/ imports only url/ and env/', (f: string) => f.startsWith('src/url/'), /^src\/(?!(url|env)\/)/],
     ['contract/ imports only contract/ and env/', (f: string) => f.startsWith('src/contract/'), /^src\/(?!(contract|env)\/)/],
     ['routes/ imports only the core', (f: string) => f.startsWith('src/routes/'), /^src\/(?!(routes|url|contract|env)\/)/],
-    ['client/ never imports server/ or verify/', (f: string) => f.startsWith('src/client/'), /^src\/(server|verify|cli)\//],
-    ['server/ never imports client/ or verify/', (f: string) => f.startsWith('src/server/'), /^src\/(client|verify|cli)\//],
+    ['client/ never imports server/, verify/ or react/', (f: string) => f.startsWith('src/client/'), /^src\/(server|verify|cli|react)\//],
+    ['server/ never imports client/, verify/ or react/', (f: string) => f.startsWith('src/server/'), /^src\/(client|verify|cli|react)\//],
+    // The React binding: the browser's part over the client router and the core; its server entry
+    // over the server's public entry, the core and the browser's part it renders (never mount.ts,
+    // whose react-dom/client a server has no use for).
+    [
+      'react/ (but its server entry) imports only the core, client/ and react/',
+      (f: string) => f.startsWith('src/react/') && f !== 'src/react/server.ts',
+      /^src\/(server|verify|cli)\/|^src\/(umd)\.ts$|^src\/react\/server\.ts$/,
+    ],
+    [
+      "react/server.ts imports only the core, the server's public entry and react/binding.ts",
+      (f: string) => f === 'src/react/server.ts',
+      /^src\/(client|verify|cli)\/|^src\/server\/(?!index\.ts$)|^src\/umd\.ts$|^src\/react\/(?!binding\.ts$)/,
+    ],
   ])('%s', (_name, from, forbidden) => {
     const bad = files.filter(from).flatMap((f) =>
       importsOf(f)
