@@ -42,15 +42,17 @@ export interface ErrorViewProps extends ViewProps<Params, undefined> {
 /** A route whose `view` is a React component typed by its path and by what its `load` returns. */
 export type ReactRouteDefinition<P extends string = string, D = unknown, N extends string = string> = RouteDefinition<P, D, N> & {
   /** The component the outlet draws for the route's states. Default none: the outlet is empty. */
-  view?: ComponentType<ViewProps<ParamsOf<P>, NoInfer<D>>>;
+  view?: ComponentType<ViewProps<ParamsOf<P>, D>>;
 };
 
 /**
  * The core's `route()` with a typed `view`: `params` from the path literal and `data` from `load`
- * in the view's props as in `title`, `head` and `render`. Type-only: returns the definition.
+ * in its props, for a component declared apart (`view: BookPage`) as for one written inline. The
+ * view's props take part in inferring `data` (a component declared apart would otherwise fix it
+ * before `load` is read), so a view that needs data asks for a `load`. Type-only: returns the definition.
  */
 export const route = <const P extends string, D = undefined, const N extends string = string>(
-  definition: ReactRouteDefinition<P, D, N>,
+  definition: ReactRouteDefinition<P, D, N> & (undefined extends D ? unknown : { load: unknown }),
 ): TypedRoute<P, D, N> => definition as TypedRoute<P, D, N>;
 
 /**
