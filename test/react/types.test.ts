@@ -3,42 +3,24 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
+import { blocksOf, readDoc, sectionOf } from '../docs/recipes.js';
 
 // The built types as an app's compiler reads them through the exports map (test/types/ checks the
-// sources): the binding's .d.ts names the core's types by `crawlable-router`, so a table of route()
-// routes registered for Link keeps its names and params, and reactRenderer fits createSnapshotHandler.
-// The app is TSX, as React apps are: JSX's element type needs no props resolved, so a view in the
-// table may render a Link to the table (with createElement its return type would have to be written).
+// sources), on docs/react.md's TypeScript example as printed: the binding's .d.ts names the core's
+// types by `crawlable-router`, so a table of route() routes registered for Link keeps its names and
+// params (its two `@ts-expect-error` lines are errors), views are typed by their routes, and
+// reactRenderer fits createSnapshotHandler. The app is TSX, as React apps are: JSX's element type
+// needs no props resolved, so a view in the table may render a Link to the table (with
+// createElement its return type would have to be written).
 
-const APP = `import { createRoutes } from 'crawlable-router';
-import { createRouter } from 'crawlable-router/client';
-import { Link, Outlet, RouterProvider, route, type ViewProps } from 'crawlable-router/react';
-import { reactRenderer } from 'crawlable-router/react/server';
-import { createSnapshotHandler } from 'crawlable-router/server';
-
-interface Book { id: string; title: string }
-const BookPage = ({ data }: ViewProps<{ id: string }, Book>) => <h1>{data.title}</h1>;
-export const routes = createRoutes([
-  route({ path: '/', name: 'home', view: () => <Link to="book" params={{ id: '1' }}>Dune</Link> }),
-  route({ path: '/books/:id', name: 'book', load: async ({ params }): Promise<Book> => ({ id: params.id, title: 'Dune' }), view: BookPage }),
-]);
-declare module 'crawlable-router/react' {
-  interface Register {
-    routes: typeof routes;
-  }
+/** The page's TypeScript example, as printed. */
+const APP = blocksOf(sectionOf(readDoc('docs/react.md'), 'TypeScript')).find((block) => block.lang === 'tsx')?.code ?? '';
+/** The app's own data, which the example imports. */
+const DATA = `export interface Book { id: string; title: string }
+export async function getBook(id: string, signal: AbortSignal): Promise<Book> {
+  signal.throwIfAborted();
+  return { id, title: 'Dune' };
 }
-const router = createRouter({ routes });
-export const app = (
-  <RouterProvider router={router} routes={routes}>
-    <Outlet />
-    <Link to="home" className="home">Home</Link>
-  </RouterProvider>
-);
-// @ts-expect-error: no route is named "nope"
-export const nope = <Link to="nope" />;
-// @ts-expect-error: the book route needs \`id\`
-export const slug = <Link to="book" params={{ slug: '1' }} />;
-export const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer: reactRenderer({ routes }) });
 `;
 
 describe("the binding's built types", () => {
@@ -55,7 +37,9 @@ describe("the binding's built types", () => {
           ...['react', 'react-dom', '@types/react', '@types/react-dom', '@types/node'].map((name) => link(name)),
         ]);
         const file = path.join(root, 'app.tsx');
+        expect(APP).toContain("declare module 'crawlable-router/react'");
         await writeFile(file, APP);
+        await writeFile(path.join(root, 'data.ts'), DATA);
         await writeFile(path.join(root, 'package.json'), module === 'esnext' ? '{ "type": "module" }\n' : '{}\n');
         const program = ts.createProgram([file], {
           strict: true,
