@@ -11,7 +11,34 @@ import { dts } from 'rollup-plugin-dts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 
-const entries = { index: 'src/index.ts', client: 'src/client/index.ts', server: 'src/server/index.ts', vite: 'src/vite/index.ts' };
+const entries = {
+  index: 'src/index.ts',
+  client: 'src/client/index.ts',
+  server: 'src/server/index.ts',
+  vite: 'src/vite/index.ts',
+  react: 'src/react/index.ts',
+  'react/server': 'src/react/server.ts',
+};
+// The React binding's types name the core's, the client's, the server's (and react/server the
+// binding's) through the package's own entries instead of a copy each: a table of `route()` routes
+// carries the core's brand, which `Link`'s types must read as the same symbol.
+const publicTypes = Object.fromEntries(
+  [
+    ['src/index.ts', 'crawlable-router'],
+    ['src/client/index.ts', 'crawlable-router/client'],
+    ['src/server/index.ts', 'crawlable-router/server'],
+    ['src/react/index.ts', 'crawlable-router/react'],
+  ].map(([file, name]) => [resolve(file), name]),
+);
+const entryTypes = {
+  name: 'entry-types',
+  async resolveId(id, importer, options) {
+    if (!importer) return null;
+    const found = await this.resolve(id, importer, { ...options, skipSelf: true });
+    const name = found && publicTypes[found.id];
+    return name ? { id: name, external: true } : found;
+  },
+};
 // The page process of `headlessRenderer`, started by file name, never imported.
 const child = 'src/server/headless/child.ts';
 // The command line (dist/cli/index.js, run by bin/crawlable-router.js) has no types of its own.
@@ -38,8 +65,9 @@ const modes = ['read', 'development', 'production'].map((mode) => `src/env/mode/
 // The UMD files choose for themselves: the development flag in the plain file, the production one in the min file.
 const buildMode = (env) => ({ name: 'build-mode', resolveId: (id) => (id === '#build-mode' ? resolve(`src/env/mode/${env}.ts`) : null) });
 const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'CrawlableRouter' };
-// Vite is the plugin's optional peer (src/vite/), imported at run time by the app's Vite, never bundled.
-const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|vite$|node:|#build-mode$)/.test(id);
+// Vite is the plugin's optional peer (src/vite/), React and react-dom the binding's (src/react/):
+// imported at run time by the app, never bundled.
+const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|vite$|node:|#build-mode$|(react|react-dom)(\/|$))/.test(id);
 const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
 // The UMD files are built as an app's bundler would build them (src/env/dev.browser.ts, with
@@ -66,7 +94,7 @@ export default [
   ...Object.entries(entries).map(([name, input]) => ({
     input,
     external,
-    plugins: [dts({ tsconfig: './tsconfig.build.json' })],
+    plugins: [...(name.startsWith('react') ? [entryTypes] : []), dts({ tsconfig: './tsconfig.build.json' })],
     output: [{ file: `dist/${name}.d.ts` }, { file: `dist/${name}.d.cts` }],
   })),
   ...['development', 'production'].map((env) => ({

@@ -33,6 +33,8 @@ const server = [
   'robotsTxt',
   'sitemap',
 ];
+const react = ['Link', 'Outlet', 'RouterProvider', 'mount', 'route', 'useCurrent', 'useRouter'];
+const reactServer = ['reactRenderer'];
 
 const vite = ['crawlableRouter'];
 
@@ -69,6 +71,23 @@ describe('entry points', () => {
     expect(readFileSync('dist/vite.d.cts', 'utf8')).toContain('declare function crawlableRouter');
     // Vite is the app's (an optional peer): imported by name, never bundled.
     expect(readFileSync('dist/vite/preview.js', 'utf8')).toMatch(/from 'vite'/);
+  });
+
+  it('crawlable-router/react exports the React binding, and /react/server its renderer, as ESM and as CJS', async () => {
+    expect(names(await import('crawlable-router/react'))).toEqual(react);
+    expect(names(require('crawlable-router/react') as object)).toEqual(react);
+    expect(names(await import('crawlable-router/react/server'))).toEqual(reactServer);
+    expect(names(require('crawlable-router/react/server') as object)).toEqual(reactServer);
+    for (const file of ['dist/react.d.ts', 'dist/react.d.cts'])
+      // The core's types by name, not a copy: `Link` reads the brand of the app's `route()` routes.
+      expect(readFileSync(file, 'utf8')).toMatch(
+        /declare function Link[\s\S]*from 'crawlable-router';|from 'crawlable-router';[\s\S]*declare function Link/,
+      );
+    for (const file of ['dist/react/server.d.ts', 'dist/react/server.d.cts'])
+      expect(readFileSync(file, 'utf8')).toContain('declare function reactRenderer');
+    const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as Record<string, Record<string, string | { optional: boolean }>>;
+    expect([pkg['peerDependencies']?.['react'], pkg['peerDependenciesMeta']?.['react']]).toEqual(['>=19', { optional: true }]);
+    expect([pkg['peerDependencies']?.['react-dom'], pkg['peerDependenciesMeta']?.['react-dom']]).toEqual(['>=19', { optional: true }]);
   });
 
   it("reaches the client, server and vite entries without the exports map too, through their folders (Parcel by default, TypeScript's node10)", () => {

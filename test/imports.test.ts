@@ -38,23 +38,44 @@ describe('the source layout', () => {
 
   it.each([
     [
-      'the core imports nothing from client/, server/, verify/, the CLI or vite/',
+      'the core imports nothing from client/, server/, verify/, the CLI, vite/ or react/',
       (f: string) => /^src\/(url|routes|contract|env)\/|^src\/index\.ts$/.test(f),
-      /^src\/(client|server|verify|cli|vite)\/|^src\/(index|umd)\.ts$/,
+      /^src\/(client|server|verify|cli|vite|react)\/|^src\/(index|umd)\.ts$/,
     ],
     ['env/ (build flags) imports nothing', (f: string) => f.startsWith('src/env/'), /^src\/(?!env\/)/],
     ['url/ imports only url/ and env/', (f: string) => f.startsWith('src/url/'), /^src\/(?!(url|env)\/)/],
     ['contract/ imports only contract/ and env/', (f: string) => f.startsWith('src/contract/'), /^src\/(?!(contract|env)\/)/],
     ['routes/ imports only the core', (f: string) => f.startsWith('src/routes/'), /^src\/(?!(routes|url|contract|env)\/)/],
-    ['client/ never imports server/, verify/ or vite/', (f: string) => f.startsWith('src/client/'), /^src\/(server|verify|cli|vite)\//],
-    ['server/ never imports client/, verify/ or vite/', (f: string) => f.startsWith('src/server/'), /^src\/(client|verify|cli|vite)\//],
-    ['verify/ and the CLI never import vite/', (f: string) => /^src\/(verify|cli)\//.test(f), /^src\/vite\//],
+    [
+      'client/ never imports server/, verify/, vite/ or react/',
+      (f: string) => f.startsWith('src/client/'),
+      /^src\/(server|verify|cli|vite|react)\//,
+    ],
+    [
+      'server/ never imports client/, verify/, vite/ or react/',
+      (f: string) => f.startsWith('src/server/'),
+      /^src\/(client|verify|cli|vite|react)\//,
+    ],
+    ['verify/ and the CLI never import vite/ or react/', (f: string) => /^src\/(verify|cli)\//.test(f), /^src\/(vite|react)\//],
     [
       // Vite's plugin uses the server through its public entry; with the CLI, urls.ts's option checks
       // and the routes module's rule (cli/routes-module.ts). Never client/: the plugin runs in Node.
       "vite/ imports only the core, the server's entry and option checks, and the routes module's rule",
       (f: string) => f.startsWith('src/vite/'),
       /^src\/(?!(url|routes|contract|env|vite)\/|index\.ts$|server\/(index|urls)\.ts$|cli\/routes-module\.ts$)/,
+    ],
+    // The React binding: the browser's part over the client router and the core; its server entry
+    // over the server's public entry, the core and the browser's part it renders (never mount.ts,
+    // whose react-dom/client a server has no use for).
+    [
+      'react/ (but its server entry) imports only the core, client/ and react/',
+      (f: string) => f.startsWith('src/react/') && f !== 'src/react/server.ts',
+      /^src\/(server|verify|cli|vite)\/|^src\/(umd)\.ts$|^src\/react\/server\.ts$/,
+    ],
+    [
+      "react/server.ts imports only the core, the server's public entry and react/binding.ts",
+      (f: string) => f === 'src/react/server.ts',
+      /^src\/(client|verify|cli|vite)\/|^src\/server\/(?!index\.ts$)|^src\/umd\.ts$|^src\/react\/(?!binding\.ts$)/,
     ],
   ])('%s', (_name, from, forbidden) => {
     const bad = files.filter(from).flatMap((f) =>

@@ -69,6 +69,12 @@ export interface RouteDefinition<P extends string = string, D = unknown, N exten
   load?(context: LoadContext<ParamsOf<P>>): D | Promise<D>;
   /** Returns the outlet's HTML for the state. Untrusted text in it must be escaped by the hook. Default none. */
   render?(context: RenderContext<ParamsOf<P>, NoInfer<D>>): string;
+  /**
+   * The state's view for a view library's binding to draw with `data` (a React component for
+   * `crawlable-router/react`, typed by that binding's own `route()`). Opaque here: the client router
+   * and the hooks renderer never read it. Default none.
+   */
+  view?: unknown;
   /** The state's meta, link and JSON-LD tags, over the table's `head` defaults. Default none. */
   head?: HeadFunction<ParamsOf<P>, NoInfer<D>>;
   /**

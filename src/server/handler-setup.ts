@@ -120,7 +120,9 @@ export function setUpHandler(options: SnapshotHandlerOptions): HandlerSetup {
       'BAD_OPTION',
       `cache.ttlMs must be a number of milliseconds (Infinity: until invalidated), got ${JSON.stringify(ttlMs)}`,
     );
-  const renderer = options.renderer ?? hooksRenderer(shell, routes);
+  // The hooks renderer is every job's too (RenderJob.hooks): a renderer of its own views draws the outlet alone.
+  const hooks = hooksRenderer(shell, routes);
+  const renderer = options.renderer ?? hooks;
   const build = checkBuild(options.build ?? renderer.build ?? buildOf(options.shell ?? DEFAULT_SHELL));
   const store = cacheOptions ? (cacheOptions.store ?? memoryStore(cacheOptions)) : null;
   // A folder of snapshots prerendered for another build would serve its pages: refused at start.
@@ -147,6 +149,7 @@ export function setUpHandler(options: SnapshotHandlerOptions): HandlerSetup {
     appMode,
     build,
     renderer,
+    hooks,
     queue: createQueue(options.queue),
     timeoutMs,
     hydrate,

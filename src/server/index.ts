@@ -26,5 +26,5 @@ export type { SnapshotErrorCode } from './errors.js';
 export type { NodeHandler } from './http/node.js';
 export type { ProgressStream } from './build/progress.js';
 export type { QueueOptions } from './render/queue.js';
-export type { RenderJob, RenderResult, SnapshotRenderer } from './render/render.js';
+export type { OutletRenderer, OutletState, RenderJob, RenderResult, SnapshotRenderer } from './render/render.js';
 export type { UrlSettings } from './urls.js';

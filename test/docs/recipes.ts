@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 
 /** A fenced code block of a page. */
 export interface Recipe {
-  /** Its language, as the fence names it (`js`). */
+  /** Its language, as the fence names it (`js`, `jsx`: vitest compiles a `.jsx` file as Vite does). */
   lang: string;
   /** The file its first line names (`// server.js: …` names `server.js`). */
   file: string;
@@ -18,7 +18,7 @@ export interface Recipe {
 
 const FENCE = /^```(\w*)\n([\s\S]*?)^```$/gm;
 const HEADING = /^#{1,6} (.*)$/gm;
-const FILE = /^\/\/ ([\w./-]+\.m?js)\b/;
+const FILE = /^\/\/ ([\w./-]+\.(?:m?js|jsx))\b/;
 
 /** The page's text, from the repository's root. */
 export const readDoc = (page: string): string => readFileSync(page, 'utf8');
@@ -40,10 +40,10 @@ export function blocksOf(text: string): { lang: string; code: string }[] {
   return [...text.matchAll(FENCE)].map((m) => ({ lang: m[1] as string, code: m[2] as string }));
 }
 
-/** The JavaScript recipes under `heading`, each with the file its first line names. */
+/** The JavaScript (and JSX) recipes under `heading`, each with the file its first line names. */
 export function recipesUnder(markdown: string, heading: string): Recipe[] {
   return blocksOf(sectionOf(markdown, heading))
-    .filter((block) => block.lang === 'js')
+    .filter((block) => block.lang === 'js' || block.lang === 'jsx')
     .map(({ lang, code }) => {
       const file = FILE.exec(code)?.[1];
       if (file === undefined) throw new Error(`a recipe under "${heading}" names no file on its first line: ${code.split('\n')[0]}`);
@@ -68,7 +68,7 @@ export interface AppFolder {
 
 // The packages a reader's app would have installed: the library (this repository, built) and the
 // dev dependencies the recipes import.
-const PACKAGES = ['express', 'redis', 'vite'];
+const PACKAGES = ['express', 'redis', 'vite', 'react', 'react-dom'];
 let runs = 0;
 
 /** A folder in the system's temp folder with `node_modules` linked to this repository's. */

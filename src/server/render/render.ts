@@ -9,7 +9,7 @@ import { stateHead } from '../../contract/head.js';
 import type { Params } from '../../routes/params.js';
 import type { Query } from '../../url/query.js';
 import { record } from '../../url/record.js';
-import type { AnyRoute, RouteMatch, RouteTable } from '../../routes/types.js';
+import type { AnyRoute, RenderContext, RouteMatch, RouteTable } from '../../routes/types.js';
 import { dataScript } from '../html/hydration.js';
 import { rewriteHeadTag, rewriteLinks } from '../html/links.js';
 import type { ShellTemplate } from '../html/shell.js';
@@ -43,7 +43,27 @@ export interface RenderJob {
    * for the client router (a JSON script, with `nonce` when given) and marks the outlet with its location.
    */
   hydrate?: { nonce?: string | undefined } | undefined;
+  /**
+   * Renders this job as the default renderer does (the route's hooks into the handler's shell: data,
+   * title, head, status, redirects and, in 'all' mode, the hydration data) with the outlet drawn by
+   * `outlet` instead of the route's `render`: for a renderer that draws views of its own
+   * (`crawlable-router/react/server`'s React views). Set by the handler; absent on a job made by hand.
+   */
+  hooks?(outlet: OutletRenderer): Promise<RenderResult>;
 }
+
+/** A state once its hooks have run, as `RenderJob.hooks` hands it to the outlet's drawing. */
+export interface OutletState {
+  /** The route whose view the state shows: the matched one, or the table's notFound route; undefined when there is neither. */
+  route: AnyRoute | undefined;
+  /** What the route's `render` would be given: params, query, the canonical location, origin, request and `data`. */
+  context: RenderContext;
+  /** True when the state is answered 404 (no match, or `notFound()` from its `beforeLoad` or `load`). */
+  notFound: boolean;
+}
+
+/** Draws a state's outlet: its HTML (links rewritten for crawlers as a `render`'s are), or undefined to leave the shell's outlet as it is. */
+export type OutletRenderer = (state: OutletState) => string | undefined;
 
 /** A rendered document. */
 export interface RenderResult {
@@ -76,9 +96,9 @@ export interface SnapshotRenderer {
 export function hooksRenderer(
   shell: ShellTemplate,
   table: Pick<RouteTable, 'head' | 'notFound'> & Partial<Pick<RouteTable, 'canonical'>> = { head: undefined, notFound: undefined },
-): SnapshotRenderer {
+): HooksRenderer {
   return {
-    async render(job) {
+    async render(job, draw) {
       const found = job.match;
       const { signal } = job;
       let view: AnyRoute | undefined = found?.route;
@@ -126,9 +146,15 @@ export function hooksRenderer(
       );
       // A noindex route's states say so in their robots meta, beside the state's own directives.
       const tags = (matchNoindex(found) ? headWithNoindex(stateTags) : stateTags).map((tag) => rewriteHeadTag(tag, links));
-      const body: unknown = view?.render ? hookText(view.render(context), 'render', location) : undefined;
+      // A renderer's own drawing of the outlet (RenderJob.hooks) takes the place of the route's `render`.
+      const body: unknown = draw
+        ? draw({ route: view, context, notFound: status === 404 })
+        : view?.render
+          ? hookText(view.render(context), 'render', location)
+          : undefined;
       // Text as the DOM makes it of what the client assigns: `innerHTML = null` is empty, a symbol throws.
-      const outlet = view?.render ? rewriteLinks(body === null ? '' : `${body as string}`, links) : undefined;
+      const drawsOutlet = draw ? body !== undefined : view?.render;
+      const outlet = drawsOutlet ? rewriteLinks(body === null ? '' : `${body as string}`, links) : undefined;
       // For 'all' mode: the data the client's first navigation uses instead of `load`, and the outlet marked as drawn.
       // Both name the state as the client router reads it (its key), not the hooks' spelling.
       const head = job.hydrate ? dataScript({ location: job.location, status, data }, view ?? {}, job.hydrate.nonce) : undefined;
@@ -139,6 +165,11 @@ export function hooksRenderer(
       };
     },
   };
+}
+
+/** The default renderer, whose `render` also takes the drawing of the outlet that `RenderJob.hooks` is given. */
+export interface HooksRenderer extends SnapshotRenderer {
+  render(job: RenderJob, outlet?: OutletRenderer): Promise<RenderResult>;
 }
 
 /** `base` with `rest` added, its `request` getter kept a getter (a spread would read it, making every render private). */

@@ -16,7 +16,7 @@ import type { SnapshotClient } from '../types.js';
 import { createFlights, isAbandoned } from './flights.js';
 import { isFor, isPrivate, privateTo, renderFor } from './request.js';
 import type { RenderQueue } from './queue.js';
-import type { RenderJob, SnapshotRenderer } from './render.js';
+import type { HooksRenderer, RenderJob, SnapshotRenderer } from './render.js';
 
 /** What a snapshot source needs. */
 export interface SourceOptions {
@@ -27,6 +27,8 @@ export interface SourceOptions {
   /** The build each snapshot is stamped with. */
   build: string;
   renderer: SnapshotRenderer;
+  /** The route-hooks renderer over the handler's shell, which each job hands on (`RenderJob.hooks`). */
+  hooks: HooksRenderer;
   cache: SnapshotCache;
   queue: RenderQueue;
   timeoutMs: number;
@@ -93,7 +95,7 @@ const FORGET_OVERRUN = 10;
 
 /** Builds the snapshot source of a handler. */
 export function createSnapshotSource(options: SourceOptions): SnapshotSource {
-  const { routes, settings, appMode, build, renderer, cache, queue, timeoutMs, hydrate, limitClient } = options;
+  const { routes, settings, appMode, build, renderer, hooks, cache, queue, timeoutMs, hydrate, limitClient } = options;
 
   /** Renders a state, for `ask` (the request whose hooks may read it) or for none. */
   async function produce(location: AppLocation, abandoned: AbortSignal, ask: Ask | undefined): Promise<StoredSnapshot> {
@@ -106,8 +108,8 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
         location,
         abandoned,
         (work) => queue.overran(work, FORGET_OVERRUN * timeoutMs),
-        (signal) =>
-          renderer.render({
+        (signal) => {
+          const job: RenderJob = {
             location,
             url: toUrl(location, { ...settings, mode: appMode }),
             canonical: publicUrl((match && routes.canonical(match)) ?? location, settings),
@@ -119,7 +121,10 @@ export function createSnapshotSource(options: SourceOptions): SnapshotSource {
             get request() {
               return who.read();
             },
-          }),
+            hooks: (outlet) => hooks.render(job, outlet),
+          };
+          return renderer.render(job);
+        },
       ).finally(who.end);
       const status = result.status ?? (notFound ? 404 : 200);
       // A failure (an app that showed its error view) is a 500 like a throw: never cached, never its page.

@@ -3,6 +3,7 @@ import { notFound, redirect } from '../../../src/routes/outcome.js';
 import { createRoutes } from '../../../src/routes/table.js';
 import { hooksRenderer, type RenderJob } from '../../../src/server/render/render.js';
 import { parseShell } from '../../../src/server/html/shell.js';
+import { createSnapshotHandler } from '../../../src/server/index.js';
 
 const settings = { origin: 'https://example.com', base: '/', mode: 'hashbang' as const };
 const shell = parseShell('<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app">shell</div></body></html>', {
@@ -261,5 +262,59 @@ describe('hooksRenderer', () => {
       html: '',
       redirect: '/plain',
     });
+  });
+});
+
+describe('RenderJob.hooks', () => {
+  // A renderer of its own views (crawlable-router/react/server) keeps the hooks' pipeline and draws the outlet alone.
+  const table = createRoutes(
+    [
+      { path: '/books/:id', load: ({ params }) => ({ id: params.id }), title: 'Book', render: () => 'never', view: 'BookView' },
+      { path: '/gone', load: () => Promise.reject(notFound()) },
+      { path: '/moved', load: () => Promise.reject(redirect('/books/1', 301)) },
+      { path: '/bare' },
+    ],
+    { notFound: { title: 'Missing', view: 'MissingView' } },
+  );
+  const SHELL = '<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app">shell</div></body></html>';
+  const states: unknown[] = [];
+  const handler = createSnapshotHandler({
+    routes: table,
+    origin: 'https://example.com',
+    shell: SHELL,
+    cleanUrls: 'all',
+    cache: false,
+    renderer: {
+      render: (job) =>
+        (job.hooks as NonNullable<RenderJob['hooks']>)(({ route, context, notFound }) => {
+          states.push({ view: route?.view, data: context.data, location: context.location, notFound });
+          return route?.path === '/bare' ? undefined : `<p>${String(route?.view)} <a href="/?_escaped_fragment_=/books/2">2</a></p>`;
+        }),
+    },
+    onError: () => {},
+  });
+  const get = (path: string) => handler.fetch(new Request('https://example.com' + path)) as Promise<Response>;
+
+  it("draws the outlet with the hooks' data, title, status and hydration data, in place of the route's render", async () => {
+    const page = await get('/books/1');
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<title data-router-title="Shell">Book</title>');
+    // Links rewritten for crawlers as a render's are; the outlet marked and the data handed on for hydration.
+    expect(html).toContain('<div id="app" data-router-rendered="/books/1"><p>BookView <a href="/books/2">2</a></p></div>');
+    expect(html).toContain('{"location":"/books/1","status":200,"data":{"id":"1"}}');
+    expect(states.at(-1)).toEqual({ view: 'BookView', data: { id: '1' }, location: '/books/1', notFound: false });
+  });
+
+  it('draws the notFound view with 404, answers a redirect without drawing, and leaves the outlet when given nothing', async () => {
+    states.length = 0;
+    const gone = await get('/gone');
+    expect(gone.status).toBe(404);
+    expect(await gone.text()).toContain('<p>MissingView');
+    expect(states).toEqual([{ view: 'MissingView', data: undefined, location: '/gone', notFound: true }]);
+    const moved = await get('/moved');
+    expect([moved.status, moved.headers.get('location')]).toEqual([301, 'https://example.com/books/1']);
+    expect(states).toHaveLength(1);
+    expect(await (await get('/bare')).text()).toContain('<div id="app" data-router-rendered="/bare">shell</div>');
   });
 });
