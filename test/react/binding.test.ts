@@ -26,7 +26,7 @@ async function draw(children: ReactNode, { path = '/', base = '/', mode }: { pat
   const element = document.createElement('div');
   document.body.append(element);
   const root: Root = createRoot(element);
-  await act(() => root.render(h(RouterProvider, { router, routes }, children)));
+  await act(async () => root.render(h(RouterProvider, { router, routes }, children)));
   cleanup.push(() => (act(() => root.unmount()), router.destroy(), element.remove()));
   return { router, routes, loads, element };
 }
