@@ -95,6 +95,9 @@ export default defineConfig(({ mode }) => ({
   test: {
     environment: 'node',
     testTimeout: mode === 'fuzz' ? 0 : 20_000,
+    // Two files at once. Vitest's default is a worker fewer than the CPUs: one file at a time on the
+    // two cores the suite is measured on, where most files wait on child processes, Chromium or Redis.
+    maxWorkers: 2,
     env: mode === 'fuzz' ? { FUZZ_RUNS: process.env['FUZZ_RUNS'] ?? '20000' } : {},
     projects: [
       // Threads: a file's worker starts faster than a process, and unit tests need no process of their own.
