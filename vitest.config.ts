@@ -1,13 +1,107 @@
-import { defineConfig } from 'vitest/config';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { defineConfig, type Plugin } from 'vitest/config';
 
 // The core runs in the node environment so a stray `window` fails; DOM tests opt into happy-dom
 // with a `// @vitest-environment happy-dom` line. `vitest --mode fuzz` (npm run fuzz) runs the
 // fuzz properties with FUZZ_RUNS cases each (test/fuzz/runs.ts) and no per-test time limit.
+//
+// Two projects, both run by `npm test`: `unit` (`npm run test:unit`), every test file that needs
+// nothing but `npm ci` and is not one of the long checks; `heavy`, the files listed in HEAVY. A
+// unit file that loads the build, the demo, playwright-core or redis fails at once (unitOnly),
+// naming HEAVY: a file cannot pass as a unit test in a worktree that has dist/ and fail in a clean
+// clone.
+
+/** The test files that need the build (dist/, bin/), the demo's build, Chromium or Redis, and the long checks. */
+const HEAVY = [
+  // The long checks: the fuzz properties (`npm run fuzz` runs them longer) and the formatting of
+  // every source file (prettier over some 250 files).
+  'test/fuzz/*.test.ts',
+  // dist/: page processes start from dist/server/headless/child.js, and the package as published.
+  'test/browser-field.test.ts',
+  'test/exports.test.ts',
+  'test/size.test.ts',
+  'test/umd.test.ts',
+  'test/faults/headless.test.ts',
+  'test/fuzz/renderers-agree.test.ts',
+  'test/server/outcomes.test.ts',
+  'test/server/build-id.test.ts',
+  'test/server/headless/boundary.test.ts',
+  'test/server/headless/headless.test.ts',
+  'test/server/headless/linked.test.ts',
+  'test/server/headless/nested.test.ts',
+  'test/server/headless/pool.test.ts',
+  'test/server/headless/redirects.test.ts',
+  'test/server/headless/snapshot-check.test.ts',
+  'test/cli/index.test.ts',
+  'test/bench/load.test.ts',
+  // Chromium (and the demo's or the package's build it loads).
+  'test/esm.test.ts',
+  'test/client/attacks.test.ts',
+  'test/client/clobber.test.ts',
+  'test/client/history-property.test.ts',
+  'test/client/pinned.test.ts',
+  'test/client/snapshot-head.test.ts',
+  'test/demo/browser.test.ts',
+  'test/demo/clean-urls.test.ts',
+  'test/demo/crawl.test.ts',
+  'test/demo/no-js-crawl.test.ts',
+  'test/verify/browser.test.ts',
+  // Redis (redis-server, started by the tests).
+  'test/docs/deploying.test.ts',
+  'test/server/cache/fleet.test.ts',
+  'test/server/cache/redis-store.test.ts',
+];
+for (const file of HEAVY)
+  if (!file.includes('*') && !existsSync(file)) throw new Error(`vitest.config.ts lists ${file}, which is not there`);
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+/** What a unit test may not load: the build, the demo (its server runs on the build), Chromium's driver, Redis's client. */
+const OFF_LIMITS = [
+  { what: 'the build', path: `${root}dist/` },
+  { what: 'the demo', path: `${root}demo/` },
+  { what: 'bin/ (the build)', path: `${root}bin/` },
+  { what: 'playwright-core (Chromium)', path: '/node_modules/playwright-core/' },
+  { what: 'redis', path: '/node_modules/redis/' },
+  { what: 'redis', path: '/node_modules/@redis/' },
+];
+
+/** Fails a unit test file that loads what `npm ci` alone does not give (or what needs a program it does not install). */
+function unitOnly(): Plugin {
+  return {
+    name: 'unit-only',
+    enforce: 'pre',
+    async resolveId(source, importer, options) {
+      const resolved = await this.resolve(source, importer, { ...options, skipSelf: true });
+      const id = resolved?.id ?? source;
+      const off =
+        OFF_LIMITS.find(({ path }) => id.includes(path)) ??
+        (/^crawlable-router(\/|$)/.test(source)
+          ? { what: 'the build' }
+          : /^(playwright-core|redis|@redis\/)/.test(source)
+            ? { what: source }
+            : null);
+      if (off)
+        throw new Error(
+          `a unit test may not load ${off.what} (${source}, from ${importer}): list the test file in vitest.config.ts's HEAVY`,
+        );
+      return resolved;
+    },
+  };
+}
+
 export default defineConfig(({ mode }) => ({
   test: {
     environment: 'node',
-    include: ['test/**/*.test.ts'],
     testTimeout: mode === 'fuzz' ? 0 : 20_000,
+    // Two files at once. Vitest's default is a worker fewer than the CPUs: one file at a time on the
+    // two cores the suite is measured on, where most files wait on child processes, Chromium or Redis.
+    maxWorkers: 2,
     env: mode === 'fuzz' ? { FUZZ_RUNS: process.env['FUZZ_RUNS'] ?? '20000' } : {},
+    projects: [
+      // Threads: a file's worker starts faster than a process, and unit tests need no process of their own.
+      { extends: true, plugins: [unitOnly()], test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: HEAVY, pool: 'threads' } },
+      { extends: true, test: { name: 'heavy', include: HEAVY } },
+    ],
   },
 }));

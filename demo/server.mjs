@@ -35,8 +35,10 @@ async function publicFile(pathname) {
 /**
  * Starts the demo on `host:port` (port 0: one the OS picks); resolves to its origin, its apps (with
  * their snapshot handlers, for benchmarks) and a close(). `cache: false` turns the snapshot caches off.
+ * `disallow`: robots.txt Disallow rules for Googlebot (none by default), with which a test keeps
+ * `verify` off some pages.
  */
-export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, cache = {} } = {}) {
+export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, cache = {}, disallow = [] } = {}) {
   const data = JSON.parse(await readFile(join(publicDir, 'data/books.json'), 'utf8'));
   const catalogue = async () => data;
   const server = createServer();
@@ -74,7 +76,8 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
   // The other apps' states are reached by their own links (docs/demo.md).
   const root = apps[3];
   const sitemapXml = (await sitemap(root.routes.locations(), { origin, base: root.base, mode: root.mode }))[0].xml;
-  const robots = robotsTxt({ sitemaps: [`${origin}/sitemap.xml`] });
+  const forGooglebot = disallow.length ? `User-agent: Googlebot\n${disallow.map((rule) => `Disallow: ${rule}\n`).join('')}\n` : '';
+  const robots = forGooglebot + robotsTxt({ sitemaps: [`${origin}/sitemap.xml`] });
 
   server.on('request', async (req, res) => {
     const url = new URL(req.url ?? '/', origin);

@@ -4,6 +4,7 @@ import { createRoutes } from '../../src/routes/table.js';
 import { memoryStore } from '../../src/server/cache/memory-store.js';
 import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import { listen, request, type Running } from '../server/helpers.js';
+import { SOON } from '../liveness.js';
 
 // Faults in the route hooks the snapshot handler runs, each with its defined outcome. Already
 // proved in test/server/handler.test.ts: `load` that rejects and `render` or `title` that throws
@@ -73,7 +74,7 @@ describe('faults in load', () => {
       { timeoutMs: 300, queue: { concurrency: 1, maxWaiting: 1 } },
     );
     const hung = request(port, '/?_escaped_fragment_=/hung');
-    await vi.waitFor(() => expect(signals).toHaveLength(1));
+    await vi.waitFor(() => expect(signals).toHaveLength(1), SOON);
     // While it hangs it holds the only slot: one more state waits, the next is shed with 503.
     const waiting = request(port, '/?_escaped_fragment_=/ok');
     await sleep(50);

@@ -163,7 +163,7 @@ describe('every renderer gives a state one outcome', () => {
   );
 
   // The headless renderer runs the real app (dist/'s UMD bundle, so npm test builds first) over the
-  // very same table module: a page process per snapshot costs ~15-100 ms, so fewer cases here.
+  // very same table module: a page process per snapshot costs about a second of CPU, so fewer cases here.
   it(
     'the headless renderer at the ugly URL and the meta-tag form, as the client router',
     async () => {
@@ -177,11 +177,13 @@ describe('every renderer gives a state one outcome', () => {
             const { base } = spec;
             const dir = mkdtempSync(path.join(tmpdir(), 'renderers-agree-'));
             mkdirSync(path.join(dir, 'fuzz'));
+            mkdirSync(path.join(dir, 'routes'));
             const at = encodeURI(base);
             const scripts = `<script src="${at}router.js"></script><script type="module" src="${at}app.js"></script>`;
             writeFileSync(path.join(dir, 'index.html'), SHELL.replace('</head>', `${scripts}</head>`));
             copyFileSync(path.resolve('dist/crawlable-router.umd.min.js'), path.join(dir, 'router.js'));
-            copyFileSync(path.resolve('test/routes/outcome-cases.mjs'), path.join(dir, 'outcome-cases.mjs'));
+            // As in test/: fuzz/renderers-table.mjs imports ../routes/outcome-cases.mjs.
+            copyFileSync(path.resolve('test/routes/outcome-cases.mjs'), path.join(dir, 'routes/outcome-cases.mjs'));
             copyFileSync(path.resolve('test/fuzz/renderers-table.mjs'), path.join(dir, 'fuzz/renderers-table.mjs'));
             writeFileSync(
               path.join(dir, 'app.js'),

@@ -16,6 +16,7 @@ import { inProduction } from '../production.js';
 import { createSnapshotHandler, type SnapshotHandlerOptions } from '../../src/server/handler.js';
 import { SnapshotError } from '../../src/server/errors.js';
 import { esc, headerText, listen, request, type Running } from './helpers.js';
+import { SOON } from '../liveness.js';
 
 const ORIGIN = 'https://example.com';
 const SHELL =
@@ -209,7 +210,7 @@ describe('statuses', () => {
       expect(busy.headers['retry-after']).toBe('7');
       expect(busy.headers['cache-control']).toBe('no-store');
       expect(busy.body).toContain('retry in 7 seconds');
-    });
+    }, SOON);
     release();
     expect((await first).status).toBe(200);
     expect((await request(port, '/?_escaped_fragment_=/books/2')).status).toBe(200);
@@ -395,7 +396,7 @@ describe('cache', () => {
         {
           path: '/books/:id',
           // Holds the render until all 50 requests have reached the server.
-          load: async () => (load(), await vi.waitFor(() => expect(arrived).toBe(50), { timeout: 5000 })),
+          load: async () => (load(), await vi.waitFor(() => expect(arrived).toBe(50), SOON)),
           render: () => '<p>book</p>',
         },
       ]),
@@ -425,7 +426,7 @@ describe('cache', () => {
       onError,
     });
     const answers = Array.from({ length: 20 }, () => handler.fetch(new Request(`${ORIGIN}/?_escaped_fragment_=/x`)));
-    await vi.waitFor(() => expect(load).toHaveBeenCalled());
+    await vi.waitFor(() => expect(load).toHaveBeenCalled(), SOON);
     release();
     expect((await Promise.all(answers)).map((r) => r?.status)).toEqual(Array(20).fill(500));
     expect(load).toHaveBeenCalledTimes(1);
@@ -778,7 +779,10 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     // Served before any flood render could run its 1.5 s: it waited behind none of them.
     expect(finished(ended, 'flood')).toEqual([]);
     // Every flood render that started was aborted with its client (none ran its 1.5 s); the rest left the queue unstarted.
-    await vi.waitFor(() => expect([...ended].filter(([id]) => id.startsWith('flood')).every(([, how]) => how === 'ABANDONED')).toBe(true));
+    await vi.waitFor(
+      () => expect([...ended].filter(([id]) => id.startsWith('flood')).every(([, how]) => how === 'ABANDONED')).toBe(true),
+      SOON,
+    );
     expect(onError).not.toHaveBeenCalled();
   });
 
@@ -798,7 +802,10 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     expect(crawler.status).toBe(200);
     expect(finished(ended, 'piped')).toEqual([]);
     // Every piped render that started was aborted with its connection (none ran its 1.5 s).
-    await vi.waitFor(() => expect([...ended].filter(([id]) => id.startsWith('piped')).every(([, how]) => how === 'ABANDONED')).toBe(true));
+    await vi.waitFor(
+      () => expect([...ended].filter(([id]) => id.startsWith('piped')).every(([, how]) => how === 'ABANDONED')).toBe(true),
+      SOON,
+    );
   });
 
   it('aborts a render only when every request waiting for it has gone', async () => {
@@ -812,7 +819,7 @@ describe('one client denying crawlers every uncached snapshot (security, second 
       abandon(port, '/slow/alone?_escaped_fragment_=', 30, 'GET'),
       abandon(port, '/slow/alone?_escaped_fragment_=', 60, 'GET'),
     ]);
-    await vi.waitFor(() => expect(ended.get('alone')).toBe('ABANDONED'));
+    await vi.waitFor(() => expect(ended.get('alone')).toBe('ABANDONED'), SOON);
   });
 
   it('drops a fetch waiter whose request signal aborts, and aborts its render', async () => {
@@ -823,7 +830,7 @@ describe('one client denying crawlers every uncached snapshot (security, second 
     await new Promise((r) => setTimeout(r, 20));
     client.abort();
     expect(await answer).toBeNull();
-    await vi.waitFor(() => expect(ended.get('f')).toBe('ABANDONED'));
+    await vi.waitFor(() => expect(ended.get('f')).toBe('ABANDONED'), SOON);
   });
 
   it('renders once for query keys the route does not declare, and leaves them out of the canonical URL', async () => {
@@ -868,7 +875,7 @@ describe('one client denying crawlers every uncached snapshot (security, second 
       limitClient: ({ address, waiting }) => (seen.push({ address, waiting }), waiting < 1),
     });
     const first = request(port, '/?_escaped_fragment_=/books/1');
-    await vi.waitFor(() => expect(seen).toHaveLength(1));
+    await vi.waitFor(() => expect(seen).toHaveLength(1), SOON);
     const refused = await request(port, '/?_escaped_fragment_=/books/2');
     expect(refused.status).toBe(429);
     expect(refused.headers['retry-after']).toBe('3');

@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createRoutes } from '../../../src/routes/table.js';
 import type { HeadlessRenderer, HeadlessRendererOptions } from '../../../src/server/headless/headless.js';
 import { listen, request, type Running } from '../helpers.js';
+import { SOON } from '../../liveness.js';
 
 // The renderer starts its page processes from dist/server/headless/child.js: its tests use the
 // built package (npm test builds first), the handler too, so that errors are of one SnapshotError.
@@ -336,7 +337,7 @@ describe('headlessRenderer', () => {
     renderers.push(renderer);
     const handler = createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, timeoutMs: 100, onError: () => {} });
     await expect(handler.render('/')).rejects.toMatchObject({ code: 'TIMEOUT', message: 'rendering / took longer than 100 ms' });
-    await vi.waitFor(() => expect(renderer.openPages).toBe(0));
+    await vi.waitFor(() => expect(renderer.openPages).toBe(0), SOON);
   });
 
   it('serves classic scripts from the folder and same-origin API calls from the upstream', async () => {

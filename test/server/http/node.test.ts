@@ -6,6 +6,7 @@ import { createRoutes } from '../../../src/routes/table.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
 import { toNodeHandler, toAsk } from '../../../src/server/http/node.js';
 import { listen, request, type Running } from '../helpers.js';
+import { SOON } from '../../liveness.js';
 
 const routes = createRoutes(
   [{ path: '/books/:id', title: ({ params }) => `Book ${params.id}`, render: ({ params }) => `<h1>${params.id}</h1>`.repeat(200) }],
@@ -224,7 +225,7 @@ describe('the node adapter on the cached path', () => {
     client.on('error', () => {});
     await limited;
     client.destroy();
-    await vi.waitFor(() => expect(finished).toBeDefined());
+    await vi.waitFor(() => expect(finished).toBeDefined(), SOON);
     await finished;
     expect(render).not.toHaveBeenCalled();
     expect(next).not.toHaveBeenCalled();
