@@ -47,6 +47,12 @@ const HEAVY = [
   'test/demo/crawl.test.ts',
   'test/demo/no-js-crawl.test.ts',
   'test/verify/browser.test.ts',
+  // The Vite plugin and the React binding, through the built package linked into an app.
+  'test/vite/*.test.ts',
+  'test/react/bundle.test.ts',
+  'test/react/types.test.ts',
+  'test/docs/vite.test.ts',
+  'test/docs/react.test.ts',
   // Redis (redis-server, started by the tests).
   'test/docs/deploying.test.ts',
   'test/server/cache/fleet.test.ts',
@@ -54,6 +60,9 @@ const HEAVY = [
 ];
 for (const file of HEAVY)
   if (!file.includes('*') && !existsSync(file)) throw new Error(`vitest.config.ts lists ${file}, which is not there`);
+
+/** How long one test may take before it is taken for hung (test/liveness.ts waits less, so its own message fails first). */
+const TEST_LIMIT_MS = 120_000;
 
 const root = fileURLToPath(new URL('.', import.meta.url));
 /** What a unit test may not load: the build, the demo (its server runs on the build), Chromium's driver, Redis's client. */
@@ -93,7 +102,8 @@ function unitOnly(): Plugin {
 export default defineConfig(({ mode }) => ({
   test: {
     environment: 'node',
-    testTimeout: mode === 'fuzz' ? 0 : 20_000,
+    // A test's time limit is for liveness only: a hang fails, a busy machine (load 20 on two cores) does not.
+    testTimeout: mode === 'fuzz' ? 0 : TEST_LIMIT_MS,
     // Two files at once. Vitest's default is a worker fewer than the CPUs: one file at a time on the
     // two cores the suite is measured on, where most files wait on child processes, Chromium or Redis.
     maxWorkers: 2,
