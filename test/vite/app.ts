@@ -4,6 +4,7 @@
 import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { afterEach } from 'vitest';
 import { createServer, build, preview, type InlineConfig, type Logger, type PreviewServer, type ViteDevServer } from 'vite';
 import { crawlableRouter, type CrawlableRouterOptions } from 'crawlable-router/vite';
 
@@ -137,4 +138,18 @@ export const urlOf = (server: ViteDevServer | PreviewServer): string => server.r
 export async function get(url: string, agent: string): Promise<{ status: number; body: string; headers: Headers }> {
   const response = await fetch(url, { headers: { 'user-agent': agent }, redirect: 'manual' });
   return { status: response.status, body: await response.text(), headers: response.headers };
+}
+
+/** `makeApp` for a test file: each app made is removed after its test. */
+export function appsRemovedAfterEach(): (files?: Record<string, string>) => Promise<App> {
+  let apps: App[] = [];
+  afterEach(async () => {
+    await Promise.all(apps.map((made) => made.remove()));
+    apps = [];
+  });
+  return async (files = {}) => {
+    const made = await makeApp(files);
+    apps.push(made);
+    return made;
+  };
 }

@@ -1,24 +1,15 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createRoutes } from 'crawlable-router';
 import { createSnapshotHandler } from 'crawlable-router/server';
-import { makeApp, ORIGIN, recordingLogger, routesTs, viteBuild, type App } from './app.js';
+import { appsRemovedAfterEach, ORIGIN, recordingLogger, routesTs, viteBuild } from './app.js';
 
 // `vite build` with the plugin: the client's bundle, then every listed state prerendered into the
 // build's folder with the built index.html as the shell, the sitemap, robots.txt, the 404 page and
 // the build's record.
 
-let apps: App[] = [];
-afterEach(async () => {
-  await Promise.all(apps.map((app) => app.remove()));
-  apps = [];
-});
-async function app(files: Record<string, string> = {}): Promise<App> {
-  const made = await makeApp(files);
-  apps.push(made);
-  return made;
-}
+const app = appsRemovedAfterEach();
 
 describe('vite build with crawlableRouter', () => {
   it("writes each listed state's page with the built shell's hashed assets, sitemap.xml, robots.txt and 404.html", async () => {

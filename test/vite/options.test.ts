@@ -1,21 +1,12 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { crawlableRouter, type CrawlableRouterOptions } from 'crawlable-router/vite';
 import { SnapshotError } from 'crawlable-router/server';
-import { devServer, makeApp, previewServer, routesTs, viteBuild, type App } from './app.js';
+import { appsRemovedAfterEach, devServer, previewServer, routesTs, viteBuild } from './app.js';
 
 // The plugin's options, and what dev, build and preview say of a routes module or a base that
 // cannot work: a SnapshotError BAD_OPTION naming the option, the file or both values.
 
-let apps: App[] = [];
-afterEach(async () => {
-  await Promise.all(apps.map((app) => app.remove()));
-  apps = [];
-});
-async function app(files: Record<string, string> = {}): Promise<App> {
-  const made = await makeApp(files);
-  apps.push(made);
-  return made;
-}
+const app = appsRemovedAfterEach();
 
 /** What `f` threw. */
 function thrown(f: () => unknown): unknown {
