@@ -202,7 +202,7 @@ beforeAll(async () => {
         `${base}: ${documents.size} documents, ${ok.length} × 200, ${new Set(ok.flatMap((d) => d.canonicals)).size} canonical URLs`,
       );
     }
-}, 300_000);
+}, 600_000);
 afterAll(() => demo?.close());
 
 const path = (url: string) => url.slice(demo.origin.length);

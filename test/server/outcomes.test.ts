@@ -169,7 +169,9 @@ describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (na
   });
 });
 
-describe.each(Object.keys(renderersByName))('prerender with the %s renderer', (name) => {
+// Every listed state rendered, each in a page process of its own with the headless renderer: past
+// the 20 s a test may take, with the rest of the suite and two CPU hogs on two cores. Liveness only.
+describe.each(Object.keys(renderersByName))('prerender with the %s renderer', { timeout: 120_000 }, (name) => {
   it('writes only the 200 states and reports 404s and 500s as failed, redirects as skipped, never ok', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'outcomes-out-'));
     const ids = ['7', 'missing', 'moved', 'elsewhere', 'boom'];
