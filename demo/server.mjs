@@ -35,10 +35,11 @@ async function publicFile(pathname) {
 /**
  * Starts the demo on `host:port` (port 0: one the OS picks); resolves to its origin, its apps (with
  * their snapshot handlers, for benchmarks) and a close(). `cache: false` turns the snapshot caches off.
- * `disallow`: robots.txt Disallow rules for Googlebot (none by default), with which a test keeps
- * `verify` off some pages.
+ * For tests: `disallow`, robots.txt Disallow rules for Googlebot (none by default), with which a test
+ * keeps `verify` off some pages; `timeoutMs`, the handlers' and the headless renderer's (their
+ * default, 10 s, by default).
  */
-export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, cache = {}, disallow = [] } = {}) {
+export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, cache = {}, disallow = [], timeoutMs } = {}) {
   const data = JSON.parse(await readFile(join(publicDir, 'data/books.json'), 'utf8'));
   const catalogue = async () => data;
   const server = createServer();
@@ -57,7 +58,8 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
   for (const app of apps) {
     // The client-only app's server knows its routes (for statuses) but not its views.
     app.routes = appRoutes({ catalogue, origin, base: app.base, mode: app.mode, render: !app.headless }).routes;
-    app.renderer = app.headless ? headlessRenderer({ root: join(publicDir, 'spa'), upstream: origin }) : undefined;
+    const limit = timeoutMs === undefined ? {} : { timeoutMs };
+    app.renderer = app.headless ? headlessRenderer({ root: join(publicDir, 'spa'), upstream: origin, ...limit }) : undefined;
     app.handler = createSnapshotHandler({
       routes: app.routes,
       origin,
@@ -69,6 +71,7 @@ export async function startDemo({ host = '127.0.0.1', port = 0, quiet = true, ca
       ...(app.renderer ? { renderer: app.renderer } : {}),
       cache,
       onError,
+      ...limit,
     });
   }
   // The four apps show one catalogue, and each state of every app names the pushState app's URL as

@@ -5,6 +5,7 @@ import { startDemo } from '../../demo/server.mjs';
 import { chromiumTextReader } from '../../src/verify/browser.js';
 import { verify, type StateReport, type VerifyReport } from '../../src/verify/crawl.js';
 import { CHROMIUM } from './chromium.js';
+import { RENDER_LIVENESS_MS } from '../liveness.js';
 import { leftOut, SPA_LEFT_OUT } from './sample.js';
 
 // The crawl proof: `verify` over the whole demo, all three apps, from its front page, then
@@ -37,7 +38,7 @@ let report: VerifyReport;
 let checked: StateReport[];
 let problems = 0;
 beforeAll(async () => {
-  demo = await startDemo({ disallow: SPA_LEFT_OUT });
+  demo = await startDemo({ disallow: SPA_LEFT_OUT, timeoutMs: RENDER_LIVENESS_MS });
   report = await verify(`${demo.origin}/`, { maxStates: 5000, concurrency: 6, timeoutMs: STATE_LIVENESS_MS });
   const sample = report.states.filter(sampled);
   const browser = await chromiumTextReader({ executablePath: CHROMIUM });

@@ -7,6 +7,7 @@ import { startDemo } from '../../demo/server.mjs';
 // @ts-expect-error: the demo's routes are plain JavaScript with no types of their own
 import { appRoutes } from '../../demo/app/routes.js';
 import type { RouteTable } from '../../src/index.js';
+import { RENDER_LIVENESS_MS } from '../liveness.js';
 import { leftOut, SPA_LEFT_OUT } from './sample.js';
 
 // The demo as a crawler that runs no JavaScript sees it (Googlebot without rendering, every
@@ -192,7 +193,7 @@ async function crawl(app: App, robots: string): Promise<Crawl> {
 const states = await everyState();
 const crawls = new Map<string, Crawl>();
 beforeAll(async () => {
-  demo = await startDemo();
+  demo = await startDemo({ timeoutMs: RENDER_LIVENESS_MS });
   const robots = await (await get(`${demo.origin}/robots.txt`)).text();
   for (const app of demo.apps) crawls.set(app.base, await crawl(app, robots));
   if (process.env['CRAWL_REPORT'])

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../src/routes/table.js';
 import { headlessRenderer as fromSources, type HeadlessRenderer } from '../../src/server/headless/headless.js';
+import { RENDER_LIVENESS_MS } from '../liveness.js';
 import { listen, request, type Running } from '../server/helpers.js';
 
 // Faults in the page a headless render runs, each with its defined outcome. Already proved in
@@ -144,7 +145,8 @@ describe('a page that throws at start', () => {
     const renderer = headlessRenderer({ root: path.join(dir, 'busy-throws'), timeoutMs: PAGE_STARTS_WITHIN_MS });
     renderers.push(renderer);
     const onError = vi.fn();
-    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError });
+    // The page's own limit is the one that must end it: the handler's, which counts the page's start, is far off.
+    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError, timeoutMs: RENDER_LIVENESS_MS });
     const server = await listen((req, res) => void handler.node(req, res));
     running.push(server);
     const reply = await request(server.port, '/?_escaped_fragment_=/');
@@ -165,7 +167,13 @@ describe('a page that writes terminal escapes and line breaks into what it logs 
   it('fails with every control character of the page escaped in the message: no forged log line, no escape sequence for a terminal', async () => {
     const renderer = headlessRenderer({ root: path.join(dir, 'forges-logs'), timeoutMs: PAGE_STARTS_WITHIN_MS });
     renderers.push(renderer);
-    const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError: () => {} });
+    const handler = createSnapshotHandler({
+      routes,
+      origin: 'https://example.com',
+      renderer,
+      onError: () => {},
+      timeoutMs: RENDER_LIVENESS_MS,
+    });
     // At start (RENDER_FAILED, what it threw) and after saying it is busy (TIMEOUT, its console).
     const failures = await Promise.all(['/', '/loop'].map((location) => handler.render(location).catch((error: Error) => error)));
     expect(failures.map((error) => (error as { code?: string }).code)).toEqual(['RENDER_FAILED', 'TIMEOUT']);

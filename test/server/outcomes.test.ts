@@ -8,6 +8,7 @@ import type { SnapshotHandler } from '../../src/server/handler.js';
 import type { HeadlessRenderer } from '../../src/server/headless/headless.js';
 import type { SnapshotRenderer } from '../../src/server/render/render.js';
 import { caseRoutes, cases, type OutcomeCase } from '../routes/outcome-cases.mjs';
+import { RENDER_LIVENESS_MS } from '../liveness.js';
 import { listen, request, type Running } from './helpers.js';
 
 // The headless renderer starts its page processes from dist/ (npm test builds first): the handler and
@@ -93,13 +94,14 @@ const table = createRoutes(routes, { notFound: notFoundView, head });
 const renderersByName: Record<string, () => SnapshotRenderer | undefined> = {
   hooks: () => undefined,
   headless: () => {
-    const renderer = headlessRenderer({ root: dir, timeoutMs: 8000, maxPages: 2 });
+    const renderer = headlessRenderer({ root: dir, timeoutMs: RENDER_LIVENESS_MS, maxPages: 2 });
     renderers.push(renderer);
     return renderer;
   },
 };
 
-describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (name) => {
+// A render a test with the headless renderer; none of these cases is about a time limit.
+describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', { timeout: 2 * RENDER_LIVENESS_MS }, (name) => {
   let server: Running;
   let handler: SnapshotHandler;
   let renderer: SnapshotRenderer | undefined;
@@ -110,6 +112,7 @@ describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (na
       origin: ORIGIN,
       shell: SHELL.replace('<SCRIPTS>', ''),
       ...(renderer && { renderer }),
+      timeoutMs: RENDER_LIVENESS_MS,
       onError: () => {},
     });
     server = await listen((req, res) => void handler.node(req, res));
@@ -171,7 +174,7 @@ describe.each(Object.keys(renderersByName))('outcomes with the %s renderer', (na
 
 // Every listed state rendered, each in a page process of its own with the headless renderer: past
 // the 20 s a test may take, with the rest of the suite and two CPU hogs on two cores. Liveness only.
-describe.each(Object.keys(renderersByName))('prerender with the %s renderer', { timeout: 120_000 }, (name) => {
+describe.each(Object.keys(renderersByName))('prerender with the %s renderer', { timeout: 5 * RENDER_LIVENESS_MS }, (name) => {
   it('writes only the 200 states and reports 404s and 500s as failed, redirects as skipped, never ok', async () => {
     const out = mkdtempSync(path.join(tmpdir(), 'outcomes-out-'));
     const ids = ['7', 'missing', 'moved', 'elsewhere', 'boom'];
@@ -192,6 +195,7 @@ describe.each(Object.keys(renderersByName))('prerender with the %s renderer', { 
       origin: ORIGIN,
       shell: SHELL.replace('<SCRIPTS>', ''),
       ...(renderer && { renderer }),
+      timeoutMs: RENDER_LIVENESS_MS,
       progress: { write: (text: string) => lines.push(text) },
     });
     rmSync(out, { recursive: true, force: true });
