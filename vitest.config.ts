@@ -12,7 +12,7 @@ import { defineConfig, type Plugin } from 'vitest/config';
 // naming HEAVY: a file cannot pass as a unit test in a worktree that has dist/ and fail in a clean
 // clone.
 
-/** The test files that need the build (dist/, bin/), the demo's build, Chromium or Redis, and the long checks. */
+/** The test files that need the build (dist/, bin/), the demo's build, Chromium or Redis, a process of their own, and the long checks. */
 const HEAVY = [
   // The long checks: the fuzz properties (`npm run fuzz` runs them longer) and the formatting of
   // every source file (prettier over some 250 files).
@@ -53,6 +53,8 @@ const HEAVY = [
   'test/react/types.test.ts',
   'test/docs/vite.test.ts',
   'test/docs/react.test.ts',
+  // Measured in the process's CPU time, which the unit project's threads would share.
+  'test/server/handler-cpu.test.ts',
   // Redis (redis-server, started by the tests).
   'test/docs/deploying.test.ts',
   'test/server/cache/fleet.test.ts',
