@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createRoutes } from '../../../src/routes/table.js';
 import type { HeadlessRenderer, HeadlessRendererOptions } from '../../../src/server/headless/headless.js';
 import { listen, request, type Running } from '../helpers.js';
-import { SOON } from '../../liveness.js';
+import { SOON, RENDER_LIVENESS_MS } from '../../liveness.js';
 
 // The renderer starts its page processes from dist/server/headless/child.js: its tests use the
 // built package (npm test builds first), the handler too, so that errors are of one SnapshotError.
@@ -185,7 +185,7 @@ function setup(
 ) {
   const renderer = headlessRenderer({
     root: path.join(dir, app),
-    timeoutMs: options.timeoutMs ?? 5000,
+    timeoutMs: options.timeoutMs ?? RENDER_LIVENESS_MS,
     maxPages: options.maxPages ?? 2,
     upstream: upstream.base,
     upstreamMethods: options.upstreamMethods,
@@ -198,7 +198,7 @@ function setup(
     cleanUrls: options.cleanUrls ?? 'bots',
     renderer,
     cache: false,
-    timeoutMs: 10_000,
+    timeoutMs: RENDER_LIVENESS_MS,
     onError: () => {},
   });
   return { renderer, handler };
@@ -373,11 +373,11 @@ describe('headlessRenderer', () => {
     // The page's fetch rejects, as a browser's does, and its script does not catch it: by default
     // the render fails at once with what it threw (never a hang to timeoutMs); with pageErrors:
     // 'ignore' the page is snapshotted as it stands.
-    const failing = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: 3000 });
+    const failing = headlessRenderer({ root: path.join(dir, 'classic'), upstream: 'http://127.0.0.1:1', timeoutMs: RENDER_LIVENESS_MS });
     const ignoring = headlessRenderer({
       root: path.join(dir, 'classic'),
       upstream: 'http://127.0.0.1:1',
-      timeoutMs: 3000,
+      timeoutMs: RENDER_LIVENESS_MS,
       pageErrors: 'ignore',
     });
     renderers.push(failing, ignoring);
@@ -397,8 +397,8 @@ describe('headlessRenderer', () => {
   });
 
   it('fails the render of a page whose own script did not load, rather than snapshot its empty shell as 200', async () => {
-    const failing = headlessRenderer({ root: path.join(dir, 'broken'), timeoutMs: 3000 });
-    const ignoring = headlessRenderer({ root: path.join(dir, 'broken'), timeoutMs: 3000, pageErrors: 'ignore' });
+    const failing = headlessRenderer({ root: path.join(dir, 'broken'), timeoutMs: RENDER_LIVENESS_MS });
+    const ignoring = headlessRenderer({ root: path.join(dir, 'broken'), timeoutMs: RENDER_LIVENESS_MS, pageErrors: 'ignore' });
     renderers.push(failing, ignoring);
     const handler = (renderer: HeadlessRenderer) =>
       createSnapshotHandler({ routes: routes(), origin: 'https://example.com', renderer, onError: () => {} });
@@ -443,7 +443,7 @@ describe('headlessRenderer', () => {
   });
 
   it('answers ugly URLs over a socket through the handler, with the app under a base', async () => {
-    const renderer = headlessRenderer({ root: path.join(dir, 'idle') });
+    const renderer = headlessRenderer({ root: path.join(dir, 'idle'), timeoutMs: RENDER_LIVENESS_MS });
     renderers.push(renderer);
     const base = '/';
     const handler = createSnapshotHandler({ routes: routes(base), origin: 'https://example.com', mode: 'hashbang', renderer });

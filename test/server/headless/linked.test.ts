@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../../src/routes/table.js';
 import { deathCause } from '../../../src/server/headless/page-process.js';
+import { RENDER_LIVENESS_MS } from '../../liveness.js';
 
 // pnpm's layout (and `npm link`, workspaces): the package's dependencies are symlinks beside it,
 // to folders elsewhere. Node's resolver stats each link on its way to the real folder, so a page
@@ -36,9 +37,10 @@ describe('headlessRenderer installed with symlinked dependencies (pnpm)', () => 
     const server = (await import(
       pathToFileURL(path.join(pkg, 'dist/server/index.js')).href
     )) as typeof import('../../../src/server/index.js');
-    const renderer = server.headlessRenderer({ root: app, timeoutMs: 5000 });
+    const renderer = server.headlessRenderer({ root: app, timeoutMs: RENDER_LIVENESS_MS });
     const errors: string[] = [];
     const handler = server.createSnapshotHandler({
+      timeoutMs: RENDER_LIVENESS_MS,
       routes: createRoutes([{ path: '/' }]),
       origin: 'https://example.com',
       renderer,
@@ -51,7 +53,7 @@ describe('headlessRenderer installed with symlinked dependencies (pnpm)', () => 
     } finally {
       await renderer.close();
     }
-  }, 30_000);
+  });
 });
 
 describe('deathCause', () => {

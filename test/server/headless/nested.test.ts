@@ -6,6 +6,7 @@ import { createRoutes } from '../../../src/routes/table.js';
 import type { SnapshotHandler } from '../../../src/server/index.js';
 import type { RenderJob, SnapshotRenderer } from '../../../src/server/render/render.js';
 import { listen, request } from '../helpers.js';
+import { RENDER_LIVENESS_MS } from '../../liveness.js';
 
 // Renders never nest (issue 43): the app's API is the snapshot server itself, and a page fetches
 // other states' ugly URLs. Each of those requests reached the handler, which started (or joined) a
@@ -55,7 +56,7 @@ describe('a page whose API is the snapshot server itself', () => {
       let handler: SnapshotHandler | undefined;
       const server = await listen((req, res) => void handler?.node(req, res, () => res.writeHead(404).end()));
       // Liveness only: a render's page process may take seconds to start on a loaded machine.
-      const headless = headlessRenderer({ root: path.join(dir, 'app'), timeoutMs: 15_000, maxPages: 2, upstream: server.base });
+      const headless = headlessRenderer({ root: path.join(dir, 'app'), timeoutMs: RENDER_LIVENESS_MS, maxPages: 2, upstream: server.base });
       // Counts the renders the handler starts.
       const started: string[] = [];
       const counting: SnapshotRenderer = {
@@ -72,7 +73,7 @@ describe('a page whose API is the snapshot server itself', () => {
           shell: SHELL,
           renderer: counting,
           queue: { concurrency },
-          timeoutMs: 15_000,
+          timeoutMs: RENDER_LIVENESS_MS,
           onError: () => {},
         });
         const first = await request(server.port, '/?_escaped_fragment_=/books/9');

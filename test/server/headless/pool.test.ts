@@ -9,6 +9,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createRoutes } from '../../../src/routes/table.js';
 import type { HeadlessRenderer } from '../../../src/server/headless/headless.js';
 import { listen, request, type Running } from '../helpers.js';
+import { RENDER_LIVENESS_MS } from '../../liveness.js';
 
 // The headless boundary (SECURITY.md, "The headless boundary"): a page's scripts run in a page
 // process that cannot reach the server's process, its files or the network, and every network API
@@ -150,9 +151,10 @@ afterAll(async () => {
 const routes = createRoutes([{ path: '/' }, { path: '/*rest' }]);
 
 async function serve(app: string, isolate: boolean) {
-  const renderer = headlessRenderer({ root: path.join(dir, app), isolate, timeoutMs: 5000, upstream: upstream.base });
+  const renderer = headlessRenderer({ root: path.join(dir, app), isolate, timeoutMs: RENDER_LIVENESS_MS, upstream: upstream.base });
   renderers.push(renderer);
   const handler = createSnapshotHandler({
+    timeoutMs: RENDER_LIVENESS_MS,
     routes,
     origin: 'https://example.com',
     mode: 'hashbang',

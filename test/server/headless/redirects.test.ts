@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../../src/routes/table.js';
 import { listen, type Running } from '../helpers.js';
+import { RENDER_LIVENESS_MS } from '../../liveness.js';
 
 // A page's fetch follows its API's redirects, as a browser's does: a 301 from the upstream reached
 // the app's script as it came, so an app whose API moves `/api/old` to `/api/book` (a trailing
@@ -62,9 +63,15 @@ afterAll(async () => {
 
 describe("headlessRenderer and the page's redirected requests", () => {
   it('follows them as a browser does: 301 and 302 keep a GET, 303 turns a POST into a GET, 307 keeps it; past 20 hops, or with redirect: error, a network error', async () => {
-    const renderer = headlessRenderer({ root: dir, upstream: upstream.base, upstreamMethods: ['GET', 'HEAD', 'POST'], timeoutMs: 5000 });
+    const renderer = headlessRenderer({
+      root: dir,
+      upstream: upstream.base,
+      upstreamMethods: ['GET', 'HEAD', 'POST'],
+      timeoutMs: RENDER_LIVENESS_MS,
+    });
     try {
       const handler = createSnapshotHandler({
+        timeoutMs: RENDER_LIVENESS_MS,
         routes: createRoutes([{ path: '/' }]),
         origin: 'https://example.com',
         renderer,
@@ -88,5 +95,5 @@ describe("headlessRenderer and the page's redirected requests", () => {
     } finally {
       await renderer.close();
     }
-  }, 30_000);
+  });
 });

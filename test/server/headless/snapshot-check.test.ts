@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../../src/routes/table.js';
 import { checkSnapshot } from '../../../src/server/headless/snapshot-check.js';
+import { RENDER_LIVENESS_MS } from '../../liveness.js';
 
 // The server does not take a page process's word for what every snapshot keeps: it reads the HTML again.
 
@@ -46,9 +47,10 @@ describe("a page that replaces happy-dom's own methods so that its serialiser le
       path.join(dir, 'app', 'index.html'),
       `<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app"></div><script>${script}</script></body></html>`,
     );
-    const renderer = headlessRenderer({ root: path.join(dir, 'app'), timeoutMs: 5000 });
+    const renderer = headlessRenderer({ root: path.join(dir, 'app'), timeoutMs: RENDER_LIVENESS_MS });
     const errors: unknown[] = [];
     const handler = createSnapshotHandler({
+      timeoutMs: RENDER_LIVENESS_MS,
       routes: createRoutes([{ path: '/*rest' }]),
       origin: 'https://example.com',
       renderer,
@@ -67,5 +69,5 @@ describe("a page that replaces happy-dom's own methods so that its serialiser le
     } finally {
       await renderer.close();
     }
-  }, 30_000);
+  });
 });
