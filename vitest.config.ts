@@ -53,6 +53,8 @@ const HEAVY = [
   'test/react/types.test.ts',
   'test/docs/vite.test.ts',
   'test/docs/react.test.ts',
+  // The example app (examples/), built with Vite, served by its Express server, opened in Chromium.
+  'test/examples/*.test.ts',
   // Redis (redis-server, started by the tests).
   'test/docs/deploying.test.ts',
   'test/server/cache/fleet.test.ts',
