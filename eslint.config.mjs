@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 // the types (npm run typecheck). TypeScript files are linted with their types, so a promise left
 // unawaited is seen; the JavaScript of bench/, demo/ and scripts/ gets the rules that need none.
 export default defineConfig(
-  { ignores: ['dist/', 'coverage/', '.vitest-temp/', 'demo/public/'] },
+  { ignores: ['dist/', 'examples/*/dist/', 'coverage/', '.vitest-temp/', 'demo/public/'] },
   {
     files: ['**/*.{ts,mts,cts,js,mjs,cjs}'],
     plugins: { '@typescript-eslint': tseslint.plugin },

@@ -53,6 +53,8 @@ const HEAVY = [
   'test/react/types.test.ts',
   'test/docs/vite.test.ts',
   'test/docs/react.test.ts',
+  // The example app (examples/), built with Vite, served by its Express server, opened in Chromium.
+  'test/examples/*.test.ts',
   // Measured in the process's CPU time, which the unit project's threads would share.
   'test/server/handler-cpu.test.ts',
   // Redis (redis-server, started by the tests).

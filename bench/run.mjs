@@ -7,7 +7,7 @@ import { fmt, machine } from './lib/measure.mjs';
 import { barChart, markdown, print } from './lib/report.mjs';
 import { runMatch } from './match.mjs';
 import { runRedis } from './redis.mjs';
-import { runSize } from './size.mjs';
+import { runSize, sizeFigure } from './size.mjs';
 import { runCleanUrls } from './clean-urls.mjs';
 import { runSnapshots } from './snapshots.mjs';
 import { runHeadless } from './headless.mjs';
@@ -85,27 +85,9 @@ charts.codec = barChart({
 });
 
 // 3. Size
-const size = await runSize();
-figure(
-  'Size (bytes, minified + gzip -9)',
-  ['bundle', 'min', 'min+gz', 'budget', 'result'],
-  Object.entries(size).map(([name, s]) => [
-    name,
-    fmt(s.min),
-    fmt(s.gzip),
-    s.budget ? fmt(s.budget) : '',
-    s.budget ? verdict(s.gzip <= s.budget) : '',
-  ]),
-  "Each case is bundled as an app's production browser build bundles it (scripts/size.mjs): Rollup, node-resolve " +
-    'with `browser: true`, terser, gzip -9. The package\'s "browser" field puts a first-match scan over the patterns\' ' +
-    'regexps in the place of the segment index, and decodeURIComponent and encodeURIComponent in the place of UTF-8 loops, ' +
-    "which a server keeps (the route matching and the codec above are the index's and the loops').",
-);
-charts.size = barChart({
-  title: 'min+gzip bytes',
-  unit: 'B',
-  bars: Object.entries(size).map(([label, s]) => ({ label, value: s.gzip, ours: label.startsWith('crawlable-router') })),
-});
+const size = sizeFigure(await runSize());
+figure(size.title, size.header, size.rows, size.notes);
+charts.size = size.chart;
 
 // 4. Snapshots
 const CACHED_NOTE =
