@@ -108,6 +108,8 @@ export default defineConfig(({ mode }) => ({
     environment: 'node',
     // A test's time limit is for liveness only: a hang fails, a busy machine (load 20 on two cores) does not.
     testTimeout: mode === 'fuzz' ? 0 : TEST_LIMIT_MS,
+    // And a hook's (beforeAll starting a server, a browser, a build): vitest's default is 10 s.
+    hookTimeout: mode === 'fuzz' ? 0 : TEST_LIMIT_MS,
     // Two files at once. Vitest's default is a worker fewer than the CPUs: one file at a time on the
     // two cores the suite is measured on, where most files wait on child processes, Chromium or Redis.
     maxWorkers: 2,
