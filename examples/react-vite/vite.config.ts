@@ -9,10 +9,9 @@ export default defineConfig({
   plugins: [
     // The Express server draws every state with React (server.mjs), so the build prerenders
     // nothing: the plugin checks that Vite's base is the table's and writes sitemap.xml and
-    // robots.txt. In `vite dev` it answers bots from the table's hooks (status, title, head; the
-    // plugin takes no renderer, so no view is drawn), and browsers get Vite's page, which
-    // main.ts renders: the default `cleanUrls: 'bots'`, as a page with an empty outlet would not
-    // hydrate.
+    // robots.txt. In `vite dev` it answers bots with the state's view drawn by React (the routes
+    // carry views), and browsers get Vite's page, which main.ts renders: the default
+    // `cleanUrls: 'bots'`.
     crawlableRouter({ routes: 'src/routes.ts', origin: ORIGIN, prerender: false }),
   ],
   environments: {

@@ -10,7 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Logger } from 'vite';
 import type { AnyRoute, RouteTable } from '../index.js';
-import { prerender, robotsTxt, sitemap, type PrerenderReport, type ProgressStream } from '../server/index.js';
+import { prerender, robotsTxt, sitemap, type PrerenderReport, type ProgressStream, type SnapshotRenderer } from '../server/index.js';
 import type { Settings } from './options.js';
 
 /** The built shell's copy in the build's folder, beside prerender's `.crawlable-router.json`. */
@@ -47,7 +47,7 @@ export function failureText(report: PrerenderReport): string {
 /** The build step: what it wrote, and the failures' text when states failed (null when none did). */
 export async function buildStep(
   settings: Settings,
-  routes: RouteTable<AnyRoute>,
+  { routes, renderer }: { routes: RouteTable<AnyRoute>; renderer: SnapshotRenderer | undefined },
   outDir: string,
   shell: string,
   logger: Logger,
@@ -59,6 +59,7 @@ export async function buildStep(
     await writeFile(path.join(outDir, SHELL_FILE), shell);
     report = await prerender({
       routes,
+      ...(renderer && { renderer }),
       outDir,
       origin: settings.origin,
       cleanUrls: settings.cleanUrls,

@@ -1,7 +1,7 @@
 // `vite dev`: bots at clean URLs, and everyone at an ugly URL, get the state's snapshot rendered from
 // the route table's hooks into Vite's own page (index.html as `transformIndexHtml` gives it); anything
 // else goes on to Vite (`serveShell: false`: browsers get Vite's page). The routes module is imported
-// per request through the SSR environment's module runner, which asks the dev server each time
+// (through views.ts's ENTRY) per request through the SSR environment's module runner, which asks the dev server each time
 // whether the module (or one it imports) changed since: an edit shows on the next request, with no
 // restart. A handler is made once per routes-module instance and shell, and renders with no cache.
 
@@ -10,8 +10,9 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
 import type { AnyRoute, RouteTable } from '../index.js';
-import { createSnapshotHandler, type SnapshotHandler } from '../server/index.js';
-import { loadTable, routesFile, type Settings } from './options.js';
+import { createSnapshotHandler, type SnapshotHandler, type SnapshotRenderer } from '../server/index.js';
+import { routesFile, type Settings } from './options.js';
+import { ENTRY, loadApp } from './views.js';
 
 // Vite's own URLs under base: its client, modules by id or file, optimized dependencies, pings.
 const VITE_URL = /^(?:@vite\/|@id\/|@fs\/|@react-refresh|__vite|__open-in-editor|node_modules\/)/;
@@ -30,16 +31,20 @@ export async function devMiddleware(
     throw new Error(
       `crawlableRouter: the dev server's ssr environment does not run in this process, so the routes module cannot be loaded`,
     );
-  const load = () => loadTable(settings, file, config.base, (id) => environment.runner.import(id));
+  const load = () => loadApp(settings, file, config.base, () => environment.runner.import(ENTRY));
   const index = path.join(config.root, 'index.html');
   const shellNow = async () => server.transformIndexHtml(config.base, await readFile(index, 'utf8'));
   let last: { routes: RouteTable<AnyRoute>; shell: string; handler: SnapshotHandler } | null = null;
 
   /** The handler of this routes module's table and shell: the last one made, while neither changed. */
-  function handlerOf(routes: RouteTable<AnyRoute>, shell: string): SnapshotHandler {
+  function handlerOf(
+    { routes, renderer }: { routes: RouteTable<AnyRoute>; renderer: SnapshotRenderer | undefined },
+    shell: string,
+  ): SnapshotHandler {
     if (last?.routes === routes && last.shell === shell) return last.handler;
     const handler = createSnapshotHandler({
       routes,
+      ...(renderer && { renderer }),
       origin: settings.origin,
       cleanUrls: settings.cleanUrls,
       ...(settings.outlet !== undefined && { outlet: settings.outlet }),
@@ -72,8 +77,8 @@ export async function devMiddleware(
     )
       return next();
     void (async () => {
-      const routes = await load();
-      await handlerOf(routes, await shellNow()).node(req, res, next);
+      const app = await load();
+      await handlerOf(app, await shellNow()).node(req, res, next);
     })().catch((error: unknown) => {
       if (error instanceof Error) server.ssrFixStacktrace(error);
       next(error);

@@ -6,11 +6,11 @@
 
 import path from 'node:path';
 import type { Plugin, ResolvedConfig } from 'vite';
-import type { AnyRoute, RouteTable } from '../index.js';
 import { buildStep } from './build.js';
 import { devMiddleware } from './dev.js';
 import { importWithVite, previewMiddleware } from './preview.js';
-import { checkOptions, loadTable, routesFile, type CrawlableRouterOptions } from './options.js';
+import { checkOptions, routesFile, type CrawlableRouterOptions } from './options.js';
+import { entryHooks, loadApp } from './views.js';
 
 export type { CrawlableRouterOptions, PrerenderStep } from './options.js';
 
@@ -21,10 +21,12 @@ export type { CrawlableRouterOptions, PrerenderStep } from './options.js';
 export function crawlableRouter(options: CrawlableRouterOptions): Plugin {
   const settings = checkOptions(options);
   let config: ResolvedConfig;
-  // The table a build loaded at its start (where Vite's base is checked), for its end.
-  let table: Promise<RouteTable<AnyRoute>> | null = null;
+  // The app a build loaded at its start (where Vite's base is checked), for its end.
+  let table: ReturnType<typeof loadApp> | null = null;
   return {
     name: 'crawlable-router',
+    // The module that loads the app in the dev server's module runner (views.ts).
+    ...entryHooks(() => routesFile(settings, config.root)),
     configResolved(resolved) {
       config = resolved;
     },
@@ -36,7 +38,8 @@ export function crawlableRouter(options: CrawlableRouterOptions): Plugin {
     },
     async buildStart() {
       if (config.command !== 'build' || this.environment.config.consumer !== 'client') return;
-      table = loadTable(settings, routesFile(settings, config.root), config.base, importWithVite(config));
+      const file = routesFile(settings, config.root);
+      table = loadApp(settings, file, config.base, importWithVite(config, file));
       // A missing module, a module with no table, or another base fails the build before bundling.
       await table;
     },

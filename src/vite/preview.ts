@@ -12,12 +12,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runnerImport, type ResolvedConfig } from 'vite';
 import { createSnapshotHandler, fileStore, type SnapshotStore } from '../server/index.js';
 import { SHELL_FILE } from './build.js';
-import { loadTable, routesFile, type Settings } from './options.js';
+import { routesFile, type Settings } from './options.js';
+import { ENTRY, entryHooks, loadApp } from './views.js';
 
-/** Imports the routes module with Vite's module runner, as the app's config resolves modules (root, aliases). */
-export const importWithVite = (config: ResolvedConfig) => async (file: string) =>
+/** Imports the app (views.ts's ENTRY, for the routes module at `file`) with Vite's module runner, as the app's config resolves modules (root, aliases). */
+export const importWithVite = (config: ResolvedConfig, file: string) => async () =>
   (
-    await runnerImport<Record<string, unknown>>(file, {
+    await runnerImport<Record<string, unknown>>(ENTRY, {
+      plugins: [{ name: 'crawlable-router:app', ...entryHooks(() => file) }],
       root: config.root,
       mode: config.mode,
       logLevel: config.logLevel,
@@ -45,7 +47,8 @@ export async function previewMiddleware(
   config: ResolvedConfig,
   settings: Settings,
 ): Promise<(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void> {
-  const routes = await loadTable(settings, routesFile(settings, config.root), config.base, importWithVite(config));
+  const file = routesFile(settings, config.root);
+  const { routes, renderer } = await loadApp(settings, file, config.base, importWithVite(config, file));
   const outDir = path.resolve(config.root, config.build.outDir);
   const files = fileStore(outDir);
   // A prerendered folder names its build; its index.html is then the home page's snapshot, and the shell the copy beside it.
@@ -57,6 +60,7 @@ export async function previewMiddleware(
     );
   const handler = createSnapshotHandler({
     routes,
+    ...(renderer && { renderer }),
     origin: settings.origin,
     cleanUrls: settings.cleanUrls,
     ...(settings.outlet !== undefined && { outlet: settings.outlet }),

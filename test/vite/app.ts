@@ -49,6 +49,34 @@ export const routes = createRoutes(
 `;
 }
 
+/** A route table whose routes carry React views (crawlable-router/react), written without JSX. */
+export const VIEWS_TS = `import { createElement } from 'react';
+import { createRoutes, notFound } from 'crawlable-router';
+import { Link } from 'crawlable-router/react';
+
+export const routes = createRoutes(
+  [
+    {
+      path: '/',
+      title: 'Books',
+      view: () => createElement('h1', null, 'Drawn by React: ', createElement(Link, { to: 'book', params: { id: '1' } }, 'the first')),
+    },
+    {
+      path: '/books/:id',
+      name: 'book',
+      entries: () => [{ id: '1' }],
+      load: ({ params }): string => {
+        if (params.id !== '1') throw notFound();
+        return 'Book ' + params.id;
+      },
+      title: ({ data }: { data: string }) => data,
+      view: ({ data }: { data: string }) => createElement('h1', null, 'React: ' + data),
+    },
+  ],
+  { notFound: { title: 'Not found', view: () => createElement('h1', null, 'No such page, said React') } },
+);
+`;
+
 /** An app folder; `remove()` deletes it. */
 export interface App {
   root: string;
@@ -60,7 +88,13 @@ export interface App {
 export async function makeApp(files: Record<string, string> = {}): Promise<App> {
   const root = await mkdtemp(path.join(tmpdir(), 'crawlable-router-vite-plugin-'));
   await mkdir(path.join(root, 'node_modules'));
-  await symlink(process.cwd(), path.join(root, 'node_modules', 'crawlable-router'), 'dir');
+  // The package, and React for the apps whose routes carry views, as npm installs them.
+  for (const name of ['crawlable-router', 'react', 'react-dom'])
+    await symlink(
+      name === 'crawlable-router' ? process.cwd() : path.resolve('node_modules', name),
+      path.join(root, 'node_modules', name),
+      'dir',
+    );
   const write = async (file: string, text: string) => {
     await mkdir(path.dirname(path.join(root, file)), { recursive: true });
     await writeFile(path.join(root, file), text);

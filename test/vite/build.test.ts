@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createRoutes } from 'crawlable-router';
 import { createSnapshotHandler } from 'crawlable-router/server';
-import { appsRemovedAfterEach, ORIGIN, recordingLogger, routesTs, viteBuild } from './app.js';
+import { appsRemovedAfterEach, ORIGIN, recordingLogger, routesTs, VIEWS_TS, viteBuild } from './app.js';
 
 // `vite build` with the plugin: the client's bundle, then every listed state prerendered into the
 // build's folder with the built index.html as the shell, the sitemap, robots.txt, the 404 page and
@@ -32,6 +32,14 @@ describe('vite build with crawlableRouter', () => {
     const sitemap = await site.read('dist/sitemap.xml');
     for (const loc of ['/', '/books/1', '/books/2']) expect(sitemap).toContain(`<loc>${ORIGIN}${loc}</loc>`);
     expect(await site.read('dist/robots.txt')).toContain(`Sitemap: ${ORIGIN}/sitemap.xml`);
+  });
+
+  it("draws a table's React views into the prerendered pages, links and the 404 page among them", async () => {
+    const site = await app({ 'routes.ts': VIEWS_TS });
+    await viteBuild(site);
+    expect(await site.read('dist/books/1/index.html')).toContain('<div id="app"><h1>React: Book 1</h1></div>');
+    expect(await site.read('dist/index.html')).toContain('<h1>Drawn by React: <a href="/books/1">the first</a></h1>');
+    expect(await site.read('dist/404.html')).toContain('<h1>No such page, said React</h1>');
   });
 
   it("records the build the snapshots belong to: the handler's build of the built shell", async () => {

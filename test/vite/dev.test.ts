@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViteDevServer } from 'vite';
-import { BOT, BROWSER, devServer, get, makeApp, routesTs, urlOf, type App } from './app.js';
+import { BOT, BROWSER, devServer, get, makeApp, routesTs, urlOf, VIEWS_TS, type App } from './app.js';
 
 // `vite dev` with the plugin: snapshots from the table's hooks for bots and ugly URLs, Vite's page
 // for browsers, and the routes module as it is now on every request.
@@ -76,5 +76,30 @@ describe('vite dev with crawlableRouter', () => {
     }
     expect(page.body).toContain('<h1>Edited: Book 1</h1>');
     expect(server.httpServer).toBe(before);
+  });
+});
+
+describe('vite dev with a table of React views', () => {
+  let app: App;
+  let server: ViteDevServer;
+  let url: string;
+  beforeAll(async () => {
+    app = await makeApp({ 'routes.ts': VIEWS_TS });
+    server = await devServer(app);
+    url = urlOf(server);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await app?.remove();
+  });
+
+  it("answers a bot with the state's view drawn by React, its links and its 404 among them", async () => {
+    const book = await get(`${url}books/1`, BOT);
+    expect(book.status).toBe(200);
+    expect(book.body).toContain('<div id="app"><h1>React: Book 1</h1></div>');
+    expect((await get(`${url}?_escaped_fragment_=/`, BROWSER)).body).toContain('<h1>Drawn by React: <a href="/books/1">the first</a></h1>');
+    const missing = await get(`${url}books/2`, BOT);
+    expect(missing.status).toBe(404);
+    expect(missing.body).toContain('<h1>No such page, said React</h1>');
   });
 });
