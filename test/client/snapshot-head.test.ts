@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../src/index.js';
 import { launch } from '../demo/chromium.js';
 import { listen, type Running } from '../server/helpers.js';
+import { LIVENESS_MS, RENDER_LIVENESS_MS } from '../liveness.js';
 
 // In real Chromium, under cleanUrls 'all': a page the real app rendered in happy-dom
 // (headlessRenderer), and a page prerender wrote, served from a fileStore. Their heads hold the
@@ -66,7 +67,7 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'routes.mjs'), ROUTES);
   writeFileSync(path.join(dir, 'index.html'), SHELL);
   browser = await launch();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -85,9 +86,17 @@ const routes = async () => {
 
 const servedBy = {
   async headless() {
-    const renderer = headlessRenderer({ root: dir, timeoutMs: 8000, maxPages: 1 });
+    const renderer = headlessRenderer({ root: dir, timeoutMs: RENDER_LIVENESS_MS, maxPages: 1 });
     closers.push(() => renderer.close());
-    return createSnapshotHandler({ routes: await routes(), origin: ORIGIN, shell: SHELL, renderer, cleanUrls: 'all', onError: () => {} });
+    return createSnapshotHandler({
+      routes: await routes(),
+      origin: ORIGIN,
+      shell: SHELL,
+      renderer,
+      cleanUrls: 'all',
+      timeoutMs: RENDER_LIVENESS_MS,
+      onError: () => {},
+    });
   },
   async prerendered() {
     const report = await prerender({ routes: await routes(), outDir: out, origin: ORIGIN, shell: SHELL });
@@ -118,7 +127,7 @@ const at = (page: Page, location: string) =>
       document.documentElement.dataset['routerState'] === 'settled' &&
       (window as unknown as { router: { current: { location: string } | null } }).router.current?.location === loc,
     location,
-    { timeout: 10_000 },
+    { timeout: LIVENESS_MS },
   );
 
 // Open Graph's URL and type are derived on the client too: og:url on the window's origin (here the test
@@ -136,7 +145,7 @@ describe.each(Object.keys(servedBy) as (keyof typeof servedBy)[])("a %s page und
   let server: Running;
   beforeAll(async () => {
     server = await serve(await servedBy[kind]());
-  }, 60_000);
+  });
 
   it("shows the first state's tags, then exactly the shell's and the state's on every state navigated to, and back", async () => {
     const page = await browser.newPage();
@@ -164,7 +173,7 @@ describe.each(Object.keys(servedBy) as (keyof typeof servedBy)[])("a %s page und
     } finally {
       await page.close();
     }
-  }, 30_000);
+  });
 
   it("shows the shell's title, not the first state's, on a route without one", async () => {
     const page = await browser.newPage();
@@ -178,5 +187,5 @@ describe.each(Object.keys(servedBy) as (keyof typeof servedBy)[])("a %s page und
     } finally {
       await page.close();
     }
-  }, 30_000);
+  });
 });

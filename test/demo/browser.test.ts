@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 // @ts-expect-error: the demo server is plain JavaScript with no types of its own
 import { startDemo } from '../../demo/server.mjs';
 import { launch } from './chromium.js';
+import { RENDER_LIVENESS_MS } from '../liveness.js';
 
 // The demo in real Chromium: what happy-dom cannot show (real history, real scrolling, real clicks,
 // a browser without pushState) is checked here against the running demo server.
@@ -15,7 +16,7 @@ let context: BrowserContext;
 let page: Page;
 
 beforeAll(async () => {
-  demo = await startDemo();
+  demo = await startDemo({ timeoutMs: RENDER_LIVENESS_MS });
   browser = await launch();
 }, 60_000);
 afterAll(async () => {

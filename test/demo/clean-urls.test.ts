@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: the demo server is plain JavaScript with no types of its own
 import { startDemo } from '../../demo/server.mjs';
 import { launch } from './chromium.js';
+import { RENDER_LIVENESS_MS } from '../liveness.js';
 
 // Clean URLs in real Chromium: a bot with JavaScript off gets the rendered page ('bots' on /,
 // /classic/ and the headless /spa/), and the server-rendered /ssr/ app ('all') hydrates: its first
@@ -15,7 +16,7 @@ const DATA = '/data/books.json';
 let demo: { origin: string; close: () => Promise<void> };
 let browser: Browser;
 beforeAll(async () => {
-  demo = await startDemo();
+  demo = await startDemo({ timeoutMs: RENDER_LIVENESS_MS });
   browser = await launch();
 }, 60_000);
 afterAll(async () => {

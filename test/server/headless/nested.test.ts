@@ -92,6 +92,5 @@ describe('a page whose API is the snapshot server itself', () => {
         await headless.close();
       }
     },
-    60_000,
   );
 });
