@@ -279,14 +279,18 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
   }, 60_000);
 
   it("ends with TIMEOUT at the renderer's own timeoutMs (plus a second's grace) when nothing aborts it", async () => {
-    const renderer = headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, timeoutMs: 300 });
+    // The page must be in its loop when timeoutMs ends (at 300 ms, a page still starting on a busy
+    // machine ended as any slow page does, 'did not settle'): PAGE_STARTS_WITHIN_MS.
+    const renderer = headlessRenderer({ root: path.join(dir, 'loops'), isolate: true, timeoutMs: PAGE_STARTS_WITHIN_MS });
     renderers.push(renderer);
     expect((await renderer.render(job('/fine/1'))).html).toContain('drawn /fine/1');
-    const { result: error, fired } = await timersOf(1300, () => renderer.render(job('/loop')).catch((e: unknown) => e));
+    const { result: error, fired } = await timersOf(PAGE_STARTS_WITHIN_MS + 1000, () =>
+      renderer.render(job('/loop')).catch((e: unknown) => e),
+    );
     expect(error).toMatchObject({
       name: 'SnapshotError',
       code: 'TIMEOUT',
-      message: 'the page of /loop did not yield within 300 ms (a script that never returns?); its process was stopped',
+      message: `the page of /loop did not yield within ${PAGE_STARTS_WITHIN_MS} ms (a script that never returns?); its process was stopped`,
     });
     expect(fired).toEqual([true]);
     expect((await renderer.render(job('/fine/2'))).html).toContain('drawn /fine/2');
