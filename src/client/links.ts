@@ -76,15 +76,18 @@ export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: s
  */
 export function navigateHandler(read: (href: string) => Reading | null, go: Go) {
   return (event: RouterNavigateEvent): void => {
-    const { url, sameDocument } = event.destination;
+    const {
+      destination: { url, sameDocument },
+      navigationType: type,
+      sourceElement: el,
+    } = event;
     // A submit button's form is the one whose attributes count.
-    const el = event.sourceElement;
     const owner = el && (el.form ?? el);
     const reading =
       !event.defaultPrevented &&
       event.canIntercept &&
       !sameDocument &&
-      event.navigationType != 'reload' &&
+      type != 'reload' &&
       !event.formData &&
       event.downloadRequest == null &&
       !(owner && leftAlone(owner)) &&
@@ -92,7 +95,7 @@ export function navigateHandler(read: (href: string) => Reading | null, go: Go) 
       read(owner?.localName == 'form' ? url.replace(/\?[^#]*/, (query) => query.replace(/\+/g, '%20')) : url);
     if (reading) {
       event.preventDefault();
-      go(reading.loc, event.navigationType == 'replace');
+      go(reading.loc, type == 'replace');
     }
   };
 }
