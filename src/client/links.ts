@@ -87,15 +87,15 @@ export function navigateHandler(read: (href: string) => Reading | null, go: Go) 
       !event.defaultPrevented &&
       event.canIntercept &&
       !sameDocument &&
-      type != 'reload' &&
+      type !== 'reload' &&
       !event.formData &&
       event.downloadRequest == null &&
       !(owner && leftAlone(owner)) &&
       // A GET form writes its fields as HTML forms encode them, a space as `+`; a location's `+` is a plus.
-      read(owner?.localName == 'form' ? url.replace(/\?[^#]*/, (query) => query.replace(/\+/g, '%20')) : url);
+      read(owner?.localName === 'form' ? url.replace(/\?[^#]*/, (query) => query.replace(/\+/g, '%20')) : url);
     if (reading) {
       event.preventDefault();
-      go(reading.loc, type == 'replace');
+      go(reading.loc, type === 'replace');
     }
   };
 }
