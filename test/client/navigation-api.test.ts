@@ -109,7 +109,8 @@ async function moved(t: Watched, action: () => Promise<unknown>) {
 }
 
 /** Clicks the area named `name` of the image map. */
-const area = (t: Watched, name: keyof typeof AREA) => t.page.click('img', { position: { x: AREA[name], y: 10 }, force: true });
+const area = (t: Watched, name: keyof typeof AREA, modifiers: ('Control' | 'Shift')[] = []) =>
+  t.page.click('img', { position: { x: AREA[name], y: 10 }, force: true, modifiers });
 
 /** The page's `navigation`, typed loosely (the DOM lib may not name it). */
 type WithNavigation = { navigation?: { navigate(url: string): { committed: Promise<unknown>; finished: Promise<unknown> } } };
@@ -264,6 +265,27 @@ describe.each(['history', 'hashbang'] as Mode[])('the Navigation API tier, in %s
       await t.page.waitForFunction(() => sessionStorage.getItem('documents') === '2');
       await settled(t.page);
       expect(await seen(t)).toMatchObject({ location, marker: undefined, documents: '2' });
+    } finally {
+      await t.page.close();
+    }
+  });
+
+  it('leaves an <area> or a link clicked with Ctrl or Shift to the browser: another window opens, this page stays', async () => {
+    const t = await open(mode, '/books/1');
+    try {
+      const before = await seen(t);
+      for (const modifiers of [['Control'], ['Shift']] as ('Control' | 'Shift')[][]) {
+        const clicks = [
+          () => area(t, 'book 2', modifiers),
+          () => t.page.getByRole('link', { name: 'book 1', exact: true }).click({ modifiers }),
+        ];
+        for (const click of clicks) {
+          const opened = context.waitForEvent('page');
+          await click();
+          await (await opened).close();
+        }
+        expect(await seen(t)).toEqual(before);
+      }
     } finally {
       await t.page.close();
     }
