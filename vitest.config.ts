@@ -40,6 +40,7 @@ const HEAVY = [
   'test/client/attacks.test.ts',
   'test/client/clobber.test.ts',
   'test/client/history-property.test.ts',
+  'test/client/navigation-api.test.ts',
   'test/client/pinned.test.ts',
   'test/client/snapshot-head.test.ts',
   'test/demo/browser.test.ts',

@@ -89,6 +89,26 @@ export interface RouterClick extends RouterEvent {
   preventDefault(): void;
 }
 
+/** A `navigate` event of the Navigation API as the router reads it: a `NavigateEvent` of any browser that has one. */
+export interface RouterNavigateEvent extends RouterEvent {
+  /** Whether something else already cancelled it. */
+  readonly defaultPrevented: boolean;
+  /** Whether the page may turn it into a same-document navigation: same origin, not a cross-document traversal. */
+  readonly canIntercept: boolean;
+  /** `'push'`, `'replace'`, `'reload'` or `'traverse'`. */
+  readonly navigationType: string;
+  /** Where it goes, and whether it stays in this document (pushState, a fragment, a traversal between such entries). */
+  readonly destination: { readonly url: string; readonly sameDocument: boolean };
+  /** A POST form's fields; null for any other navigation, a GET form's included (its fields are in the URL). */
+  readonly formData: unknown;
+  /** A download's file name (`<a download>`, an Alt-click); null for any other navigation. */
+  readonly downloadRequest: string | null;
+  /** The `<a>`, `<area>`, form or submit button that started it; null for a script's. */
+  readonly sourceElement: (RouterElement & { readonly form?: RouterElement | null }) | null;
+  /** Cancels it: the router makes it again through its own pipeline. */
+  preventDefault(): void;
+}
+
 /**
  * The document as the router touches it: links, scroll, title, head, outlet, hydration, the settled
  * attributes. Each member is read from its prototype (src/client/router.ts): a page's named elements shadow its own.
@@ -167,6 +187,11 @@ export interface RouterWindow {
   URL?: new (url: string, base: string) => RouterUrl;
   /** Reports an error as an uncaught one (`window.onerror`, the console): what a navigation nobody awaits threw. */
   reportError?(error: unknown): void;
+  /** The Navigation API (absent in older browsers, happy-dom and jsdom): the router listens to its `navigate` event. */
+  readonly navigation?: {
+    /** Listens to `navigate`. */
+    addEventListener(type: 'navigate', listener: (event: RouterNavigateEvent) => void, options?: RouterListenOptions): void;
+  };
   /** The window's own `AbortController`, whose signal removes the router's listeners (jsdom refuses another realm's). Default the global one. */
   AbortController?: new () => { readonly signal: RouterSignal; abort(): void };
 }

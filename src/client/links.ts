@@ -1,12 +1,13 @@
-// Which clicks on `<a>` the router takes over. A click it leaves alone is the browser's: a new tab,
-// a download, another origin, an opted-out link. Clean and `#!` hrefs both name a location, in
-// either mode; a plain `#anchor` only scrolls.
+// Which clicks on `<a>`, and (where the browser has the Navigation API) which other navigations,
+// the router takes over. What it leaves alone is the browser's: a new tab, a download, another
+// origin, an opted-out link or form. Clean and `#!` hrefs both name a location, in either mode; a
+// plain `#anchor` only scrolls.
 
 import type { AppLocation } from '../url/location.js';
 import { percentDecode } from '../url/percent.js';
 import type { Reading } from './adapters.js';
 import { scrollToAnchor } from './scroll.js';
-import type { LiveWindow, RouterClick, RouterDocument, RouterElement, RouterEvent, RouterUrl } from './dom.js';
+import type { LiveWindow, RouterClick, RouterDocument, RouterElement, RouterEvent, RouterNavigateEvent, RouterUrl } from './dom.js';
 
 /** The attribute that opts a link out of routing: `<a href="/app/x" data-router-ignore>`. */
 export const IGNORE = 'data-router-ignore';
@@ -14,12 +15,18 @@ export const IGNORE = 'data-router-ignore';
 // A download, an opted-out link, or `rel="external"` among its link types (ASCII case-insensitive).
 const LEFT_ALONE = `[download],[${IGNORE}],[rel~="external" i]`;
 
+/** Whether `el` (a link, an area, a form) is the browser's: it names a target other than `_self`, or is left alone by its attributes. */
+const leftAlone = (el: RouterElement) => !/^(_self)?$/i.test(el.getAttribute('target') ?? '') || el.matches(LEFT_ALONE);
+
+/** Where the router routes a navigation: the location and whether it replaces the entry. */
+export type Go = (loc: AppLocation, replace?: boolean) => void;
+
 /**
  * A document click listener that routes same-origin links that `read` names a state of (the
  * router's adapter: inside `base`, or on the pinned page). `go` receives the location; a plain
  * `#anchor` scrolls to its element and changes neither the URL nor the state. `doc` is the window's document.
  */
-export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: string) => Reading | null, go: (loc: AppLocation) => void) {
+export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: string) => Reading | null, go: Go) {
   // The DOM gives a click listener a MouseEvent (happy-dom's types say only Event).
   return ((event: RouterClick): void => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -32,7 +39,7 @@ export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: s
     // As the URL parser reads it: no C0 control or space around it, no tab or newline in it (` #x` is `#x`).
     // Each run is matched once, whole: linear, where `[…]+$` would retry at every character of a run (quadratic).
     const href = text.replace(/[\0- ]+/g, (run, at: number) => (at && at + run.length < text.length ? run.replace(/[\t\n\r]/g, '') : ''));
-    if (!/^(_self)?$/i.test(a.getAttribute('target') ?? '') || a.matches(LEFT_ALONE)) return;
+    if (leftAlone(a)) return;
     if (/^#(?!!)/.test(href)) {
       // In a `#!` app the browser would overwrite the state in the fragment: scroll ourselves.
       event.preventDefault();
@@ -54,4 +61,41 @@ export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: s
     event.preventDefault();
     go(reading.loc);
   }) as (event: RouterEvent) => void;
+}
+
+/**
+ * A Navigation API `navigate` listener that routes what the link handler never sees: an `<area>`
+ * clicked, a GET form submitted, another script's `location` write or `navigation.navigate()`. It
+ * takes only a navigation that would load another document of this origin (`sameDocument` is
+ * false: never a pushState, the router's own included, nor a fragment or a traversal between this
+ * document's entries, which `popstate` and `hashchange` route), that the page may make its own
+ * (`canIntercept`), no reload, POST form or download, from no element left alone, to a URL `read`
+ * names a state of. It cancels it and hands the location to `go`, whose pipeline runs the guards
+ * and `load` before it writes the URL: the address bar never shows a state a guard refuses.
+ * https://html.spec.whatwg.org/multipage/nav-history-apis.html#the-navigateevent-interface
+ */
+export function navigateHandler(read: (href: string) => Reading | null, go: Go) {
+  return (event: RouterNavigateEvent): void => {
+    const {
+      destination: { url, sameDocument },
+      navigationType: type,
+      sourceElement: el,
+    } = event;
+    // A submit button's form is the one whose attributes count.
+    const owner = el && (el.form ?? el);
+    const reading =
+      !event.defaultPrevented &&
+      event.canIntercept &&
+      !sameDocument &&
+      type !== 'reload' &&
+      !event.formData &&
+      event.downloadRequest == null &&
+      !(owner && leftAlone(owner)) &&
+      // A GET form writes its fields as HTML forms encode them, a space as `+`; a location's `+` is a plus.
+      read(owner?.localName === 'form' ? url.replace(/\?[^#]*/, (query) => query.replace(/\+/g, '%20')) : url);
+    if (reading) {
+      event.preventDefault();
+      go(reading.loc, type === 'replace');
+    }
+  };
 }

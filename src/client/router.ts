@@ -1,6 +1,6 @@
-// The one navigation core: navigate(), link clicks, popstate and hashchange all run the same
-// pipeline (match → guards → load → commit → subscribers → scroll). URL forms are the adapters'
-// business; this file never asks which adapter it has.
+// The one navigation core: navigate(), link clicks, the Navigation API's `navigate` event, popstate
+// and hashchange all run the same pipeline (match → guards → load → commit → subscribers → scroll).
+// URL forms are the adapters' business; this file never asks which adapter it has.
 
 import { hasEscapedFragment, uglyState } from '../url/codec.js';
 import { DEV } from '../env/dev.js';
@@ -12,7 +12,7 @@ import type { HydrationPayload } from '../contract/hydration.js';
 import { createAdapter, windowNav, type Entry } from './adapters.js';
 import { checkOptions, checkTarget } from './checks.js';
 import { historyNav } from './history.js';
-import { linkHandler } from './links.js';
+import { linkHandler, navigateHandler, type Go } from './links.js';
 import { createScroll } from './scroll.js';
 import { publishSettled } from './settled.js';
 import { FRAGMENT_API, NO_API, PATH_API, POP, PUSH, REPLACE, type Kind } from './steps.js';
@@ -380,12 +380,14 @@ export function createRouter(options: RouterOptions): Router {
       // The window's own: a DOM of another realm (jsdom in Node) refuses a signal it did not make.
       const { signal } = (listening = new (win?.AbortController ?? AbortController)());
       nav.listen(onPop, signal);
-      if (links && doc)
-        doc.addEventListener(
-          'click',
-          linkHandler(win, doc, adapter.read, (loc) => void navigate(loc).catch(report)),
-          { signal },
-        );
+      if (links && doc) {
+        const go: Go = (loc, replace) => void navigate(loc, { replace }).catch(report);
+        doc.addEventListener('click', linkHandler(win, doc, adapter.read, go), { signal });
+        // Where the browser has the Navigation API, what no click listener sees (an `<area>`, a GET
+        // form, another script's `location` write) too, on the window's own history: never into a
+        // memory history's widget. Without it (or with it removed) the page behaves as before.
+        if (instance?.index == null) win.navigation?.addEventListener('navigate', navigateHandler(adapter.read, go), { signal });
+      }
       scroll?.start();
       const first = arrive(href, null);
       if (first) return first;

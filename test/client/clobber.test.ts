@@ -32,7 +32,7 @@ const SHELL_NAMED = [
 ].join('');
 
 /** Elements with the id of every Window member the router reads. */
-const WINDOW_NAMED = ['history', 'scrollX', 'scrollY', 'scrollTo', 'addEventListener', 'dispatchEvent', 'CustomEvent', 'URL']
+const WINDOW_NAMED = ['history', 'navigation', 'scrollX', 'scrollY', 'scrollTo', 'addEventListener', 'dispatchEvent', 'CustomEvent', 'URL']
   .concat(['reportError', 'AbortController'])
   .map((id) => `<img id="${id}">`)
   .join('');

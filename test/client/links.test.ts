@@ -1,3 +1,4 @@
+import { createMemoryHistory } from 'history';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IGNORE } from '../../src/client/links.js';
 import { costRatio } from '../cost.js';
@@ -238,5 +239,127 @@ describe.each(modes)('links in %s mode', (mode) => {
     await t.router.start();
     expect(await click('<a href="/app/books/2">x</a>')).toBe(false);
     expect(t.router.current?.location).toBe('/');
+  });
+});
+
+// The Navigation API's `navigate` event, in happy-dom (which has no Navigation API): a stand-in
+// `window.navigation` receives events shaped as a browser's, so that every rule of what is routed
+// and what is left to the browser is checked in both modes. Chromium runs the real thing
+// (navigation-api.test.ts).
+describe.each(modes)('the navigate event in %s mode', (mode) => {
+  let t: Setup;
+  let navigation: InstanceType<Setup['window']['EventTarget']>;
+  afterEach(async () => {
+    t.router.destroy();
+    await t.window.happyDOM.close();
+  });
+
+  async function start(options: Parameters<typeof setup>[1] = {}) {
+    t = setup(mode, options);
+    navigation = new t.window.EventTarget();
+    Object.assign(t.window, { navigation });
+    await t.router.start();
+    await t.router.navigate('/books/1');
+  }
+
+  /** A navigate event as a browser fires it: a push to `url` of this origin that the page may intercept, unless `init` says otherwise. */
+  function fire(url: string, init: Record<string, unknown> = {}, before?: (event: Event) => void) {
+    const { sameDocument = false, ...rest } = init;
+    const event = new t.window.Event('navigate', { cancelable: true }) as unknown as Event;
+    Object.assign(event, {
+      canIntercept: true,
+      navigationType: 'push',
+      formData: null,
+      downloadRequest: null,
+      sourceElement: null,
+      destination: { url: new URL(url, 'https://example.com').href, sameDocument },
+      ...rest,
+    });
+    before?.(event);
+    navigation.dispatchEvent(event as never);
+    return event.defaultPrevented;
+  }
+
+  /** An element of the page, made from `html`. */
+  function element(html: string, selector: string) {
+    t.document.getElementById('after')!.innerHTML = html;
+    return t.document.querySelector(selector);
+  }
+
+  it('routes a push it may intercept: an area, a script’s location.assign or navigation.navigate(), as a new entry', async () => {
+    await start();
+    const length = t.window.history.length;
+    expect(fire('/app/books/2', { sourceElement: element('<map><area href="/app/books/2"></map>', 'area') })).toBe(true);
+    await t.flush();
+    expect([t.router.current?.location, t.address(), t.window.history.length]).toEqual(['/books/2', t.urlOf('/books/2'), length + 1]);
+    expect(fire('/app/#!/books/3')).toBe(true);
+    await t.flush();
+    expect([t.router.current?.location, t.window.history.length]).toEqual(['/books/3', length + 2]);
+  });
+
+  it('routes a replace (location.replace) as a replace', async () => {
+    await start();
+    const length = t.window.history.length;
+    expect(fire('/app/books/4', { navigationType: 'replace' })).toBe(true);
+    await t.flush();
+    expect([t.router.current?.location, t.address(), t.window.history.length]).toEqual(['/books/4', t.urlOf('/books/4'), length]);
+  });
+
+  it('routes a GET form with its fields as the query, reading a + of the form as a space and %2B as a plus', async () => {
+    await start();
+    const form = element('<form action="/app/q/s"><input name="k"><button>go</button></form>', 'form');
+    expect(fire('/app/q/s?k=a+b%2Bc#x+y', { sourceElement: form?.querySelector('button') })).toBe(true);
+    await t.flush();
+    expect([t.router.current?.location, t.router.current?.query]).toEqual(['/q/s?k=a%20b%2Bc#x+y', { k: 'a b+c' }]);
+  });
+
+  it.each([
+    ['one it may not intercept (another origin)', { canIntercept: false }],
+    ['one in this document (a pushState, the router’s own included; a fragment; a traversal)', { sameDocument: true }],
+    ['a traversal', { navigationType: 'traverse', sameDocument: true }],
+    ['a reload', { navigationType: 'reload' }],
+    ['a POST form', { formData: {} }],
+    ['a download', { downloadRequest: '' }],
+  ])('leaves %s to the browser', async (_, init) => {
+    await start();
+    expect(fire('/app/books/2', init)).toBe(false);
+    await t.flush();
+    expect(t.router.current?.location).toBe('/books/1');
+  });
+
+  it.each([
+    ['an area with data-router-ignore', `<map><area href="/app/books/2" ${IGNORE}></map>`, 'area'],
+    ['an area with rel="external"', '<map><area href="/app/books/2" rel="nofollow EXTERNAL"></map>', 'area'],
+    ['an area with a download attribute', '<map><area href="/app/books/2" download></map>', 'area'],
+    ['an area with target="_top"', '<map><area href="/app/books/2" target="_top"></map>', 'area'],
+    ['a form with target="_parent", by its button', '<form target="_parent"><button>go</button></form>', 'button'],
+    ['a form with data-router-ignore', `<form ${IGNORE}><button>go</button></form>`, 'form'],
+  ])('leaves %s to the browser', async (_, html, selector) => {
+    await start();
+    expect(fire('/app/books/2', { sourceElement: element(html, selector) })).toBe(false);
+    await t.flush();
+    expect(t.router.current?.location).toBe('/books/1');
+  });
+
+  it('leaves a URL outside base, and one another listener cancelled, to the browser', async () => {
+    await start();
+    expect(fire('/elsewhere')).toBe(false);
+    expect(fire('/app/books/2', {}, (event) => event.preventDefault())).toBe(true);
+    await t.flush();
+    expect(t.router.current?.location).toBe('/books/1');
+  });
+
+  it('listens to nothing with { links: false }, after destroy(), or on a memory history', async () => {
+    await start({ links: false });
+    expect(fire('/app/books/2')).toBe(false);
+    t.router.destroy();
+    await t.window.happyDOM.close();
+    await start();
+    t.router.destroy();
+    expect(fire('/app/books/2')).toBe(false);
+    await t.window.happyDOM.close();
+    await start({ history: createMemoryHistory({ initialEntries: ['/app/'] }) });
+    expect(fire('/app/books/2')).toBe(false);
+    expect(t.router.current?.location).toBe('/books/1');
   });
 });
