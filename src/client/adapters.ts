@@ -84,8 +84,10 @@ export interface Nav {
 
 /**
  * The window's history. What it can write is found with the real operation: a `replaceState` to
- * another path under `base` and back. A page opened from file://, and a sandboxed or opaque-origin
- * frame, refuse it although `pushState` is there, and may change only their fragment.
+ * another path under `base` and back. A sandboxed or opaque-origin frame refuses it although
+ * `pushState` is there, and may change only its fragment. A page of no http(s) URL (file://) is
+ * given its fragment without the probe: Firefox logs a refused one as a security error, and with
+ * its file-URL policy relaxed lets it pass, when the page's path (its file) is no app location.
  */
 export function windowNav(win: RouterWindow, base: string): Nav {
   const h = win.history;
@@ -95,14 +97,15 @@ export function windowNav(win: RouterWindow, base: string): Nav {
   let api: Api = NO_API;
   if (typeof h.pushState === 'function') {
     api = FRAGMENT_API;
-    try {
-      // `base-` is another path under base (`/app/-`) for any page but that one.
-      h.replaceState(state, '', base + '-');
-      h.replaceState(state, '', here);
-      api = PATH_API;
-    } catch {
-      // Refused before the URL moved: the URL is still `here`.
-    }
+    if (/^https?:$/.test(win.location.protocol))
+      try {
+        // `base-` is another path under base (`/app/-`) for any page but that one.
+        h.replaceState(state, '', base + '-');
+        h.replaceState(state, '', here);
+        api = PATH_API;
+      } catch {
+        // Refused before the URL moved: the URL is still `here`.
+      }
   }
   return {
     api,

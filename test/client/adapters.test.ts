@@ -206,6 +206,17 @@ describe('windowNav: the window as the router writes, reads and probes it', () =
     Object.defineProperty(win.history, 'pushState', { value: undefined });
     expect(windowNav(win, '/app/').api).toBe(NO_API);
   });
+
+  it.each(['file:///home/me/app/index.html', 'about:blank'])(
+    'gives a page of no http(s) URL (%s) its fragment without a probe, even where one would pass',
+    (url) => {
+      const win = open(url);
+      // Firefox with its file-URL policy relaxed lets the probe pass: the file's path is still no location.
+      const replace = vi.spyOn(win.history, 'replaceState').mockImplementation(() => undefined);
+      expect(windowNav(win, '/').api).toBe(FRAGMENT_API);
+      expect(replace).not.toHaveBeenCalled();
+    },
+  );
 });
 
 describe.each(modes)('moving between URL forms in %s mode', (mode) => {
