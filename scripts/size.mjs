@@ -37,7 +37,11 @@ export async function bundleSize(code, { external = [] } = {}) {
     input: 'entry',
     external,
     plugins: [virtual(code), production, nodeResolve({ browser: true, exportConditions: ['production'] }), commonjs()],
-    onwarn: () => {},
+    // A module not found would be left out and the bundle measured small: a missing package (a peer
+    // not installed) fails the measure instead.
+    onwarn: (warning) => {
+      if (warning.code === 'UNRESOLVED_IMPORT') throw new Error(`bundleSize: ${warning.message}`);
+    },
   });
   const { output } = await bundle.generate({ format: 'es' });
   await bundle.close();
