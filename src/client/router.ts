@@ -385,8 +385,11 @@ export function createRouter(options: RouterOptions): Router {
         doc.addEventListener('click', linkHandler(win, doc, adapter.read, go), { signal });
         // Where the browser has the Navigation API, what no click listener sees (an `<area>`, a GET
         // form, another script's `location` write) too, on the window's own history: never into a
-        // memory history's widget. Without it (or with it removed) the page behaves as before.
-        if (instance?.index == null) win.navigation?.addEventListener('navigate', navigateHandler(adapter.read, go), { signal });
+        // memory history's widget. Without it (or with it removed) the page behaves as before. And
+        // never without pushState: the router's own writes are then `location` writes, which it
+        // would take for another script's and cancel and make again, without end.
+        if (api > NO_API && instance?.index == null)
+          win.navigation?.addEventListener('navigate', navigateHandler(adapter.read, go), { signal });
       }
       scroll?.start();
       const first = arrive(href, null);

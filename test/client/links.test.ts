@@ -1,6 +1,9 @@
+import { Window } from 'happy-dom';
 import { createMemoryHistory } from 'history';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { IGNORE } from '../../src/client/links.js';
+import { createRouter } from '../../src/client/index.js';
+import { createRoutes } from '../../src/index.js';
 import { costRatio } from '../cost.js';
 import { modes, setup, type Setup } from './fixture.js';
 
@@ -361,5 +364,27 @@ describe.each(modes)('the navigate event in %s mode', (mode) => {
     await start({ history: createMemoryHistory({ initialEntries: ['/app/'] }) });
     expect(fire('/app/books/2')).toBe(false);
     expect(t.router.current?.location).toBe('/books/1');
+  });
+});
+
+describe('the navigate event on a window without pushState', () => {
+  it('is not listened to: the router writes with location.assign, which it would take for another script’s, without end', async () => {
+    const window = new Window({ url: 'https://example.com/app/books/1' });
+    try {
+      Object.defineProperty(window.history, 'pushState', { value: undefined });
+      const navigation = new window.EventTarget();
+      Object.assign(window, { navigation });
+      const listen = vi.spyOn(navigation, 'addEventListener');
+      const routes = createRoutes([{ path: '/' }, { path: '/books/:id' }], { base: '/app/' });
+      const router = createRouter({ routes, base: '/app/', window: window as never });
+      expect(router.mode).toBe('hashbang');
+      // The move of /app/books/1 to its #! form is a location.replace of another document.
+      vi.spyOn(window.location, 'replace').mockImplementation(() => undefined);
+      await router.start();
+      expect(listen).not.toHaveBeenCalled();
+      router.destroy();
+    } finally {
+      await window.happyDOM.close();
+    }
   });
 });
