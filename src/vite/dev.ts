@@ -12,7 +12,7 @@ import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
 import type { AnyRoute, RouteTable } from '../index.js';
 import { createSnapshotHandler, type SnapshotHandler, type SnapshotRenderer } from '../server/index.js';
 import { routesFile, type Settings } from './options.js';
-import { ENTRY, loadApp } from './views.js';
+import { appHandlerOptions, ENTRY, loadApp } from './views.js';
 
 // Vite's own URLs under base: its client, modules by id or file, optimized dependencies, pings.
 const VITE_URL = /^(?:@vite\/|@id\/|@fs\/|@react-refresh|__vite|__open-in-editor|node_modules\/)/;
@@ -37,28 +37,17 @@ export async function devMiddleware(
   let last: { routes: RouteTable<AnyRoute>; shell: string; handler: SnapshotHandler } | null = null;
 
   /** The handler of this routes module's table and shell: the last one made, while neither changed. */
-  function handlerOf(
-    { routes, renderer }: { routes: RouteTable<AnyRoute>; renderer: SnapshotRenderer | undefined },
-    shell: string,
-  ): SnapshotHandler {
-    if (last?.routes === routes && last.shell === shell) return last.handler;
+  function handlerOf(app: { routes: RouteTable<AnyRoute>; renderer: SnapshotRenderer | undefined }, shell: string): SnapshotHandler {
+    if (last?.routes === app.routes && last.shell === shell) return last.handler;
     const handler = createSnapshotHandler({
-      routes,
-      ...(renderer && { renderer }),
-      origin: settings.origin,
-      cleanUrls: settings.cleanUrls,
-      ...(settings.outlet !== undefined && { outlet: settings.outlet }),
+      ...appHandlerOptions(settings, app, config.logger),
       shell,
       serveShell: false,
       // An edit to a hook, or to what it reads, shows on the next request, in no cache of the browser's either.
       cache: false,
       cacheControl: 'no-store',
-      onError: (error, location) =>
-        config.logger.error(`crawlable-router: ${location ?? 'a request'}: ${(error as Error)?.message ?? String(error)}`, {
-          error: error instanceof Error ? error : null,
-        }),
     });
-    last = { routes, shell, handler };
+    last = { routes: app.routes, shell, handler };
     return handler;
   }
 

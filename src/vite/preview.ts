@@ -13,7 +13,7 @@ import { runnerImport, type ResolvedConfig } from 'vite';
 import { createSnapshotHandler, fileStore, type SnapshotStore } from '../server/index.js';
 import { SHELL_FILE } from './build.js';
 import { routesFile, type Settings } from './options.js';
-import { ENTRY, entryHooks, loadApp } from './views.js';
+import { appHandlerOptions, ENTRY, entryHooks, loadApp } from './views.js';
 
 /** Imports the app (views.ts's ENTRY, for the routes module at `file`) with Vite's module runner, as the app's config resolves modules (root, aliases). */
 export const importWithVite = (config: ResolvedConfig, file: string) => async () =>
@@ -48,7 +48,7 @@ export async function previewMiddleware(
   settings: Settings,
 ): Promise<(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void> {
   const file = routesFile(settings, config.root);
-  const { routes, renderer } = await loadApp(settings, file, config.base, importWithVite(config, file));
+  const app = await loadApp(settings, file, config.base, importWithVite(config, file));
   const outDir = path.resolve(config.root, config.build.outDir);
   const files = fileStore(outDir);
   // A prerendered folder names its build; its index.html is then the home page's snapshot, and the shell the copy beside it.
@@ -59,15 +59,9 @@ export async function previewMiddleware(
       `crawlableRouter: ${shellFile} is missing: ${prerendered ? 'the folder was prerendered by something other than vite build' : 'run vite build first'}`,
     );
   const handler = createSnapshotHandler({
-    routes,
-    ...(renderer && { renderer }),
-    origin: settings.origin,
-    cleanUrls: settings.cleanUrls,
-    ...(settings.outlet !== undefined && { outlet: settings.outlet }),
+    ...appHandlerOptions(settings, app, config.logger),
     shell: readFileSync(shellFile, 'utf8'),
     cache: prerendered ? { store: readOnly(files), ttlMs: Infinity } : false,
-    onError: (error, location) =>
-      config.logger.error(`crawlable-router: ${location ?? 'a request'}: ${(error as Error)?.message ?? String(error)}`),
   });
   return (req, res, next) => void handler.node(req, res, next).catch(next);
 }

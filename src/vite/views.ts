@@ -5,9 +5,9 @@
 // `reactRenderer` in dev, build and preview alike, so that a bot's snapshot and a prerendered page
 // hold what the browser draws; a table without views is drawn by its `render` hooks.
 
-import type { Plugin } from 'vite';
+import type { Logger, Plugin } from 'vite';
 import type { AnyRoute, RouteTable } from '../index.js';
-import { SnapshotError, type SnapshotRenderer } from '../server/index.js';
+import { SnapshotError, type SnapshotHandlerOptions, type SnapshotRenderer } from '../server/index.js';
 import { loadTable, type Settings } from './options.js';
 
 /** The module that loads the app. */
@@ -65,4 +65,26 @@ export async function loadApp(
     );
   }
   return { routes, renderer: entry.react.module.reactRenderer({ routes }) };
+}
+
+/**
+ * What dev's and preview's handlers share: the app's table and renderer, the plugin's origin,
+ * clean URLs and outlet, and errors told on Vite's logger.
+ */
+export function appHandlerOptions(
+  settings: Settings,
+  { routes, renderer }: { routes: RouteTable<AnyRoute>; renderer: SnapshotRenderer | undefined },
+  logger: Logger,
+): Pick<SnapshotHandlerOptions, 'routes' | 'renderer' | 'origin' | 'cleanUrls' | 'outlet' | 'onError'> {
+  return {
+    routes,
+    ...(renderer && { renderer }),
+    origin: settings.origin,
+    cleanUrls: settings.cleanUrls,
+    ...(settings.outlet !== undefined && { outlet: settings.outlet }),
+    onError: (error, location) =>
+      logger.error(`crawlable-router: ${location ?? 'a request'}: ${(error as Error)?.message ?? String(error)}`, {
+        error: error instanceof Error ? error : null,
+      }),
+  };
 }
