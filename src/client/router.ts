@@ -111,6 +111,7 @@ export function createRouter(options: RouterOptions): Router {
   // reached whose navigation is still in flight. A navigation made meanwhile starts from there.
   let address: { loc: AppLocation; entry: Entry } | null = null;
   let pending: { loc: AppLocation; key: string } | null = null;
+  let returning = false; // restoreAddress's go() is on its way, until the browser arrives on an entry
   let controller: AbortController | undefined;
   let waiters: (() => void)[] = [];
   let started = false;
@@ -162,13 +163,20 @@ export function createRouter(options: RouterOptions): Router {
   function restoreAddress() {
     pending = null; // the restoring pop that follows is an echo, not a new navigation
     const strayed = address;
-    if (!currentEntry || !strayed || strayed.entry.key === currentEntry.key) return; // `current` is shown where the browser is
-    address = { loc: (current as Current).location, entry: currentEntry };
+    // `current` is shown where the browser is, or a go() back to it is on its way.
+    if (returning || !currentEntry || !strayed || strayed.entry.key === currentEntry.key) return;
     // As History.go() reads it (a long): a position a page script wrote (Infinity, 2 ** 32) reads
     // as 0, which is a reload, and then the URL is written back instead.
     const delta = (strayed.entry.idx - currentEntry.idx) | 0;
-    if (api > NO_API && delta) nav.go(-delta);
-    else write((current as Current).location, currentEntry, true);
+    // The browser stays on the strayed entry until the go() lands, and a navigation of the page's
+    // meanwhile (a typed `#`, a replaceState) may cancel it: `address` moves when it arrives.
+    if (api > NO_API && delta) {
+      returning = true; // set first: a `history` instance's go() arrives before it returns
+      nav.go(-delta);
+    } else {
+      address = { loc: (current as Current).location, entry: currentEntry };
+      write(address.loc, currentEntry, true);
+    }
   }
 
   /**
@@ -332,6 +340,7 @@ export function createRouter(options: RouterOptions): Router {
   /** The browser is on an entry (first load, popstate, hashchange): read it, move its form, route it. */
   function arrive(href: string, shown: AppLocation | null): Promise<boolean> | undefined {
     lastHref = href;
+    returning = false;
     const reading = adapter.read(href, shown);
     if (!reading) return;
     // Compared as the table reads it, as `current.location` is: without the tracking tags the address bar keeps.

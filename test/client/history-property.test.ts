@@ -203,5 +203,15 @@ describe.each(['history', 'hashbang'])('random history sequences in %s mode', (m
         { op: 'hash', to: '/slow/4', gap: 0 },
       ],
     ],
+    [
+      'a refused #! typed again before the go() back from the first could land',
+      [
+        { op: 'hash', to: '/fail/3', gap: 40 },
+        { op: 'anchor', to: '#a', gap: 0 },
+        { op: 'hash', to: '/no/1', gap: 5 },
+        { op: 'anchor', to: '#a', gap: 40 },
+        { op: 'replace', to: '/slow/1', gap: 0 },
+      ],
+    ],
   ])('end as one state after %s', (_, list) => check(context, list as Op[]));
 });

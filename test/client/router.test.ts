@@ -208,6 +208,27 @@ describe.each(modes)('createRouter in %s mode', (mode) => {
     expect(t.window.history.length).toBe(4);
   });
 
+  it('keeps every entry at its own position when the go() that puts a refused typed URL back is cancelled', async () => {
+    await open();
+    await t.router.navigate('/books/1');
+    t.router.beforeEach((to) => to.location !== '/books/9');
+    // The browser drops the traversal, as Chromium does when the page navigates again before it starts.
+    const go = vi.spyOn(t.window.history, 'go').mockImplementation(() => {});
+    const position = () => [(t.window.history.state as { idx?: number } | null)?.idx, t.window.history.length - 1];
+    t.window.location.hash = '#!/books/9';
+    await t.flush();
+    expect(go.mock.calls).toEqual([[-1]]);
+    // Still on the refused entry: a replace writes over it at its position, not at current's.
+    await t.router.navigate('/books/2', { replace: true });
+    expect(position()).toEqual([2, 2]);
+    expect(t.address()).toBe(t.urlOf('/books/2'));
+    // And a refused URL typed on it puts back to current's entry from there.
+    t.window.location.hash = '#!/books/9';
+    await t.flush();
+    expect(go.mock.calls).toEqual([[-1], [-1]]);
+    expect(position()).toEqual([3, 3]);
+  });
+
   it('never reloads the page when a refused back lands on an entry whose position a page script overwrote', async () => {
     await open();
     // The page's own script stamps an entry with a position History.go() would read as 0, a reload.
