@@ -73,13 +73,13 @@ export const budgets = {
     gzip: 1301,
     goal: null,
   },
-  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, gzip: 6035, goal: null },
+  'an app importing only createRouter': { code: `export { createRouter } from 'crawlable-router/client';`, gzip: 6066, goal: null },
   'an app importing createRouter and createRoutes': {
     code: `export { createRouter } from 'crawlable-router/client'; export { createRoutes } from 'crawlable-router';`,
-    gzip: 8550,
+    gzip: 8576,
     goal: 6144,
   },
-  'the UMD bundle (min file)': { code: null, gzip: 9445, goal: 6144 },
+  'the UMD bundle (min file)': { code: null, gzip: 9472, goal: 6144 },
   // The binding's own bytes, `mount` included: React, ReactDOM and the router are the app's anyway.
   'the React binding (crawlable-router/react)': {
     code: `export * from 'crawlable-router/react';`,
