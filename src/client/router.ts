@@ -17,43 +17,10 @@ import { createScroll } from './scroll.js';
 import { publishSettled } from './settled.js';
 import { FRAGMENT_API, NO_API, PATH_API, POP, PUSH, REPLACE, type Kind } from './steps.js';
 import { createView } from './view.js';
-import type { LiveWindow, RouterDocument, RouterSignal } from './dom.js';
+import { unshadowed } from './document.js';
+import { anchorMoved, MAX_REDIRECTS, newKey, statusOf, until } from './pipeline.js';
+import type { LiveWindow, RouterSignal } from './dom.js';
 import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, Target } from './types.js';
-
-/** How many redirects one navigation may follow before it is a loop. */
-const MAX_REDIRECTS = 10;
-
-const newKey = () => Math.random().toString(36).slice(2);
-
-/**
- * `doc` with its members read from its prototype, called on it: a page's named elements
- * (`<img name="querySelector">`, `<form name="head">`) shadow the document's own, never its prototype's.
- */
-const unshadowed = (doc: RouterDocument, proto = Object.getPrototypeOf(doc)): RouterDocument =>
-  new Proxy(doc, {
-    get: (target, key, value?: unknown) => (typeof (value = Reflect.get(proto, key, target)) == 'function' ? value.bind(target) : value),
-    set: (target, key, value) => Reflect.set(proto, key, value, target),
-  });
-
-/** Settles with `value`, or rejects as soon as `signal` aborts: a hung guard or loader never holds a navigation. */
-const until = <T>(value: T | Promise<T>, signal: AbortSignal) =>
-  new Promise<T>((resolve, reject) => {
-    signal.addEventListener('abort', reject);
-    Promise.resolve(value).then(resolve, reject);
-  });
-
-/**
- * Whether `to` is the location `from` shows with another anchor: the same state, so no guards, no
- * load and no render. A failed state is not: it loads again.
- */
-const anchorMoved = (from: Current | null, to: AppLocation) =>
-  from && from.error === undefined && from.location !== to && stripAnchor(from.location) === stripAnchor(to);
-
-/**
- * The status a server would answer a state with, once its hooks have run: 500 when its `load`
- * failed, 404 for no match, else 200 (a redirect that led here gives its own).
- */
-const statusOf = (match: RouteMatch, failed?: boolean) => (failed ? 500 : match.notFound ? 404 : 200);
 
 /** `add` for a set of callbacks, returning its undo (`beforeEach`, `subscribe`). */
 const adder =
