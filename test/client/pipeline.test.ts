@@ -2,10 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { createRoutes } from '../../src/index.js';
 import { anchorMoved, MAX_REDIRECTS, newKey, statusOf, until } from '../../src/client/pipeline.js';
 import type { Current } from '../../src/client/types.js';
+import type { AnyRoute, RouteMatch } from '../../src/index.js';
 
-const routes = createRoutes([{ path: '/books/:id' }], { base: '/app/', notFound: {} });
+const routes = createRoutes([{ path: '/books/:id' }], { base: '/app/' });
+const match = (location: string) => routes.resolve(location, {}) as RouteMatch<AnyRoute>;
 const shown = (location: string, error?: unknown): Current => ({
-  ...routes.resolve(location, routes.notFound ?? {}),
+  ...match(location),
   state: undefined,
   data: undefined,
   ...(error === undefined ? {} : { error }),
@@ -44,8 +46,8 @@ describe('the pipeline’s pure steps', () => {
   });
 
   it('gives the status a server answers: 500 for a failed load, 404 for no match, else 200', () => {
-    const found = routes.resolve('/books/1', {});
-    const missing = routes.resolve('/nowhere', {});
+    const found = match('/books/1');
+    const missing = match('/nowhere');
     expect([statusOf(found), statusOf(missing), statusOf(found, true), statusOf(missing, true)]).toEqual([200, 404, 500, 500]);
   });
 });
