@@ -85,12 +85,16 @@ async function seeQuiet({ page, errors, off }: Watched, list: Op[]) {
     const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const quiet = async () => {
       // Settled, with the address bar unchanged for 250 ms: every traversal asked for has landed.
+      // While the address bar is not the state shown, 2 s: the go() a router sends to put it back
+      // took longer than 250 ms to land on a loaded machine. One that never lands still fails below.
       let last = '';
-      for (let still = 0, i = 0; still < 5 && i < 200; i++) {
+      for (let still = 0, i = 0; i < 200; i++) {
         await pause(50);
         const now = location.href + document.documentElement.dataset['routerState'];
         still = now === last && now.endsWith('settled') ? still + 1 : 0;
         last = now;
+        const shown = router.current && router.href(router.current.location);
+        if (still >= (location.pathname + location.search + location.hash === shown ? 5 : 40)) break;
       }
     };
     // The Navigation API's index of the entry the router started on: its idx 0.
