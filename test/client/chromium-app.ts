@@ -6,7 +6,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, sep } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, onTestFailed } from 'vitest';
+import { launch } from '../demo/chromium.js';
 
 const DIST = join(process.cwd(), 'dist');
 
@@ -74,4 +76,82 @@ export const settled = (page: Page) =>
 /** Throws a clear error when dist/ is missing. */
 export function needDist() {
   if (!existsSync(join(DIST, 'client/index.js'))) throw new Error('dist/ is missing: npm run build first');
+}
+
+/** A file's Chromium on an app of its own: its server, one browser and one context (the modules load once). */
+export interface ChromiumApp {
+  readonly origin: string;
+  readonly context: BrowserContext;
+}
+
+/** Serves `app` in `shell` (serveApp) and starts Chromium before the file's tests; closes both after. */
+export function chromiumApp(app: string, shell: { head?: string; body?: string } = {}): ChromiumApp {
+  let server: AppServer | undefined;
+  let browser: Browser | undefined;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    needDist();
+    server = await serveApp(app, shell);
+    browser = await launch();
+    context = await browser.newContext();
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  return {
+    get origin() {
+      return (server as AppServer).origin;
+    },
+    get context() {
+      return context as BrowserContext;
+    },
+  };
+}
+
+/** Chromium keeps 50 entries of a tab's session history and drops the oldest past that: its indexes shift. */
+const HISTORY_CAP = 50;
+
+/**
+ * Tabs of `app` kept between tests, one per key. A new tab costs Chromium a renderer process, about
+ * half a CPU-second; a new document in a kept tab costs none. `take()` gives a test the key's tab on
+ * about:blank (a `#!` URL after another on the same path would only be a hash change), its records
+ * and its origin's sessionStorage emptied, as a new tab's are; or a new tab, `init` run on it, when
+ * there is none, or when the kept one's history has no room for the `room` entries a test may add.
+ * A tab a test failed in is closed, never reused. A test must not walk back past its first document.
+ */
+export function keptTabs(app: ChromiumApp, room: number, init: (page: Page, key: string) => Promise<unknown>) {
+  const tabs = new Map<string, Watched>();
+  /** Closes `t`, never to be reused. */
+  async function drop(t: Watched) {
+    for (const [key, kept] of tabs) if (kept === t) tabs.delete(key);
+    await t.page.close();
+  }
+  async function take(key: string): Promise<Watched> {
+    let t = tabs.get(key);
+    if (t) {
+      const length = await t.page.evaluate((origin) => {
+        if (location.origin === origin) sessionStorage.clear();
+        return history.length;
+      }, app.origin);
+      if (length + 1 + room > HISTORY_CAP) {
+        tabs.delete(key);
+        await t.page.close();
+        t = undefined;
+      }
+    }
+    if (t) {
+      await t.page.goto('about:blank');
+      t.errors.length = 0;
+      t.off.length = 0;
+    } else {
+      t = await watchedPage(app.context, app.origin);
+      await init(t.page, key);
+      tabs.set(key, t);
+    }
+    const taken = t;
+    onTestFailed(() => drop(taken));
+    return taken;
+  }
+  return { take, drop };
 }

@@ -1,8 +1,6 @@
-import type { Browser, BrowserContext } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { toUrl } from '../../src/index.js';
-import { launch } from '../demo/chromium.js';
-import { needDist, serveApp, watchedPage, type AppServer, type Watched } from './chromium-app.js';
+import { chromiumApp, watchedPage, type Watched } from './chromium-app.js';
 
 // DOM clobbering, in real Chromium (the built ES modules, `npm run build` first). An HTML document's
 // named properties override its built-ins: `<img name="querySelector">` in a page makes
@@ -95,21 +93,9 @@ interface Seen {
   failed: string | undefined;
 }
 
-let server: AppServer;
-let browser: Browser;
-let context: BrowserContext;
-beforeAll(async () => {
-  needDist();
-  server = await serveApp(APP, {
-    head: '<meta name="description" content="shell">',
-    body: `${SHELL_NAMED}${WINDOW_NAMED}<nav><a href="/app/">home</a></nav><main id="app"></main>`,
-  });
-  browser = await launch();
-  context = await browser.newContext();
-}, 60_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+const app = chromiumApp(APP, {
+  head: '<meta name="description" content="shell">',
+  body: `${SHELL_NAMED}${WINDOW_NAMED}<nav><a href="/app/">home</a></nav><main id="app"></main>`,
 });
 
 /** Reads what the page shows. */
@@ -152,10 +138,10 @@ describe.each(['history', 'hashbang'] as Mode[])('a page whose named elements sh
   const url = (location: string) => toUrl(location, { base: '/app/', mode });
 
   it('starts, routes link clicks and back/forward, and keeps the title and head tags right', async () => {
-    const t = await watchedPage(context, server.origin);
+    const t = await watchedPage(app.context, app.origin);
     try {
       await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
-      await t.page.goto(server.origin + url('/'));
+      await t.page.goto(app.origin + url('/'));
       await settled(t);
       const home = { location: '/', address: url('/'), title: 'Home', description: ['home'], alternate: [], h1: 'Home' };
       expect(await seen(t)).toEqual({ ...home, state: 'settled', status: '200', failed: undefined });
