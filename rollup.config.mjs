@@ -6,7 +6,8 @@ import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import replace from '@rollup/plugin-replace';
 import terser from '@rollup/plugin-terser';
-import typescript from '@rollup/plugin-typescript';
+import { existsSync } from 'node:fs';
+import ts from 'typescript';
 import { dts } from 'rollup-plugin-dts';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -68,7 +69,30 @@ const umd = { input: 'src/umd.ts', file: 'dist/crawlable-router.umd', name: 'Cra
 // Vite is the plugin's optional peer (src/vite/), React and react-dom the binding's (src/react/):
 // imported at run time by the app, never bundled.
 const external = (id) => /^(parse5|saxes|isbot|happy-dom|playwright-core|vite$|node:|#build-mode$|(react|react-dom)(\/|$))/.test(id);
-const ts = () => typescript({ tsconfig: './tsconfig.build.json' });
+// TypeScript to JavaScript file by file, as tsc emits it (`isolatedModules` holds every file to
+// what one file alone can be compiled from): `npm run typecheck` checks the types, once, so the
+// build makes no program of its own. A relative `./x.js` import names `./x.ts`, as tsc reads it.
+const { options: compilerOptions } = ts.parseJsonConfigFileContent(
+  ts.readConfigFile('tsconfig.build.json', ts.sys.readFile).config,
+  ts.sys,
+  process.cwd(),
+);
+const transpile = () => ({
+  name: 'transpile',
+  resolveId(id, importer) {
+    if (!importer?.endsWith('.ts') || !/^\.\.?\//.test(id) || !id.endsWith('.js')) return null;
+    const file = resolve(importer, '..', id.replace(/\.js$/, '.ts'));
+    return existsSync(file) ? file : null;
+  },
+  transform(code, id) {
+    if (!id.endsWith('.ts')) return null;
+    const { outputText, sourceMapText } = ts.transpileModule(code, {
+      compilerOptions: { ...compilerOptions, sourceMap: true },
+      fileName: id,
+    });
+    return { code: outputText.replace(/\n\/\/# sourceMappingURL=.*$/, ''), map: sourceMapText };
+  },
+});
 const modules = { dir: 'dist', preserveModules: true, preserveModulesRoot: 'src' };
 // The UMD files are built as an app's bundler would build them (src/env/dev.browser.ts, with
 // process.env.NODE_ENV written in): the min file for production, so the minifier drops the long
@@ -85,7 +109,7 @@ export default [
   {
     input: [...Object.values(entries), cli, child, ...Object.values(browser), ...modes],
     external,
-    plugins: [ts()],
+    plugins: [transpile()],
     output: [
       { ...modules, format: 'es', entryFileNames: '[name].js' },
       { ...modules, format: 'cjs', entryFileNames: '[name].cjs', exports: 'named' },
@@ -99,7 +123,7 @@ export default [
   })),
   ...['development', 'production'].map((env) => ({
     input: umd.input,
-    plugins: [browserField, buildMode(env), nodeResolve(), commonjs(), ts(), nodeEnv(env)],
+    plugins: [browserField, buildMode(env), nodeResolve(), commonjs(), transpile(), nodeEnv(env)],
     output:
       env === 'production'
         ? { file: `${umd.file}.min.js`, format: 'umd', name: umd.name, banner, plugins: [minify] }
