@@ -6,8 +6,9 @@ import { defineConfig, type Plugin } from 'vitest/config';
 // with a `// @vitest-environment happy-dom` line. `vitest --mode fuzz` (npm run fuzz) runs the
 // fuzz properties with FUZZ_RUNS cases each (test/fuzz/runs.ts) and no per-test time limit.
 //
-// Two projects, both run by `npm test`: `unit` (`npm run test:unit`), every test file that needs
-// nothing but `npm ci` and is not one of the long checks; `heavy`, the files listed in HEAVY. A
+// Three projects, all run by `npm test`: `unit` and `unit-own-modules` (`npm run test:unit`), every
+// test file that needs nothing but `npm ci` and is not one of the long checks; `heavy`, the files
+// listed in HEAVY. A
 // unit file that loads the build, the demo, playwright-core or redis fails at once (unitOnly),
 // naming HEAVY: a file cannot pass as a unit test in a worktree that has dist/ and fail in a clean
 // clone.
@@ -63,7 +64,13 @@ const HEAVY = [
   'test/server/cache/fleet.test.ts',
   'test/server/cache/redis-store.test.ts',
 ];
-for (const file of HEAVY)
+/**
+ * Unit files that replace a module for themselves (vi.mock): the unit project's files share one module
+ * registry per worker, where a replaced module would be the real one for whichever file loaded it first.
+ */
+const OWN_MODULES = ['test/server/html/shell.test.ts'];
+
+for (const file of [...HEAVY, ...OWN_MODULES])
   if (!file.includes('*') && !existsSync(file)) throw new Error(`vitest.config.ts lists ${file}, which is not there`);
 
 /** How long one test may take before it is taken for hung (test/liveness.ts waits less, so its own message fails first). */
@@ -116,8 +123,16 @@ export default defineConfig(({ mode }) => ({
     maxWorkers: 2,
     env: mode === 'fuzz' ? { FUZZ_RUNS: process.env['FUZZ_RUNS'] ?? '20000' } : {},
     projects: [
-      // Threads: a file's worker starts faster than a process, and unit tests need no process of their own.
-      { extends: true, plugins: [unitOnly()], test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: HEAVY, pool: 'threads' } },
+      // Threads: a file's worker starts faster than a process, and unit tests need no process of their
+      // own. Not isolated: each worker loads the sources and test helpers once for all its files (a third
+      // of the project's time went to loading them again per file), so a unit file restores what it
+      // changes (spies, globals, timers), and one that replaces a module is in OWN_MODULES.
+      {
+        extends: true,
+        plugins: [unitOnly()],
+        test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...HEAVY, ...OWN_MODULES], pool: 'threads', isolate: false },
+      },
+      { extends: true, plugins: [unitOnly()], test: { name: 'unit-own-modules', include: OWN_MODULES, pool: 'threads' } },
       { extends: true, test: { name: 'heavy', include: HEAVY } },
     ],
   },

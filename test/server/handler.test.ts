@@ -611,13 +611,17 @@ describe('cache', () => {
       },
     };
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const handler = createSnapshotHandler({ routes: table(), origin: ORIGIN, cache: { store } });
-    const response = await handler.fetch(new Request(`${ORIGIN}/?_escaped_fragment_=/books/1`));
-    expect(response?.status).toBe(200);
-    expect(logged.mock.calls.map(([text]) => text)).toEqual([
-      'crawlable-router: the snapshot store failed; states are rendered here, unshared, until it answers again:',
-    ]);
-    expect(logged.mock.calls[0]?.[1]).toEqual(new Error('Redis is not connected'));
+    try {
+      const handler = createSnapshotHandler({ routes: table(), origin: ORIGIN, cache: { store } });
+      const response = await handler.fetch(new Request(`${ORIGIN}/?_escaped_fragment_=/books/1`));
+      expect(response?.status).toBe(200);
+      expect(logged.mock.calls.map(([text]) => text)).toEqual([
+        'crawlable-router: the snapshot store failed; states are rendered here, unshared, until it answers again:',
+      ]);
+      expect(logged.mock.calls[0]?.[1]).toEqual(new Error('Redis is not connected'));
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
 
