@@ -166,9 +166,13 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
+  await Promise.all([...shared.values()].map((r) => r.close()));
   await upstream.close();
   rmSync(dir, { recursive: true, force: true });
 });
+
+/** The renderers setup() made, by their settings, closed once the file's tests are done. */
+const shared = new Map<string, HeadlessRenderer>();
 
 const routes = (base = '/') => createRoutes([{ path: '/' }, { path: '/books/:id' }], { base });
 
@@ -183,14 +187,18 @@ function setup(
     upstreamMethods?: string[];
   } = {},
 ) {
-  const renderer = headlessRenderer({
+  const settings = {
     root: path.join(dir, app),
     timeoutMs: options.timeoutMs ?? RENDER_LIVENESS_MS,
     maxPages: options.maxPages ?? 2,
     upstream: upstream.base,
     upstreamMethods: options.upstreamMethods,
-  });
-  renderers.push(renderer);
+  };
+  // Tests with the same renderer settings share one (the mode and clean URLs are the handler's):
+  // each renderer keeps a spare page process started, a second of CPU that a renderer used once wastes.
+  const key = JSON.stringify(settings);
+  const renderer = shared.get(key) ?? headlessRenderer(settings);
+  shared.set(key, renderer);
   const handler = createSnapshotHandler({
     routes: routes(options.base),
     origin: 'https://example.com',
