@@ -36,7 +36,7 @@ beforeAll(async () => {
     );
   });
   browser = await launch();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   await server?.close();

@@ -49,7 +49,7 @@ describe('the snapshot server under load', () => {
     expect(report.flood.crawler.every((r) => r.status === 200)).toBe(true);
     // The cache is bounded at 2,000 snapshots or 8 MB: the server stays far below this.
     expect(report.end).toBeLessThan(400);
-  }, 60_000);
+  });
 
   it('renders each state once across two processes sharing Redis, where two with their own memory render some twice', async () => {
     const [one, two, shared] = (await runFleet({ seconds: 1.5 })) as [FleetPhase, FleetPhase, FleetPhase];
@@ -63,5 +63,5 @@ describe('the snapshot server under load', () => {
     // processes render on their own meanwhile, as they must, and onError hears of it.
     if (shared.storeFaults === 0) expect(shared.rendersPerState).toBe(1);
     else expect(shared.rendersPerState).toBeLessThan(two.rendersPerState);
-  }, 60_000);
+  });
 });

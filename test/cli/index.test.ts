@@ -12,6 +12,8 @@ import { startSite } from '../verify/site.js';
 
 const BIN = path.resolve('bin/crawlable-router.js');
 const VERSION = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+/** The --timeout of the run with a stuck state: it must pass for the healthy ones at load 20 on two cores (liveness). */
+const STUCK_AFTER_MS = 20_000;
 const CORE = pathToFileURL(path.resolve('dist/index.js')).href;
 let dir: string;
 
@@ -47,10 +49,12 @@ export default createRoutes([
     'app',
     `document.title = 'At ' + location.pathname; document.getElementById('app').innerHTML = '<p>drawn by the client for ' + location.pathname + '</p>';`,
   );
-  // The same app, stuck for ever in a script on /books/8.
+  // The same app, stuck for ever in a script on /books/8: blocked in Atomics.wait, which never
+  // returns to the event loop, as a `while (true) {}` would not either, but holds no core for the
+  // --timeout the test must give a busy machine.
   clientApp(
     'stuck',
-    `if (location.pathname === '/books/8') { while (true) {} } document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
+    `if (location.pathname === '/books/8') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); document.getElementById('app').textContent = 'drawn ' + location.pathname;`,
   );
   writeFileSync(
     path.join(dir, 'stuck.mjs'),
@@ -183,7 +187,8 @@ describe('crawlable-router prerender (child process)', () => {
   });
 
   it('fails only the state whose script never yields with --isolate, and finishes the run', async () => {
-    // One state at a time, with time for a fresh thread to load happy-dom on a busy machine.
+    // One state at a time, with time for a fresh page process to load happy-dom on a busy machine:
+    // about a second of CPU, and 4 s were too few at load 10 on two cores (/books/7 failed too).
     const result = await cli([
       'prerender',
       '--routes',
@@ -196,12 +201,12 @@ describe('crawlable-router prerender (child process)', () => {
       'stuck',
       '--isolate',
       '--timeout',
-      '4000',
+      String(STUCK_AFTER_MS),
       '--concurrency',
       '1',
       '--no-sitemap',
     ]);
-    expect(result.stderr).toMatch(/FAILED \/books\/8: rendering \/books\/8 took longer than 4000 ms/);
+    expect(result.stderr).toMatch(new RegExp(`FAILED /books/8: rendering /books/8 took longer than ${STUCK_AFTER_MS} ms`));
     expect(result.code).toBe(EXIT.FAILURES);
     expect(readFileSync(path.join(dir, 'out-stuck/books/7/index.html'), 'utf8')).toContain('drawn /books/7');
     expect(existsSync(path.join(dir, 'out-stuck/books/8/index.html'))).toBe(false);
@@ -552,7 +557,7 @@ describe('crawlable-router verify', () => {
     } finally {
       await slow.close();
     }
-  }, 30_000);
+  });
 
   it('exits 3 when the browser cannot start', async () => {
     const err: string[] = [];

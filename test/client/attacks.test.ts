@@ -14,7 +14,7 @@ const STEP_LIVENESS_MS = 30_000;
 vi.setConfig({ testTimeout: TEST_LIVENESS_MS });
 
 const app = hostileBrowser('<nav id="nav"></nav><main id="app"></main><p id="reviews" style="margin-top:3000px">reviews</p>');
-beforeAll(() => app.open(), 60_000);
+beforeAll(() => app.open());
 afterAll(() => app.close());
 
 describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
@@ -70,7 +70,7 @@ describe.each(['history', 'hashbang'] as const)('in %s mode', (mode) => {
     // its script runs (14-15 s a mode on a quiet 2-core machine, 4-5 s at 500 kB: its time grows
     // faster than the URL); the router's own work on a 1 MB location is a few ms (toLocation 5 ms,
     // resolve 3 ms in Node), so 500 kB proves as much at a third of the suite's time.
-  }, 60_000);
+  });
 });
 
 describe.each(['history', 'hashbang'] as const)('failures in %s mode', (mode) => {

@@ -176,5 +176,5 @@ describe.each(['history', 'hashbang'] as Mode[])('a page whose named elements sh
     } finally {
       await t.page.close();
     }
-  }, 60_000);
+  });
 });

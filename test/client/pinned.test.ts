@@ -39,7 +39,7 @@ beforeAll(async () => {
     `<!doctype html><html><head><meta charset="utf-8"><title>app</title><script src="crawlable-router.umd.min.js"></script></head><body>${BODY}<script>${APP}</script></body></html>`,
   );
   browser = await launch();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   rmSync(dir, { recursive: true, force: true });

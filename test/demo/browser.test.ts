@@ -18,7 +18,7 @@ let page: Page;
 beforeAll(async () => {
   demo = await startDemo({ timeoutMs: RENDER_LIVENESS_MS });
   browser = await launch();
-}, 60_000);
+});
 afterAll(async () => {
   await browser?.close();
   await demo?.close();

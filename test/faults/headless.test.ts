@@ -208,7 +208,7 @@ describe('a page whose document passes maxSnapshotBytes', () => {
       '/huge',
     );
     expect((await handler.render('/fine')).html).toContain('drawn /fine');
-  }, 60_000);
+  });
 });
 
 const settings = { origin: 'https://example.com', base: '/', mode: 'history' as const };
@@ -276,7 +276,7 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
     expect(renderer.openPages).toBe(0);
     // The stuck thread was terminated; another takes the next render.
     expect((await renderer.render(job('/fine/3'))).html).toContain('drawn /fine/3');
-  }, 60_000);
+  });
 
   it("ends with TIMEOUT at the renderer's own timeoutMs (plus a second's grace) when nothing aborts it", async () => {
     // The page must be in its loop when timeoutMs ends (at 300 ms, a page still starting on a busy

@@ -446,11 +446,8 @@ describe('a page that writes its own frames to its page process channel (fd 3)',
     expect.soft(appText(next)).toBe('drawn /fine');
   }
 
-  it(
-    'a raw frame announcing 2 GiB on the page process channel does not grow the server by it: the render is 500, the next state 200',
-    () => refusedWhole('announce'),
-    30_000,
-  );
+  it('a raw frame announcing 2 GiB on the page process channel does not grow the server by it: the render is 500, the next state 200', () =>
+    refusedWhole('announce'));
 
   it('a flood of messages from a page that already answered 200 does not grow the server, and the next state renders 200, not 504', async () => {
     const render = await serve('flood', { maxPages: 1 });
@@ -466,13 +463,10 @@ describe('a page that writes its own frames to its page process channel (fd 3)',
     expect.soft(rss).toBeLessThan(64 * MiB);
     expect.soft(result.later.map((reply) => reply.status)).toEqual([200, 200, 200, 200, 200]);
     expect.soft(result.later.map(appText)).toEqual(['drawn /fine/1', 'drawn /fine/2', 'drawn /fine/3', 'drawn /fine/4', 'drawn /fine/5']);
-  }, 30_000);
+  });
 
-  it(
-    'one message of 600 MiB on the page process channel does not grow the server by it: the render is 500, the next state 200',
-    () => refusedWhole('huge'),
-    30_000,
-  );
+  it('one message of 600 MiB on the page process channel does not grow the server by it: the render is 500, the next state 200', () =>
+    refusedWhole('huge'));
 
   it("a message on the channel in Node's own IPC vocabulary (NODE_HANDLE_ACK) throws nothing in the server, and the next state renders 200", async () => {
     const thrown: unknown[] = [];
@@ -489,7 +483,7 @@ describe('a page that writes its own frames to its page process channel (fd 3)',
     } finally {
       process.off('uncaughtExceptionMonitor', monitor);
     }
-  }, 30_000);
+  });
 });
 
 /** Renders later states after a poisoning one: each is 200, drawn, and carries nothing the page injected. */
@@ -509,19 +503,19 @@ describe('a page that poisons what its page process shares', () => {
     // With intrinsics frozen the wrap itself throws in the page's script: its own state fails (500).
     expect.soft((await render('/poison')).status).toBe(500);
     await expectCleanAfter(render);
-  }, 30_000);
+  });
 
   it("a page that wraps happy-dom's shared Element.prototype.getAttribute puts no <script> into later states' snapshots", async () => {
     const render = await serve('getattribute', { maxPages: 1 });
     expect.soft((await render('/poison')).status).toBe(200);
     await expectCleanAfter(render);
-  }, 30_000);
+  });
 
   it("a page that wraps happy-dom's shared Element.prototype.getAttribute to say 404 does not turn later states into 404s", async () => {
     const render = await serve('not-found', { maxPages: 1 });
     expect.soft((await render('/poison')).status).toBe(200);
     await expectCleanAfter(render);
-  }, 30_000);
+  });
 });
 
 describe('what a page holds and reaches from its page process', () => {
@@ -532,7 +526,7 @@ describe('what a page holds and reaches from its page process', () => {
     expect.soft(appText(reply)).not.toBe('drawn /attack 566');
     const next = await render('/fine');
     expect.soft(next.status).toBe(200);
-  }, 30_000);
+  });
 
   it('no network at the OS level: a page that climbs to raw TCP and UDP handles reaches no listener on 127.0.0.1', async () => {
     const render = await serve('network', { maxPages: 1, timeoutMs: 8000 });
@@ -540,7 +534,7 @@ describe('what a page holds and reaches from its page process', () => {
     // Whatever the render's outcome, nothing may have arrived.
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect.soft({ tcp: tcpGot, udp: udpGot }, appText(reply)).toEqual({ tcp: [], udp: [] });
-  }, 30_000);
+  });
 
   it('a page cannot renice or signal the server: its priority is unchanged, it is alive, and its inspector stays closed', async () => {
     const priority = os.getPriority(process.pid);
@@ -556,7 +550,7 @@ describe('what a page holds and reaches from its page process', () => {
     } finally {
       if (!openBefore && inspector.url()) inspector.close();
     }
-  }, 30_000);
+  });
 
   it('a 60 MiB request body from a page never reaches the upstream past 5 MiB, and the server answers other requests', async () => {
     const render = await serve('body', { upstreamMethods: ['GET', 'HEAD', 'POST'], maxPages: 1, timeoutMs: 10_000 });
@@ -570,5 +564,5 @@ describe('what a page holds and reaches from its page process', () => {
     const next = await render('/fine');
     expect.soft(next.status).toBe(200);
     expect.soft(appText(next)).toBe('drawn /fine upstream /api/ok');
-  }, 30_000);
+  });
 });

@@ -169,7 +169,7 @@ describe('the headless gate', () => {
       await endless.close();
       await declared.close();
     }
-  }, 30_000);
+  });
 
   it("holds at most REQUEST_BYTES of what a render's requests carry while they wait, and refuses one more at once (security, tenth round)", async () => {
     // Waiting requests were held with their bodies, URLs and headers: behind six slow answers of the

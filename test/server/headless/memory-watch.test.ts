@@ -31,5 +31,5 @@ describe.runIf(canWatch)('the memory watch (Linux)', () => {
     } finally {
       child.kill('SIGKILL');
     }
-  }, 30_000);
+  });
 });

@@ -192,5 +192,5 @@ describe.each(['bots', 'all', 'shell'] as const)('cleanUrls %s', (cleanUrls) => 
       }
     }
     expect(problems.join('\n')).toBe('');
-  }, 30_000);
+  });
 });
