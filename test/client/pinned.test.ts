@@ -16,6 +16,8 @@ let dir: string;
 let file: string;
 let browser: Browser;
 let page: Page;
+/** Console errors and warnings, and uncaught errors, of the page. */
+let logged: string[];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'crawlable-router-pinned-'));
   file = writeFileApp(dir);
@@ -27,6 +29,9 @@ afterAll(async () => {
 });
 beforeEach(async () => {
   page = await browser.newPage();
+  logged = [];
+  page.on('console', (message) => void (['error', 'warning', 'assert'].includes(message.type()) && logged.push(message.text())));
+  page.on('pageerror', (error) => void logged.push(error.message));
 });
 afterEach(() => page.close());
 
@@ -50,9 +55,15 @@ function pageDriver(): PageDriver {
 }
 
 describe('a page opened from file://', () => {
-  it('chooses #!, navigates, routes link clicks and back/forward, never leaving the file', () => walkFile(pageDriver(), file));
+  it('chooses #!, navigates, routes link clicks and back/forward, never leaving the file, logging nothing', async () => {
+    await walkFile(pageDriver(), file);
+    expect(logged).toEqual([]);
+  });
 
-  it('reads the state a #! link to the file names', () => openFileDeepLink(pageDriver(), file));
+  it('reads the state a #! link to the file names, logging nothing', async () => {
+    await openFileDeepLink(pageDriver(), file);
+    expect(logged).toEqual([]);
+  });
 });
 
 describe('a sandboxed srcdoc frame (allow-scripts, no allow-same-origin)', () => {
