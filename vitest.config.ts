@@ -8,12 +8,11 @@ import { defineConfig, type Plugin } from 'vitest/config';
 //
 // Three projects, all run by `npm test`: `unit` and `unit-own-modules` (`npm run test:unit`), every
 // test file that needs nothing but `npm ci` and is not one of the long checks; `heavy`, the files
-// listed in HEAVY. A
-// unit file that loads the build, the demo, playwright-core or redis fails at once (unitOnly),
-// naming HEAVY: a file cannot pass as a unit test in a worktree that has dist/ and fail in a clean
-// clone.
+// listed in HEAVY. A unit file that loads the build, the demo, playwright-core, puppeteer-core or
+// redis fails at once (unitOnly), naming HEAVY: a file cannot pass as a unit test in a worktree that
+// has dist/ and fail in a clean clone.
 
-/** The test files that need the build (dist/, bin/), the demo's build, Chromium or Redis, a process of their own, and the long checks. */
+/** The test files that need the build (dist/, bin/), the demo's build, Chromium, Firefox or Redis, a process of their own, and the long checks. */
 const HEAVY = [
   // The long checks: the fuzz properties (`npm run fuzz` runs them longer) and the formatting of
   // every source file (prettier over some 250 files).
@@ -49,6 +48,8 @@ const HEAVY = [
   'test/demo/crawl.test.ts',
   'test/demo/no-js-crawl.test.ts',
   'test/verify/browser.test.ts',
+  // Firefox (Debian's firefox-esr, through puppeteer-core), and the package's build it loads.
+  'test/client/firefox.test.ts',
   // The Vite plugin and the React binding, through the built package linked into an app.
   'test/vite/*.test.ts',
   'test/react/bundle.test.ts',
@@ -77,12 +78,13 @@ for (const file of [...HEAVY, ...OWN_MODULES])
 const TEST_LIMIT_MS = 120_000;
 
 const root = fileURLToPath(new URL('.', import.meta.url));
-/** What a unit test may not load: the build, the demo (its server runs on the build), Chromium's driver, Redis's client. */
+/** What a unit test may not load: the build, the demo (its server runs on the build), Chromium's and Firefox's drivers, Redis's client. */
 const OFF_LIMITS = [
   { what: 'the build', path: `${root}dist/` },
   { what: 'the demo', path: `${root}demo/` },
   { what: 'bin/ (the build)', path: `${root}bin/` },
   { what: 'playwright-core (Chromium)', path: '/node_modules/playwright-core/' },
+  { what: 'puppeteer-core (Firefox)', path: '/node_modules/puppeteer-core/' },
   { what: 'redis', path: '/node_modules/redis/' },
   { what: 'redis', path: '/node_modules/@redis/' },
 ];
@@ -99,7 +101,7 @@ function unitOnly(): Plugin {
         OFF_LIMITS.find(({ path }) => id.includes(path)) ??
         (/^crawlable-router(\/|$)/.test(source)
           ? { what: 'the build' }
-          : /^(playwright-core|redis|@redis\/)/.test(source)
+          : /^(playwright-core|puppeteer-core|redis|@redis\/)/.test(source)
             ? { what: source }
             : null);
       if (off)

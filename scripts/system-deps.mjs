@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // The system programs the tests drive for real: Debian's Chromium (through playwright-core, which
-// never downloads a browser of its own) and Debian's redis-server (started by the fleet tests on
-// 127.0.0.1). Run before every `npm test`: a program that is missing is installed with apt-get when
-// this process may (root, apt-get present); otherwise it stops naming the one command to run.
+// never downloads a browser of its own), Debian's Firefox ESR (through puppeteer-core over WebDriver
+// BiDi, likewise) and Debian's redis-server (started by the fleet tests on 127.0.0.1). Run before
+// every `npm test`: a program that is missing is installed with apt-get when this process may
+// (root, apt-get present); otherwise it stops naming the one command to run.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
@@ -11,6 +12,7 @@ import { delimiter, join } from 'node:path';
 /** Each program: where it is looked for and the Debian package that provides it. */
 const programs = [
   { name: 'Chromium', path: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', pkg: 'chromium' },
+  { name: 'Firefox', path: process.env.FIREFOX_PATH ?? '/usr/bin/firefox-esr', pkg: 'firefox-esr' },
   { name: 'redis-server', path: process.env.REDIS_SERVER_PATH ?? onPath('redis-server'), pkg: 'redis-server' },
 ];
 
@@ -56,6 +58,8 @@ try {
 }
 const still = missing.filter((p) => !executable(p.path));
 if (still.length > 0) {
-  console.error(`${still.map((p) => p.path).join(', ')} still missing after apt-get; set CHROMIUM_PATH / REDIS_SERVER_PATH.`);
+  console.error(
+    `${still.map((p) => p.path).join(', ')} still missing after apt-get; set CHROMIUM_PATH / FIREFOX_PATH / REDIS_SERVER_PATH.`,
+  );
   process.exit(1);
 }
