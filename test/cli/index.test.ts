@@ -49,9 +49,8 @@ export default createRoutes([
     'app',
     `document.title = 'At ' + location.pathname; document.getElementById('app').innerHTML = '<p>drawn by the client for ' + location.pathname + '</p>';`,
   );
-  // The same app, stuck for ever in a script on /books/8: blocked in Atomics.wait, which never
-  // returns to the event loop, as a `while (true) {}` would not either, but holds no core for the
-  // --timeout the test must give a busy machine.
+  // The same app, stuck for ever in a script on /books/8. Like `while (true) {}`, Atomics.wait never
+  // returns to the event loop; unlike it, it holds no core through the long --timeout the test gives.
   clientApp(
     'stuck',
     `if (location.pathname === '/books/8') Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0); document.getElementById('app').textContent = 'drawn ' + location.pathname;`,

@@ -133,7 +133,10 @@ let dir: string;
 let upstream: Running;
 let pings = 0;
 let posts = 0;
+/** Renderers a test made for itself, closed after it. */
 const renderers: HeadlessRenderer[] = [];
+/** The renderers setup() made, by their settings, closed once the file's tests are done. */
+const shared = new Map<string, HeadlessRenderer>();
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'headless-'));
@@ -170,9 +173,6 @@ afterAll(async () => {
   await upstream.close();
   rmSync(dir, { recursive: true, force: true });
 });
-
-/** The renderers setup() made, by their settings, closed once the file's tests are done. */
-const shared = new Map<string, HeadlessRenderer>();
 
 const routes = (base = '/') => createRoutes([{ path: '/' }, { path: '/books/:id' }], { base });
 
