@@ -18,8 +18,8 @@ import { leftOut, SPA_LEFT_OUT } from './sample.js';
 // every state of the app, each at one URL; and each page it would index naming a canonical URL that
 // is a page it indexes, with no fragment and no tracking tag, and no two pages with the same text
 // under two canonical URLs.
-// The client-only app (/spa/), whose every page is a headless render, is fetched but for seven in
-// eight of its book and author pages (test/demo/sample.ts): the crawler still finds each of them,
+// The client-only app (/spa/), whose every page is a headless render, is fetched but for its book
+// and author pages out of the sample (test/demo/sample.ts): the crawler still finds each of them,
 // linked from the pages it fetches, and fetches every other state, each route and each outcome.
 // The other three apps render every page, the same routes on the same data, and are crawled whole.
 const GOOGLEBOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
