@@ -135,7 +135,11 @@ export default defineConfig(({ mode }) => ({
         test: { name: 'unit', include: ['test/**/*.test.ts'], exclude: [...HEAVY, ...OWN_MODULES], pool: 'threads', isolate: false },
       },
       { extends: true, plugins: [unitOnly()], test: { name: 'unit-own-modules', include: OWN_MODULES, pool: 'threads' } },
-      { extends: true, test: { name: 'heavy', include: HEAVY } },
+      // A process per worker (forks: the default), for the files that start servers, browsers and
+      // children. Not isolated either, for the same reason: a fresh process per file loaded vitest,
+      // the sources and playwright-core again each time. A heavy file stops what it starts and puts
+      // back what it changes (process.env through vi.unstubAllEnvs, the working directory).
+      { extends: true, test: { name: 'heavy', include: HEAVY, isolate: false } },
     ],
   },
 }));
