@@ -12,7 +12,7 @@ import { defineConfig, type Plugin } from 'vitest/config';
 // redis fails at once (unitOnly), naming HEAVY: a file cannot pass as a unit test in a worktree that
 // has dist/ and fail in a clean clone.
 
-/** The test files that need the build (dist/, bin/), the demo's build, Chromium, Firefox or Redis, a process of their own, and the long checks. */
+/** The test files that need the build (dist/, bin/), the demo's build, Chromium, Firefox or Redis, a worker process (not a thread), and the long checks. */
 const HEAVY = [
   // The long checks: the fuzz properties (`npm run fuzz` runs them longer) and the formatting of
   // every source file (prettier over some 250 files).
