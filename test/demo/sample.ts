@@ -1,14 +1,12 @@
 // The book and author pages the demo's crawl tests fetch in the client-only app and check in
-// Chromium. The client-only app (/spa/) has no views on its server: each of its states a crawler
-// fetches is rendered headless, in a page process of its own that takes most of a second of CPU to
-// start (happy-dom's modules); its 222 book and author pages took most of the two crawl tests' seven
-// minutes on two cores, and checking one in eight of every app's in Chromium most of the crawl
-// test's CPU. They are two routes, each page the same code on other data, and the other apps render
-// every one of them from the same route table (demo/app/routes.js). What can differ from page to page
-// is the text: so the sample is a page for each kind of text the catalogue holds (ASCII, accented
-// Latin, Japanese, Cyrillic, &, +, %), and the last book and author. The crawl tests fetch every
-// other state of every app: each route, each outcome (200, the deliberate 404s, the 301 of an old
-// URL), each page of /books, each search.
+// Chromium. Each state of the client-only app (/spa/) a crawler fetches is rendered headless, in a
+// page process of its own (most of a second of CPU), and each check in Chromium loads a state twice;
+// each app has 222 book and author pages. They are two routes, each page the same code on other
+// data, and the other apps render every one of them from the same route table (demo/app/routes.js).
+// What differs from page to page is the text: so the sample is a page for each kind of text the
+// catalogue holds (ASCII, accented Latin, Japanese, Cyrillic, &, +, %), and the last book and author.
+// The crawl tests fetch every other state of every app: each route, each outcome (200, the
+// deliberate 404s, the 301 of an old URL), each page of /books, each search.
 import { readFileSync } from 'node:fs';
 
 const data = JSON.parse(readFileSync('demo/public/data/books.json', 'utf8')) as {
