@@ -6,9 +6,9 @@ import { defineConfig, type Plugin } from 'vitest/config';
 // with a `// @vitest-environment happy-dom` line. `vitest --mode fuzz` (npm run fuzz) runs the
 // fuzz properties with FUZZ_RUNS cases each (test/fuzz/runs.ts) and no per-test time limit.
 //
-// Three projects, all run by `npm test`: `unit` and `unit-own-modules` (`npm run test:unit`), every
-// test file that needs nothing but `npm ci` and is not one of the long checks; `heavy`, the files
-// listed in HEAVY. A unit file that loads the build, the demo, playwright-core, puppeteer-core or
+// Four projects, all run by `npm test`: `unit` and `unit-own-modules` (`npm run test:unit`), every
+// test file that needs nothing but `npm ci` and is not one of the long checks; `heavy` and
+// `heavy-own-process`, the files listed in HEAVY. A unit file that loads the build, the demo, playwright-core, puppeteer-core or
 // redis fails at once (unitOnly), naming HEAVY: a file cannot pass as a unit test in a worktree that
 // has dist/ and fail in a clean clone.
 
@@ -70,8 +70,14 @@ const HEAVY = [
  * registry per worker, where a replaced module would be the real one for whichever file loaded it first.
  */
 const OWN_MODULES = ['test/server/html/shell.test.ts'];
+/**
+ * Heavy files that stub NODE_ENV to "production" and build or run React with it: the first require of
+ * React in a process picks its production build (which has no `act`) for the rest of that process, so
+ * each of these runs in a process of its own.
+ */
+const OWN_PROCESS = ['test/browser-field.test.ts', 'test/react/bundle.test.ts', 'test/examples/react-vite.test.ts'];
 
-for (const file of [...HEAVY, ...OWN_MODULES])
+for (const file of [...HEAVY, ...OWN_MODULES, ...OWN_PROCESS])
   if (!file.includes('*') && !existsSync(file)) throw new Error(`vitest.config.ts lists ${file}, which is not there`);
 
 /** How long one test may take before it is taken for hung (test/liveness.ts waits less, so its own message fails first). */
@@ -138,8 +144,10 @@ export default defineConfig(({ mode }) => ({
       // A process per worker (forks: the default), for the files that start servers, browsers and
       // children. Not isolated either, for the same reason: a fresh process per file loaded vitest,
       // the sources and playwright-core again each time. A heavy file stops what it starts and puts
-      // back what it changes (process.env through vi.unstubAllEnvs, the working directory).
-      { extends: true, test: { name: 'heavy', include: HEAVY, isolate: false } },
+      // back what it changes (process.env through vi.unstubAllEnvs, the working directory), but for
+      // what outlives it in the process: those files are in OWN_PROCESS.
+      { extends: true, test: { name: 'heavy', include: HEAVY, exclude: OWN_PROCESS, isolate: false } },
+      { extends: true, test: { name: 'heavy-own-process', include: OWN_PROCESS } },
     ],
   },
 }));
