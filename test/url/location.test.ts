@@ -120,12 +120,15 @@ describe('canonical spelling of escape runs', () => {
       const short = path(2_048);
       let i = 0;
       // 8 times longer, 8 times the cost, not 64: each escape costing a call of its own was 3.7 ms and more.
+      // A path of %41%2f (an escape decoded, one kept, in turn) measures 7-8 here, but past 16-32 kB
+      // it costs about twice as much a byte (31 for 32 kB against 2 kB), and one clean-clone run with
+      // two CPU hogs measured 29.6 for this pair: the bound stays below a quadratic 64, above that.
       const ratio = costRatio(
         () => toLocation(long + i++),
         () => toLocation(short + i++),
         { repeat: 5, baselineRepeat: 40 },
       );
-      expect(ratio, run).toBeLessThan(24);
+      expect(ratio, run).toBeLessThan(44);
     }
   });
 });
