@@ -316,9 +316,11 @@ describe('headlessRenderer', () => {
     // crosses from the page process to the server, then to the upstream).
     const { handler, renderer } = setup('never', { timeoutMs: 1500 });
     pings = 0;
+    // The page process says it did not settle; on a machine too busy for it to say so within the
+    // second of grace, the server stops it and says it did not yield. Either is this TIMEOUT.
     await expect(handler.render('/books/1')).rejects.toMatchObject({
       code: 'TIMEOUT',
-      message: expect.stringContaining('the page of /books/1 did not settle within 1500 ms'),
+      message: expect.stringMatching(/^the page of \/books\/1 did not (settle|yield) within 1500 ms/),
     });
     expect(renderer.openPages).toBe(0);
     expect(pings).toBeGreaterThan(0);
