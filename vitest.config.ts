@@ -71,11 +71,18 @@ const HEAVY = [
  */
 const OWN_MODULES = ['test/server/html/shell.test.ts'];
 /**
- * Heavy files that stub NODE_ENV to "production" and build or run React with it: the first require of
- * React in a process picks its production build (which has no `act`) for the rest of that process, so
- * each of these runs in a process of its own.
+ * Heavy files that need a process of their own: the ones that stub NODE_ENV to "production" (the first
+ * require of React in a process picks its production build, which has no `act`, for the rest of that
+ * process), and the one that measures the process's CPU time.
  */
-const OWN_PROCESS = ['test/browser-field.test.ts', 'test/react/bundle.test.ts', 'test/examples/react-vite.test.ts'];
+const OWN_PROCESS = [
+  'test/browser-field.test.ts',
+  'test/react/bundle.test.ts',
+  'test/examples/react-vite.test.ts',
+  // It measures the process's CPU time (process.cpuUsage), which an earlier file's leftovers (its
+  // garbage, its closing servers) would share in a worker's process.
+  'test/server/handler-cpu.test.ts',
+];
 
 for (const file of [...HEAVY, ...OWN_MODULES, ...OWN_PROCESS])
   if (!file.includes('*') && !existsSync(file)) throw new Error(`vitest.config.ts lists ${file}, which is not there`);

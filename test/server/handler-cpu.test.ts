@@ -4,8 +4,9 @@ import { createSnapshotHandler } from '../../src/server/handler.js';
 import { listen, request, type Running } from './helpers.js';
 
 // The handler's CPU time for a hostile URL, against a normal request's. In a file of its own, listed
-// in vitest.config.ts's HEAVY, so that it runs in a process of its own: process.cpuUsage counts
-// every thread of the process, and the unit project runs two test files as threads of one.
+// in vitest.config.ts's OWN_PROCESS, so that it runs in a process of its own: process.cpuUsage counts
+// every thread of the process, the unit project runs two test files as threads of one, and the heavy
+// project runs its files one after another in a worker's process.
 
 const SHELL = '<!DOCTYPE html>\n<html><head><title>Books</title></head><body><main id="app"></main></body></html>\n';
 
