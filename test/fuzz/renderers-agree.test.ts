@@ -194,7 +194,7 @@ const { createRoutes, createRouter, notFound, redirect } = window.CrawlableRoute
 const { table, error } = tableOf(${JSON.stringify(spec)}, { createRoutes, notFound, redirect });
 createRouter({ routes: table, mode: 'history', outlet: '#app', error }).start();`,
             );
-            const renderer = headlessRenderer({ root: dir, timeoutMs: RENDER_LIVENESS_MS, maxPages: 1 });
+            const renderer = headlessRenderer({ root: dir, timeoutMs: RENDER_LIVENESS_MS, maxPages: 1, spares: 0 });
             try {
               const headless = handlerOf({
                 routes: built.table,

@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { openAppFolder, type AppFolder } from './app-files.js';
 import { countOption, optionsOf, positiveOption, SnapshotError } from '../errors.js';
-import { pagePool, type HeadlessRenderer } from './pool.js';
+import { pagePool, SPARES, type HeadlessRenderer } from './pool.js';
 import { buildOf } from '../build-id.js';
 import { checkOrigin } from '../urls.js';
 import { MAX_FRAME, MAX_SNAPSHOT_BYTES } from './protocol.js';
@@ -30,6 +30,8 @@ export interface HeadlessRendererOptions {
   timeoutMs?: number;
   /** Pages open at once; more renders wait. Default 4. */
   maxPages?: number;
+  /** Page processes started ahead of renders, so a render need not wait for one (each holds happy-dom, about 100 MB): one, or up to this many while renders overlap; 0 starts each with its render. Default 2. */
+  spares?: number;
   /** An origin (`http://127.0.0.1:3000`) that answers the page's same-origin requests naming no file (its API). Default none: 404. */
   upstream?: string;
   /** The methods of the page's requests sent to `upstream`; any other is answered 405 without reaching it. Default `['GET', 'HEAD']`: a render reads the API, never writes to it. */
@@ -50,6 +52,7 @@ const OPTIONS: Record<keyof HeadlessRendererOptions, 1> = {
   index: 1,
   timeoutMs: 1,
   maxPages: 1,
+  spares: 1,
   upstream: 1,
   upstreamMethods: 1,
   pageErrors: 1,
@@ -74,6 +77,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
   const upstreamMethods = methods(options.upstreamMethods, upstream);
   const maxPages = countOption(options.maxPages ?? 4, 'maxPages', 1);
+  const spares = countOption(options.spares ?? SPARES, 'spares', 0);
   const pageErrors = options.pageErrors ?? 'fail';
   if (pageErrors !== 'fail' && pageErrors !== 'ignore')
     throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
@@ -93,6 +97,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
     timeoutMs,
     pageErrors,
     maxPages,
+    spares,
     memoryLimitMb: heapLimitMb ?? DEFAULT_MEMORY_MB,
     heapLimitMb,
     maxSnapshotBytes,

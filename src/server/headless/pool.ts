@@ -2,7 +2,8 @@
 // (headless/child.ts, started by headless/page-process.ts) that renders that one page and is then
 // killed, so nothing a page changes in its process (a prototype, happy-dom's shared classes)
 // reaches another state's snapshot. Spares are started ahead (once the first render's process is
-// ready, then kept: one, or SPARES while renders overlap), so a render does not wait for a start.
+// ready, then kept: one, or up to `spares` while renders overlap), so a render does not wait for a
+// start; with `spares` 0, each render starts its own.
 // Every request a page makes comes back here and is answered by the gate (headless/gate.ts). The server holds at most one frame of
 // `maxSnapshotBytes` and request bodies of as much again per page process; a process that asks
 // for more, stays silent past the renderer's timeoutMs plus GRACE_MS, or whose resident memory
@@ -45,7 +46,7 @@ export interface HeadlessRenderer extends SnapshotRenderer {
 
 /** How long past its own timeoutMs a page process may stay silent before it is killed. */
 const GRACE_MS = 1000;
-/** The most page processes started ahead of the renders that will take them. */
+/** The most page processes started ahead of the renders that will take them, by default. */
 export const SPARES = 2;
 /** A page's requests in flight at once before the server stops reading its process (it waits). */
 const IN_FLIGHT = 32;
@@ -57,6 +58,8 @@ const CODES = new Set<string>(['BAD_OPTION', 'BAD_SHELL', 'UNSAFE_PATH', 'TIMEOU
 export interface PoolOptions extends ChildOptions {
   gate: Gate;
   maxPages: number;
+  /** The most page processes started ahead of renders (0: none). */
+  spares: number;
   /** The resident memory a page process may reach, in MB, and its heap limit when given by the user. */
   memoryLimitMb: number;
   heapLimitMb?: number;
@@ -81,7 +84,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
   const entry = fileURLToPath(file);
   // Found now, once (it starts a process to find out), not on a request's path.
   isolation();
-  const { gate, timeoutMs, pageErrors, maxPages, memoryLimitMb, heapLimitMb, maxSnapshotBytes } = options;
+  const { gate, timeoutMs, pageErrors, maxPages, spares: mostSpares, memoryLimitMb, heapLimitMb, maxSnapshotBytes } = options;
   const child: ChildOptions = { timeoutMs, pageErrors, maxSnapshotBytes };
   const args = [...pageProcessFlags(entry, heapLimitMb), entry, JSON.stringify(child)];
   const pages = createQueue({ concurrency: maxPages, maxWaiting: Infinity });
@@ -104,9 +107,9 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     return slot;
   }
 
-  /** Starts spares up to one per render in flight, at least one, at most SPARES (and maxPages). */
+  /** Starts spares up to one per render in flight, at least one, at most `spares` (and maxPages). */
   function topUp(): void {
-    const wanted = Math.min(SPARES, maxPages, Math.max(1, taken.size));
+    const wanted = Math.min(mostSpares, maxPages, Math.max(1, taken.size));
     while (!closed && spares.length < wanted) spares.push(start());
   }
 

@@ -392,7 +392,8 @@ const routes = createRoutes([{ path: '/' }, { path: '/*rest' }]);
 
 /** Serves the attack app `app` through headlessRenderer and the snapshot handler on 127.0.0.1. */
 async function serve(app: string, options: Partial<HeadlessRendererOptions> = {}) {
-  const renderer = headlessRenderer({ root: path.join(dir, app), timeoutMs: 8000, upstream: upstream.base, ...options });
+  // No spare page process: each render starts its own, and none is left to waste when the test ends.
+  const renderer = headlessRenderer({ root: path.join(dir, app), timeoutMs: 8000, upstream: upstream.base, spares: 0, ...options });
   renderers.push(renderer);
   // The handler's own limit is past the renderer's: the renderer's outcome is the one answered.
   const timeoutMs = (options.timeoutMs ?? 8000) + 3000;

@@ -187,15 +187,17 @@ function setup(
     upstreamMethods?: string[];
   } = {},
 ) {
+  // No spare page processes (the test of `spares` has its own renderers): a spare is a second of CPU,
+  // wasted when its renderer is closed. Tests with the same renderer settings share one (the mode
+  // and clean URLs are the handler's).
   const settings = {
     root: path.join(dir, app),
     timeoutMs: options.timeoutMs ?? RENDER_LIVENESS_MS,
     maxPages: options.maxPages ?? 2,
+    spares: 0,
     upstream: upstream.base,
     upstreamMethods: options.upstreamMethods,
   };
-  // Tests with the same renderer settings share one (the mode and clean URLs are the handler's):
-  // each renderer keeps a spare page process started, a second of CPU that a renderer used once wastes.
   const key = JSON.stringify(settings);
   const renderer = shared.get(key) ?? headlessRenderer(settings);
   shared.set(key, renderer);
@@ -210,6 +212,29 @@ function setup(
     onError: () => {},
   });
   return { renderer, handler };
+}
+
+/**
+ * The page processes running now under this test's process (Linux's /proc): its descendants that run
+ * headless/child.js, each counted once (where it runs under `unshare`, that process names it too).
+ */
+function pageProcesses(): number {
+  const parents = new Map<number, number>();
+  const pages = new Set<number>();
+  for (const name of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    try {
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      parents.set(Number(name), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+      if (readFileSync(`/proc/${name}/cmdline`, 'utf8').includes('headless/child.js')) pages.add(Number(name));
+    } catch {
+      // It ended while the list was read.
+    }
+  }
+  const mine = (pid: number) => {
+    for (let at = parents.get(pid); at !== undefined && at > 1; at = parents.get(at)) if (at === process.pid) return true;
+    return false;
+  };
+  return [...pages].filter((pid) => !pages.has(parents.get(pid) ?? 0) && mine(pid)).length;
 }
 
 function read(html: string) {
@@ -452,6 +477,30 @@ describe('headlessRenderer', () => {
     expect(renderer.openPages).toBe(0);
   });
 
+  it('keeps a page process started ahead of the next render once one has rendered, and none with spares: 0', async () => {
+    const before = pageProcesses();
+    for (const [spares, ahead] of [
+      [undefined, 1],
+      [0, 0],
+    ] as const) {
+      const renderer = headlessRenderer({
+        root: path.join(dir, 'settled'),
+        timeoutMs: RENDER_LIVENESS_MS,
+        ...(spares === undefined ? {} : { spares }),
+      });
+      renderers.push(renderer);
+      const handler = createSnapshotHandler({ routes: routes(), origin: 'https://example.com', mode: 'hashbang', renderer, cache: false });
+      expect(pageProcesses()).toBe(before);
+      for (const id of [1, 2]) {
+        expect(read((await handler.render(`/books/${id}`)).html).title).toBe(`Book ${id}`);
+        // The rendered page's process is killed as its render ends; the spare, if any, waits.
+        await vi.waitFor(() => expect(pageProcesses()).toBe(before + ahead), SOON);
+      }
+      await renderer.close();
+      expect(pageProcesses()).toBe(before);
+    }
+  });
+
   it('answers ugly URLs over a socket through the handler, with the app under a base', async () => {
     const renderer = headlessRenderer({ root: path.join(dir, 'idle'), timeoutMs: RENDER_LIVENESS_MS });
     renderers.push(renderer);
@@ -490,6 +539,8 @@ describe('headlessRenderer', () => {
     [{ root: '.', timeoutMs: '5000' as unknown as number }, /timeoutMs must be a number of milliseconds above 0, got "5000"/],
     [{ root: '.', upstream: 'ftp://x' }, /upstream must be an http\(s\) origin/],
     [{ root: '.', index: 'package.json', maxPages: 0 }, /maxPages must be an integer of at least 1, got 0/],
+    [{ root: '.', index: 'package.json', spares: -1 }, /spares must be an integer of at least 0, got -1/],
+    [{ root: '.', index: 'package.json', spares: 0.5 }, /spares must be an integer of at least 0, got 0.5/],
     [{ root: '.', index: 'package.json', pageErrors: 'warn' as 'fail' }, /pageErrors must be 'fail' or 'ignore', got "warn"/],
     [{ root: '.', index: 'package.json', upstreamMethods: ['GET'] }, /upstreamMethods needs upstream/],
     [

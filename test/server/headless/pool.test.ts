@@ -151,7 +151,14 @@ afterAll(async () => {
 const routes = createRoutes([{ path: '/' }, { path: '/*rest' }]);
 
 async function serve(app: string, isolate: boolean) {
-  const renderer = headlessRenderer({ root: path.join(dir, app), isolate, timeoutMs: RENDER_LIVENESS_MS, upstream: upstream.base });
+  // No spare page process: each render starts its own, and none is left to waste when the test ends.
+  const renderer = headlessRenderer({
+    root: path.join(dir, app),
+    isolate,
+    timeoutMs: RENDER_LIVENESS_MS,
+    upstream: upstream.base,
+    spares: 0,
+  });
   renderers.push(renderer);
   const handler = createSnapshotHandler({
     timeoutMs: RENDER_LIVENESS_MS,
