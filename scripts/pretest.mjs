@@ -4,8 +4,8 @@
 // (lint and typecheck:core read the build's types, the demo builds from dist/). Each command's
 // output is printed whole as it ends; the first that fails fails the run, once its step has ended.
 // Lint type-checks the project (`--type-check`: TypeScript 7's checker, which oxlint-tsgolint runs
-// for its typed rules anyway); `npm run typecheck` is the same check by tsc 5.9, at several times
-// the CPU, and only its core part (no DOM, no Node types: a file lint reads under tsconfig.json) runs here.
+// for its typed rules anyway). `npm run typecheck` is the same check by tsc 5.9 at several times the
+// CPU; only its core part runs here: lint reads the core's files under tsconfig.json, with the DOM.
 
 import { spawn } from 'node:child_process';
 
