@@ -8,9 +8,9 @@ import { defineConfig, type Plugin } from 'vitest/config';
 //
 // Four projects, all run by `npm test`: `unit` and `unit-own-modules` (`npm run test:unit`), every
 // test file that needs nothing but `npm ci` and is not one of the long checks; `heavy` and
-// `heavy-own-process`, the files listed in HEAVY. A unit file that loads the build, the demo, playwright-core, puppeteer-core or
-// redis fails at once (unitOnly), naming HEAVY: a file cannot pass as a unit test in a worktree that
-// has dist/ and fail in a clean clone.
+// `heavy-own-process` (OWN_PROCESS), the files listed in HEAVY. A unit file that loads the build,
+// the demo, playwright-core, puppeteer-core or redis fails at once (unitOnly), naming HEAVY: a file
+// cannot pass as a unit test in a worktree that has dist/ and fail in a clean clone.
 
 /** The test files that need the build (dist/, bin/), the demo's build, Chromium, Firefox or Redis, a worker process (not a thread), and the long checks. */
 const HEAVY = [

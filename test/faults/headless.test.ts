@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../src/routes/table.js';
-import { headlessRenderer as fromSources, type HeadlessRenderer } from '../../src/server/headless/headless.js';
+import {
+  headlessRenderer as fromSources,
+  type HeadlessRenderer,
+  type HeadlessRendererOptions,
+} from '../../src/server/headless/headless.js';
 import { RENDER_LIVENESS_MS } from '../liveness.js';
 import { listen, request, type Running } from '../server/helpers.js';
 
@@ -73,8 +77,16 @@ const routes = createRoutes([{ path: '/' }, { path: '/loop' }, { path: '/fine/:n
 // and the failure became a TIMEOUT without its console. Liveness only: the tests wait for it once,
 // or not at all where the page fails before it.
 const PAGE_STARTS_WITHIN_MS = 5000;
-// Every renderer here has no spare page process (`spares: 0`): each render starts its own, and none
-// is left to waste when the test ends.
+
+/**
+ * A renderer for one test, closed after it, with no spare page process (`spares: 0`): each render
+ * starts its own, and none is left to waste when the test ends.
+ */
+function rendererOf(options: HeadlessRendererOptions): HeadlessRenderer {
+  const renderer = headlessRenderer({ spares: 0, ...options });
+  renderers.push(renderer);
+  return renderer;
+}
 
 /**
  * Runs `body` and says, of each timer of `ms` milliseconds set meanwhile, whether it had fired when
@@ -106,8 +118,7 @@ const SHELL_ANSWERED_WITHIN_MS = 6000;
 
 describe('a page that throws at start', () => {
   it('fails the render with 500, naming what it threw, and nothing is cached', async () => {
-    const renderer = headlessRenderer({ spares: 0, root: path.join(dir, 'throws'), timeoutMs: PAGE_STARTS_WITHIN_MS });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'throws'), timeoutMs: PAGE_STARTS_WITHIN_MS });
     const onError = vi.fn();
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError });
     const server = await listen((req, res) => void handler.node(req, res));
@@ -126,13 +137,7 @@ describe('a page that throws at start', () => {
   });
 
   it("is snapshotted as it stands with pageErrors: 'ignore': the shell, as a browser shows it", async () => {
-    const renderer = headlessRenderer({
-      spares: 0,
-      root: path.join(dir, 'throws'),
-      timeoutMs: PAGE_STARTS_WITHIN_MS,
-      pageErrors: 'ignore',
-    });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'throws'), timeoutMs: PAGE_STARTS_WITHIN_MS, pageErrors: 'ignore' });
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError: () => {} });
     const snap = await handler.render('/');
     expect(snap.status).toBe(200);
@@ -140,8 +145,7 @@ describe('a page that throws at start', () => {
   });
 
   it('is snapshotted when its router settles after the error: the app said it is done', async () => {
-    const renderer = headlessRenderer({ spares: 0, root: path.join(dir, 'settles-despite'), timeoutMs: PAGE_STARTS_WITHIN_MS });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'settles-despite'), timeoutMs: PAGE_STARTS_WITHIN_MS });
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError: () => {} });
     const snap = await handler.render('/fine/7');
     expect(snap.status).toBe(200);
@@ -149,8 +153,7 @@ describe('a page that throws at start', () => {
   });
 
   it('times out, naming what it threw, when it said it was busy first', async () => {
-    const renderer = headlessRenderer({ spares: 0, root: path.join(dir, 'busy-throws'), timeoutMs: PAGE_STARTS_WITHIN_MS });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'busy-throws'), timeoutMs: PAGE_STARTS_WITHIN_MS });
     const onError = vi.fn();
     // The page's own limit is the one that must end it: the handler's, which counts the page's start, is far off.
     const handler = createSnapshotHandler({ routes, origin: 'https://example.com', renderer, onError, timeoutMs: RENDER_LIVENESS_MS });
@@ -172,8 +175,7 @@ describe('a page that throws at start', () => {
 
 describe('a page that writes terminal escapes and line breaks into what it logs and throws', () => {
   it('fails with every control character of the page escaped in the message: no forged log line, no escape sequence for a terminal', async () => {
-    const renderer = headlessRenderer({ spares: 0, root: path.join(dir, 'forges-logs'), timeoutMs: PAGE_STARTS_WITHIN_MS });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'forges-logs'), timeoutMs: PAGE_STARTS_WITHIN_MS });
     const handler = createSnapshotHandler({
       routes,
       origin: 'https://example.com',
@@ -195,8 +197,7 @@ describe('a page whose document passes maxSnapshotBytes', () => {
   it('fails with RENDER_FAILED (500) instead of being handed to the server whole, and its page process renders the next page', async () => {
     // Before, a 65 MiB document crossed to the server and was served whole (400 MB took 10 s and
     // 440 MB of the server's memory), from one crawler request.
-    const renderer = headlessRenderer({ spares: 0, root: path.join(dir, 'huge'), timeoutMs: 20_000 });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'huge'), timeoutMs: 20_000 });
     const onError = vi.fn();
     const handler = createSnapshotHandler({
       routes: createRoutes([{ path: '/*rest' }]),
@@ -234,8 +235,7 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
   it("ends at the renderer's timeoutMs plus a second by default, stopping only its page process, while the server's thread runs on", async () => {
     // happy-dom cannot interrupt a script that never returns: the page process it runs in is killed.
     // A second for the page to load and start its loop, even on a busy machine.
-    const renderer = headlessRenderer({ spares: 0, root: path.join(dir, 'loops'), timeoutMs: 1000 });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'loops'), timeoutMs: 1000 });
     expect((await renderer.render(job('/fine/1'))).html).toContain('drawn /fine/1');
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 50);
@@ -254,8 +254,7 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
   });
 
   it('ends with 504 at the handler timeoutMs under isolate: true, while the server answers other requests', async () => {
-    const renderer = headlessRenderer({ spares: 0, root: path.join(dir, 'loops'), isolate: true, maxPages: 2 });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'loops'), isolate: true, maxPages: 2 });
     const onError = vi.fn();
     const handler = createSnapshotHandler({
       routes,
@@ -288,8 +287,7 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
   it("ends with TIMEOUT at the renderer's own timeoutMs (plus a second's grace) when nothing aborts it", async () => {
     // The page must be in its loop when timeoutMs ends (at 300 ms, a page still starting on a busy
     // machine ended as any slow page does, 'did not settle'): PAGE_STARTS_WITHIN_MS.
-    const renderer = headlessRenderer({ spares: 0, root: path.join(dir, 'loops'), isolate: true, timeoutMs: PAGE_STARTS_WITHIN_MS });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'loops'), isolate: true, timeoutMs: PAGE_STARTS_WITHIN_MS });
     expect((await renderer.render(job('/fine/1'))).html).toContain('drawn /fine/1');
     const { result: error, fired } = await timersOf(PAGE_STARTS_WITHIN_MS + 1000, () =>
       renderer.render(job('/loop')).catch((e: unknown) => e),
@@ -304,8 +302,7 @@ describe('a page that never yields (a busy while (true) in its script)', () => {
   });
 
   it('ends a page past memoryLimitMb with RENDER_FAILED, and the next render runs in a fresh page process', async () => {
-    const renderer = headlessRenderer({ spares: 0, root: path.join(dir, 'hogs'), memoryLimitMb: 192, timeoutMs: 20_000 });
-    renderers.push(renderer);
+    const renderer = rendererOf({ root: path.join(dir, 'hogs'), memoryLimitMb: 192, timeoutMs: 20_000 });
     const error = await renderer.render(job('/hog')).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'RENDER_FAILED', message: expect.stringMatching(/^the page process of \/hog failed: .*memory/) });
     expect((await renderer.render(job('/fine/4'))).html).toContain('drawn /fine/4');

@@ -135,8 +135,6 @@ let pings = 0;
 let posts = 0;
 /** Renderers a test made for itself, closed after it. */
 const renderers: HeadlessRenderer[] = [];
-/** The renderers setup() made, by their settings, closed once the file's tests are done. */
-const shared = new Map<string, HeadlessRenderer>();
 
 beforeAll(async () => {
   dir = mkdtempSync(path.join(tmpdir(), 'headless-'));
@@ -169,7 +167,6 @@ afterEach(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([...shared.values()].map((r) => r.close()));
   await upstream.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -187,20 +184,17 @@ function setup(
     upstreamMethods?: string[];
   } = {},
 ) {
-  // No spare page processes (the test of `spares` has its own renderers): a spare is a second of CPU,
-  // wasted when its renderer is closed. Tests with the same renderer settings share one (the mode
-  // and clean URLs are the handler's).
-  const settings = {
+  // No spare page process (the test of `spares` makes its own renderers): a spare is up to a second
+  // of CPU, wasted when its renderer is closed after the test.
+  const renderer = headlessRenderer({
     root: path.join(dir, app),
     timeoutMs: options.timeoutMs ?? RENDER_LIVENESS_MS,
     maxPages: options.maxPages ?? 2,
     spares: 0,
     upstream: upstream.base,
     upstreamMethods: options.upstreamMethods,
-  };
-  const key = JSON.stringify(settings);
-  const renderer = shared.get(key) ?? headlessRenderer(settings);
-  shared.set(key, renderer);
+  });
+  renderers.push(renderer);
   const handler = createSnapshotHandler({
     routes: routes(options.base),
     origin: 'https://example.com',
