@@ -37,12 +37,7 @@ const HEAVY = [
   'test/bench/load.test.ts',
   // Chromium (and the demo's or the package's build it loads).
   'test/esm.test.ts',
-  'test/client/attacks.test.ts',
-  'test/client/clobber.test.ts',
-  'test/client/history-property.test.ts',
-  'test/client/navigation-api.test.ts',
   'test/client/pinned.test.ts',
-  'test/client/snapshot-head.test.ts',
   'test/demo/browser.test.ts',
   'test/demo/clean-urls.test.ts',
   'test/demo/crawl.test.ts',
@@ -50,6 +45,12 @@ const HEAVY = [
   'test/verify/browser.test.ts',
   // Firefox (Debian's firefox-esr, through puppeteer-core), and the package's build it loads.
   'test/client/firefox.test.ts',
+  // Chromium and Firefox, each file's tests once in each (test/client/browsers.ts).
+  'test/client/attacks.test.ts',
+  'test/client/clobber.test.ts',
+  'test/client/history-property.test.ts',
+  'test/client/navigation-api.test.ts',
+  'test/client/snapshot-head.test.ts',
   // The Vite plugin and the React binding, through the built package linked into an app.
   'test/vite/*.test.ts',
   'test/react/bundle.test.ts',

@@ -1,10 +1,10 @@
-import type { Browser, BrowserContext } from 'playwright-core';
 import { toUrl } from '../../src/index.js';
-import { launch } from '../demo/chromium.js';
-import { needDist, serveApp, settled, watchedPage, type AppServer, type Watched } from './chromium-app.js';
+import { needDist, serveApp, settled, watchedPage, type AppServer, type Watched } from './browser-app.js';
+import { launch, type BrowserName, type Session } from './browsers.js';
 
 // The app the hostile review of the browser side attacks (test/client/attacks.test.ts), and its
-// visits in real Chromium: one tab per mode shared by the tests, each visit on a document of its own.
+// visits in a real browser (Chromium or Firefox): one tab per mode shared by the tests, each visit on
+// a document of its own.
 
 /** The app under attack: a table of the routes a hostile URL reaches, on base `/app/`, in `window.MODE`. */
 export const APP = `
@@ -65,10 +65,10 @@ export interface Seen {
 }
 
 /**
- * Chromium on the app under attack, served with `body`: `open()` before the tests, `close()` after;
+ * `name` on the app under attack, served with `body`: `open()` before the tests, `close()` after;
  * `visit()` lands a tab at a URL and checks what it shows.
  */
-export function hostileBrowser(body: string) {
+export function hostileBrowser(name: BrowserName, body: string) {
   // A new tab costs Chromium a renderer process, half a second and more; a new document in a tab kept
   // open, a third of that. So the tests share one tab per mode, each on a document of its own: the tab
   // goes to about:blank first (a #! URL after another on the same path would only be a hash change),
@@ -77,9 +77,8 @@ export function hostileBrowser(body: string) {
   // visits alone, in a tab of its own.
   const tabs = new Map<Mode, Watched>();
   let server: AppServer;
-  let browser: Browser;
-  // One context for every test, each in a tab: the modules load once.
-  let context: BrowserContext;
+  // One browser session for every test, each in a tab: the modules load once.
+  let browser: Session;
 
   /** The tab `mode`'s tests share, on about:blank with empty records, or a new one when `own`. */
   async function tab(mode: Mode, own: boolean): Promise<Watched> {
@@ -90,7 +89,7 @@ export function hostileBrowser(body: string) {
       kept.off.length = 0;
       return kept;
     }
-    const t = await watchedPage(context, server.origin);
+    const t = await watchedPage(browser, server.origin);
     await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
     if (!own) tabs.set(mode, t);
     return t;
@@ -123,8 +122,7 @@ export function hostileBrowser(body: string) {
     const t = await tab(mode, own);
     let passed = false;
     try {
-      // The test's own time limit decides, not Playwright's 30 s: Chromium alone takes 8-11 s to load a 1 MB URL here.
-      await t.page.goto(server.origin + url, { timeout: 0 });
+      await t.page.goto(server.origin + url);
       await settled(t.page);
       await check(reader(t));
       passed = true;
@@ -143,8 +141,7 @@ export function hostileBrowser(body: string) {
     async open() {
       needDist();
       server = await serveApp(APP, { body });
-      browser = await launch();
-      context = await browser.newContext();
+      browser = await launch(name);
     },
     async close() {
       await browser?.close();
@@ -154,9 +151,9 @@ export function hostileBrowser(body: string) {
     get origin() {
       return server.origin;
     },
-    /** The browser context every tab is opened in. */
-    get context() {
-      return context;
+    /** The browser every tab is opened in. */
+    get browser() {
+      return browser;
     },
     visit,
     visitAlone,

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { toUrl } from '../../src/index.js';
-import { chromiumApp, watchedPage, type Watched } from './chromium-app.js';
+import { browserApp, watchedPage, type Watched } from './browser-app.js';
+import { BROWSERS } from './browsers.js';
 
-// DOM clobbering, in real Chromium (the built ES modules, `npm run build` first). An HTML document's
+// DOM clobbering, in real Chromium and Firefox (the built ES modules, `npm run build` first). An HTML document's
 // named properties override its built-ins: `<img name="querySelector">` in a page makes
 // `document.querySelector` that image. Here the shell and the content a route renders hold a named
 // element for every Document member the router reads (and those a change of it may come to read),
@@ -93,88 +94,88 @@ interface Seen {
   failed: string | undefined;
 }
 
-const app = chromiumApp(APP, {
-  head: '<meta name="description" content="shell">',
-  body: `${SHELL_NAMED}${WINDOW_NAMED}<nav><a href="/app/">home</a></nav><main id="app"></main>`,
-});
-
-/** Reads what the page shows. */
-const seen = (t: Watched) =>
-  t.page.evaluate((): Seen => {
-    const D = Document.prototype;
-    const all = (selector: string) => [...D.querySelectorAll.call(document, selector)];
-    const root = Reflect.get(D, 'documentElement', document) as HTMLElement;
-    const w = window as unknown as { router: { current: { location: string } | null }; failed?: string };
-    return {
-      location: w.router.current?.location,
-      address: location.pathname + location.search + location.hash,
-      title: Reflect.get(D, 'title', document) as string,
-      description: all('meta[name=description]').map((m) => m.getAttribute('content') ?? ''),
-      alternate: all('link[rel=alternate]').map((m) => m.getAttribute('href') ?? ''),
-      h1: all('#app h1')[0]?.textContent ?? undefined,
-      state: root.dataset['routerState'],
-      status: root.dataset['routerStatus'],
-      failed: w.failed,
-    };
+describe.each(BROWSERS)('in %s', (browser) => {
+  const app = browserApp(browser, APP, {
+    head: '<meta name="description" content="shell">',
+    body: `${SHELL_NAMED}${WINDOW_NAMED}<nav><a href="/app/">home</a></nav><main id="app"></main>`,
   });
 
-/** Waits until the router settles, or its start failed. */
-const settled = (t: Watched) =>
-  t.page.waitForFunction(
-    () =>
-      (Reflect.get(Document.prototype, 'documentElement', document) as HTMLElement).dataset['routerState'] === 'settled' ||
-      (window as { failed?: string }).failed !== undefined,
-    null,
-    { timeout: 10_000 },
-  );
+  /** Reads what the page shows. */
+  const seen = (t: Watched) =>
+    t.page.evaluate((): Seen => {
+      const D = Document.prototype;
+      const all = (selector: string) => [...D.querySelectorAll.call(document, selector)];
+      const root = Reflect.get(D, 'documentElement', document) as HTMLElement;
+      const w = window as unknown as { router: { current: { location: string } | null }; failed?: string };
+      return {
+        location: w.router.current?.location,
+        address: location.pathname + location.search + location.hash,
+        title: Reflect.get(D, 'title', document) as string,
+        description: all('meta[name=description]').map((m) => m.getAttribute('content') ?? ''),
+        alternate: all('link[rel=alternate]').map((m) => m.getAttribute('href') ?? ''),
+        h1: all('#app h1')[0]?.textContent ?? undefined,
+        state: root.dataset['routerState'],
+        status: root.dataset['routerStatus'],
+        failed: w.failed,
+      };
+    });
 
-/** Clicks the link named `name` and waits for the router. */
-async function follow(t: Watched, name: string) {
-  await t.page.getByRole('link', { name, exact: true }).click();
-  await settled(t);
-}
+  /** Waits until the router settles, or its start failed. */
+  const settled = (t: Watched) =>
+    t.page.waitForFunction(
+      () =>
+        (Reflect.get(Document.prototype, 'documentElement', document) as HTMLElement).dataset['routerState'] === 'settled' ||
+        (window as { failed?: string }).failed !== undefined,
+    );
 
-describe.each(['history', 'hashbang'] as Mode[])('a page whose named elements shadow the document’s members, in %s mode', (mode) => {
-  const url = (location: string) => toUrl(location, { base: '/app/', mode });
+  /** Clicks the link named `name` and waits for the router. */
+  async function follow(t: Watched, name: string) {
+    await t.page.clickLink(name);
+    await settled(t);
+  }
 
-  it('starts, routes link clicks and back/forward, and keeps the title and head tags right', async () => {
-    const t = await watchedPage(app.context, app.origin);
-    try {
-      await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
-      await t.page.goto(app.origin + url('/'));
-      await settled(t);
-      const home = { location: '/', address: url('/'), title: 'Home', description: ['home'], alternate: [], h1: 'Home' };
-      expect(await seen(t)).toEqual({ ...home, state: 'settled', status: '200', failed: undefined });
-      await follow(t, 'book 1');
-      const book = (id: number) => ({
-        location: `/books/${id}`,
-        address: url(`/books/${id}`),
-        title: `Book ${id}`,
-        description: [`book ${id}`],
-        alternate: [`/x/${id}`],
-        h1: `Book ${id}`,
-      });
-      expect(await seen(t)).toMatchObject(book(1));
-      // A link in content the route rendered, beside its own named elements.
-      await follow(t, 'next');
-      expect(await seen(t)).toMatchObject(book(2));
-      // An in-page anchor: found by id, the state and the address bar left as they are.
-      await t.page.getByRole('link', { name: 'reviews', exact: true }).click();
-      expect(await seen(t)).toMatchObject(book(2));
-      await t.page.goBack();
-      await settled(t);
-      expect(await seen(t)).toMatchObject(book(1));
-      await t.page.goBack();
-      await settled(t);
-      expect(await seen(t)).toMatchObject(home);
-      await t.page.goForward();
-      await settled(t);
-      expect(await seen(t)).toMatchObject(book(1));
-      await follow(t, 'home');
-      expect(await seen(t)).toMatchObject(home);
-      expect([t.errors, t.off]).toEqual([[], []]);
-    } finally {
-      await t.page.close();
-    }
+  describe.each(['history', 'hashbang'] as Mode[])('a page whose named elements shadow the document’s members, in %s mode', (mode) => {
+    const url = (location: string) => toUrl(location, { base: '/app/', mode });
+
+    it('starts, routes link clicks and back/forward, and keeps the title and head tags right', async () => {
+      const t = await watchedPage(app.browser, app.origin);
+      try {
+        await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
+        await t.page.goto(app.origin + url('/'));
+        await settled(t);
+        const home = { location: '/', address: url('/'), title: 'Home', description: ['home'], alternate: [], h1: 'Home' };
+        expect(await seen(t)).toEqual({ ...home, state: 'settled', status: '200', failed: undefined });
+        await follow(t, 'book 1');
+        const book = (id: number) => ({
+          location: `/books/${id}`,
+          address: url(`/books/${id}`),
+          title: `Book ${id}`,
+          description: [`book ${id}`],
+          alternate: [`/x/${id}`],
+          h1: `Book ${id}`,
+        });
+        expect(await seen(t)).toMatchObject(book(1));
+        // A link in content the route rendered, beside its own named elements.
+        await follow(t, 'next');
+        expect(await seen(t)).toMatchObject(book(2));
+        // An in-page anchor: found by id, the state and the address bar left as they are.
+        await t.page.clickLink('reviews');
+        expect(await seen(t)).toMatchObject(book(2));
+        await t.page.goBack();
+        await settled(t);
+        expect(await seen(t)).toMatchObject(book(1));
+        await t.page.goBack();
+        await settled(t);
+        expect(await seen(t)).toMatchObject(home);
+        await t.page.goForward();
+        await settled(t);
+        expect(await seen(t)).toMatchObject(book(1));
+        await follow(t, 'home');
+        expect(await seen(t)).toMatchObject(home);
+        expect([t.errors, t.off]).toEqual([[], []]);
+      } finally {
+        await t.page.close();
+      }
+    });
   });
 });

@@ -2,14 +2,13 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../src/index.js';
-import { launch } from '../demo/chromium.js';
 import { listen, type Running } from '../server/helpers.js';
-import { LIVENESS_MS, RENDER_LIVENESS_MS } from '../liveness.js';
+import { RENDER_LIVENESS_MS } from '../liveness.js';
+import { BROWSERS, launch, type BrowserName, type Session, type Tab } from './browsers.js';
 
-// In real Chromium, under cleanUrls 'all': a page the real app rendered in happy-dom
+// In real Chromium and Firefox, under cleanUrls 'all': a page the real app rendered in happy-dom
 // (headlessRenderer), and a page prerender wrote, served from a fileStore. Their heads hold the
 // first state's tags; once the visitor navigates on, no tag of that state may stay or come back,
 // and its canonical link stays only while it is shown. The app is the UMD bundle of dist/ and the
@@ -44,7 +43,7 @@ const FILES: Record<string, string> = { '/router.js': 'router.js', '/app.js': 'a
 
 let dir: string;
 let out: string;
-let browser: Browser;
+const browsers = new Map<BrowserName, Session>();
 const servers: Running[] = [];
 const closers: (() => Promise<void>)[] = [];
 
@@ -66,11 +65,11 @@ beforeAll(async () => {
   writeFileSync(path.join(dir, 'app.js'), APP);
   writeFileSync(path.join(dir, 'routes.mjs'), ROUTES);
   writeFileSync(path.join(dir, 'index.html'), SHELL);
-  browser = await launch();
+  for (const name of BROWSERS) browsers.set(name, await launch(name));
 });
 
 afterAll(async () => {
-  await browser?.close();
+  for (const browser of browsers.values()) await browser.close();
   await Promise.all([...servers.splice(0).map((s) => s.close()), ...closers.splice(0).map((close) => close())]);
   rmSync(dir, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
@@ -107,7 +106,7 @@ const servedBy = {
 };
 
 /** The head's meta, link and JSON-LD tags as `key=value`, sorted: what a crawler running the page reads. */
-const head = (page: Page) =>
+const head = (page: Tab) =>
   page.evaluate(() =>
     [...document.head.querySelectorAll('meta[name],meta[property],link[rel],script[type="application/ld+json"]')]
       .map((el) =>
@@ -121,13 +120,12 @@ const head = (page: Page) =>
   );
 
 /** Waits until the router has settled on `location`. */
-const at = (page: Page, location: string) =>
+const at = (page: Tab, location: string) =>
   page.waitForFunction(
     (loc) =>
       document.documentElement.dataset['routerState'] === 'settled' &&
       (window as unknown as { router: { current: { location: string } | null } }).router.current?.location === loc,
     location,
-    { timeout: LIVENESS_MS },
   );
 
 // Open Graph's URL and type are derived on the client too: og:url on the window's origin (here the test
@@ -141,51 +139,61 @@ const ITEM = (origin: string) => [
 const HOME = (origin: string) => ['og:title=Home', 'og:type=website', `og:url=${origin}/`];
 const SHELL_TAGS = ['description=The shop', 'og:site_name=Shop'];
 
-describe.each(Object.keys(servedBy) as (keyof typeof servedBy)[])("a %s page under cleanUrls 'all', in Chromium", (kind) => {
+describe.each(Object.keys(servedBy) as (keyof typeof servedBy)[])("a %s page under cleanUrls 'all'", (kind) => {
   let server: Running;
   beforeAll(async () => {
     server = await serve(await servedBy[kind]());
   });
 
-  it("shows the first state's tags, then exactly the shell's and the state's on every state navigated to, and back", async () => {
-    const page = await browser.newPage();
-    try {
-      const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.message));
-      const response = await page.goto(server.base + '/items/1');
-      const html = (await response?.text()) ?? '';
-      // The page is the state's snapshot (the server's render for the first one, the file for the second), with no data for the router.
-      expect(html).toContain('<h1>Item 1</h1>');
-      expect(html).not.toContain('crawlable-router-data');
-      await at(page, '/items/1');
-      expect(await head(page)).toEqual(['canonical=https://shop.example/items/1', ...SHELL_TAGS, ...ITEM(server.base)].sort());
-      await page.click('main a[href="/"]');
-      await at(page, '/');
-      expect(await head(page)).toEqual([...SHELL_TAGS, ...HOME(server.base)].sort());
-      await page.goBack();
-      await at(page, '/items/1');
-      // The first state again, as the client writes it: it has no origin to write a canonical link.
-      expect(await head(page)).toEqual([...SHELL_TAGS, ...ITEM(server.base)].sort());
-      await page.goForward();
-      await at(page, '/');
-      expect(await head(page)).toEqual([...SHELL_TAGS, ...HOME(server.base)].sort());
-      expect(errors).toEqual([]);
-    } finally {
-      await page.close();
-    }
+  it("is the state's snapshot, with no data for the router", async () => {
+    const html = await (await fetch(server.base + '/items/1')).text();
+    expect(html).toContain('<h1>Item 1</h1>');
+    expect(html).not.toContain('crawlable-router-data');
   });
 
-  it("shows the shell's title, not the first state's, on a route without one", async () => {
-    const page = await browser.newPage();
-    try {
-      await page.goto(server.base + '/items/1');
-      await at(page, '/items/1');
-      expect(await page.title()).toBe('Item 1');
-      await page.click('main a[href="/about"]');
-      await at(page, '/about');
-      expect(await page.title()).toBe('Shop');
-    } finally {
-      await page.close();
+  describe.each(BROWSERS)('in %s', (name) => {
+    /** A new tab of `name`, its uncaught errors in `errors`. */
+    async function tab(errors: string[] = []) {
+      const page = await (browsers.get(name) as Session).newTab();
+      page.onError((text) => errors.push(text));
+      return page;
     }
+
+    it("shows the first state's tags, then exactly the shell's and the state's on every state navigated to, and back", async () => {
+      const errors: string[] = [];
+      const page = await tab(errors);
+      try {
+        await page.goto(server.base + '/items/1');
+        await at(page, '/items/1');
+        expect(await head(page)).toEqual(['canonical=https://shop.example/items/1', ...SHELL_TAGS, ...ITEM(server.base)].sort());
+        await page.click('main a[href="/"]');
+        await at(page, '/');
+        expect(await head(page)).toEqual([...SHELL_TAGS, ...HOME(server.base)].sort());
+        await page.goBack();
+        await at(page, '/items/1');
+        // The first state again, as the client writes it: it has no origin to write a canonical link.
+        expect(await head(page)).toEqual([...SHELL_TAGS, ...ITEM(server.base)].sort());
+        await page.goForward();
+        await at(page, '/');
+        expect(await head(page)).toEqual([...SHELL_TAGS, ...HOME(server.base)].sort());
+        expect(errors).toEqual([]);
+      } finally {
+        await page.close();
+      }
+    });
+
+    it("shows the shell's title, not the first state's, on a route without one", async () => {
+      const page = await tab();
+      try {
+        await page.goto(server.base + '/items/1');
+        await at(page, '/items/1');
+        expect(await page.title()).toBe('Item 1');
+        await page.click('main a[href="/about"]');
+        await at(page, '/about');
+        expect(await page.title()).toBe('Shop');
+      } finally {
+        await page.close();
+      }
+    });
   });
 });

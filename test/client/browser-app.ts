@@ -1,14 +1,14 @@
-// An app of the tests' own in real Chromium: a server on 127.0.0.1 answers `/dist/…` with the built
-// ES modules (`npm run build` first), `/app.js` with the app's module and every other path with a
-// shell holding the test's markup. Each page records what the router must never cause: an uncaught
-// error, a request or a navigation off the origin, a script run from a URL.
+// An app of the tests' own in a real browser (browsers.ts: Chromium or Firefox): a server on
+// 127.0.0.1 answers `/dist/…` with the built ES modules (`npm run build` first), `/app.js` with the
+// app's module and every other path with a shell holding the test's markup. Each page records what
+// the router must never cause: an uncaught error, a request or a navigation off the origin, a script
+// run from a URL.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { join, sep } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, onTestFailed } from 'vitest';
-import { launch } from '../demo/chromium.js';
+import { launch, type BrowserName, type Session, type Tab } from './browsers.js';
 
 const DIST = join(process.cwd(), 'dist');
 
@@ -36,8 +36,7 @@ export async function serveApp(app: string, { head = '', body = '<main id="app">
 }
 
 export interface Watched {
-  context: BrowserContext;
-  page: Page;
+  page: Tab;
   /** Uncaught errors and console errors of the page. */
   errors: string[];
   /** Requests and top-level navigations off the origin (none reaches another host: see launch()). */
@@ -45,55 +44,50 @@ export interface Watched {
 }
 
 /**
- * A new page of `context` on `origin`, every request off it recorded. Requests are watched, not
- * intercepted: interception turns Chromium's cache off, and every page would fetch each module of
- * dist/ again. The browser of launch() resolves no host name, so no request leaves the machine.
+ * A new tab of `browser` on `origin`, every request and document off it recorded. Requests are
+ * watched, not intercepted: interception turns Chromium's cache off, and every page would fetch each
+ * module of dist/ again. The browsers of launch() resolve no host name, so no request leaves the
+ * machine.
  */
-export async function watchedPage(context: BrowserContext, origin: string): Promise<Watched> {
-  const page = await context.newPage();
+export async function watchedPage(browser: Session, origin: string): Promise<Watched> {
+  const page = await browser.newTab();
   const errors: string[] = [];
   const off: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  page.on('console', (message) => void (message.type() === 'error' && errors.push(message.text())));
-  page.on('framenavigated', (frame) => {
-    const url = frame.url();
-    if (!url.startsWith(origin + '/') && url !== 'about:blank') off.push(url);
-  });
-  page.on('request', (request) => {
-    const url = request.url();
-    if (!url.startsWith(origin + '/') && !/^(data|blob|about):/.test(url)) off.push(url);
-  });
-  return { context, page, errors, off };
+  page.onError((text) => errors.push(text));
+  page.onConsoleError((text) => errors.push(text));
+  page.onUrl((url) => void (!url.startsWith(origin + '/') && !/^(data|blob|about):/.test(url) && off.push(url)));
+  return { page, errors, off };
 }
 
 /** Liveness only: how long a page may take to settle, far above a loaded 2-core machine's few seconds. */
 const SETTLED_WITHIN_MS = 30_000;
 
 /** Waits until the router says the document is settled. */
-export const settled = (page: Page) =>
-  page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled', null, { timeout: SETTLED_WITHIN_MS });
+export const settled = (page: Tab) =>
+  page.waitForFunction(() => document.documentElement.dataset['routerState'] === 'settled', null, SETTLED_WITHIN_MS);
 
 /** Throws a clear error when dist/ is missing. */
 export function needDist() {
   if (!existsSync(join(DIST, 'client/index.js'))) throw new Error('dist/ is missing: npm run build first');
 }
 
-/** A file's Chromium on an app of its own: its server, one browser and one context (the modules load once). */
-export interface ChromiumApp {
+/** A browser on an app of its own: its server, and one browser session (the modules load once). */
+export interface BrowserApp {
   readonly origin: string;
-  readonly context: BrowserContext;
+  readonly browser: Session;
 }
 
-/** Serves `app` in `shell` (serveApp) and starts Chromium before the file's tests; closes both after. */
-export function chromiumApp(app: string, shell: { head?: string; body?: string } = {}): ChromiumApp {
+/**
+ * Serves `app` in `shell` (serveApp) and starts `name` before the tests of the suite it is called in
+ * (a file, or a describe block per browser); closes both after.
+ */
+export function browserApp(name: BrowserName, app: string, shell: { head?: string; body?: string } = {}): BrowserApp {
   let server: AppServer | undefined;
-  let browser: Browser | undefined;
-  let context: BrowserContext | undefined;
+  let browser: Session | undefined;
   beforeAll(async () => {
     needDist();
     server = await serveApp(app, shell);
-    browser = await launch();
-    context = await browser.newContext();
+    browser = await launch(name);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -103,13 +97,13 @@ export function chromiumApp(app: string, shell: { head?: string; body?: string }
     get origin() {
       return (server as AppServer).origin;
     },
-    get context() {
-      return context as BrowserContext;
+    get browser() {
+      return browser as Session;
     },
   };
 }
 
-/** Chromium keeps 50 entries of a tab's session history and drops the oldest past that: its indexes shift. */
+/** Chromium and Firefox keep 50 entries of a tab's session history and drop the oldest past that: its indexes shift. */
 const HISTORY_CAP = 50;
 
 /**
@@ -120,7 +114,7 @@ const HISTORY_CAP = 50;
  * there is none, or when the kept one's history has no room for the `room` entries a test may add.
  * A tab a test failed in is closed, never reused. A test must not walk back past its first document.
  */
-export function keptTabs(app: ChromiumApp, room: number, init: (page: Page, key: string) => Promise<unknown>) {
+export function keptTabs(app: BrowserApp, room: number, init: (page: Tab, key: string) => Promise<unknown>) {
   const tabs = new Map<string, Watched>();
   /** Closes `t`, never to be reused. */
   async function drop(t: Watched) {
@@ -145,7 +139,7 @@ export function keptTabs(app: ChromiumApp, room: number, init: (page: Page, key:
       t.errors.length = 0;
       t.off.length = 0;
     } else {
-      t = await watchedPage(app.context, app.origin);
+      t = await watchedPage(app.browser, app.origin);
       await init(t.page, key);
       tabs.set(key, t);
     }
