@@ -1,56 +1,31 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Frame, Page } from 'puppeteer-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { LIVENESS_MS } from '../liveness.js';
-import { openFileDeepLink, walkFile, writeFileApp, type PageDriver } from './pinned-app.js';
+import { launchFirefox } from './browsers.js';
+import { openFileDeepLink, sandboxedHost, walkFile, walkSandboxedFrame, writeFileApp, type Driver, type PageDriver } from './pinned-app.js';
 
-// The file:// scenario of pinned.test.ts (pinned-app.ts) in Debian's Firefox ESR, driven by
-// puppeteer-core over WebDriver BiDi. Firefox logs a refused replaceState to another file as a
-// security error, and with `security.fileuri.strict_origin_policy` off lets it pass (where history
-// mode then wrote file:///books/1): `auto` must choose `#!` without trying, under either policy,
-// and log nothing.
+// The scenarios of pinned.test.ts (pinned-app.ts) in Debian's Firefox ESR, driven by puppeteer-core
+// over WebDriver BiDi. Firefox logs a refused replaceState to another file as a security error, and
+// with `security.fileuri.strict_origin_policy` off lets it pass (where history mode then wrote
+// file:///books/1): `auto` must choose `#!` without trying, under either policy, and log nothing.
+// And a sandboxed srcdoc frame (an opaque origin) must stay on its own document.
 
-/** Debian's Firefox ESR (scripts/system-deps.mjs installs it before the tests), or FIREFOX_PATH. */
-const FIREFOX = process.env['FIREFOX_PATH'] ?? '/usr/bin/firefox-esr';
-
-/**
- * Keeps Firefox off the network, beyond the prefs of puppeteer's profile and those Firefox's remote
- * agent sets for automation (updates, telemetry, Safe Browsing, captive portal, pointed at dummy
- * hosts or off). Measured with strace: without these firefox-esr 153 still looks up
- * firefox.settings.services.mozilla.com, since a release build ignores the remote-settings server
- * pref unless MOZ_DISABLE_NONLOCAL_CONNECTIONS is set (which also refuses any connection off the
- * machine); with them it connects to nothing but puppeteer on 127.0.0.1 and resolves no name.
- */
-const QUIET = {
-  'services.settings.server': 'data:,#remote-settings-dummy/v1',
-  'network.dns.disabled': true,
-};
-
-/** Headless Firefox on a fresh profile in `profile`, which the caller removes. A missing Firefox fails, never skips. */
-async function launchFirefox(profile: string, prefs: Record<string, unknown>): Promise<Browser> {
-  if (!existsSync(FIREFOX))
-    throw new Error(`Firefox is missing at ${FIREFOX}: apt-get update && apt-get install -y firefox-esr (or set FIREFOX_PATH)`);
-  return puppeteer.launch({
-    browser: 'firefox',
-    protocol: 'webDriverBiDi',
-    executablePath: FIREFOX,
-    headless: true,
-    userDataDir: profile,
-    extraPrefsFirefox: { ...QUIET, ...prefs },
-    env: { ...process.env, MOZ_DISABLE_NONLOCAL_CONNECTIONS: '1' },
-    timeout: LIVENESS_MS,
-    protocolTimeout: LIVENESS_MS,
-  });
+/** The app's document in `frame`, through puppeteer-core. */
+function frameDriver(frame: Frame): Driver {
+  return {
+    run: (f) => frame.evaluate(f),
+    until: async (f, arg) => void (await frame.waitForFunction(f, {}, arg)),
+    click: (text) => frame.locator(`::-p-xpath(//a[. = ${JSON.stringify(text)}])`).click(),
+  };
 }
 
 /** The page, through puppeteer-core. */
 function driver(page: Page): PageDriver {
   return {
-    run: (f) => page.evaluate(f),
-    until: async (f, arg) => void (await page.waitForFunction(f, {}, arg)),
-    click: (text) => page.locator(`::-p-xpath(//a[. = ${JSON.stringify(text)}])`).click(),
+    ...frameDriver(page.mainFrame()),
     goto: async (url) => void (await page.goto(url)),
     back: async () => void (await page.goBack()),
     forward: async () => void (await page.goForward()),
@@ -117,5 +92,34 @@ describe.each([
       return 'passed';
     });
     expect(write).toBe(strict ? 'refused' : 'passed');
+  });
+});
+
+describe('a sandboxed srcdoc frame (allow-scripts, no allow-same-origin) in Firefox', () => {
+  let host: Awaited<ReturnType<typeof sandboxedHost>>;
+  let profile: string;
+  let browser: Browser;
+  beforeAll(async () => {
+    host = await sandboxedHost();
+    profile = mkdtempSync(join(tmpdir(), 'crawlable-router-firefox-profile-'));
+    browser = await launchFirefox(profile);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    rmSync(profile, { recursive: true, force: true });
+    await host?.close();
+  });
+
+  it('chooses #!, navigates, routes link clicks and back/forward, never leaving the frame’s document', async () => {
+    const page = await browser.newPage();
+    try {
+      page.setDefaultTimeout(LIVENESS_MS);
+      await page.goto(host.url);
+      await page.waitForFunction(() => document.querySelector('iframe')?.contentWindow !== null);
+      const frame = page.frames()[1] as Frame;
+      await walkSandboxedFrame({ ...frameDriver(frame), topUrl: () => page.url() }, host.url);
+    } finally {
+      await page.close();
+    }
   });
 });

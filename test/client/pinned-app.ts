@@ -1,10 +1,11 @@
 // The app of the tests where pushState to another path is refused (pinned.test.ts in Chromium,
-// firefox.test.ts in Firefox), and the file:// scenario they both walk. The app is the UMD bundle
+// firefox.test.ts in Firefox), and the scenarios they both walk: a file:// page, a sandboxed frame. The app is the UMD bundle
 // (dist/, `npm run build` first) with a small route table, in auto mode and the default base `/`.
 // The helpers drive a browser through `Driver`, which each test builds on its own driver
 // (playwright-core's, puppeteer-core's), so the steps and what they expect live here once.
 
-import { copyFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { expect } from 'vitest';
@@ -114,4 +115,52 @@ export async function openFileDeepLink(d: PageDriver, file: string): Promise<voi
   await d.goto(file + '#!/books/7');
   await t.settled();
   expect(await t.state()).toMatchObject({ mode: 'hashbang', location: '/books/7', h1: 'Book 7', marker: 42, href: file + '#!/books/7' });
+}
+
+/** The app's document, in a sandboxed frame: a driver that runs in the frame, and the top page's URL. */
+export interface FrameDriver extends Driver {
+  topUrl(): string;
+}
+
+/**
+ * A server on 127.0.0.1 of a host page whose sandboxed srcdoc frame (allow-scripts, no
+ * allow-same-origin: an opaque origin) holds the app, the bundle inline (an opaque origin loads
+ * nothing of the host's); the frame's base URL is the host page's. The caller closes it.
+ */
+export async function sandboxedHost(): Promise<{ url: string; close(): Promise<void> }> {
+  const srcdoc = `<!doctype html><html><head><meta charset="utf-8"><script>${readFileSync(UMD, 'utf8')}</script></head><body>${BODY}<script>${APP}</script></body></html>`;
+  const attr = srcdoc.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  const host = `<!doctype html><html><head><meta charset="utf-8"><title>host</title></head><body><iframe sandbox="allow-scripts" srcdoc="${attr}"></iframe></body></html>`;
+  const server = createServer((_, res) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(host));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as { port: number }).port}/host.html`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * The app in the sandboxed frame of the host page at `host` (loaded, its frame there): `auto`
+ * chooses `#!`, and navigate(), link clicks and history moves stay on the frame's document.
+ */
+export async function walkSandboxedFrame(d: FrameDriver, host: string): Promise<void> {
+  const t = app(d);
+  type Router = { navigate(to: string): Promise<boolean>; back(): void };
+  await t.settled();
+  expect(await t.state()).toEqual({ mode: 'hashbang', location: '/', h1: 'Home', marker: 42, href: 'about:srcdoc#!/' });
+  await t.follow('/books/1');
+  expect(await t.state()).toMatchObject({ location: '/books/1', h1: 'Book 1', marker: 42, href: 'about:srcdoc#!/books/1' });
+  // A fragment link resolves against the frame's own URL, not its base URL (the host page's).
+  await t.follow('/books/3');
+  expect(await t.state()).toMatchObject({ location: '/books/3', h1: 'Book 3', marker: 42, href: 'about:srcdoc#!/books/3' });
+  await d.run(() => (window as unknown as { router: Router }).router.navigate('/books/2'));
+  expect(await t.state()).toMatchObject({ location: '/books/2', marker: 42, href: 'about:srcdoc#!/books/2' });
+  // The frame's own history (a driver's back waits for the top page, which does not move).
+  await t.moving(() => d.run(() => history.back()));
+  expect(await t.state()).toMatchObject({ location: '/books/3', h1: 'Book 3', marker: 42 });
+  await t.moving(() => d.run(() => (window as unknown as { router: Router }).router.back()));
+  expect(await t.state()).toMatchObject({ location: '/books/1', marker: 42 });
+  await t.moving(() => d.run(() => history.forward()));
+  expect(await t.state()).toMatchObject({ location: '/books/3', marker: 42, href: 'about:srcdoc#!/books/3' });
+  expect(d.topUrl()).toBe(host);
 }
