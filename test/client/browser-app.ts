@@ -55,7 +55,8 @@ export async function watchedPage(browser: Session, origin: string): Promise<Wat
   const off: string[] = [];
   page.onError((text) => errors.push(text));
   page.onConsoleError((text) => errors.push(text));
-  page.onUrl((url) => void (!url.startsWith(origin + '/') && !/^(data|blob|about):/.test(url) && off.push(url)));
+  page.onDocument((url) => void (!url.startsWith(origin + '/') && url !== 'about:blank' && off.push(url)));
+  page.onRequest((url) => void (!url.startsWith(origin + '/') && !/^(data|blob|about):/.test(url) && off.push(url)));
   return { page, errors, off };
 }
 

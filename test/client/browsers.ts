@@ -41,13 +41,14 @@ export interface Tab {
   onError(listener: (text: string) => void): void;
   /** Calls `listener` with each console error's text (a failed request's among them). */
   onConsoleError(listener: (text: string) => void): void;
-  /** Calls `listener` with the URL of each request the page makes and each document any of its frames loads. */
-  onUrl(listener: (url: string) => void): void;
+  /** Calls `listener` with the URL of each request the page makes. */
+  onRequest(listener: (url: string) => void): void;
+  /** Calls `listener` with the URL of each document any of the page's frames navigates to. */
+  onDocument(listener: (url: string) => void): void;
 }
 
 /** One browser of a test file: its tabs, and the windows a click opens. */
 export interface Session {
-  readonly name: BrowserName;
   newTab(): Promise<Tab>;
   /** Resolves, once the next tab or window opens (a Ctrl- or Shift-click), with a way to close it. */
   nextWindow(): Promise<{ close(): Promise<void> }>;
@@ -64,7 +65,6 @@ async function chromium(): Promise<Session> {
   // One context for the file: the modules of dist/ load once for all its tabs.
   const context = await browser.newContext();
   return {
-    name: 'chromium',
     newTab: async () => chromiumTab(await context.newPage()),
     nextWindow: () => context.waitForEvent('page'),
     close: () => browser.close(),
@@ -86,10 +86,8 @@ function chromiumTab(page: ChromiumPage): Tab {
     close: () => page.close(),
     onError: (listener) => void page.on('pageerror', (error) => listener(error.message)),
     onConsoleError: (listener) => void page.on('console', (message) => void (message.type() === 'error' && listener(message.text()))),
-    onUrl(listener) {
-      page.on('framenavigated', (frame) => listener(frame.url()));
-      page.on('request', (request) => listener(request.url()));
-    },
+    onRequest: (listener) => void page.on('request', (request) => listener(request.url())),
+    onDocument: (listener) => void page.on('framenavigated', (frame) => listener(frame.url())),
   };
 }
 
@@ -137,7 +135,6 @@ async function firefox(): Promise<Session> {
     throw error;
   }
   return {
-    name: 'firefox',
     newTab: async () => firefoxTab(await browser.newPage()),
     async nextWindow() {
       const known = new Set(browser.targets());
@@ -179,9 +176,7 @@ function firefoxTab(page: FirefoxPage): Tab {
     close: () => page.close(),
     onError: (listener) => void page.on('pageerror', (error) => listener(error instanceof Error ? error.message : String(error))),
     onConsoleError: (listener) => void page.on('console', (message) => void (message.type() === 'error' && listener(message.text()))),
-    onUrl(listener) {
-      page.on('framenavigated', (frame) => listener(frame.url()));
-      page.on('request', (request) => listener(request.url()));
-    },
+    onRequest: (listener) => void page.on('request', (request) => listener(request.url())),
+    onDocument: (listener) => void page.on('framenavigated', (frame) => listener(frame.url())),
   };
 }
