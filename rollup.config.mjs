@@ -14,6 +14,7 @@ import { resolve } from 'node:path';
 const entries = {
   index: 'src/index.ts',
   client: 'src/client/index.ts',
+  'client/lite': 'src/client/lite.ts',
   server: 'src/server/index.ts',
   vite: 'src/vite/index.ts',
   react: 'src/react/index.ts',

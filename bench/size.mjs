@@ -19,7 +19,7 @@ export const peers = {
   navigo: `export { default } from 'navigo';`,
 };
 
-/** The goal of issue 17 where a case has one, else the budget `npm test` holds (scripts/size.mjs). */
+/** The goal of issue 17 (46 for the lite client) where a case has one, else the budget `npm test` holds (scripts/size.mjs). */
 const budget = (name) => budgets[name].goal ?? budgets[name].gzip;
 
 /** Our figures, in bytes of min+gzip, with the budgets of scripts/size.mjs where a case has one. */
@@ -34,6 +34,11 @@ export const ours = {
   'an app importing createRouter and createRoutes': {
     code: budgets['an app importing createRouter and createRoutes'].code,
     budget: budget('an app importing createRouter and createRoutes'),
+  },
+  // The same app on the lite client (crawlable-router/client/lite): routing alone, beside page.js.
+  'an app importing the lite createRouter and createRoutes': {
+    code: budgets['an app importing the lite createRouter and createRoutes'].code,
+    budget: budget('an app importing the lite createRouter and createRoutes'),
   },
   // An app that hands the router a `history` instance bundles that package too; one that does not, none of it.
   'an app passing createRouter a memory history': {
@@ -166,6 +171,8 @@ export function sizeFigure(size) {
       'with `browser: true`, terser, gzip -9. The package\'s "browser" field puts a first-match scan over the patterns\' ' +
       'regexps in the place of the segment index, and decodeURIComponent and encodeURIComponent in the place of UTF-8 loops, ' +
       "which a server keeps (the route matching and the codec above are the index's and the loops').\n\n" +
+      'The lite client (`crawlable-router/client/lite`) is the same router without head tags beyond the title, hydration, ' +
+      "the `history` adapter and reading ugly URLs; its budget's goal is issue 46's, page.js's size (4 KB).\n\n" +
       'The React rows leave out React and ReactDOM (`react`, `react-dom`, `react-dom/client`, `react/jsx-runtime`), ' +
       "which an app on React bundles whatever routes it. The binding's own bytes are `export * from 'crawlable-router/react'` " +
       "(issue 45's goal, 1 KB). The example app's share exports every name the browser modules of examples/react-vite " +

@@ -53,8 +53,15 @@ describe('entry points', () => {
   it('crawlable-router/client exports the router, as ESM and as CJS', async () => {
     expect(names(await import('crawlable-router/client'))).toEqual(client);
     expect(names(require('crawlable-router/client') as object)).toEqual(client);
-    expect(readFileSync('dist/client.d.ts', 'utf8')).toContain('declare function createRouter');
-    expect(readFileSync('dist/client.d.cts', 'utf8')).toContain('declare function createRouter');
+    expect(readFileSync('dist/client.d.ts', 'utf8')).toContain('declare const createRouter: (options: RouterOptions) => Router');
+    expect(readFileSync('dist/client.d.cts', 'utf8')).toContain('declare const createRouter: (options: RouterOptions) => Router');
+  });
+
+  it('crawlable-router/client/lite exports the lite router, as ESM and as CJS', async () => {
+    expect(names(await import('crawlable-router/client/lite'))).toEqual(client);
+    expect(names(require('crawlable-router/client/lite') as object)).toEqual(client);
+    expect(readFileSync('dist/client/lite.d.ts', 'utf8')).toContain('declare function createRouter');
+    expect(readFileSync('dist/client/lite.d.cts', 'utf8')).toContain('declare function createRouter');
   });
 
   it('crawlable-router/server exports the snapshot server, as ESM and as CJS', async () => {
@@ -90,11 +97,12 @@ describe('entry points', () => {
     expect([pkg['peerDependencies']?.['react-dom'], pkg['peerDependenciesMeta']?.['react-dom']]).toEqual(['>=19', { optional: true }]);
   });
 
-  it("reaches the client, server, vite and react entries without the exports map too, through their folders (Parcel by default, TypeScript's node10)", () => {
+  it("reaches the client, client/lite, server, vite and react entries without the exports map too, through their folders (Parcel by default, TypeScript's node10)", () => {
     type Conditions = { import: { types: string; default: string }; require: { default: string } };
     const pkg = JSON.parse(readFileSync('package.json', 'utf8')) as { files: string[]; exports: Record<string, Conditions> };
     for (const [entry, exported] of [
       ['client', client],
+      ['client/lite', client],
       ['server', server],
       ['vite', vite],
       ['react', react],

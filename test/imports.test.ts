@@ -21,7 +21,33 @@ const graph = new Map(
 );
 const importsOf = (file: string) => graph.get(file) ?? [];
 
+/** The modules `file` imports values from (not types alone), as a bundler reads them. */
+const runtime = new Map(
+  files.map((file) => {
+    const text = readFileSync(file, 'utf8');
+    const targets = [...text.matchAll(/^(?:import|export)(?! type )[^'"]*?from\s+'(\.{1,2}\/[^']+)\.js'/gm)].map((m) =>
+      path.join(path.dirname(file), `${m[1]}.ts`),
+    );
+    return [file, targets];
+  }),
+);
+/** Every module `file` reaches through its value imports, itself included. */
+function reach(file: string, seen = new Set<string>()): Set<string> {
+  if (!seen.has(file)) {
+    seen.add(file);
+    for (const next of runtime.get(file) ?? []) reach(next, seen);
+  }
+  return seen;
+}
+
 describe('the source layout', () => {
+  it('keeps what the lite client leaves out beyond its imports: head tags, hydration, the history adapter', () => {
+    const left = ['src/client/view.ts', 'src/client/head.ts', 'src/client/hydrate.ts', 'src/client/history.ts', 'src/contract/head.ts'];
+    expect([...reach('src/client/lite.ts')].filter((f) => left.includes(f))).toEqual([]);
+    // And the full client reaches each of them, so the list names real modules.
+    expect(left.filter((f) => !reach('src/client/index.ts').has(f))).toEqual([]);
+  });
+
   it('has no import cycle', () => {
     const cycles: string[] = [];
     const state = new Map<string, 'open' | 'done'>();

@@ -2,7 +2,7 @@
 // They differ only in the URL form (clean or `#!`, docs/scheme.md "Words"); the
 // navigation core in router.ts never asks which one it has. Writing goes through `createWriter`.
 
-import { hasEscapedFragment, uglyState } from '../url/codec.js';
+import { hasEscapedFragment, type UglyState } from '../url/codec.js';
 import { normalizeLocation, readLocation, splitLocation, stripAnchor, urlOf, type AppLocation, type UrlMode } from '../url/location.js';
 import type { RouterSignal, RouterWindow } from './dom.js';
 import { FRAGMENT_API, NO_API, PATH_API, type Api } from './steps.js';
@@ -23,11 +23,12 @@ export interface Adapter {
 
 /**
  * The adapter of a mode. In history mode a `#!` or `_escaped_fragment_` URL names the same state
- * but is in the wrong form; in hashbang mode any URL without `#!` is. With a `page` (a document
- * whose path may not change: file://, a sandboxed frame) the state lives in that page's fragment
- * alone: URLs are the page plus `#!`, and a URL of another page is none of the app's.
+ * but is in the wrong form; in hashbang mode any URL without `#!` is. An ugly URL's state is read by
+ * `ugly` (the codec's uglyState; the lite client's reads none). With a `page` (a document whose path
+ * may not change: file://, a sandboxed frame) the state lives in that page's fragment alone: URLs
+ * are the page plus `#!`, and a URL of another page is none of the app's.
  */
-export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
+export function createAdapter(mode: UrlMode, base: string, ugly: (url: string) => UglyState | null, page = ''): Adapter {
   const hashbang = mode === 'hashbang';
   return {
     url: (loc) => page + urlOf(loc, base, hashbang).slice(page ? base.length : 0),
@@ -45,7 +46,7 @@ export function createAdapter(mode: UrlMode, base: string, page = ''): Adapter {
       const loc =
         hashbang && shown && anchor !== undefined && !bang
           ? normalizeLocation(stripAnchor(shown) + '#' + anchor)
-          : readLocation(href, base, uglyState);
+          : readLocation(href, base, ugly);
       // A URL that reads is ugly when it has the parameter (a malformed one does not read), and
       // pretty when it has `#!`: hashbang's form is pretty, history's neither.
       return loc === null ? null : { loc, ok: bang === hashbang && !hasEscapedFragment(href) };

@@ -1,7 +1,15 @@
 // crawlable-router/client: the browser router. pushState with a `#!` fallback over the same route
 // table the snapshot server uses. Builds on the core; never on the server.
 
-export { createRouter } from './router.js';
+import { uglyState } from '../url/codec.js';
+import { historyNav } from './history.js';
+import { makeRouter } from './router.js';
+import type { Router, RouterOptions } from './types.js';
+import { createView } from './view.js';
+
+/** Creates a router over the route table; nothing happens until `start()`. */
+export const createRouter: (options: RouterOptions) => Router = makeRouter(createView, uglyState, historyNav);
+
 export type {
   Current,
   ErrorContext,

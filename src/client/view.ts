@@ -4,27 +4,14 @@
 
 import { DEV } from '../env/dev.js';
 import { stateHead } from '../contract/head.js';
-import { hookText, syncHead } from '../contract/hook-text.js';
-import { RENDERED_ATTRIBUTE, SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../contract/hydration.js';
+import { syncHead } from '../contract/hook-text.js';
+import { RENDERED_ATTRIBUTE } from '../contract/hydration.js';
 import { urlOf } from '../url/location.js';
-import type { AnyRoute, RouteMatch, RouteTable } from '../routes/types.js';
+import type { AnyRoute, RouteTable } from '../routes/types.js';
 import type { RouterDocument, RouterElement } from './dom.js';
 import { createHead } from './head.js';
 import { readHydration } from './hydrate.js';
-import type { ErrorContext, ErrorView } from './types.js';
-
-/** The drawing of one router's states. Internal. */
-export interface View {
-  /** Finds the outlet (an element, or a selector read now) and reads the page: the server's data for the first navigation. */
-  start(outlet: RouterElement | string | null | undefined): HydrationPayload | null;
-  /**
-   * Draws `view` (a route's, the table's notFound or the error view) of the state `match` names:
-   * its render (unless the server already drew that state into the outlet), its title and its
-   * head, given `context`; a state not found or `failed` has no canonical link, and `failed` keeps
-   * the title where the error view has none.
-   */
-  draw(view: ErrorView, match: RouteMatch, context: ErrorContext, failed: boolean | undefined): void;
-}
+import { drawOutlet, shellTitleOf, warnOutlet, type View } from './outlet.js';
 
 /**
  * Makes the drawing of one router's states on `doc` (none: a memory history without a window), whose
@@ -41,20 +28,14 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
   return {
     start(o) {
       outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
-      // A selector that finds nothing leaves every view undrawn and the page empty, with no error
-      // (development builds only say so: a script run before its element, or no window given).
-      if (DEV && typeof o === 'string' && !outlet)
-        console.warn(
-          `crawlable-router: the outlet ${JSON.stringify(o)} matches no element${doc ? ' when start() runs' : ': the router has no window (with a history instance, pass window too)'}; no view is drawn`,
-        );
+      if (DEV) warnOutlet(o, outlet, doc);
       // Without a document there is no server-rendered page to hydrate from.
       if (!doc) return null;
       // The outlet's mark says the server already wrote that location's view into it. A snapshot
       // (at an ugly URL) has none: its state is drawn anew. Its head tags, as any page's, say which
       // state they are of themselves (src/client/head.ts).
       drawn = outlet?.getAttribute(RENDERED_ATTRIBUTE);
-      // Any page rendered for a state names the shell's title on its `<title>` where the state's replaced it.
-      shellTitle = doc.querySelector('title')?.getAttribute(SHELL_TITLE_ATTRIBUTE) ?? doc.title;
+      shellTitle = shellTitleOf(doc);
       return readHydration(doc);
     },
     draw(view, match, context, failed) {
@@ -64,15 +45,8 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
       const canonical = failed || match.notFound ? null : context.location;
       const keep = drawn === location;
       drawn = null;
-      // Development builds refuse a promise from `render`, `title` or `head`, as the server does, naming
-      // the state's location as it does (src/contract/hook-text.ts).
-      if (outlet && view.render && !keep)
-        outlet.innerHTML = DEV ? hookText(view.render(context), 'render', location) : view.render(context);
-      const title = typeof view.title === 'function' ? view.title(context) : view.title;
-      if (DEV) hookText(title, 'title', location);
-      // A route without a title shows the shell's; the error view without one leaves the title as it is.
-      const shown = title ?? (failed ? undefined : shellTitle);
-      if (shown !== undefined && doc) doc.title = shown;
+      const shown = drawOutlet(doc, outlet, view, context, location, keep, failed, shellTitle);
+      // Development builds refuse a promise from `head`, as the server does.
       setHead?.(
         stateHead(
           DEV ? { head: syncHead(routes.head, location) } : routes,

@@ -2,12 +2,13 @@ import fc from 'fast-check';
 import { Window } from 'happy-dom';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createAdapter, windowNav } from '../../src/client/adapters.js';
+import { uglyState } from '../../src/url/codec.js';
 import { FRAGMENT_API, NO_API, PATH_API } from '../../src/client/steps.js';
 import { toUrl, type UrlMode } from '../../src/index.js';
 import { normalizeLocation } from '../../src/url/location.js';
 import { modes, setup, type Setup } from './fixture.js';
 
-const adapters = { history: createAdapter('history', '/app/'), hashbang: createAdapter('hashbang', '/app/') };
+const adapters = { history: createAdapter('history', '/app/', uglyState), hashbang: createAdapter('hashbang', '/app/', uglyState) };
 
 describe('the history adapter', () => {
   it.each([
@@ -89,12 +90,12 @@ describe.each(modes)('the %s adapter', (mode) => {
 
 describe('the adapter of a page whose path may not change (file://, a sandboxed frame)', () => {
   const page = 'file:///home/me/app/index.html';
-  const pinned = createAdapter('hashbang', '/app/', page);
+  const pinned = createAdapter('hashbang', '/app/', uglyState, page);
 
   it('writes the page itself with the state in its #! fragment', () => {
     expect(pinned.url('/books/1?tab=x#reviews')).toBe(page + '#!/books/1?tab=x#reviews');
     expect(pinned.url('/?k=v')).toBe(page + '#!k=v');
-    expect(createAdapter('hashbang', '/', 'about:srcdoc').url('/')).toBe('about:srcdoc#!/');
+    expect(createAdapter('hashbang', '/', uglyState, 'about:srcdoc').url('/')).toBe('about:srcdoc#!/');
   });
 
   it.each([

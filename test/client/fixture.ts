@@ -26,10 +26,12 @@ export interface SetupOptions extends Partial<Omit<RouterOptions, 'window' | 'ro
   routes?: RouteDefinition<string, unknown>[];
   /** A notFound route; `null` for none. */
   notFound?: AnyRoute | null;
+  /** The createRouter to test: crawlable-router/client's by default. */
+  create?: (options: RouterOptions) => Router;
 }
 
 export function setup(mode: UrlMode | 'auto', options: SetupOptions = {}) {
-  const { url, routes: extra = [], notFound, base = '/app/', ...rest } = options;
+  const { url, routes: extra = [], notFound, base = '/app/', create = createRouter, ...rest } = options;
   const window = new Window({ url: 'https://example.com' + (url ?? base) });
   const document = window.document;
   document.body.innerHTML = '<main id="outlet"></main><p id="after">after</p>';
@@ -61,7 +63,7 @@ export function setup(mode: UrlMode | 'auto', options: SetupOptions = {}) {
           : (notFound ?? { title: 'Not found', render: ({ location }) => `<h1>Not found: ${esc(location)}</h1>` }),
     },
   );
-  const router: Router = createRouter({ routes: table, mode, base, outlet: '#outlet', window, ...rest });
+  const router: Router = create({ routes: table, mode, base, outlet: '#outlet', window, ...rest });
   const outlet = () => document.getElementById('outlet')?.innerHTML ?? '';
   /** The address bar, origin-relative. */
   const address = () => window.location.pathname + window.location.search + window.location.hash;

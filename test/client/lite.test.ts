@@ -1,0 +1,141 @@
+import fc from 'fast-check';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createRouter as createFull } from '../../src/client/index.js';
+import { createRouter as createLite } from '../../src/client/lite.js';
+import { DATA_SCRIPT_ID } from '../../src/contract/hydration.js';
+import { fuzz } from '../fuzz/runs.js';
+import { inProduction } from '../production.js';
+import { modes, setup, type Setup, type SetupOptions } from './fixture.js';
+
+// crawlable-router/client/lite: the full client's router with the same API, drawing each state's
+// render and title, without head tags, hydration, the `history` adapter or ugly URLs. The lite and
+// the full router, each on a window of its own, are driven by the same navigations and must show
+// the same page but for the head; what the lite one leaves out is said in development builds.
+
+/** A route with head tags, in front of the fixture's routes. */
+const HEAD_ROUTE = {
+  path: '/about',
+  title: 'About',
+  head: () => ({ meta: [{ name: 'description', content: 'about us' }] }),
+  render: () => '<h1>About</h1>',
+};
+
+const windows: Setup[] = [];
+/** The fixture with `create`, closed after the test. */
+function open(mode: (typeof modes)[number], create: SetupOptions['create'], options: SetupOptions = {}) {
+  const app = setup(mode, { create, ...options });
+  windows.push(app);
+  return app;
+}
+afterEach(async () => {
+  vi.restoreAllMocks();
+  for (const app of windows.splice(0)) {
+    app.router.destroy();
+    await app.window.happyDOM.close();
+  }
+});
+
+/** What the page shows but its head: what the lite router must show as the full one does. */
+const shown = (app: Setup) => ({
+  location: app.router.current?.location,
+  address: app.address(),
+  title: app.document.title,
+  outlet: app.outlet(),
+  status: app.document.documentElement.getAttribute('data-router-status'),
+  state: app.document.documentElement.getAttribute('data-router-state'),
+});
+
+const LOCATIONS = ['/', '/books/1', '/books/2?x=1', '/books/1#reviews', '/q/a%20b', '/files/a/b', '/boom', '/nowhere', '/about'];
+type Step = { op: 'navigate' | 'replace'; to: string } | { op: 'back' | 'forward' };
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ op: fc.constantFrom('navigate' as const, 'replace' as const), to: fc.constantFrom(...LOCATIONS) }),
+  fc.record({ op: fc.constantFrom('back' as const, 'forward' as const) }),
+);
+
+/** Takes `s` on `app` and waits until it is done. */
+async function take(app: Setup, s: Step) {
+  if ('to' in s) await app.router.navigate(s.to, { replace: s.op === 'replace' }).catch(() => {});
+  else if (s.op === 'back') app.router.back();
+  else app.router.forward();
+  await app.flush();
+}
+
+describe('crawlable-router/client/lite', () => {
+  it.each(modes)('shows what the full client shows, but the head, after any navigations (%s mode)', async (mode) => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { maxLength: 8 }), async (steps) => {
+        const full = open(mode, createFull, { routes: [HEAD_ROUTE] });
+        const lite = open(mode, createLite, { routes: [HEAD_ROUTE] });
+        await Promise.all([full.router.start(), lite.router.start()]);
+        expect(shown(lite)).toEqual(shown(full));
+        for (const s of steps) {
+          await Promise.all([take(full, s), take(lite, s)]);
+          expect(shown(lite)).toEqual(shown(full));
+        }
+      }),
+      fuzz(mode === 'history' ? 4601 : 4602, 25),
+    );
+  });
+
+  it('writes no head tags but the title, and says so for a table with head tags', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const lite = open('history', createLite, { routes: [HEAD_ROUTE], url: '/app/about' });
+    await lite.router.start();
+    expect([lite.document.title, lite.document.head.querySelectorAll('meta').length]).toEqual(['About', 0]);
+    expect(warn.mock.calls.map(([text]) => String(text))).toEqual([
+      'crawlable-router/client/lite writes no head tags but the title: the head of the table, a route or the error view is left out; crawlable-router/client, with the same API, does',
+    ]);
+    // The full client writes them: the route's head is the difference.
+    const full = open('history', createFull, { routes: [HEAD_ROUTE], url: '/app/about' });
+    await full.router.start();
+    expect(full.document.head.querySelector('meta[name=description]')?.getAttribute('content')).toBe('about us');
+  });
+
+  it('drives the window’s own history, never a `history` instance, and says so', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const listen = vi.fn();
+    const lite = open('history', createLite, { history: { listen } as never });
+    await lite.router.start();
+    await lite.router.navigate('/books/1');
+    expect([lite.address(), listen.mock.calls.length]).toEqual(['/app/books/1', 0]);
+    expect(String(warn.mock.calls[0]?.[0])).toContain('drives the window’s own history, never a `history` package instance');
+  });
+
+  it('reads no ugly URL: it names no state (status 400, as a malformed one), and says so', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const lite = open('history', createLite, { url: '/app/?_escaped_fragment_=/books/1' });
+    expect(await lite.router.start()).toBe(false);
+    expect([lite.router.current, lite.loads, lite.document.documentElement.getAttribute('data-router-status')]).toEqual([null, [], '400']);
+    expect(String(warn.mock.calls[0]?.[0])).toContain('reads no ugly URL (/app/?_escaped_fragment_=/books/1): it names no state here');
+    // The full client reads it as the state it names.
+    const full = open('history', createFull, { url: '/app/?_escaped_fragment_=/books/1' });
+    await full.router.start();
+    expect(full.router.current?.location).toBe('/books/1');
+  });
+
+  it('runs the first state’s load again on a page with the server’s data, and says so', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const lite = open('history', createLite, { url: '/app/books/7' });
+    const data = lite.document.createElement('script');
+    data.id = DATA_SCRIPT_ID;
+    data.setAttribute('type', 'application/json');
+    data.textContent = JSON.stringify({ location: '/books/7', status: 200, data: { id: 'from the server' } });
+    lite.document.body.append(data);
+    await lite.router.start();
+    expect([lite.loads, lite.router.current?.data]).toEqual([['7'], { id: '7' }]);
+    expect(String(warn.mock.calls[0]?.[0])).toContain('does not read the data a server-rendered page carries for its first state');
+  });
+
+  it('says nothing in a production build, where it leaves the same out', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const { createRouter } = await inProduction(() => import('../../src/client/lite.js'));
+    const lite = open('history', createRouter, {
+      routes: [HEAD_ROUTE],
+      url: '/app/?_escaped_fragment_=/about',
+      history: { listen() {} } as never,
+    });
+    expect(await lite.router.start()).toBe(false);
+    expect([lite.document.head.querySelectorAll('meta').length, warn.mock.calls]).toEqual([0, []]);
+  });
+});
