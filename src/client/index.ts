@@ -10,18 +10,5 @@ import { createView } from './view.js';
 /** Creates a router over the route table; nothing happens until `start()`. */
 export const createRouter: (options: RouterOptions) => Router = makeRouter(createView, uglyState, historyNav);
 
-export type {
-  Current,
-  ErrorContext,
-  ErrorView,
-  Guard,
-  GuardResult,
-  Listener,
-  NavigateOptions,
-  Router,
-  RouterMode,
-  RouterHistory,
-  RouterOptions,
-  RouterWindow,
-  Target,
-} from './types.js';
+// The public types, all of types.ts's.
+export type * from './types.js';

@@ -56,18 +56,5 @@ export function createRouter(options: RouterOptions): Router {
   return create({ ...options, history: undefined });
 }
 
-export type {
-  Current,
-  ErrorContext,
-  ErrorView,
-  Guard,
-  GuardResult,
-  Listener,
-  NavigateOptions,
-  Router,
-  RouterMode,
-  RouterHistory,
-  RouterOptions,
-  RouterWindow,
-  Target,
-} from './types.js';
+// The public types, all of types.ts's.
+export type * from './types.js';
