@@ -4,7 +4,8 @@
 // Each tag written is marked with its state's location (HEAD_ATTRIBUTE), and so is each tag a
 // snapshot added for its state: a tag found marked is a state's, never the shell's.
 
-import { HEAD_ATTRIBUTE, headKey, jsonLdText, type HeadTag } from '../contract/head.js';
+import { headKey, jsonLdText, type HeadTag } from '../contract/head.js';
+import { HEAD_ATTRIBUTE } from '../contract/hydration.js';
 import type { RouterDocument, RouterElement, RouterNode } from './dom.js';
 
 /**

@@ -76,14 +76,6 @@ export function isFragmentMeta(tag: string | undefined, attr: (name: string) => 
   return tag === 'meta' && attr('name')?.trim().toLowerCase() === 'fragment';
 }
 
-/**
- * The attribute that marks a head tag as a state's and names that state's location: the client
- * router writes it on each tag it adds, and a snapshot on each tag it adds for its state, so a page
- * rendered for a state (by the hooks, the real app in happy-dom, or ahead of time) tells the client
- * which of its head tags are that state's and which the shell's. Internal.
- */
-export const HEAD_ATTRIBUTE = 'data-router-head';
-
 /** The key `headKey` gives the canonical link the server writes (`rel="canonical"`, no hreflang). Internal. */
 export const CANONICAL_KEY = 'link canonical ';
 

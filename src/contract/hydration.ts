@@ -1,7 +1,8 @@
 // What a server-rendered page (`cleanUrls: 'all'`) hands the client router, named once for both
 // sides: a JSON data script with the state's location and `data`, an attribute on the outlet
 // saying which location the server rendered into it, and (on any page rendered for a state) an
-// attribute on `<title>` naming the shell's title. No DOM and no Node here.
+// attribute on `<title>` naming the shell's title and one on each head tag it added for its
+// state. No DOM and no Node here.
 
 /** The id of the `<script type="application/json">` that carries the first state's data. */
 export const DATA_SCRIPT_ID = 'crawlable-router-data';
@@ -15,6 +16,14 @@ export const RENDERED_ATTRIBUTE = 'data-router-rendered';
  * client shows for a route without a title, as the shell would.
  */
 export const SHELL_TITLE_ATTRIBUTE = 'data-router-title';
+
+/**
+ * The attribute that marks a head tag as a state's and names that state's location: the client
+ * router writes it on each tag it adds, and a snapshot on each tag it adds for its state, so a page
+ * rendered for a state (by the hooks, the real app in happy-dom, or ahead of time) tells the client
+ * which of its head tags are that state's and which the shell's. Internal.
+ */
+export const HEAD_ATTRIBUTE = 'data-router-head';
 
 /** What the data script holds. */
 export interface HydrationPayload {

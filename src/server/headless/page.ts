@@ -4,7 +4,8 @@
 // event; "settled" means done; no attribute means the page's own idle (happy-dom's
 // waitUntilComplete: scripts, fetches and timers all finished).
 
-import { HEAD_ATTRIBUTE, headKey, isCanonicalLink, isFragmentMeta } from '../../contract/head.js';
+import { headKey, isCanonicalLink, isFragmentMeta } from '../../contract/head.js';
+import { HEAD_ATTRIBUTE } from '../../contract/hydration.js';
 import { REDIRECT_ATTRIBUTE, SETTLED_EVENT, STATE_ATTRIBUTE, STATUS_ATTRIBUTE } from '../../contract/settled.js';
 import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { SHELL_TITLE_ATTRIBUTE } from '../../contract/hydration.js';

@@ -4,7 +4,8 @@
 // on a page made from the snapshot knows them for that state's, not the shell's. Which tags and
 // which keys is src/contract/head.ts's business, shared with the client; this file only serialises.
 
-import { HEAD_ATTRIBUTE, jsonLdText, type HeadTag } from '../../contract/head.js';
+import { jsonLdText, type HeadTag } from '../../contract/head.js';
+import { HEAD_ATTRIBUTE } from '../../contract/hydration.js';
 import { escapeHtml } from './escape.js';
 
 /** The HTML of head tags, in order, each marked as the tag of the state at `location` when given. */
