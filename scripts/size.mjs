@@ -85,7 +85,7 @@ export const budgets = {
   // Issue 46's goal for an app that needs routing alone: page.js's size.
   'an app importing the lite createRouter and createRoutes': {
     code: `export { createRouter } from 'crawlable-router/client/lite'; export { createRoutes } from 'crawlable-router';`,
-    gzip: 7218,
+    gzip: 7278,
     goal: 4096,
   },
   'the UMD bundle (min file)': { code: null, gzip: 9529, goal: 6144 },

@@ -7,8 +7,12 @@ import { makeRouter } from './router.js';
 import type { Router, RouterOptions } from './types.js';
 import { createView } from './view.js';
 
+const create = makeRouter(createView, uglyState, historyNav);
+
 /** Creates a router over the route table; nothing happens until `start()`. */
-export const createRouter: (options: RouterOptions) => Router = makeRouter(createView, uglyState, historyNav);
+export function createRouter(options: RouterOptions): Router {
+  return create(options);
+}
 
 // The public types, all of types.ts's.
 export type * from './types.js';

@@ -5,7 +5,7 @@
 // URLs (`?_escaped_fragment_=`). Development builds say so where a table, an option or the page asks
 // for one of them.
 
-import { DATA_SCRIPT_ID } from '../contract/hydration.js';
+import { DATA_SCRIPT_ID, HEAD_ATTRIBUTE } from '../contract/hydration.js';
 import { DEV } from '../env/dev.js';
 import type { RouterDocument, RouterElement } from './dom.js';
 import { drawOutlet, shellTitleOf, warnOutlet, type View } from './outlet.js';
@@ -15,7 +15,12 @@ import type { Router, RouterOptions } from './types.js';
 /** Development builds only: a warning naming what the lite client left out, and where the full one is. */
 const warn = (what: string) => console.warn(`crawlable-router/client/lite ${what}; crawlable-router/client, with the same API, does`);
 
-/** The outlet and the title, as the full client draws them, without head tags or the server's data. */
+/**
+ * The outlet and the title, as the full client draws them, without head tags or the server's data.
+ * The head tags a page rendered for a state added for it (marked with its location: a canonical
+ * link, a robots noindex, the route's own) go once another state is shown, as the full client takes
+ * them away; the shell's stay.
+ */
 function liteView(routes: RouterOptions['routes'], doc: RouterDocument | undefined): View {
   let outlet: RouterElement | null | undefined;
   let shellTitle = '';
@@ -31,29 +36,39 @@ function liteView(routes: RouterOptions['routes'], doc: RouterDocument | undefin
       return null;
     },
     draw(view, match, context, failed) {
-      // The location names the state in development builds' messages only.
-      drawOutlet(doc, outlet, view, context, DEV ? routes.stateOf(match.location) : '', false, failed, shellTitle);
+      const location = routes.stateOf(match.location);
+      for (const tag of doc?.head?.querySelectorAll(`[${HEAD_ATTRIBUTE}]`) ?? [])
+        if (tag.getAttribute(HEAD_ATTRIBUTE) !== location) tag.remove();
+      drawOutlet(doc, outlet, view, context, location, false, failed, shellTitle);
     },
   };
 }
-
-const create = makeRouter(liteView, (url) => {
-  if (DEV) warn(`reads no ugly URL (${url}): it names no state here`);
-  return null;
-});
 
 /**
  * Creates a router over the route table, as crawlable-router/client's does, without head tags,
  * hydration, the `history` adapter or ugly URLs; nothing happens until `start()`.
  */
 export function createRouter(options: RouterOptions): Router {
+  // The ugly URL warned of last: a page load reads its URL twice, a click once per listener.
+  let warned: string | undefined;
   if (DEV) {
     const { routes, history, error } = options;
     if (routes?.head || routes?.routes?.some((route) => route.head) || routes?.notFound?.head || error?.head)
       warn('writes no head tags but the title: the head of the table, a route or the error view is left out');
     if (history) warn('drives the window’s own history, never a `history` package instance');
+    // Without a window the full client's message would say to pass a `history` instance.
+    if (!options.window && !(globalThis as { window?: unknown }).window)
+      throw new TypeError(
+        'crawlable-router/client/lite: no window; pass { window } (a memory history in Node needs crawlable-router/client)',
+      );
   }
-  return create({ ...options, history: undefined });
+  return makeRouter(liteView, (url) => {
+    if (DEV) {
+      const at = url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '');
+      if (at !== warned) warn(`reads no ugly URL (${(warned = at)}): it names no state here`);
+    }
+    return null;
+  })({ ...options, history: undefined });
 }
 
 // The public types, all of types.ts's.

@@ -1,6 +1,6 @@
 // What every client build draws for a committed state: the view's `render` in the outlet and its
 // title. The full client (view.ts) adds the head tags and a server-rendered page's marks; the lite
-// one (lite/view.ts) draws this alone.
+// one (lite.ts) draws this alone.
 
 import { DEV } from '../env/dev.js';
 import { hookText } from '../contract/hook-text.js';

@@ -1,8 +1,11 @@
 import fc from 'fast-check';
+import { Window } from 'happy-dom';
+import { createMemoryHistory } from 'history';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRouter as createFull } from '../../src/client/index.js';
 import { createRouter as createLite } from '../../src/client/lite.js';
 import { DATA_SCRIPT_ID } from '../../src/contract/hydration.js';
+import { createRoutes } from '../../src/index.js';
 import { fuzz } from '../fuzz/runs.js';
 import { inProduction } from '../production.js';
 import { modes, setup, type Setup, type SetupOptions } from './fixture.js';
@@ -21,9 +24,10 @@ const HEAD_ROUTE = {
 };
 
 const windows: Setup[] = [];
-/** The fixture with `create`, closed after the test. */
+/** The fixture with `create`, closed after the test; its shell's title marked as a rendered page marks it. */
 function open(mode: (typeof modes)[number], create: SetupOptions['create'], options: SetupOptions = {}) {
   const app = setup(mode, { create, ...options });
+  app.document.head.innerHTML = '<title data-router-title="Shell">A state’s title</title>';
   windows.push(app);
   return app;
 }
@@ -92,6 +96,40 @@ describe('crawlable-router/client/lite', () => {
     expect(full.document.head.querySelector('meta[name=description]')?.getAttribute('content')).toBe('about us');
   });
 
+  it.each([
+    ['the table', { head: { meta: [{ name: 'description', content: 'shop' }] } }, {}],
+    ['the notFound route', { notFound: { head: () => ({ meta: [{ name: 'robots', content: 'noindex' }] }) } }, {}],
+    ['the error view', {}, { error: { head: () => ({ meta: [{ name: 'robots', content: 'noindex' }] }) } }],
+  ])('says once that it writes no head tags when %s has some', (_, table, options) => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const window = new Window({ url: 'https://example.com/' });
+    try {
+      createLite({ routes: createRoutes([{ path: '/' }], table), window: window as never, ...options });
+      expect(warn.mock.calls.map(([text]) => String(text).slice(0, 60))).toEqual([
+        'crawlable-router/client/lite writes no head tags but the tit',
+      ]);
+    } finally {
+      void window.happyDOM.close();
+    }
+  });
+
+  it('takes away the head tags a rendered page added for its first state once another is shown, keeping the shell’s', async () => {
+    const lite = open('history', createLite, { url: '/app/books/1' });
+    lite.document.head.insertAdjacentHTML(
+      'beforeend',
+      '<meta name="description" content="shell">' +
+        '<link rel="canonical" href="https://example.com/app/books/1" data-router-head="/books/1">' +
+        '<meta name="robots" content="noindex" data-router-head="/books/1">',
+    );
+    const tags = () =>
+      [...lite.document.head.querySelectorAll('meta,link')].map((tag) => tag.outerHTML.replace(/ data-router-head="[^"]*"/, ''));
+    await lite.router.start();
+    // Its own state's, while it is shown.
+    expect(tags()).toHaveLength(3);
+    await lite.router.navigate('/books/2');
+    expect(tags()).toEqual(['<meta name="description" content="shell">']);
+  });
+
   it('drives the window’s own history, never a `history` instance, and says so', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const listen = vi.fn();
@@ -107,7 +145,10 @@ describe('crawlable-router/client/lite', () => {
     const lite = open('history', createLite, { url: '/app/?_escaped_fragment_=/books/1' });
     expect(await lite.router.start()).toBe(false);
     expect([lite.router.current, lite.loads, lite.document.documentElement.getAttribute('data-router-status')]).toEqual([null, [], '400']);
-    expect(String(warn.mock.calls[0]?.[0])).toContain('reads no ugly URL (/app/?_escaped_fragment_=/books/1): it names no state here');
+    // Once, though the page's URL is read twice.
+    expect(warn.mock.calls.map(([text]) => String(text))).toEqual([
+      'crawlable-router/client/lite reads no ugly URL (/app/?_escaped_fragment_=/books/1): it names no state here; crawlable-router/client, with the same API, does',
+    ]);
     // The full client reads it as the state it names.
     const full = open('history', createFull, { url: '/app/?_escaped_fragment_=/books/1' });
     await full.router.start();
@@ -127,6 +168,17 @@ describe('crawlable-router/client/lite', () => {
     expect(String(warn.mock.calls[0]?.[0])).toContain('does not read the data a server-rendered page carries for its first state');
   });
 
+  it('says, in Node, that it needs a window: a memory history needs the full client', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const routes = createRoutes([{ path: '/' }]);
+    expect(() => createLite({ routes, history: createMemoryHistory() })).toThrow(
+      'crawlable-router/client/lite: no window; pass { window } (a memory history in Node needs crawlable-router/client)',
+    );
+    expect(String(warn.mock.calls[0]?.[0])).toContain('drives the window’s own history');
+    // The full client runs there.
+    expect(createFull({ routes, history: createMemoryHistory() }).mode).toBe('history');
+  });
+
   it('says nothing in a production build, where it leaves the same out', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const { createRouter } = await inProduction(() => import('../../src/client/lite.js'));
@@ -135,6 +187,10 @@ describe('crawlable-router/client/lite', () => {
       url: '/app/?_escaped_fragment_=/about',
       history: { listen() {} } as never,
     });
+    lite.document.body.insertAdjacentHTML(
+      'beforeend',
+      `<script id="${DATA_SCRIPT_ID}" type="application/json">{"location":"/about","status":200}</script>`,
+    );
     expect(await lite.router.start()).toBe(false);
     expect([lite.document.head.querySelectorAll('meta').length, warn.mock.calls]).toEqual([0, []]);
   });
