@@ -113,7 +113,8 @@ const HISTORY_CAP = 50;
  * about:blank (a `#!` URL after another on the same path would only be a hash change), its records
  * and its origin's sessionStorage emptied, as a new tab's are; or a new tab, `init` run on it, when
  * there is none, or when the kept one's history has no room for the `room` entries a test may add.
- * A tab a test failed in is closed, never reused. A test must not walk back past its first document.
+ * The tab taken is brought to the front. A tab a test failed in is closed, never reused. A test
+ * must not walk back past its first document.
  */
 export function keptTabs(app: BrowserApp, room: number, init: (page: Tab, key: string) => Promise<unknown>) {
   const tabs = new Map<string, Watched>();
@@ -144,6 +145,7 @@ export function keptTabs(app: BrowserApp, room: number, init: (page: Tab, key: s
       await init(t.page, key);
       tabs.set(key, t);
     }
+    await t.page.bringToFront();
     const taken = t;
     onTestFailed(() => drop(taken));
     return taken;

@@ -36,6 +36,8 @@ export interface Tab {
   goBack(): Promise<void>;
   goForward(): Promise<void>;
   title(): Promise<string>;
+  /** Makes this the tab in front, as the one a user clicks in is (Firefox opens no window for a modified click in a tab behind). */
+  bringToFront(): Promise<void>;
   close(): Promise<void>;
   /** Calls `listener` with each uncaught error's text. */
   onError(listener: (text: string) => void): void;
@@ -83,6 +85,7 @@ function chromiumTab(page: ChromiumPage): Tab {
     goBack: async () => void (await page.goBack()),
     goForward: async () => void (await page.goForward()),
     title: () => page.title(),
+    bringToFront: () => page.bringToFront(),
     close: () => page.close(),
     onError: (listener) => void page.on('pageerror', (error) => listener(error.message)),
     onConsoleError: (listener) => void page.on('console', (message) => void (message.type() === 'error' && listener(message.text()))),
@@ -173,6 +176,7 @@ function firefoxTab(page: FirefoxPage): Tab {
     goBack: async () => void (await page.goBack()),
     goForward: async () => void (await page.goForward()),
     title: () => page.title(),
+    bringToFront: () => page.bringToFront(),
     close: () => page.close(),
     onError: (listener) => void page.on('pageerror', (error) => listener(error instanceof Error ? error.message : String(error))),
     onConsoleError: (listener) => void page.on('console', (message) => void (message.type() === 'error' && listener(message.text()))),

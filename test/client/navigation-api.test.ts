@@ -3,18 +3,19 @@ import { toUrl } from '../../src/index.js';
 import { browserApp, keptTabs, settled, type Watched } from './browser-app.js';
 import { BROWSERS, type Modifier } from './browsers.js';
 
-// The Navigation API tier, in real Chromium and Firefox (the built ES modules, `npm run build` first): every
-// same-origin, in-base navigation the `navigate` event reports (an `<area>` click, a GET form,
-// another script's `location` write or `navigation.navigate()`) is routed through the router's
-// pipeline, and back/forward too, in both modes. Each page proves that no document was loaded: a
-// marker the test sets on the first document's `window` is still there, and the count of
+// The Navigation API tier, in real Chromium and Firefox (the built ES modules, `npm run build`
+// first): every same-origin, in-base navigation the `navigate` event reports (an `<area>` click, a
+// GET form, another script's `location` write or `navigation.navigate()`) is routed through the
+// router's pipeline, and back/forward too, in both modes. Each page proves that no document was
+// loaded: a marker the test sets on the first document's `window` is still there, and the count of
 // documents the tab started since the test began (kept in sessionStorage by the app, emptied
-// before each test) is still one. With `window.navigation` removed before the router
-// starts, the page behaves as before the tier: links and back/forward route, an `<area>` loads.
+// before each test) is still one. With `window.navigation` removed before the router starts, the
+// page behaves as before the tier: links and back/forward route, an `<area>` loads. The lite
+// client (crawlable-router/client/lite) has the tier too.
 
 const APP = `
 import { createRoutes } from '/dist/index.js';
-import { createRouter } from '/dist/client/index.js';
+const { createRouter } = await import(window.LITE ? '/dist/client/lite.js' : '/dist/client/index.js');
 if (window.NO_API) delete window.navigation;
 sessionStorage.setItem('documents', String(Number(sessionStorage.getItem('documents') ?? 0) + 1));
 const esc = (text) => String(text).replace(/[&<>"']/g, (c) => '&#' + c.charCodeAt(0) + ';');
@@ -54,8 +55,12 @@ describe.each(BROWSERS)('in %s', (browser) => {
   // A tab per mode, with the API and without, kept between the tests: each test opens a document of
   // its own in it, and adds at most 8 entries to its history.
   const tabs = keptTabs(app, 8, async (page, key) => {
-    const [mode, api] = key.split(' ');
-    await page.addInitScript(([m, off]) => Object.assign(window, { MODE: m, NO_API: off }), [mode, api === 'without'] as const);
+    const [mode, api, client] = key.split(' ');
+    await page.addInitScript(([m, off, lite]) => Object.assign(window, { MODE: m, NO_API: off, LITE: lite }), [
+      mode,
+      api === 'without',
+      client === 'lite',
+    ] as const);
   });
 
   interface Seen {
@@ -83,8 +88,8 @@ describe.each(BROWSERS)('in %s', (browser) => {
     );
 
   /** A document of its own, at `location` in `mode`, with or without the Navigation API. */
-  async function open(mode: Mode, location = '/', { api = true } = {}) {
-    const t = await tabs.take(`${mode} ${api ? 'with' : 'without'}`);
+  async function open(mode: Mode, location = '/', { api = true, lite = false } = {}) {
+    const t = await tabs.take(`${mode} ${api ? 'with' : 'without'} ${lite ? 'lite' : 'full'}`);
     await t.page.goto(app.origin + toUrl(location, { base: '/app/', mode }));
     await settled(t.page);
     await t.page.evaluate(() => ((window as { marker?: string }).marker = 'first document'));
@@ -161,6 +166,20 @@ describe.each(BROWSERS)('in %s', (browser) => {
       expect(outcome).toEqual(['AbortError', 'AbortError']);
       expect(await seen(t)).toMatchObject({ location: '/books/10', address: url('/books/10'), h1: 'Book 10', length: length + 3, ...same });
       expect(t.off).toEqual([]);
+    });
+
+    it('routes an <area>, a GET form and another script’s location.assign in the lite client too, and back over them', async () => {
+      const t = await open(mode, '/', { lite: true });
+      const { length } = await seen(t);
+      await moved(t, () => area(t, 'book 2'));
+      await moved(t, () => t.page.click('#get button'));
+      await moved(t, () => t.page.evaluate(() => location.assign('/app/books/6')));
+      expect(await seen(t)).toEqual({ location: '/books/6', address: url('/books/6'), h1: 'Book 6', length: length + 3, ...same });
+      for (const location of ['/search?q=a%20b%2Bc', '/books/2', '/']) {
+        await moved(t, () => t.page.goBack());
+        expect(await seen(t)).toMatchObject({ location, address: url(location), ...same });
+      }
+      expect([t.errors, t.off]).toEqual([[], []]);
     });
 
     it('writes one entry for router.navigate() and a link click, and routes back and forward over every kind', async () => {
