@@ -83,7 +83,9 @@ export function hostileBrowser(name: BrowserName, body: string) {
   /** The tab `mode`'s tests share, on about:blank with empty records, or a new one when `own`. */
   async function tab(mode: Mode, own: boolean): Promise<Watched> {
     const kept = own ? undefined : tabs.get(mode);
+    // In front, as the tab a visitor lands in is (Firefox runs a tab behind others hidden, its timers slowed).
     if (kept) {
+      await kept.page.bringToFront();
       await kept.page.goto('about:blank');
       kept.errors.length = 0;
       kept.off.length = 0;
@@ -144,8 +146,11 @@ export function hostileBrowser(name: BrowserName, body: string) {
       browser = await launch(name);
     },
     async close() {
-      await browser?.close();
-      await server?.close();
+      try {
+        await browser?.close();
+      } finally {
+        await server?.close();
+      }
     },
     /** The app's origin. */
     get origin() {

@@ -91,8 +91,11 @@ export function browserApp(name: BrowserName, app: string, shell: { head?: strin
     browser = await launch(name);
   }, 60_000);
   afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    try {
+      await browser?.close();
+    } finally {
+      await server?.close();
+    }
   });
   return {
     get origin() {

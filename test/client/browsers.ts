@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page as ChromiumPage } from 'playwright-core';
-import puppeteer, { type Browser as FirefoxBrowser, type KeyInput, type Page as FirefoxPage } from 'puppeteer-core';
+import puppeteer, { type Browser as FirefoxBrowser, type Page as FirefoxPage } from 'puppeteer-core';
 import { launch as launchChromium } from '../demo/chromium.js';
 import { LIVENESS_MS } from '../liveness.js';
 
@@ -32,7 +32,10 @@ export interface Tab {
   click(selector: string, options?: { position?: { x: number; y: number }; modifiers?: Modifier[] }): Promise<void>;
   /** Clicks, as a user does, the `<a>` whose text is exactly `text`. */
   clickLink(text: string, modifiers?: Modifier[]): Promise<void>;
-  /** The browser's own back and forward buttons; each waits for the traversal it starts. */
+  /**
+   * The browser's own back and forward buttons; each waits for the traversal it starts (in Firefox,
+   * puppeteer hears no traversal off an entry a fragment change made: such a back never returns).
+   */
   goBack(): Promise<void>;
   goForward(): Promise<void>;
   title(): Promise<string>;
@@ -52,8 +55,8 @@ export interface Tab {
 /** One browser of a test file: its tabs, and the windows a click opens. */
 export interface Session {
   newTab(): Promise<Tab>;
-  /** Resolves, once the next tab or window opens (a Ctrl- or Shift-click), with a way to close it. */
-  nextWindow(): Promise<{ close(): Promise<void> }>;
+  /** Runs `action` (a Ctrl- or Shift-click) and waits until it has opened another tab or window, which it closes. */
+  opensWindow(action: () => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -65,10 +68,16 @@ export function launch(name: BrowserName): Promise<Session> {
 async function chromium(): Promise<Session> {
   const browser = await launchChromium();
   // One context for the file: the modules of dist/ load once for all its tabs.
-  const context = await browser.newContext();
+  const context = await browser.newContext().catch(async (error: unknown) => {
+    await browser.close();
+    throw error;
+  });
   return {
     newTab: async () => chromiumTab(await context.newPage()),
-    nextWindow: () => context.waitForEvent('page'),
+    async opensWindow(action) {
+      const [opened] = await Promise.all([context.waitForEvent('page', { timeout: LIVENESS_MS }), action()]);
+      await opened.close();
+    },
     close: () => browser.close(),
   };
 }
@@ -78,8 +87,10 @@ function chromiumTab(page: ChromiumPage): Tab {
   return {
     goto: async (url) => void (await page.goto(url)),
     evaluate: <R, A>(f: (arg: A) => R | Promise<R>, arg?: A) => page.evaluate(f as never, arg) as Promise<R>,
-    waitForFunction: async (f, arg, timeout) => void (await page.waitForFunction(f as never, arg, timeout ? { timeout } : {})),
+    waitForFunction: async (f, arg, timeout = LIVENESS_MS) => void (await page.waitForFunction(f as never, arg, { timeout })),
     addInitScript: async (f, arg) => void (await page.addInitScript(f as never, arg)),
+    // At a position: an `<img usemap>`'s area is clicked through the image, which Playwright's
+    // actionability check takes for a click on something else, so it is not checked there.
     click: (selector, options = {}) => page.click(selector, { ...options, force: options.position !== undefined }),
     clickLink: (text, modifiers) => page.getByRole('link', { name: text, exact: true }).click(modifiers ? { modifiers } : {}),
     goBack: async () => void (await page.goBack()),
@@ -139,40 +150,53 @@ async function firefox(): Promise<Session> {
   }
   return {
     newTab: async () => firefoxTab(await browser.newPage()),
-    async nextWindow() {
+    async opensWindow(action) {
       const known = new Set(browser.targets());
-      const target = await browser.waitForTarget((t) => t.type() === 'page' && !known.has(t), { timeout: LIVENESS_MS });
-      const page = await target.page();
-      return { close: async () => void (await page?.close()) };
+      const [target] = await Promise.all([
+        browser.waitForTarget((t) => t.type() === 'page' && !known.has(t), { timeout: LIVENESS_MS }),
+        action(),
+      ]);
+      await (await target.page())?.close();
     },
     async close() {
-      await browser.close();
-      rmSync(profile, { recursive: true, force: true });
+      try {
+        await browser.close();
+      } finally {
+        rmSync(profile, { recursive: true, force: true });
+      }
     },
   };
 }
 
-/** Puppeteer's names for the keys of a Modifier. */
-const KEYS: Record<Modifier, KeyInput> = { Control: 'Control', Shift: 'Shift' };
+/** `text` as an XPath string literal (XPath 1 has no escapes: a text holding both quotes is refused). */
+function xpathText(text: string): string {
+  if (!text.includes('"')) return `"${text}"`;
+  if (!text.includes("'")) return `'${text}'`;
+  throw new Error(`clickLink: a link text holding both quotes is not supported: ${text}`);
+}
 
 function firefoxTab(page: FirefoxPage): Tab {
   page.setDefaultTimeout(LIVENESS_MS);
   /** Runs `act` with `modifiers` held down. */
   async function holding(modifiers: Modifier[] = [], act: () => Promise<void>) {
-    for (const key of modifiers) await page.keyboard.down(KEYS[key]);
+    for (const key of modifiers) await page.keyboard.down(key);
     try {
       await act();
     } finally {
-      for (const key of modifiers) await page.keyboard.up(KEYS[key]);
+      for (const key of modifiers) await page.keyboard.up(key);
     }
   }
   return {
     goto: async (url) => void (await page.goto(url)),
     evaluate: <R, A>(f: (arg: A) => R | Promise<R>, arg?: A) => page.evaluate(f as never, arg) as Promise<R>,
-    waitForFunction: async (f, arg, timeout) => void (await page.waitForFunction(f as never, timeout ? { timeout } : {}, arg)),
+    waitForFunction: async (f, arg, timeout = LIVENESS_MS) => void (await page.waitForFunction(f as never, { timeout }, arg)),
     addInitScript: async (f, arg) => void (await page.evaluateOnNewDocument(f as never, arg)),
-    click: (selector, { position, modifiers } = {}) => holding(modifiers, () => page.click(selector, position ? { offset: position } : {})),
-    clickLink: (text, modifiers) => holding(modifiers, () => page.locator(`::-p-xpath(//a[. = ${JSON.stringify(text)}])`).click()),
+    // A locator waits for the element and for it to stand still, as Playwright's click does.
+    click: (selector, { position, modifiers } = {}) =>
+      holding(modifiers, () => page.locator(selector).click(position ? { offset: position } : {})),
+    // A link (an `<a>` with an href) named by its text, spaces trimmed and collapsed, as Playwright's role query reads it.
+    clickLink: (text, modifiers) =>
+      holding(modifiers, () => page.locator(`::-p-xpath(//a[@href][normalize-space(.) = ${xpathText(text)}])`).click()),
     goBack: async () => void (await page.goBack()),
     goForward: async () => void (await page.goForward()),
     title: () => page.title(),

@@ -258,11 +258,7 @@ describe.each(BROWSERS)('in %s', (browser) => {
       const before = await seen(t);
       for (const modifiers of [['Control'], ['Shift']] as Modifier[][]) {
         const clicks = [() => area(t, 'book 2', modifiers), () => t.page.clickLink('book 1', modifiers)];
-        for (const click of clicks) {
-          const opened = app.browser.nextWindow();
-          await click();
-          await (await opened).close();
-        }
+        for (const click of clicks) await app.browser.opensWindow(click);
         expect(await seen(t)).toEqual(before);
       }
     });

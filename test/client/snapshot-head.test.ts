@@ -69,10 +69,15 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const browser of browsers.values()) await browser.close();
-  await Promise.all([...servers.splice(0).map((s) => s.close()), ...closers.splice(0).map((close) => close())]);
+  // Everything is closed, whatever fails to close: the first failure is reported after.
+  const closed = await Promise.allSettled([
+    ...[...browsers.values()].map((browser) => browser.close()),
+    ...servers.splice(0).map((s) => s.close()),
+    ...closers.splice(0).map((close) => close()),
+  ]);
   rmSync(dir, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
+  for (const result of closed) if (result.status === 'rejected') throw result.reason;
 });
 
 /** The route table of routes.mjs, the very module the app imports. */
