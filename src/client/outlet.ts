@@ -8,6 +8,7 @@ import { SHELL_TITLE_ATTRIBUTE, type HydrationPayload } from '../contract/hydrat
 import type { RouteMatch } from '../routes/types.js';
 import type { RouterDocument, RouterElement } from './dom.js';
 import type { ErrorContext, ErrorView } from './types.js';
+
 /** The drawing of one router's states. Internal. */
 export interface View {
   /** Finds the outlet (an element, or a selector read now) and reads the page: the server's data for the first navigation. */
