@@ -66,7 +66,7 @@ const routes = createRoutes(
       head: ({ params }) => ({ meta: [{ name: 'description', content: 'book ' + params.id }], link: [{ rel: 'alternate', href: '/x/' + params.id, hreflang: 'fr' }] }),
       render: ({ params }) =>
         '<h1>Book ' + params.id + '</h1>' + ${JSON.stringify(ROUTE_NAMED)} +
-        '<a href="/app/books/' + (+params.id + 1) + '">next</a> <a href="#reviews">reviews</a><p id="reviews">reviews</p>',
+        '<a href="/app/books/' + (+params.id + 1) + '">next</a> <a href="#reviews">reviews</a><p id="reviews" style="margin-top:3000px">reviews</p>',
     },
   ],
   { base: '/app/' },
@@ -158,8 +158,9 @@ describe.each(BROWSERS)('in %s', (browser) => {
         // A link in content the route rendered, beside its own named elements.
         await follow(t, 'next');
         expect(await seen(t)).toMatchObject(book(2));
-        // An in-page anchor: found by id, the state and the address bar left as they are.
+        // An in-page anchor: found by id and scrolled to, the state and the address bar left as they are.
         await t.page.clickLink('reviews');
+        await t.page.waitForFunction(() => scrollY > 1000);
         expect(await seen(t)).toMatchObject(book(2));
         await t.page.goBack();
         await settled(t);
