@@ -11,13 +11,13 @@ import type { ErrorContext, ErrorView } from './types.js';
 
 /** The drawing of one router's states. Internal. */
 export interface View {
-  /** Finds the outlet (an element, or a selector read now) and reads the page: the server's data for the first navigation. */
+  /** Finds the outlet (an element, or a selector read now) and reads the page: the server's data for the first navigation (the full client's; the lite one reads none). */
   start(outlet: RouterElement | string | null | undefined): HydrationPayload | null;
   /**
    * Draws `view` (a route's, the table's notFound or the error view) of the state `match` names:
-   * its render (unless the server already drew that state into the outlet), its title and its
-   * head, given `context`; a state not found or `failed` has no canonical link, and `failed` keeps
-   * the title where the error view has none.
+   * its render (unless the server already drew that state into the outlet), its title and, in the
+   * full client, its head, given `context`; a state not found or `failed` has no canonical link,
+   * and `failed` keeps the title where the error view has none.
    */
   draw(view: ErrorView, match: RouteMatch, context: ErrorContext, failed: boolean | undefined): void;
 }
