@@ -7,11 +7,9 @@ import { makeRouter } from './router.js';
 import type { Router, RouterOptions } from './types.js';
 import { createView } from './view.js';
 
-const create = makeRouter(createView, uglyState, historyNav);
-
 /** Creates a router over the route table; nothing happens until `start()`. */
 export function createRouter(options: RouterOptions): Router {
-  return create(options);
+  return makeRouter(createView, uglyState, historyNav)(options);
 }
 
 // The public types, all of types.ts's.

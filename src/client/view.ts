@@ -14,10 +14,11 @@ import { readHydration } from './hydrate.js';
 import { drawOutlet, shellTitleOf, warnOutlet, type View } from './outlet.js';
 
 /**
- * Makes the drawing of one router's states on `doc` (none: a memory history without a window), whose
- * page is on `origin` (`og:url` is written on it; none on a page of no origin, a `file:` one). Internal.
+ * Makes the drawing of one router's states on `doc` (none: a memory history without a window).
+ * `og:url` is written on the page's origin, the hooks' `context.origin` (the router gives the view
+ * the same one); none on a page of no origin (a `file:` one, a memory history's). Internal.
  */
-export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | undefined, origin = 'null'): View {
+export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | undefined): View {
   // Without a document there is no head to keep.
   const setHead = doc && createHead(doc);
   let outlet: RouterElement | null | undefined;
@@ -41,8 +42,9 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
     draw(view, match, context, failed) {
       // The state as the server names it in its marks: its path and declared query, as requested.
       const location = routes.stateOf(match.location);
-      // The hooks' location is the canonical one, but for a state not found.
-      const canonical = failed || match.notFound ? null : context.location;
+      // A state not found or failed has no canonical URL; any other's is the hooks' location.
+      const lost = failed || match.notFound;
+      const origin = context.origin;
       const keep = drawn === location;
       drawn = null;
       const shown = drawOutlet(doc, outlet, view, context, location, keep, failed, shellTitle);
@@ -52,10 +54,10 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
           DEV ? { head: syncHead(routes.head, location) } : routes,
           DEV ? { head: syncHead(view.head, location) } : view,
           context,
-          canonical === null ? null : undefined,
+          lost ? null : undefined,
           // Open Graph's URL is the clean one, whatever the mode: crawlers drop the fragment.
           {
-            url: canonical === null || !origin || origin === 'null' ? undefined : origin + urlOf(canonical, routes.base, false),
+            url: lost || !origin || origin === 'null' ? undefined : origin + urlOf(context.location, routes.base, false),
             title: shown,
           },
         ),

@@ -171,8 +171,8 @@ export function stateHead<C>(
   table: { head?: Head | ((context: C) => Head) | undefined },
   view: { head?: ((context: never) => Head) | undefined },
   context: C,
-  extra?: Head | null,
-  page: PageFacts = {},
+  extra: Head | null | undefined,
+  page: PageFacts,
 ): HeadTag[] {
   // The hooks are typed by their route (`HeadFunction` in routes/types.ts); here the context is whatever the caller renders with.
   const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
