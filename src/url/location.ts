@@ -65,7 +65,9 @@ let known = '/';
 export const isCanonicalPath = (text: string): boolean => PATH_DONE.test(text);
 
 function canonicalPath(path: string): string {
-  return PATH_DONE.test(path) || path === known ? path : (known = cleanPath(canonical(path[0] === '/' ? path : '/' + path, PATH_FIX)));
+  // No `/` is put before a relative path: no run `canonical` rewrites holds a `/`, and `cleanPath`
+  // roots the segments it keeps.
+  return PATH_DONE.test(path) || path === known ? path : (known = cleanPath(canonical(path, PATH_FIX)));
 }
 
 /** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
@@ -85,13 +87,13 @@ export function splitLocation(text: string): [path: string, query: string | unde
 /** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
 export function normalizeLocation(text: string): AppLocation {
   const [path, query, anchor] = splitLocation(text);
-  // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped. A leading `!` is
-  // escaped too: a clean URL ending in `#!x` is a hashbang URL, not the anchor `!x`. A non-empty
-  // part is never empty once canonical.
+  // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped (`#` is no pchar:
+  // `canonical` escapes it). A leading `!` is escaped too: a clean URL ending in `#!x` is a hashbang
+  // URL, not the anchor `!x`. A non-empty part is never empty once canonical.
   return (
     canonicalPath(path) +
     (query ? '?' + canonical(query, QUERY_FIX) : '') +
-    (anchor ? '#' + canonical(anchor.replace(/#/g, '%23').replace(/^!/, '%21'), QUERY_FIX) : '')
+    (anchor ? '#' + canonical(anchor.replace(/^!/, '%21'), QUERY_FIX) : '')
   );
 }
 
