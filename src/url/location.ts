@@ -47,14 +47,16 @@ function canonical(text: string, fix: RegExp): string {
 /** RFC 3986 §5.2.4 remove_dot_segments, after collapsing empty segments (`//`) so no path reads as an authority. */
 function cleanPath(path: string): string {
   const out: string[] = [];
-  const segments = path.split('/');
+  // Whether the segment read last is `''`, `.` or `..`: none is a segment kept, and ending a path
+  // each names a directory, which keeps its trailing slash (`/a/`, `/a/.`, `/a/b/..`).
+  let dir = false;
   // The first segment is the empty one before the leading `/`, skipped as every empty one is.
-  for (const segment of segments) {
+  for (const segment of path.split('/')) {
+    dir = segment === '' || segment === '.' || segment === '..';
     if (segment === '..') out.pop();
-    else if (segment !== '.' && segment !== '') out.push(segment);
+    else if (!dir) out.push(segment);
   }
-  // A path ending in `/`, `/.` or `/..` names a directory: it keeps its trailing slash.
-  return '/' + out.join('/') + (out.length > 0 && /^\.{0,2}$/.test(segments[segments.length - 1] as string) ? '/' : '');
+  return '/' + out.join('/') + (dir && out.length > 0 ? '/' : '');
 }
 
 // The last path canonicalised: toLocation canonicalises a path, and match is then handed it again
