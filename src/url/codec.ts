@@ -107,41 +107,48 @@ function queryAt(url: string, end: number): number {
 }
 
 /**
- * The query of a URL up to its first `_escaped_fragment_` parameter: the query starts at the first
- * `?` before any `#` and runs to that `#`; the parameter starts right after the `?` or after an `&`
- * (the first such place, the quantifiers being lazy), and is bare (`_escaped_fragment_`) or has a
- * value (`_escaped_fragment_=…`). Anchored, and a step of `[^#]*?` is one character: linear.
+ * A URL up to its first `_escaped_fragment_` parameter, with the page it leaves when the parameter
+ * is taken out (group 1, and 2 when the query keeps any). The query starts at the first `?` before
+ * any `#` and runs to that `#`; the parameter starts right after the `?` or after an `&` (the first
+ * such place, the quantifiers being lazy), and is bare (`_escaped_fragment_`) or has a value
+ * (`_escaped_fragment_=…`). Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty
+ * before it are no query at all, and go with the `?` (the first branch). Anchored, and a step of
+ * `[^#]*?` is one character: linear.
  */
-const UP_TO_PARAM = /^[^?#]*\?(?:[^#]*?&)??_escaped_fragment_(?![^=&#])/;
+const UP_TO_PARAM = /^([^?#]*)(?:\?&*|(\?[^#]*?)&)_escaped_fragment_(?![^=&#])/;
 
 /**
- * Where the first `_escaped_fragment_` parameter of `url`'s query starts, or -1. The regexp walks
- * every character, which indexOf does not: it reads only a URL that has the name somewhere.
+ * `UP_TO_PARAM`'s match in `url`, or null. The regexp walks every character, which indexOf does
+ * not: it reads only a URL that has the name somewhere.
  */
+const upToParam = (url: string): RegExpExecArray | null => (url.includes(PARAM) ? UP_TO_PARAM.exec(url) : null);
+
+/** Where the first `_escaped_fragment_` parameter of `url`'s query starts, or -1. */
 function paramAt(url: string): number {
-  const match = url.includes(PARAM) && UP_TO_PARAM.exec(url);
+  const match = upToParam(url);
   return match ? match[0].length - PARAM.length : -1;
 }
 
 /**
- * Where an ugly URL's one, last parameter starts; or, when `url` is not ugly, why: -1 it has no
- * `_escaped_fragment_` parameter, -2 the parameter is not the last, -3 a fragment follows it.
+ * An ugly URL's page and where its parameter's value starts (past the `=`; past the end when it
+ * is bare); null when `url` is not ugly: its first `_escaped_fragment_` parameter is not the last
+ * one, or a fragment follows.
  */
-function uglyAt(url: string): number {
-  const end = endOf(url);
-  const at = paramAt(url);
-  // An `&` after the parameter's start and before the fragment ends it. (Not lastIndexOf, which
-  // is many times slower than indexOf on a long URL.)
-  return at < 0 ? -1 : url.slice(at, end).includes('&') ? -2 : end < url.length ? -3 : at;
+function uglyAt(url: string): [page: string, from: number] | null {
+  const match = upToParam(url);
+  const name = match ? match[0].length : 0;
+  // No `#` can come before the name: one anywhere comes after it.
+  return match && !url.includes('&', name) && !url.includes('#') ? [match[1] + (match[2] ?? ''), name + 1] : null;
 }
 
-/** The error for a URL that is not ugly, `reason` as `uglyAt` gave it. */
-function notUgly(url: string, reason: number): CodecError {
+/** The error for a URL that is not ugly: no parameter, not the last one, or a fragment after it. */
+function notUgly(url: string): CodecError {
   const end = endOf(url);
-  return reason === -1
+  const at = paramAt(url);
+  return at < 0
     ? fail('NOT_UGLY', DEV && `no ${PARAM} parameter`, url, -1)
-    : reason === -2
-      ? fail('NOT_UGLY', DEV && `${PARAM} is not the last parameter`, url, paramAt(url))
+    : url.slice(at, end).includes('&')
+      ? fail('NOT_UGLY', DEV && `${PARAM} is not the last parameter`, url, at)
       : fail('NOT_UGLY', DEV && `fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, url, end);
 }
 
@@ -151,7 +158,7 @@ function notUgly(url: string, reason: number): CodecError {
  * The one test of the parameter's presence, for the codec, locations, the server and `verify`.
  */
 export function hasEscapedFragment(url: string): boolean {
-  return paramAt(url) >= 0;
+  return upToParam(url) !== null;
 }
 
 /** True when `url` has a `#!` fragment and no `_escaped_fragment_` parameter of its own. */
@@ -162,7 +169,7 @@ export function isPrettyUrl(url: string): boolean {
 
 /** True when `url`'s query ends in its one `_escaped_fragment_` parameter and it has no fragment. */
 export function isUglyUrl(url: string): boolean {
-  return uglyAt(url) >= 0;
+  return uglyAt(url) !== null;
 }
 
 /**
@@ -196,21 +203,12 @@ export interface UglyState {
   fragment: string;
 }
 
-/** The state of the ugly URL `url`, whose parameter starts at `last`, with its fragment decoded. */
-function withPage(url: string, last: number, fragment: string): UglyState {
-  // The URL before the `?` or `&` that starts the parameter. Bing asks for `/?&_escaped_fragment_=`:
-  // parameters that are all empty are no query at all, so a query of `&`s alone goes with its `?`
-  // (the first `?`: an ugly URL has no fragment).
-  const query = url.indexOf('?');
-  return { page: url.slice(0, /^&*$/.test(url.slice(query + 1, last - 1)) ? query : last - 1), fragment };
-}
-
 /** Reads an ugly URL strictly; internal to the package (`toLocation` and the server build on it). */
 export function readUglyUrl(url: string): UglyState {
-  const last = uglyAt(url);
-  if (last < 0) throw notUgly(url, last);
+  const at = uglyAt(url);
+  if (!at) throw notUgly(url);
   // The meta-tag form's empty value decodes to ''.
-  return withPage(url, last, code(strictDecode, url, url, 0, last + PARAM.length + 1));
+  return { page: at[0], fragment: code(strictDecode, url, url, 0, at[1]) };
 }
 
 /**
@@ -218,9 +216,9 @@ export function readUglyUrl(url: string): UglyState {
  * so that it bundles no CodecError.
  */
 export function uglyState(url: string): UglyState | null {
-  const last = uglyAt(url);
-  const fragment = last < 0 ? null : cleanDecode(url, last + PARAM.length + 1);
-  return fragment !== null ? withPage(url, last, fragment) : null;
+  const at = uglyAt(url);
+  const fragment = at && cleanDecode(url, at[1]);
+  return at && fragment !== null ? { page: at[0], fragment } : null;
 }
 
 /**
