@@ -130,15 +130,16 @@ function paramAt(url: string): number {
 }
 
 /**
- * An ugly URL's page and where its parameter's value starts (past the `=`; past the end when it
- * is bare); null when `url` is not ugly: its first `_escaped_fragment_` parameter is not the last
- * one, or a fragment follows.
+ * The state of `url` with its fragment read by `decode` (from the value's start: past the `=`, or
+ * past the end when the parameter is bare); null when `url` is not ugly (its first
+ * `_escaped_fragment_` parameter is not the last one, or a fragment follows) or `decode` gives null.
  */
-function uglyAt(url: string): [page: string, from: number] | null {
+function readUgly(url: string, decode: (text: string, from: number) => string | null): UglyState | null {
   const match = upToParam(url);
   const name = match ? match[0].length : 0;
   // No `#` can come before the name: one anywhere comes after it.
-  return match && !url.includes('&', name) && !url.includes('#') ? [match[1] + (match[2] ?? ''), name + 1] : null;
+  const fragment = match && !url.includes('&', name) && !url.includes('#') ? decode(url, name + 1) : null;
+  return match && fragment !== null ? { page: match[1] + (match[2] ?? ''), fragment } : null;
 }
 
 /** The error for a URL that is not ugly: no parameter, not the last one, or a fragment after it. */
@@ -169,7 +170,7 @@ export function isPrettyUrl(url: string): boolean {
 
 /** True when `url`'s query ends in its one `_escaped_fragment_` parameter and it has no fragment. */
 export function isUglyUrl(url: string): boolean {
-  return uglyAt(url) !== null;
+  return readUgly(url, () => '') !== null;
 }
 
 /**
@@ -205,21 +206,17 @@ export interface UglyState {
 
 /** Reads an ugly URL strictly; internal to the package (`toLocation` and the server build on it). */
 export function readUglyUrl(url: string): UglyState {
-  const at = uglyAt(url);
-  if (!at) throw notUgly(url);
   // The meta-tag form's empty value decodes to ''.
-  return { page: at[0], fragment: code(strictDecode, url, url, 0, at[1]) };
+  const state = readUgly(url, (text, from) => code(strictDecode, text, text, 0, from));
+  if (!state) throw notUgly(url);
+  return state;
 }
 
 /**
  * `readUglyUrl` with null for a URL it would throw for. Internal: the client reads URLs with it,
  * so that it bundles no CodecError.
  */
-export function uglyState(url: string): UglyState | null {
-  const at = uglyAt(url);
-  const fragment = at && cleanDecode(url, at[1]);
-  return at && fragment !== null ? { page: at[0], fragment } : null;
-}
+export const uglyState = (url: string): UglyState | null => readUgly(url, cleanDecode);
 
 /**
  * Maps an ugly URL back to its pretty URL: the last parameter `_escaped_fragment_=v` leaves the
