@@ -47,14 +47,16 @@ function canonical(text: string, fix: RegExp): string {
 /** RFC 3986 §5.2.4 remove_dot_segments, after collapsing empty segments (`//`) so no path reads as an authority. */
 function cleanPath(path: string): string {
   const out: string[] = [];
-  const segments = path.split('/');
+  // Whether the segment read last is `''`, `.` or `..`: none is a segment kept, and ending a path
+  // each names a directory, which keeps its trailing slash (`/a/`, `/a/.`, `/a/b/..`).
+  let dir = false;
   // The first segment is the empty one before the leading `/`, skipped as every empty one is.
-  for (const segment of segments) {
+  for (const segment of path.split('/')) {
+    dir = segment === '' || segment === '.' || segment === '..';
     if (segment === '..') out.pop();
-    else if (segment !== '.' && segment !== '') out.push(segment);
+    else if (!dir) out.push(segment);
   }
-  // A path ending in `/`, `/.` or `/..` names a directory: it keeps its trailing slash.
-  return '/' + out.join('/') + (out.length > 0 && /^\.{0,2}$/.test(segments[segments.length - 1] as string) ? '/' : '');
+  return '/' + out.join('/') + (dir && out.length > 0 ? '/' : '');
 }
 
 // The last path canonicalised: toLocation canonicalises a path, and match is then handed it again
@@ -65,7 +67,9 @@ let known = '/';
 export const isCanonicalPath = (text: string): boolean => PATH_DONE.test(text);
 
 function canonicalPath(path: string): string {
-  return PATH_DONE.test(path) || path === known ? path : (known = cleanPath(canonical(path[0] === '/' ? path : '/' + path, PATH_FIX)));
+  // No `/` is put before a relative path: no run `canonical` rewrites holds a `/`, and `cleanPath`
+  // roots the segments it keeps.
+  return PATH_DONE.test(path) || path === known ? path : (known = cleanPath(canonical(path, PATH_FIX)));
 }
 
 /** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
@@ -85,13 +89,13 @@ export function splitLocation(text: string): [path: string, query: string | unde
 /** Puts any path-with-query-and-anchor into canonical location spelling. Internal to the package. */
 export function normalizeLocation(text: string): AppLocation {
   const [path, query, anchor] = splitLocation(text);
-  // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped. A leading `!` is
-  // escaped too: a clean URL ending in `#!x` is a hashbang URL, not the anchor `!x`. A non-empty
-  // part is never empty once canonical.
+  // The anchor may hold a second `#` (`#!/a#b#c`): it is text, so it is escaped (`#` is no pchar:
+  // `canonical` escapes it). A leading `!` is escaped too: a clean URL ending in `#!x` is a hashbang
+  // URL, not the anchor `!x`. A non-empty part is never empty once canonical.
   return (
     canonicalPath(path) +
     (query ? '?' + canonical(query, QUERY_FIX) : '') +
-    (anchor ? '#' + canonical(anchor.replace(/#/g, '%23').replace(/^!/, '%21'), QUERY_FIX) : '')
+    (anchor ? '#' + canonical(anchor.replace(/^!/, '%21'), QUERY_FIX) : '')
   );
 }
 

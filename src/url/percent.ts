@@ -61,7 +61,7 @@ const wellFormed = (text: string): boolean => (text as { isWellFormed?: () => bo
  * null when an escape starts no character or the raw text holds a lone surrogate. Internal: the
  * client reads ugly URLs with it, so that it bundles no fault.
  */
-export function cleanDecode(text: string, from = 0): string | null {
+export function cleanDecode(text: string, from: number): string | null {
   const out = decodeUtf8(text, from, true);
   return typeof out === 'string' && wellFormed(text.slice(from)) ? out : null;
 }

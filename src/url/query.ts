@@ -15,7 +15,7 @@ export type QueryInput = Record<string, string | number | boolean | null | undef
 export function parseQuery(text: string): Query {
   // Nothing inherited: keys such as `__proto__` and `constructor` are data, never members.
   const query = record<Query>();
-  if (text === '') return query;
+  // `''` splits into one empty pair, skipped as every empty pair is.
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
