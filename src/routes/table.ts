@@ -76,12 +76,11 @@ export function createRoutes<const P extends readonly string[]>(
   function parts(location: AppLocation): Parts {
     // A canonical path alone, the common case, is its own location.
     if (isCanonicalPath(location)) return { location, path: location, search: '', hash: '' };
-    let loc = normalizeLocation(location);
-    const [path, query = '', hash] = splitLocation(loc);
-    // Tracking tags (`utm_source`, `fbclid`) name the state they were added to: they are no part of it.
+    const [path, query = '', hash] = splitLocation(normalizeLocation(location));
+    // Tracking tags (`utm_source`, `fbclid`) name the state they were added to: they are no part of
+    // it. The location is written again from its parts: a canonical location has no empty query or anchor.
     const search = keepQueryKeys(query);
-    if (search !== query) loc = withSearch(path, search) + (hash === undefined ? '' : '#' + hash);
-    return { location: loc, path, search, hash: hash ? percentDecode(hash) : '' };
+    return { location: withSearch(path, search) + (hash ? '#' + hash : ''), path, search, hash: hash ? percentDecode(hash) : '' };
   }
 
   /** The query keys that make part of a state of `route`: its own, or the table's. */
