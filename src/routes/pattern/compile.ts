@@ -124,8 +124,9 @@ export function writePath(
       // A param's value, or a wildcard's part `i`.
       const write = (part: unknown, i?: number): string => (typeof part === 'string' ? encode(part) : wrongType(token, i));
       if (value == null) missing = true;
-      else if (token.type === 'param') path += write(value);
-      else path += Array.isArray(value) && value.length ? value.map(write).join('/') : wrongType(token);
+      else
+        path +=
+          token.type === 'param' ? write(value) : Array.isArray(value) && value.length ? value.map(write).join('/') : wrongType(token);
     }
   }
   return missing ? null : path;

@@ -62,10 +62,8 @@ export function parse(path: string, encode: (text: string) => string, fail: (mes
       else if (char === ':' || char === '*') {
         let name = '';
         // Past the end, `test` reads "undefined", no one character.
-        if (ID_START.test(chars[i] as string)) {
-          do name += chars[i++];
-          while (ID_CONTINUE.test(chars[i] as string));
-        } else if (chars[i] === '"') {
+        while ((name ? ID_CONTINUE : ID_START).test(chars[i] as string)) name += chars[i++];
+        if (!name && chars[i] === '"') {
           // A quoted name (`:"a b"`), where `\` escapes the next character.
           const start = i;
           while (chars[++i] !== '"') {
