@@ -101,15 +101,14 @@ function flatten(tokens: readonly Token[], from: number, sequence: Token[], each
 }
 
 /**
- * A regexp class of one character that does not start `text` (and is no `/`, with `slash`):
- * path-to-regexp's negate() of `text` and `''`, or of `'/'` and `text` with `slash`, the only ways
+ * A regexp class of one character that does not start `text` (and is no `/`, with `not` the `\/`
+ * that says so): path-to-regexp's negate() of `text` and `''`, or of `'/'` and `text`, the only ways
  * toSource calls it.
  */
-function negate(text: string, slash: boolean): string {
-  const not = slash ? '\\/' : '';
+function negate(text: string, not: '\\/' | ''): string {
   // A class leaves out characters, not texts: a longer text is a lookahead in front of it.
   if (text.length > 1) return `(?:(?!${escape(text)})[^${not}])`;
-  return `[^${not}${slash && text === '/' ? '' : escape(text)}]`;
+  return `[^${not}${not && text === '/' ? '' : escape(text)}]`;
 }
 
 /** The regexp source of one sequence of tokens (no groups), each capture's token added to `keys`. */
@@ -149,7 +148,8 @@ function toSource(tokens: readonly Token[], keys: Param[], fail: (message: strin
     // Each capture is a run of characters that do not start the text it stops at (`stop`), or
     // another choice (`or`), path-to-regexp's cases one for one.
     let stop: string;
-    let slash = true;
+    // A param holds no `/`; a wildcard may.
+    let not: '\\/' | '' = '\\/';
     let or = '';
     if (token.type === 'param') {
       // Within its segment: after a wildcard, it stops at the text before it; before one, at the
@@ -161,13 +161,13 @@ function toSource(tokens: readonly Token[], keys: Param[], fail: (message: strin
     } else {
       // After a wildcard in its segment, it stops at the text before it; else after a wildcard in
       // another, at the text since that one, or it is one segment; else it takes anything.
-      slash = false;
+      not = '';
       stop = seen & 2 ? back : wildBack;
       if (!(seen & 2) && wildBack) or = '|[^\\/]+';
       wildBack = '';
       seen |= last = 2;
     }
-    source += `(${negate(stop, slash)}+${or})`;
+    source += `(${negate(stop, not)}+${or})`;
     keys.push(token);
     back = '';
   }
