@@ -103,7 +103,7 @@ export function createRoutes<const P extends readonly string[]>(
     };
   }
 
-  function buildLocation(id: number, params: Params = {}, query?: QueryInput): AppLocation {
+  function buildLocation(id: number, params?: Params, query?: QueryInput): AppLocation {
     const path = (compiled[id] as Compiled).build(params);
     const search = query
       ? stringifyQuery(query, (key, inValue) => {

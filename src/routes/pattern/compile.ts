@@ -19,7 +19,7 @@ export interface Compiled {
   regexp: RegExp;
   keys: Param[];
   names: string[];
-  build: (params: Params) => string;
+  build: (params?: Params) => string;
 }
 
 /** A compiled pattern with its tokens, as compileRoute gives it. Internal. */
@@ -190,8 +190,9 @@ export function compileRoute(route: Pattern, sensitive: boolean): CompiledRoute 
     throw new RouteError('BAD_PARAM', DEV ? `${expected(token, part)} for ${describe(route)}` : '');
   };
 
-  const build = (given: Params): string => {
-    // Own params only: a param named `constructor` or `toString` that is not given is missing, not Object's.
+  const build = (given?: Params): string => {
+    // Own params only: a param named `constructor` or `toString` that is not given is missing, not
+    // Object's. None given (undefined or null) is none at all.
     const params = Object.assign(record<Params>(), given);
     // An empty param makes `//`, which a location collapses; a wildcard may end with one
     // (`['a', '']` is `a/`, as match reads a trailing slash).
