@@ -6,7 +6,7 @@
 import { isCanonicalPath, normalizeBase, normalizeLocation, splitLocation, stripAnchor, type AppLocation } from '../url/location.js';
 import { redirectOutcome } from './outcome.js';
 import type { Params } from './params.js';
-import { compileRoute, requiredNames, type Compiled } from './pattern/compile.js';
+import { compileRoute, requiredNames, type Compiled, type CompiledRoute } from './pattern/compile.js';
 import { percentDecode } from '../url/percent.js';
 import { isTrackingKey, keepQueryKeys, parseQuery, stringifyQuery, type QueryInput } from '../url/query.js';
 import { DEV } from '../env/dev.js';
@@ -74,26 +74,28 @@ export function createRoutes<const P extends readonly string[]>(
   const find = createMatcher(compiled, sensitive, (id, params, at: Parts) => result(table[id] as R, params, at, false));
 
   function parts(location: AppLocation): Parts {
-    // A canonical path alone, the common case, is its own location.
-    if (isCanonicalPath(location)) return { location, path: location, search: '', hash: '' };
-    let loc = normalizeLocation(location);
-    const [path, query = '', hash] = splitLocation(loc);
-    // Tracking tags (`utm_source`, `fbclid`) name the state they were added to: they are no part of it.
-    const search = keepQueryKeys(query);
-    if (search !== query) loc = path + (search && '?' + search) + (hash === undefined ? '' : '#' + hash);
-    return { location: loc, path, search, hash: hash ? percentDecode(hash) : '' };
+    // A canonical path alone, the common case, is its own location, with no query or anchor.
+    const [path, query = '', hash] = isCanonicalPath(location) ? [location] : splitLocation(normalizeLocation(location));
+    // Tracking tags (`utm_source`, `fbclid`) name the state they were added to: they are no part of
+    // it. The location is written again from its parts: a canonical location has no empty query or anchor.
+    const search = query && keepQueryKeys(query);
+    return { location: withSearch(path, search) + (hash ? '#' + hash : ''), path, search, hash: hash ? percentDecode(hash) : '' };
   }
+
+  /** The query keys that make part of a state of `route`: its own, or the table's. */
+  const keysOf = (route: AnyRoute | undefined) => route?.queryKeys ?? options.queryKeys;
 
   function match(location: AppLocation): RouteMatch<R> | null {
     const at = parts(location);
     return find(at.path, at);
   }
 
+  // Field by field: an object rest (`{ search, ...at }`) made every match 100 ns slower in V8.
   function result<T extends AnyRoute>(route: T, params: Params, at: Parts, notFound: boolean): RouteMatch<T> {
     return {
       route,
       params,
-      query: parseQuery(keepQueryKeys(at.search, route.queryKeys ?? options.queryKeys)),
+      query: parseQuery(keepQueryKeys(at.search, keysOf(route))),
       location: at.location,
       path: at.path,
       hash: at.hash,
@@ -101,7 +103,7 @@ export function createRoutes<const P extends readonly string[]>(
     };
   }
 
-  function buildLocation(id: number, params: Params = {}, query?: QueryInput): AppLocation {
+  function buildLocation(id: number, params?: Params, query?: QueryInput): AppLocation {
     const path = (compiled[id] as Compiled).build(params);
     const search = query
       ? stringifyQuery(query, (key, inValue) => {
@@ -111,7 +113,7 @@ export function createRoutes<const P extends readonly string[]>(
           );
         })
       : '';
-    return search ? `${path}?${search}` : path;
+    return withSearch(path, search);
   }
 
   return {
@@ -127,8 +129,7 @@ export function createRoutes<const P extends readonly string[]>(
     },
     stateOf(location) {
       const at = parts(location);
-      const search = keepQueryKeys(at.search, (match(at.path)?.route ?? notFound)?.queryKeys ?? options.queryKeys);
-      return search ? `${at.path}?${search}` : at.path;
+      return withSearch(at.path, keepQueryKeys(at.search, keysOf(match(at.path)?.route ?? notFound)));
     },
     href(name: string, params?: Params, query?: QueryInput) {
       const id = byName.get(name);
@@ -136,23 +137,27 @@ export function createRoutes<const P extends readonly string[]>(
       return buildLocation(id, params, query);
     },
     async *locations(options) {
-      const onError = options?.onError ?? (() => {});
+      const onError = options?.onError;
       const all = options?.noindex;
       const seen = new Set<AppLocation>();
       for (let id = 0; id < list.length; id++) {
         const r = list[id] as R;
+        const fail = (error: unknown, params?: Params) => onError?.({ route: r, params, error });
         // One bad record fails alone: the others of its route and every other route still come.
         try {
-          // Awaiting an iterable gives it back as it is; a promise gives its iterable.
-          const found = r.entries ? await (r.entries() as Entries<Params>) : [{}];
+          // Awaiting an iterable gives it back as it is; a promise gives its iterable. A pattern
+          // with required params and no entries() names no location of its own.
+          const found = r.entries
+            ? await (r.entries() as Entries<Params>)
+            : requiredNames((compiled[id] as CompiledRoute).tokens).length
+              ? []
+              : [{}];
           for await (const params of found) {
             let location: AppLocation;
             try {
               location = buildLocation(id, params);
             } catch (error) {
-              // A pattern with required params and no entries() names no location of its own.
-              if (!r.entries && error instanceof RouteError && error.code === 'MISSING_PARAM') break;
-              onError({ route: r, params, error });
+              fail(error, params);
               continue;
             }
             // A noindex state is no search result: left out, as the route that matches it says.
@@ -163,7 +168,7 @@ export function createRoutes<const P extends readonly string[]>(
             }
           }
         } catch (error) {
-          onError({ route: r, params: undefined, error });
+          fail(error);
         }
       }
     },
@@ -180,6 +185,9 @@ export function createRoutes<const P extends readonly string[]>(
     },
   };
 }
+
+/** `path` with the query `search` (none when it is ''). */
+const withSearch = (path: string, search: string): AppLocation => (search ? `${path}?${search}` : path);
 
 /** A redirect route's target compiled, a `RouteError` naming the route and its target when it is no pattern. */
 function redirectTarget(r: RouteDefinition<string, unknown>, to: string, sensitive: boolean): ReturnType<typeof compileRoute> {
@@ -228,9 +236,8 @@ function redirectLoad(
         `the redirect of ${describe(r)} to ${JSON.stringify(to)} cannot always write its params: ${unfit.join(', ')} (a wildcard in one and a param in the other, or optional in the path but not in the target)`,
       );
   }
+  // The query goes along; redirectOutcome drops a `?` with none after it, as every location does.
   return ({ params, location }) => {
-    const state = stripAnchor(location);
-    const q = state.indexOf('?');
-    throw redirectOutcome(target.build(params) + (q < 0 ? '' : state.slice(q)), 301);
+    throw redirectOutcome(withSearch(target.build(params), splitLocation(location)[1] ?? ''), 301);
   };
 }

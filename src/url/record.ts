@@ -5,8 +5,8 @@
 // constructor whose prototype is empty, frozen and itself without a prototype is an ordinary fast
 // object with nothing to inherit (Node's querystring.parse makes its results the same way).
 
-const Bare = function () {} as unknown as new () => object;
+function Bare(): void {}
 Bare.prototype = Object.freeze(Object.create(null) as object);
 
 /** A new empty record that inherits nothing. Internal to the package. */
-export const record = <T extends object>(): T => new Bare() as T;
+export const record = <T extends object>(): T => new (Bare as unknown as new () => T)();

@@ -2,7 +2,7 @@
 // inverse of matching, writing a path from params and refusing params that would make a path its
 // own pattern cannot match (an empty segment, a `.` or `..` segment, a value holding a separator).
 
-import { canonicalPathText } from '../../url/location.js';
+import { canonicalPathText, normalizeLocation } from '../../url/location.js';
 import type { Params } from '../params.js';
 import { percentDecode } from '../../url/percent.js';
 import { encodeComponent } from '../../url/query.js';
@@ -19,7 +19,7 @@ export interface Compiled {
   regexp: RegExp;
   keys: Param[];
   names: string[];
-  build: (params: Params) => string;
+  build: (params?: Params) => string;
 }
 
 /** A compiled pattern with its tokens, as compileRoute gives it. Internal. */
@@ -49,12 +49,11 @@ export function regexpParams(c: Compiled, path: string): Params | null {
   const m = c.regexp.exec(path);
   if (!m) return null;
   const params = record<Params>();
-  for (let i = 1; i < m.length; i++) {
-    const raw = m[i];
-    if (raw === undefined) continue;
-    const key = c.keys[i - 1] as Param;
-    params[key.name] = key.type === 'wildcard' ? raw.split('/').map(decodeParam) : decodeParam(raw);
-  }
+  // One capture a key, in order; an optional group's left out is undefined.
+  c.keys.forEach((key, i) => {
+    const raw = m[i + 1];
+    if (raw !== undefined) params[key.name] = key.type === 'wildcard' ? raw.split('/').map(decodeParam) : decodeParam(raw);
+  });
   return params;
 }
 
@@ -76,6 +75,14 @@ const DOT_SEGMENT = /(?:^|\/)(\.\.?)(?=\/|$)|\/(?=\/)/;
 function writesEmptySegment(value: Params[string]): boolean {
   if (value === '') return true;
   return Array.isArray(value) && value.some((part, i) => part === '' && (i === 0 || i < value.length - 1));
+}
+
+/** Why a path its params wrote is refused (development builds only). */
+function unfit(path: string): string {
+  const dots = DOT_SEGMENT.exec(path);
+  return dots
+    ? `: a ${JSON.stringify(dots[1] ?? '')} segment is not a path segment, URLs remove it`
+    : ', which it does not match: a value holds the text that separates two params';
 }
 
 // Express 4 and path-to-regexp 6 wrote `:id?`, `*`, `:id+` and `(\\d+)`; version 8 refuses them all.
@@ -114,10 +121,12 @@ export function writePath(
     else if (Array.isArray(token)) path += writePath(token, params, encode, wrongType) ?? '';
     else {
       const value = params[token.name];
+      // A param's value, or a wildcard's part `i`.
+      const write = (part: unknown, i?: number): string => (typeof part === 'string' ? encode(part) : wrongType(token, i));
       if (value == null) missing = true;
-      else if (token.type === 'param') path += typeof value === 'string' ? encode(value) : wrongType(token);
-      else if (!Array.isArray(value) || !value.length) wrongType(token);
-      else path += value.map((part, i) => (typeof part === 'string' ? encode(part) : wrongType(token, i))).join('/');
+      else
+        path +=
+          token.type === 'param' ? write(value) : Array.isArray(value) && value.length ? value.map(write).join('/') : wrongType(token);
     }
   }
   return missing ? null : path;
@@ -181,8 +190,9 @@ export function compileRoute(route: Pattern, sensitive: boolean): CompiledRoute 
     throw new RouteError('BAD_PARAM', DEV ? `${expected(token, part)} for ${describe(route)}` : '');
   };
 
-  const build = (given: Params): string => {
-    // Own params only: a param named `constructor` or `toString` that is not given is missing, not Object's.
+  const build = (given?: Params): string => {
+    // Own params only: a param named `constructor` or `toString` that is not given is missing, not
+    // Object's. None given (undefined or null) is none at all.
     const params = Object.assign(record<Params>(), given);
     // An empty param makes `//`, which a location collapses; a wildcard may end with one
     // (`['a', '']` is `a/`, as match reads a trailing slash).
@@ -193,21 +203,14 @@ export function compileRoute(route: Pattern, sensitive: boolean): CompiledRoute 
       throw new RouteError('MISSING_PARAM', DEV ? `missing param ${required.filter(missing).join(', ')} for ${describe(route)}` : '');
     // With every required param there, nothing outside a group is missing.
     const path = writePath(tokens, params, encode, wrongType) as string;
-    // Whichever params wrote it (`/:a` with `..`, `/.:b` with `.`); a `.` inside a segment is text.
-    // And `/:a.:b` never matches a `b` holding a `.`, and `.` `-` `~` cannot be escaped (a location
-    // decodes them): a location its own route cannot match would be a link to nowhere.
-    const dots = DOT_SEGMENT.exec(path);
-    if (dots || !regexp.test(path))
-      throw new RouteError(
-        'BAD_PARAM',
-        DEV
-          ? `the params of ${describe(route)} make ${JSON.stringify(path)}${
-              dots
-                ? `: a ${JSON.stringify(dots[1] ?? '')} segment is not a path segment, URLs remove it`
-                : ', which it does not match: a value holds the text that separates two params'
-            }`
-          : '',
-      );
+    // A `.` or `..` segment, whichever params wrote it (`/:a` with `..`, `/.:b` with `.`), or an
+    // empty one: a location removes it, so the path is not its own location. The path's text is
+    // canonical (params escaped, the pattern's text canonical), so the location differs for these
+    // alone (a `.` inside a segment is text). And `/:a.:b` never matches a `b` holding a `.`, and
+    // `.` `-` `~` cannot be escaped (a location decodes them): a location its own route cannot
+    // match would be a link to nowhere.
+    if (normalizeLocation(path) !== path || !regexp.test(path))
+      throw new RouteError('BAD_PARAM', DEV ? `the params of ${describe(route)} make ${JSON.stringify(path)}${unfit(path)}` : '');
     return path;
   };
   return { regexp, tokens: tokens, keys, names, build };

@@ -46,49 +46,42 @@ export function parse(path: string, encode: (text: string) => string, fail: (mes
   // Code points, as path-to-regexp counts its indexes.
   const chars = [...path];
   let i = 0;
-  const read = (end: string): Token[] => {
+  // The tokens up to `end` (a group's `}`; the pattern's own, up to the end of the path).
+  const read = (end?: string): Token[] => {
     const tokens: Token[] = [];
     let text = '';
-    const flush = (): void => {
+    // Text ends where a param or a group starts, and with its group.
+    const push = (token?: Token): void => {
       if (text) tokens.push(encode(text));
       text = '';
+      if (token) tokens.push(token);
     };
-    while (i < chars.length) {
-      const char = chars[i++] as string;
-      if (char === end) return (flush(), tokens);
-      if (char === '\\') {
-        if (i === chars.length) fail(DEV ? `Unexpected end after \\ at index ${i}` : '');
-        text += chars[i++];
-      } else if (char === ':' || char === '*') {
+    for (let char; (char = chars[i++]) !== end; ) {
+      if (char === undefined) fail(DEV ? `Unexpected end at index ${i - 1}, expected ${end}` : '');
+      else if (char === '\\') text += chars[i++] ?? fail(DEV ? `Unexpected end after \\ at index ${i - 1}` : '');
+      else if (char === ':' || char === '*') {
         let name = '';
-        if (ID_START.test(chars[i] ?? '')) {
-          do name += chars[i++];
-          while (ID_CONTINUE.test(chars[i] ?? ''));
-        } else if (chars[i] === '"') {
+        // Past the end, `test` reads "undefined", no one character.
+        while ((name ? ID_CONTINUE : ID_START).test(chars[i] as string)) name += chars[i++];
+        if (!name && chars[i] === '"') {
           // A quoted name (`:"a b"`), where `\` escapes the next character.
           const start = i;
-          for (;;) {
-            if (++i >= chars.length) fail(DEV ? `Unterminated quote at index ${start}` : '');
-            if (chars[i] === '"') break;
-            if (chars[i] === '\\') i++;
-            name += chars[i] ?? '';
+          while (chars[++i] !== '"') {
+            if (i >= chars.length) fail(DEV ? `Unterminated quote at index ${start}` : '');
+            name += chars[i] === '\\' ? chars[++i] : chars[i];
           }
           i++;
         }
         if (!name) fail(DEV ? `Missing parameter name at index ${i}` : '');
-        flush();
-        tokens.push({ type: char === ':' ? 'param' : 'wildcard', name });
-      } else if (char === '{') {
-        flush();
-        tokens.push(read('}'));
-      } else if ('}()[]+?!'.includes(char)) fail(DEV ? `Unexpected ${char} at index ${i - 1}` : '');
+        push({ type: char === ':' ? 'param' : 'wildcard', name });
+      } else if (char === '{') push(read('}'));
+      else if ('}()[]+?!'.includes(char)) fail(DEV ? `Unexpected ${char} at index ${i - 1}` : '');
       else text += char;
     }
-    if (end) fail(DEV ? `Unexpected end at index ${i}, expected ${end}` : '');
-    flush();
+    push();
     return tokens;
   };
-  return read('');
+  return read();
 }
 
 /**
@@ -107,13 +100,15 @@ function flatten(tokens: readonly Token[], from: number, sequence: Token[], each
   each(sequence);
 }
 
-/** A regexp class of one character that is neither of two texts' start (of their first characters). */
-function negate(a: string, b: string): string {
-  if (b.length > a.length) [a, b] = [b, a];
-  if (a === b) b = '';
-  if (b.length > 1) return `(?:(?!${escape(a)}|${escape(b)})[^])`;
-  if (a.length > 1) return `(?:(?!${escape(a)})[^${escape(b)}])`;
-  return `[^${escape(a + b)}]`;
+/**
+ * A regexp class of one character that does not start `text` (and is no `/`, with `not` the `\/`
+ * that says so): path-to-regexp's negate() of `text` and `''`, or of `'/'` and `text`, the only ways
+ * toSource calls it.
+ */
+function negate(text: string, not: '\\/' | ''): string {
+  // A class leaves out characters, not texts: a longer text is a lookahead in front of it.
+  if (text.length > 1) return `(?:(?!${escape(text)})[^${not}])`;
+  return `[^${not}${not && text === '/' ? '' : escape(text)}]`;
 }
 
 /** The regexp source of one sequence of tokens (no groups), each capture's token added to `keys`. */
@@ -125,20 +120,20 @@ function toSource(tokens: readonly Token[], keys: Param[], fail: (message: strin
   // 1: the last capture was a param, 2: a wildcard; `seen` holds both kinds met in this segment.
   let last = 0;
   let seen = 0;
-  // Whether a wildcard comes later in this segment, and the text that comes next.
-  const wildcardAhead = (from: number): boolean => {
+  // When a wildcard comes later in this segment, the text that comes next (path-to-regexp's
+  // hasInSegment() and peekText()); null when none does.
+  const beforeWildcard = (from: number): string | null => {
+    let text = '';
+    let next = true;
     for (let i = from; i < tokens.length; i++) {
       const token = tokens[i] as string | Param;
-      if (typeof token === 'string') {
-        if (token.includes('/')) break;
-      } else if (token.type === 'wildcard') return true;
+      if (typeof token !== 'string') {
+        if (token.type === 'wildcard') return text;
+        next = false;
+      } else if (token.includes('/')) break;
+      else if (next) text += token;
     }
-    return false;
-  };
-  const nextText = (from: number): string => {
-    let text = '';
-    for (let token = tokens[from]; typeof token === 'string'; token = tokens[++from]) text += token;
-    return text;
+    return null;
   };
   for (let i = 0; i < tokens.length; ) {
     const token = tokens[i++] as string | Param;
@@ -150,21 +145,29 @@ function toSource(tokens: readonly Token[], keys: Param[], fail: (message: strin
       continue;
     }
     if (last && !back) fail(DEV ? `Missing text before "${token.name}" ${token.type}` : '');
+    // Each capture is a run of characters that do not start the text it stops at (`stop`), or
+    // another choice (`or`), path-to-regexp's cases one for one.
+    let stop: string;
+    // A param holds no `/`; a wildcard may.
+    let not: '\\/' | '' = '\\/';
+    let or = '';
     if (token.type === 'param') {
-      source +=
-        seen & 2
-          ? `(${negate('/', back)}+)`
-          : wildcardAhead(i)
-            ? `(${negate('/', nextText(i))}+)`
-            : seen & 1
-              ? `(${negate('/', back)}+|${escape(back)})`
-              : `(${negate('/', '')}+)`;
+      // Within its segment: after a wildcard, it stops at the text before it; before one, at the
+      // text after it; after a param, at the text before it, or it is that text.
+      const ahead = seen & 2 ? null : beforeWildcard(i);
+      stop = ahead ?? (seen ? back : '');
+      if (seen === 1 && ahead === null) or = '|' + escape(back);
       seen |= last = 1;
     } else {
-      source += seen & 2 ? `(${negate(back, '')}+)` : wildBack ? `(${negate(wildBack, '')}+|${negate('/', '')}+)` : '([^]+)';
+      // After a wildcard in its segment, it stops at the text before it; else after a wildcard in
+      // another, at the text since that one, or it is one segment; else it takes anything.
+      not = '';
+      stop = seen & 2 ? back : wildBack;
+      if (!(seen & 2) && wildBack) or = '|[^\\/]+';
       wildBack = '';
       seen |= last = 2;
     }
+    source += `(${negate(stop, not)}+${or})`;
     keys.push(token);
     back = '';
   }
