@@ -26,6 +26,9 @@ const adder =
   <T>(set: Set<T>) =>
   (callback: T) => (set.add(callback), () => void set.delete(callback));
 
+/** A history entry and the location it names. */
+type Spot = { loc: AppLocation; entry: Entry };
+
 /** Draws a router's states on the page (view.ts, the full client's; lite.ts, the lite one's). Internal. */
 export type ViewMaker = (routes: RouterOptions['routes'], doc: RouterDocument | undefined, origin: string) => View;
 
@@ -83,11 +86,12 @@ export const makeRouter =
       origin,
     });
     let current: Current | null = null;
-    let currentEntry: Entry | null = null; // the history entry `current` is shown in (both null or neither)
-    // The entry the address bar is on and the location it names: `current`'s, or one a back/forward
+    // The history entry `current` is shown in and its location (both null or neither).
+    let showing: Spot | null = null;
+    // The entry the address bar is on and the location it names: `showing`, or one a back/forward
     // reached whose navigation is still in flight. A navigation made meanwhile starts from there.
-    let address: { loc: AppLocation; entry: Entry } | null = null;
-    let pending: { loc: AppLocation; key: string } | null = null;
+    let address: Spot | null = null;
+    let pending: Spot | null = null; // the navigation in flight
     let returning = false; // restoreAddress's go() is on its way, until the browser arrives on an entry
     let controller: AbortController | undefined;
     let waiters: (() => void)[] = [];
@@ -141,18 +145,18 @@ export const makeRouter =
       pending = null; // the restoring pop that follows is an echo, not a new navigation
       const strayed = address;
       // `current` is shown where the browser is, or a go() back to it is on its way.
-      if (returning || !currentEntry || !strayed || strayed.entry.key === currentEntry.key) return;
+      if (returning || !showing || !strayed || strayed.entry.key === showing.entry.key) return;
       // As History.go() reads it (a long): a position a page script wrote (Infinity, 2 ** 32) reads
       // as 0, which is a reload, and then the URL is written back instead.
-      const delta = (strayed.entry.idx - currentEntry.idx) | 0;
+      const delta = (strayed.entry.idx - showing.entry.idx) | 0;
       // The browser stays on the strayed entry until the go() lands, and a navigation of the page's
       // meanwhile (a typed `#`, a replaceState) may cancel it: `address` moves when it arrives.
       if (api > NO_API && delta) {
         returning = true; // set first: a `history` instance's go() arrives before it returns
         nav.go(-delta);
       } else {
-        address = { loc: (current as Current).location, entry: currentEntry };
-        write(address.loc, currentEntry, true);
+        address = showing;
+        write(showing.loc, showing.entry, true);
       }
     }
 
@@ -174,7 +178,7 @@ export const makeRouter =
       // A state committed before the last one scrolled (from a subscriber: an anchor it moves to)
       // scrolls that one first, so the entry left is saved where its own scroll put it.
       flushScroll();
-      if (currentEntry) scroll?.save(currentEntry.key);
+      if (showing) scroll?.save(showing.entry.key);
       // A push leaves the entry the browser is on: stamped again if another script wrote its state over
       // (`replaceState(null, '', url)`), else a traversal back to it is a new entry, a position off.
       if (kind === PUSH && api > NO_API && address && nav.entry()?.key !== address.entry.key)
@@ -189,8 +193,7 @@ export const makeRouter =
         // So does a write during which a listener of a `history` instance's destroyed the router.
         if (write(match.location, entry, kind === REPLACE) === false || dead) return false;
       }
-      currentEntry = entry;
-      address = { loc: match.location, entry };
+      address = showing = { loc: match.location, entry };
       current = { ...match, state: entry.state, data };
       if (failed) current.error = error;
       // A change of anchor alone (no hooks) keeps the state's view and outcome as they are.
@@ -237,7 +240,7 @@ export const makeRouter =
       // Aborted is superseded: it never commits, and the newer one reports idle.
       controller?.abort();
       const { signal } = (controller = new AbortController());
-      pending = { loc, key: entry.key };
+      pending = { loc, entry };
       if (started && doc) doc.documentElement.setAttribute(STATE_ATTRIBUTE, 'busy');
       const from = current;
       // A redirect (a guard's, a load's or a redirect route's) replaces the entry it reached; a push stays one entry.
@@ -331,8 +334,8 @@ export const makeRouter =
       // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
       if (!reading.ok || (fresh && api > NO_API)) write(reading.loc, entry as Entry, true);
       // Where the router is, or is going: the navigation in flight, else the state shown.
-      const destination = pending ?? (currentEntry && { loc: (current as Current).location, key: currentEntry.key });
-      if (loc === destination?.loc && (fresh || (entry as Entry).key === destination.key)) return;
+      const destination = pending ?? showing;
+      if (loc === destination?.loc && (fresh || (entry as Entry).key === destination.entry.key)) return;
       return run(loc, POP, entry as Entry);
     }
 
