@@ -44,11 +44,14 @@ export const makeRouter =
   (options: RouterOptions): Router => {
     if (DEV) checkOptions(options);
     const { routes, links = true, error: errorView, history: instance, onError } = options;
+    // Whether the history is the page's: the window's own, or a browser history of the package. A
+    // memory history (the one with an `index`) is a widget's, which never drives the page.
+    const paged = instance?.index == null;
     // With a `history` instance the window is only the document's (links, scroll, title): a browser
     // history's is the page's own, as createBrowserHistory() itself defaults to; a memory history
-    // (the one with an `index`) has none unless given, so a widget's router never drives the page.
+    // has none unless given.
     // A window's own CustomEvent and URL are there at run time even where its type (the DOM's `Window`) lacks them.
-    const win = (options.window ?? (instance?.index != null ? undefined : (globalThis as { window?: LiveWindow }).window)) as LiveWindow;
+    const win = (options.window ?? (paged ? (globalThis as { window?: LiveWindow }).window : undefined)) as LiveWindow;
     if (!win && !instance)
       throw new TypeError(
         DEV ? 'createRouter: no window; pass { window }, or { history } such as createMemoryHistory() in Node' : 'no window',
@@ -78,7 +81,7 @@ export const makeRouter =
     // renders (no anchor, only the query keys its route declares), so that both sides show one page.
     // The hooks see the state's one spelling (its canonical location, else its state) and the page's
     // origin: the window's, none on a memory history.
-    const origin = (instance?.index == null && win?.location.origin) || '';
+    const origin = (paged && win?.location.origin) || '';
     const contextOf = (match: RouteMatch) => ({
       params: match.params,
       query: match.query,
@@ -377,8 +380,7 @@ export const makeRouter =
           // memory history's widget. Without it (or with it removed) the page behaves as before. And
           // never without pushState: the router's own writes are then `location` writes, which it
           // would take for another script's and cancel and make again, without end.
-          if (api > NO_API && instance?.index == null)
-            win.navigation?.addEventListener('navigate', navigateHandler(adapter.read, go), { signal });
+          if (api > NO_API && paged) win.navigation?.addEventListener('navigate', navigateHandler(adapter.read, go), { signal });
         }
         scroll?.start();
         const first = arrive(href, null);
