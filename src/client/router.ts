@@ -164,70 +164,6 @@ export const makeRouter =
     }
 
     /**
-     * Commits a navigation: the entry, `current`, and what it shows (`hooks` null for a change of
-     * anchor alone), with the outcome a server would answer (statusOf; `failed` when `load` threw
-     * `error`), or `via` the status of the redirect that led here.
-     */
-    function commit(
-      match: RouteMatch,
-      entry: Entry,
-      kind: Kind,
-      data: unknown,
-      hooks: ErrorView | null,
-      via?: number,
-      failed?: boolean,
-      error?: unknown,
-    ) {
-      // A state committed before the last one scrolled (from a subscriber: an anchor it moves to)
-      // scrolls that one first, so the entry left is saved where its own scroll put it.
-      flushScroll();
-      if (showing) scroll?.save(showing.entry.key);
-      // A push leaves the entry the browser is on: stamped again if another script wrote its state over
-      // (`replaceState(null, '', url)`), else a traversal back to it is a new entry, a position off.
-      if (kind === PUSH && api > NO_API && address && nav.entry()?.key !== address.entry.key)
-        nav.write(nav.href(), address.entry, true, address.loc);
-      // While it loaded, the browser may have landed on a new entry naming this very location (the same
-      // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
-      if (kind !== REPLACE && address?.loc === match.location) entry = address.entry;
-      else if (kind !== POP) {
-        // A replace writes over the entry the browser is on now, at that entry's position.
-        if (kind === REPLACE && address) entry = { ...entry, idx: address.entry.idx };
-        // A write refused (a blocker of a `history` instance's) commits nothing: the navigation is cancelled.
-        // So does a write during which a listener of a `history` instance's destroyed the router.
-        if (write(match.location, entry, kind === REPLACE) === false || dead) return false;
-      }
-      address = showing = { loc: match.location, entry };
-      current = { ...match, state: entry.state, data };
-      if (failed) current.error = error;
-      // A change of anchor alone (no hooks) keeps the state's view and outcome as they are.
-      if (hooks) {
-        // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
-        // the state failed, as the server answers it, never the last state's status over a stale view.
-        status = 500;
-        moved = undefined;
-        view.draw(hooks, match, { ...contextOf(match), data, error }, failed);
-        status = via ?? statusOf(match, failed);
-        moved = via ? match.location : undefined;
-      }
-      scrollJob = () => dead || scroll?.apply(kind, entry.key, match.hash);
-      // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
-      let fault: [unknown] | undefined;
-      for (const listener of [...subscribers]) {
-        try {
-          listener(current);
-        } catch (thrown) {
-          fault ??= [thrown];
-        }
-      }
-      // Scrolling waits for what the subscribers queued: a view drawn from `subscribe` in a microtask
-      // (React's useSyncExternalStore) is on the page by then, with its height and its anchor. Only
-      // the last commit's wait scrolls: a later commit's subscribers may draw after an earlier wait.
-      const tick = ++ticks;
-      queueMicrotask(() => tick < ticks || flushScroll());
-      if (fault) throw fault[0];
-    }
-
-    /**
      * One navigation's pipeline: resolve, a change of anchor alone, guards, load, commit.
      *
      * `run` stays synchronous until it must await. It awaits only a guard, a `beforeLoad` or a `load`,
@@ -269,52 +205,106 @@ export const makeRouter =
       seed = null;
       try {
         let match = routes.resolve(loc, fallback) as RouteMatch;
-        // A change of anchor alone keeps the state's data and view (no hooks to draw).
-        if (anchorMoved(from, match.location)) return commit(match, entry, kind, (from as Current).data, null) ?? true;
-        for (const guard of [...guards]) {
-          let verdict: GuardResult;
-          try {
-            verdict = await until(guard({ ...match, state: entry.state } as Target, from), signal);
-          } catch (guardError) {
-            if (signal.aborted) return false;
-            restoreAddress();
-            throw guardError;
-          }
-          if (signal.aborted) return false;
-          if (verdict === false) {
-            restoreAddress();
-            return false;
-          }
-          if (typeof verdict === 'string') return follow(verdict, 302);
-        }
         let data: unknown;
         let error: unknown;
         let failed = false;
-        const { beforeLoad, load } = match.route as RouteDefinition;
-        // The server's answer for this state (its access rule passed there): its data, or a 404 its
-        // `load` gave with notFound() (no data).
-        if (seeded) data = seeded.data;
-        else if (beforeLoad || load) {
-          try {
-            const context = { ...contextOf(match), signal };
-            // Only where there is one: a load starts in the navigation's own turn, as it always has.
-            if (beforeLoad) await until(beforeLoad(context), signal);
-            if (load) data = await until(load(context), signal);
-          } catch (loadError) {
-            error = loadError;
-            failed = true;
+        // The view whose hooks draw the state: none for a change of anchor alone, which keeps the
+        // state's data, view and outcome (no guards, no load).
+        let hooks: ErrorView | null = null;
+        if (anchorMoved(from, match.location)) data = (from as Current).data;
+        else {
+          for (const guard of [...guards]) {
+            let verdict: GuardResult;
+            try {
+              verdict = await until(guard({ ...match, state: entry.state } as Target, from), signal);
+            } catch (guardError) {
+              if (signal.aborted) return false;
+              restoreAddress();
+              throw guardError;
+            }
+            if (signal.aborted) return false;
+            if (verdict === false) {
+              restoreAddress();
+              return false;
+            }
+            if (typeof verdict === 'string') return follow(verdict, 302);
           }
-          if (signal.aborted) return false; // superseded: a stale result never renders
+          const { beforeLoad, load } = match.route as RouteDefinition;
+          // The server's answer for this state (its access rule passed there): its data, or a 404 its
+          // `load` gave with notFound() (no data).
+          if (seeded) data = seeded.data;
+          else if (beforeLoad || load) {
+            try {
+              const context = { ...contextOf(match), signal };
+              // Only where there is one: a load starts in the navigation's own turn, as it always has.
+              if (beforeLoad) await until(beforeLoad(context), signal);
+              if (load) data = await until(load(context), signal);
+            } catch (loadError) {
+              error = loadError;
+              failed = true;
+            }
+            if (signal.aborted) return false; // superseded: a stale result never renders
+          }
+          const outcome = failed ? outcomeOf(error) : null;
+          if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
+          // notFound(), now or on the server: the table's notFound view at this URL, as if nothing had matched.
+          if (outcome || seeded?.status === 404) {
+            match = { ...match, route: fallback, notFound: true };
+            failed = false;
+            error = undefined;
+          }
+          hooks = failed ? (errorView ?? {}) : match.route;
         }
-        const outcome = failed ? outcomeOf(error) : null;
-        if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
-        // notFound(), now or on the server: the table's notFound view at this URL, as if nothing had matched.
-        if (outcome || seeded?.status === 404) {
-          match = { ...match, route: fallback, notFound: true };
-          failed = false;
-          error = undefined;
+        // The commit: the entry, `current`, and what it shows, with the outcome a server would answer
+        // (statusOf), or `via` the status of the redirect that led here.
+        // A state committed before the last one scrolled (from a subscriber: an anchor it moves to)
+        // scrolls that one first, so the entry left is saved where its own scroll put it.
+        flushScroll();
+        if (showing) scroll?.save(showing.entry.key);
+        // A push leaves the entry the browser is on: stamped again if another script wrote its state over
+        // (`replaceState(null, '', url)`), else a traversal back to it is a new entry, a position off.
+        if (kind === PUSH && api > NO_API && address && nav.entry()?.key !== address.entry.key)
+          nav.write(nav.href(), address.entry, true, address.loc);
+        // While it loaded, the browser may have landed on a new entry naming this very location (the same
+        // `#!` URL typed, an `#anchor` typed again in a `#!` app): the state commits there, writing no other.
+        if (kind !== REPLACE && address?.loc === match.location) entry = address.entry;
+        else if (kind !== POP) {
+          // A replace writes over the entry the browser is on now, at that entry's position.
+          if (kind === REPLACE && address) entry = { ...entry, idx: address.entry.idx };
+          // A write refused (a blocker of a `history` instance's) commits nothing: the navigation is cancelled.
+          // So does a write during which a listener of a `history` instance's destroyed the router.
+          if (write(match.location, entry, kind === REPLACE) === false || dead) return false;
         }
-        return commit(match, entry, kind, data, failed ? (errorView ?? {}) : match.route, via, failed, error) ?? true;
+        address = showing = { loc: match.location, entry };
+        current = { ...match, state: entry.state, data };
+        if (failed) current.error = error;
+        // No hooks (a change of anchor alone): the state's view and outcome stay as they are.
+        if (hooks) {
+          // 500 until the view's hooks have run: a hook that throws (for a visitor's params, say) leaves
+          // the state failed, as the server answers it, never the last state's status over a stale view.
+          status = 500;
+          moved = undefined;
+          view.draw(hooks, match, { ...contextOf(match), data, error }, failed);
+          status = via ?? statusOf(match, failed);
+          moved = via ? match.location : undefined;
+        }
+        scrollJob = () => dead || scroll?.apply(kind, entry.key, match.hash);
+        // A subscriber that throws stops neither the others nor the commit; the navigation rejects after.
+        let fault: [unknown] | undefined;
+        for (const listener of [...subscribers]) {
+          try {
+            listener(current);
+          } catch (thrown) {
+            fault ??= [thrown];
+          }
+        }
+        // Scrolling waits for what the subscribers queued: a view drawn from `subscribe` in a microtask
+        // (React's useSyncExternalStore) is on the page by then, with its height and its anchor. Only
+        // the last commit's wait scrolls: a later commit's subscribers may draw after an earlier wait.
+        const tick = ++ticks;
+        queueMicrotask(() => tick < ticks || flushScroll());
+        if (fault) throw fault[0];
+        return true;
       } finally {
         if (!signal.aborted) idle();
       }
