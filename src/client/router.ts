@@ -146,9 +146,10 @@ export const makeRouter =
      */
     function restoreAddress() {
       pending = null; // the restoring pop that follows is an echo, not a new navigation
-      const strayed = address;
+      // Set whenever a state is shown (commit sets both).
+      const strayed = address as Spot;
       // `current` is shown where the browser is, or a go() back to it is on its way.
-      if (returning || !showing || !strayed || strayed.entry.key === showing.entry.key) return;
+      if (returning || !showing || strayed.entry.key === showing.entry.key) return;
       // As History.go() reads it (a long): a position a page script wrote (Infinity, 2 ** 32) reads
       // as 0, which is a reload, and then the URL is written back instead.
       const delta = (strayed.entry.idx - showing.entry.idx) | 0;
