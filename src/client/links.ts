@@ -35,11 +35,10 @@ export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: s
     if (!a) return;
     // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href` (the parser's prefix for it).
     const text = a.getAttribute('href') ?? a.getAttribute('xlink:href');
-    if (text === null) return; // a placeholder link
+    if (text === null || leftAlone(a)) return; // a placeholder link, or one left to the browser
     // As the URL parser reads it: no C0 control or space around it, no tab or newline in it (` #x` is `#x`).
     // Each run is matched once, whole: linear, where `[…]+$` would retry at every character of a run (quadratic).
     const href = text.replace(/[\0- ]+/g, (run, at: number) => (at && at + run.length < text.length ? run.replace(/[\t\n\r]/g, '') : ''));
-    if (leftAlone(a)) return;
     if (/^#(?!!)/.test(href)) {
       // In a `#!` app the browser would overwrite the state in the fragment: scroll ourselves.
       event.preventDefault();

@@ -7,9 +7,12 @@
 
 import { DATA_SCRIPT_ID, HEAD_ATTRIBUTE } from '../contract/hydration.js';
 import { DEV } from '../env/dev.js';
-import type { RouterDocument, RouterElement } from './dom.js';
+import { normalizeBase } from '../url/location.js';
+import { windowNav } from './adapters.js';
+import { checkOptions } from './checks.js';
+import type { LiveWindow, RouterDocument, RouterElement } from './dom.js';
 import { drawOutlet, shellTitleOf, warnOutlet, type View } from './outlet.js';
-import { makeRouter } from './router.js';
+import { noWindow, routerOn } from './router.js';
 import type { Router, RouterOptions } from './types.js';
 
 /** Development builds only: a warning naming what the lite client left out, and where the full one is. */
@@ -61,14 +64,22 @@ export function createRouter(options: RouterOptions): Router {
       throw new TypeError(
         'crawlable-router/client/lite: no window; pass { window } (a memory history in Node needs crawlable-router/client)',
       );
+    checkOptions(options);
   }
-  return makeRouter(liteView, (url) => {
+  // Always the window's own history: a `history` option is left alone. A window's own CustomEvent
+  // and URL are there at run time even where its type (the DOM's `Window`) lacks them.
+  const win = (options.window ?? (globalThis as { window?: LiveWindow }).window) as LiveWindow;
+  if (!win) throw noWindow();
+  const base = normalizeBase(options.base ?? options.routes.base);
+  // Reads no ugly URL: a URL with the parameter names no state here.
+  const readUgly = (url: string) => {
     if (DEV) {
       const at = url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '');
       if (at !== warned) warn(`reads no ugly URL (${(warned = at)}): it names no state here`);
     }
     return null;
-  })({ ...options, history: undefined });
+  };
+  return routerOn(options, liteView, readUgly, win, base, windowNav(win, base), true);
 }
 
 // The public types, all of types.ts's.
