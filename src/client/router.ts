@@ -4,13 +4,13 @@
 
 import { hasEscapedFragment, type UglyState } from '../url/codec.js';
 import { DEV } from '../env/dev.js';
-import { normalizeBase, normalizeLocation, stripAnchor, type AppLocation } from '../url/location.js';
+import { normalizeLocation, stripAnchor, type AppLocation } from '../url/location.js';
 import { outcomeOf } from '../routes/outcome.js';
 import { STATE_ATTRIBUTE } from '../contract/settled.js';
 import type { RouteDefinition, RouteMatch } from '../routes/types.js';
 import type { HydrationPayload } from '../contract/hydration.js';
-import { createAdapter, windowNav, type Entry, type Nav } from './adapters.js';
-import { checkOptions, checkTarget } from './checks.js';
+import { createAdapter, type Entry, type Nav } from './adapters.js';
+import { checkTarget } from './checks.js';
 import { linkHandler, navigateHandler, type Go } from './links.js';
 import { createScroll } from './scroll.js';
 import { publishSettled } from './settled.js';
@@ -19,7 +19,7 @@ import type { View } from './outlet.js';
 import { unshadowed } from './document.js';
 import { anchorMoved, MAX_REDIRECTS, newKey, statusOf, until } from './pipeline.js';
 import type { LiveWindow, RouterDocument, RouterSignal } from './dom.js';
-import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterHistory, RouterOptions, Target } from './types.js';
+import type { Current, ErrorView, Guard, GuardResult, Listener, Router, RouterOptions, Target } from './types.js';
 
 /** `add` for a set of callbacks, returning its undo (`beforeEach`, `subscribe`). */
 const adder =
@@ -30,41 +30,11 @@ const adder =
 type Spot = { loc: AppLocation; entry: Entry };
 
 /** Draws a router's states on the page (view.ts, the full client's; lite.ts, the lite one's). Internal. */
-export type ViewMaker = (routes: RouterOptions['routes'], doc: RouterDocument | undefined, origin: string) => View;
+export type ViewMaker = (routes: RouterOptions['routes'], doc: RouterDocument | undefined) => View;
 
 /** What `createRouter` throws with no window (and no `history` instance) to route. Internal. */
 export const noWindow = () =>
   new TypeError(DEV ? 'createRouter: no window; pass { window }, or { history } such as createMemoryHistory() in Node' : 'no window');
-
-/**
- * The `createRouter` of the full client: the navigation core (`routerOn`) on the window's own
- * history or on an instance of the `history` package, which `historyOf` drives (history.ts).
- * `makeView` and `readUgly` are the core's. Internal.
- */
-export const makeRouter =
-  (makeView: ViewMaker, readUgly: (url: string) => UglyState | null, historyOf: (instance: RouterHistory) => Nav) =>
-  (options: RouterOptions): Router => {
-    if (DEV) checkOptions(options);
-    const instance = options.history;
-    // Whether the history is the page's: the window's own, or a browser history of the package. A
-    // memory history (the one with an `index`) is a widget's, which never drives the page.
-    const paged = instance?.index == null;
-    // With a `history` instance the window is only the document's (links, scroll, title): a browser
-    // history's is the page's own, as createBrowserHistory() itself defaults to; a memory history
-    // has none unless given.
-    // A window's own CustomEvent and URL are there at run time even where its type (the DOM's `Window`) lacks them.
-    const win = (options.window ?? (paged ? (globalThis as { window?: LiveWindow }).window : undefined)) as LiveWindow;
-    if (!win && !instance) throw noWindow();
-    // A classic script's `var history = createBrowserHistory()` hands over the window's own history.
-    if (instance && !instance.listen)
-      throw new TypeError(
-        DEV
-          ? 'createRouter: history is not an instance of the history package (the window’s own?); pass createBrowserHistory({ window }) or createMemoryHistory()'
-          : 'no history',
-      );
-    const base = normalizeBase(options.base ?? options.routes.base);
-    return routerOn(options, makeView, readUgly, win, base, instance ? historyOf(instance) : windowNav(win, base), paged);
-  };
 
 /**
  * The navigation core of a client entry, with the entry's parts: `makeView` draws the states,
@@ -126,7 +96,7 @@ export function routerOn(
   let ticks = 0;
   let lastHref = '';
   let listening: { signal: RouterSignal; abort(): void } | undefined; // aborted by destroy(): removes what start() added
-  const view = makeView(routes, doc, origin);
+  const view = makeView(routes, doc);
   // The outcome published with the settled signal: the status a server would answer the state
   // with, and where a redirect (from a load, a redirect route or a guard) took the navigation.
   let status = 200;
