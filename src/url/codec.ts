@@ -106,50 +106,44 @@ function queryAt(url: string, end: number): number {
   return query < end ? query : -1;
 }
 
-/**
- * A URL up to its first `_escaped_fragment_` parameter, with the page it leaves when the parameter
- * is taken out (group 1, and 2 when the query keeps any). The query starts at the first `?` before
- * any `#` and runs to that `#`; the parameter starts right after the `?` or after an `&` (the first
- * such place, the quantifiers being lazy), and is bare (`_escaped_fragment_`) or has a value
- * (`_escaped_fragment_=…`). Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty
- * before it are no query at all, and go with the `?` (the first branch). Anchored, and a step of
- * `[^#]*?` is one character: linear.
- */
-const UP_TO_PARAM = /^([^?#]*)(?:\?&*|(\?[^#]*?)&)_escaped_fragment_(?![^=&#])/;
+const AMPERSAND = 38; // '&'
+const EQUALS = 61; // '='
 
 /**
- * `UP_TO_PARAM`'s match in `url`, or null. The regexp walks every character, which indexOf does
- * not: it reads only a URL that has the name somewhere.
+ * Where the first `_escaped_fragment_` parameter of `url`'s query starts, or -1. The query runs from
+ * `query` (its `?`, or -1 for none; found when not given) to `end`; the parameter is bare (`_escaped_fragment_`) or has a
+ * value (`_escaped_fragment_=…`), and starts right after the `?` or after an `&`.
  */
-const upToParam = (url: string): RegExpExecArray | null => (url.includes(PARAM) ? UP_TO_PARAM.exec(url) : null);
-
-/** Where the first `_escaped_fragment_` parameter of `url`'s query starts, or -1. */
-function paramAt(url: string): number {
-  const match = upToParam(url);
-  return match ? match[0].length - PARAM.length : -1;
+function paramAt(url: string, end: number, query = queryAt(url, end)): number {
+  if (query < 0) return -1;
+  for (let at = query; (at = url.indexOf(PARAM, at + 1)) > 0 && at + PARAM.length <= end; ) {
+    const startsParam = at === query + 1 || url.charCodeAt(at - 1) === AMPERSAND;
+    const after = at + PARAM.length;
+    const endsName = after === end || url.charCodeAt(after) === EQUALS || url.charCodeAt(after) === AMPERSAND;
+    if (startsParam && endsName) return at;
+  }
+  return -1;
 }
 
 /**
- * The state of `url` with its fragment read by `decode` (from the value's start: past the `=`, or
- * past the end when the parameter is bare); null when `url` is not ugly (its first
- * `_escaped_fragment_` parameter is not the last one, or a fragment follows) or `decode` gives null.
+ * Where an ugly URL's one, last parameter starts; or, when `url` is not ugly, why: -1 it has no
+ * `_escaped_fragment_` parameter, -2 the parameter is not the last, -3 a fragment follows it.
  */
-function readUgly(url: string, decode: (text: string, from: number) => string | null): UglyState | null {
-  const match = upToParam(url);
-  const name = match ? match[0].length : 0;
-  // No `#` can come before the name: one anywhere comes after it.
-  const fragment = match && !url.includes('&', name) && !url.includes('#') ? decode(url, name + 1) : null;
-  return match && fragment !== null ? { page: match[1] + (match[2] ?? ''), fragment } : null;
-}
-
-/** The error for a URL that is not ugly: no parameter, not the last one, or a fragment after it. */
-function notUgly(url: string): CodecError {
+function uglyAt(url: string): number {
   const end = endOf(url);
-  const at = paramAt(url);
-  return at < 0
+  const at = paramAt(url, end);
+  if (at < 0) return -1;
+  const amp = url.indexOf('&', at);
+  return amp >= 0 && amp < end ? -2 : end < url.length ? -3 : at;
+}
+
+/** The error for a URL that is not ugly, `reason` as `uglyAt` gave it. */
+function notUgly(url: string, reason: number): CodecError {
+  const end = endOf(url);
+  return reason === -1
     ? fail('NOT_UGLY', DEV && `no ${PARAM} parameter`, url, -1)
-    : url.slice(at, end).includes('&')
-      ? fail('NOT_UGLY', DEV && `${PARAM} is not the last parameter`, url, at)
+    : reason === -2
+      ? fail('NOT_UGLY', DEV && `${PARAM} is not the last parameter`, url, paramAt(url, end))
       : fail('NOT_UGLY', DEV && `fragment ${JSON.stringify(url.slice(end))} after ${PARAM}`, url, end);
 }
 
@@ -159,18 +153,19 @@ function notUgly(url: string): CodecError {
  * The one test of the parameter's presence, for the codec, locations, the server and `verify`.
  */
 export function hasEscapedFragment(url: string): boolean {
-  return upToParam(url) !== null;
+  const end = endOf(url);
+  return paramAt(url, end) >= 0;
 }
 
 /** True when `url` has a `#!` fragment and no `_escaped_fragment_` parameter of its own. */
 export function isPrettyUrl(url: string): boolean {
   const end = endOf(url);
-  return url.charCodeAt(end + 1) === 33 && paramAt(url) < 0;
+  return url.charCodeAt(end + 1) === 33 && paramAt(url, end) < 0;
 }
 
 /** True when `url`'s query ends in its one `_escaped_fragment_` parameter and it has no fragment. */
 export function isUglyUrl(url: string): boolean {
-  return readUgly(url, () => '') !== null;
+  return uglyAt(url) >= 0;
 }
 
 /**
@@ -182,7 +177,7 @@ export function toUglyUrl(url: string): string {
   if (end < url.length && url.charCodeAt(end + 1) !== 33)
     throw fail('NOT_PRETTY', DEV && `${JSON.stringify(url.slice(end))} is not a #! fragment`, url, end);
   const query = queryAt(url, end);
-  const at = paramAt(url);
+  const at = paramAt(url, end, query);
   if (at >= 0) throw fail('NOT_PRETTY', DEV && `${PARAM} is already a parameter`, url, at);
   let value = '';
   // The fragment is escaped where it is in `url`: no slice to read through, and when nothing in it
@@ -204,19 +199,33 @@ export interface UglyState {
   fragment: string;
 }
 
+/** The state of the ugly URL `url`, whose parameter starts at `last`, with its fragment decoded. */
+function withPage(url: string, last: number, fragment: string): UglyState {
+  // An ugly URL has no fragment: its query starts at its first `?`.
+  const query = url.indexOf('?');
+  // Bing asks for `/?&_escaped_fragment_=`: parameters that are all empty are no query at all.
+  let i = query + 1;
+  while (i < last - 1 && url.charCodeAt(i) === AMPERSAND) i++;
+  return { page: url.slice(0, i < last - 1 ? last - 1 : query), fragment };
+}
+
 /** Reads an ugly URL strictly; internal to the package (`toLocation` and the server build on it). */
 export function readUglyUrl(url: string): UglyState {
+  const last = uglyAt(url);
+  if (last < 0) throw notUgly(url, last);
   // The meta-tag form's empty value decodes to ''.
-  const state = readUgly(url, (text, from) => code(strictDecode, text, text, 0, from));
-  if (!state) throw notUgly(url);
-  return state;
+  return withPage(url, last, code(strictDecode, url, url, 0, last + PARAM.length + 1));
 }
 
 /**
  * `readUglyUrl` with null for a URL it would throw for. Internal: the client reads URLs with it,
  * so that it bundles no CodecError.
  */
-export const uglyState = (url: string): UglyState | null => readUgly(url, cleanDecode);
+export function uglyState(url: string): UglyState | null {
+  const last = uglyAt(url);
+  const fragment = last < 0 ? null : cleanDecode(url, last + PARAM.length + 1);
+  return fragment !== null ? withPage(url, last, fragment) : null;
+}
 
 /**
  * Maps an ugly URL back to its pretty URL: the last parameter `_escaped_fragment_=v` leaves the

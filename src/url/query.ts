@@ -15,7 +15,8 @@ export type QueryInput = Record<string, string | number | boolean | null | undef
 export function parseQuery(text: string): Query {
   // Nothing inherited: keys such as `__proto__` and `constructor` are data, never members.
   const query = record<Query>();
-  // `''` splits into one empty pair, skipped as every empty pair is.
+  // No query, as on most matches: nothing to split.
+  if (text === '') return query;
   for (const pair of text.split('&')) {
     if (pair === '') continue;
     const eq = pair.indexOf('=');
