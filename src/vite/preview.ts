@@ -49,7 +49,9 @@ export async function previewMiddleware(
 ): Promise<(req: IncomingMessage, res: ServerResponse, next: (error?: unknown) => void) => void> {
   const file = routesFile(settings, config.root);
   const app = await loadApp(settings, file, config.base, importWithVite(config, file));
-  const outDir = path.resolve(config.root, config.build.outDir);
+  // The folder Vite's preview serves: the client environment's (its own `outDir` when the config gives
+  // one, as an app that also builds a server entry does), which `vite build` wrote the client into.
+  const outDir = path.resolve(config.root, (config.environments['client'] ?? config).build.outDir);
   const files = fileStore(outDir);
   // A prerendered folder names its build; its index.html is then the home page's snapshot, and the shell the copy beside it.
   const prerendered = files.build !== undefined;

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { build, createServer, preview, type InlineConfig } from 'vite';
+import type { Express } from 'express';
+import { listen } from '../server/helpers.js';
 import { appFolder, blocksOf, readDoc, sectionOf, type AppFolder } from './recipes.js';
 
 // docs/vite.md: the config and the app's files as printed (each block's first line names its file,
@@ -23,9 +25,9 @@ function filesOf(markdown: string): Record<string, string> {
   return files;
 }
 
-/** GET `url` as `agent`. */
+/** GET `url` as `agent`, its redirect not followed. */
 async function get(url: string, agent: string) {
-  const response = await fetch(url, { headers: { 'user-agent': agent } });
+  const response = await fetch(url, { headers: { 'user-agent': agent }, redirect: 'manual' });
   return { status: response.status, body: await response.text() };
 }
 
@@ -44,8 +46,8 @@ describe('docs/vite.md', () => {
   });
   afterAll(() => app?.remove());
 
-  it('prints the config, the routes module, main.ts and index.html', () => {
-    expect(Object.keys(filesOf(DOC)).sort()).toEqual(['index.html', 'src/main.ts', 'src/routes.ts', 'vite.config.ts']);
+  it('prints the config, the routes module, main.ts, index.html and the server', () => {
+    expect(Object.keys(filesOf(DOC)).sort()).toEqual(['index.html', 'server.js', 'src/main.ts', 'src/routes.ts', 'vite.config.ts']);
   });
 
   it('answers bots in vite dev from the table, and browsers with Vite’s page', async () => {
@@ -94,6 +96,21 @@ describe('docs/vite.md', () => {
       expect((await get(`${url}books/3`, BOT)).status).toBe(404);
     } finally {
       await server.close();
+    }
+    // The build behind Express, as the page's server.js serves it: every state at its own URL, no 301.
+    app.write('routes.js', "export { routes } from './src/routes.ts';\n");
+    const { app: express } = await app.run<{ app: Express }>('server.js');
+    const running = await listen(express);
+    try {
+      const book = await get(`${running.base}/books/2`, BOT);
+      expect(book.status).toBe(200);
+      expect(book.body).toBe(dist('books/2/index.html'));
+      const shell = await get(`${running.base}/books/2`, BROWSER);
+      expect(shell.status).toBe(200);
+      expect(shell.body).toContain('<div id="app"></div>');
+      expect((await get(`${running.base}/books/3`, BOT)).status).toBe(404);
+    } finally {
+      await running.close();
     }
   });
 

@@ -87,3 +87,26 @@ describe('vite preview of a build that prerendered nothing', () => {
     }
   });
 });
+
+describe('vite preview of a build whose client environment has an outDir of its own', () => {
+  it("serves the prerendered snapshots from the folder Vite previews, the client's", async () => {
+    // The shape of an app that also builds a server entry: `environments.client.build.outDir`, which
+    // `vite build` writes and `vite preview` serves, where the top-level `build.outDir` stays 'dist'.
+    const app = await makeApp();
+    const extra = { environments: { client: { build: { outDir: 'dist/client' } } } };
+    try {
+      await viteBuild(app, {}, extra);
+      const server = await previewServer(app, {}, extra);
+      try {
+        const page = await get(`${urlOf(server)}books/2`, BOT);
+        expect(page.status).toBe(200);
+        expect(page.body).toContain('<h1>Book: Book 2</h1>');
+        expect(page.body).toMatch(/src="\/assets\/index-[\w-]+\.js"/);
+      } finally {
+        await server.close();
+      }
+    } finally {
+      await app.remove();
+    }
+  });
+});
