@@ -116,6 +116,27 @@ export function createRoutes<const P extends readonly string[]>(
     return withSearch(path, search);
   }
 
+  // A redirect route whose target it matches again redirects without end: a crawler is sent round
+  // (`/B` to `/b` in a case-insensitive table, `/*p` to `/new/*p`) and the client gives up after 10
+  // hops. A development check, tried with a sample value for each param (a target that cannot be
+  // written from it is let be).
+  if (DEV)
+    list.forEach((r, i) => {
+      if (typeof r.redirect !== 'string') return;
+      const target = compileRoute({ path: r.redirect }, sensitive);
+      let to: string;
+      try {
+        to = target.build(Object.fromEntries(target.keys.map((k) => [k.name, k.type === 'wildcard' ? ['x'] : 'x'])));
+      } catch {
+        return;
+      }
+      if (match(to)?.route === table[i])
+        throw new RouteError(
+          'BAD_REDIRECT',
+          `the redirect of ${describe(r)} to ${JSON.stringify(r.redirect)} leads back to the route itself (${to} is one of its paths): a loop no visitor leaves`,
+        );
+    });
+
   return {
     routes: table,
     base,

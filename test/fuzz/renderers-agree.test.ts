@@ -3,7 +3,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createRoutes, notFound, redirect, toUglyUrl } from '../../src/index.js';
+import { createRoutes, notFound, redirect, RouteError, toUglyUrl } from '../../src/index.js';
 import { createSnapshotHandler } from '../../src/server/handler.js';
 import { RENDER_LIVENESS_MS } from '../liveness.js';
 import { fuzz, fuzzing } from './runs.js';
@@ -102,6 +102,21 @@ function locationFor(spec: TableSpec): fc.Arbitrary<string> {
   return fc.tuple(path, query, anchor).map(([p, q, a]) => p + q + a);
 }
 
+/**
+ * The table of a spec, or no case at all when a redirect route's target leads back to the route
+ * itself (`/B` to `/b` in a case-insensitive table): development builds refuse such a table
+ * (BAD_REDIRECT), and a production one has no state there to agree on (every side fails it).
+ */
+function buildTable(spec: TableSpec) {
+  try {
+    return tableOf(spec, { createRoutes, notFound, redirect });
+  } catch (error) {
+    if (!(error instanceof RouteError && error.code === 'BAD_REDIRECT' && /leads back/.test(error.message))) throw error;
+    fc.pre(false);
+    throw error;
+  }
+}
+
 // About 10 s and 5 s on a quiet machine; the limit is for a busy one (none under npm run fuzz): the
 // headless test took past 90 s with another file of page processes and other jobs on two cores.
 const LIMIT = fuzzing ? 0 : 300_000;
@@ -114,7 +129,7 @@ describe('every renderer gives a state one outcome', () => {
         fc.asyncProperty(
           tableSpec.chain((spec) => fc.tuple(fc.constant(spec), fc.array(locationFor(spec), { minLength: 1, maxLength: 4 }))),
           async ([spec, raws]) => {
-            const built = tableOf(spec, { createRoutes, notFound, redirect });
+            const built = buildTable(spec);
             const { base } = spec;
             const options = { routes: built.table, origin: ORIGIN, shell: SHELL, onError: () => {} };
             const bots = createSnapshotHandler(options);
@@ -175,7 +190,7 @@ describe('every renderer gives a state one outcome', () => {
         fc.asyncProperty(
           tableSpec.chain((spec) => fc.tuple(fc.constant(spec), fc.array(locationFor(spec), { minLength: 1, maxLength: 3 }))),
           async ([spec, raws]) => {
-            const built = tableOf(spec, { createRoutes, notFound, redirect });
+            const built = buildTable(spec);
             const { base } = spec;
             const dir = mkdtempSync(path.join(tmpdir(), 'renderers-agree-'));
             mkdirSync(path.join(dir, 'fuzz'));

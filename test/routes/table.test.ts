@@ -3,7 +3,7 @@ import { match as ptrMatch } from 'path-to-regexp';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import type { Params } from '../../src/routes/params.js';
 import { RouteError } from '../../src/routes/error.js';
-import { route } from '../../src/routes/types.js';
+import { route, type AnyRoute, type RouteTable } from '../../src/routes/types.js';
 import { createRoutes } from '../../src/routes/table.js';
 
 const table = createRoutes(
@@ -537,8 +537,8 @@ describe('canonical locations and redirect routes', () => {
     ],
     { notFound: { title: 'Missing' } },
   );
-  const loadOf = (location: string) => {
-    const m = table.match(location);
+  const loadOf = (location: string, from: RouteTable<AnyRoute> = table) => {
+    const m = from.match(location);
     try {
       m?.route.load?.({ params: m.params, query: m.query, location: m.location, origin: '', signal: new AbortController().signal });
     } catch (thrown) {
@@ -586,6 +586,26 @@ describe('canonical locations and redirect routes', () => {
     expect(() => createRoutes([{ path, redirect }])).toThrow(
       expect.objectContaining({ code: 'BAD_REDIRECT', message: expect.stringContaining('cannot always write its params') }),
     );
+  });
+
+  it.each([
+    ['/B', '/b', false],
+    ['/B/:id{/:page}', '/b/:id{/:page}', false],
+    ['/a', '/a', true],
+    ['/*p', '/new/*p', true],
+  ])(
+    'refuses in development a redirect from %s to %s, which its own route matches again (case-sensitive: %s)',
+    (path, redirect, sensitive) => {
+      expect(() => createRoutes([{ path, redirect }], { sensitive })).toThrow(
+        expect.objectContaining({ code: 'BAD_REDIRECT', message: expect.stringContaining('leads back to the route itself') }),
+      );
+    },
+  );
+
+  it('lets be a redirect whose target an earlier route takes, or a target in another case where case counts', () => {
+    const moved = createRoutes([{ path: '/new/*p' }, { path: '/B', redirect: '/b' }, { path: '/*p', redirect: '/new/*p' }]);
+    expect(loadOf('/old/x', moved)).toMatchObject({ kind: 'redirect', to: '/new/old/x' });
+    expect(loadOf('/B', moved)).toMatchObject({ kind: 'redirect', to: '/b' });
   });
 
   it.each([
