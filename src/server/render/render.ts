@@ -105,7 +105,7 @@ export function hooksRenderer(
       let status = job.notFound ? 404 : 200;
       let data: unknown;
       // The hooks see the state's one spelling (the route's href of its params), where there is one.
-      const location = (found && table.canonical?.(found)) || job.location;
+      let location = (found && table.canonical?.(found)) || job.location;
       // What every hook is given; `request` read through the job, so that reading it is seen (render/request.ts).
       const base = {
         params: found?.params ?? record<Params>(),
@@ -129,6 +129,9 @@ export function hooksRenderer(
           if (outcome.kind === 'redirect') return { html: '', status: outcome.status, redirect: outcome.to };
           view = table.notFound;
           status = 404;
+          // A state its route does not have has no spelling of the route's: the notFound view sees
+          // the state as it was asked for (`/b` in a case-insensitive `/B`), as in the browser.
+          location = base.location = job.location;
         }
       }
       signal.throwIfAborted();

@@ -263,6 +263,21 @@ describe('hooksRenderer', () => {
       redirect: '/plain',
     });
   });
+
+  it("gives the notFound view the state as it was asked for, not its route's spelling, when load throws notFound()", async () => {
+    // A case-insensitive table spells `/gone/x` as its pattern writes it (`/Gone/x`); a state its
+    // route does not have has no such spelling, and the client router's notFound view sees `/gone/x`.
+    const table = createRoutes([{ path: '/Gone/:id', load: () => Promise.reject(notFound()) }], {
+      sensitive: false,
+      notFound: { title: ({ location }) => `Missing ${location}`, render: ({ location }) => `<p>${location}</p>` },
+    });
+    const found = table.resolve('/gone/x');
+    expect(found && table.canonical(found)).toBe('/Gone/x');
+    const gone = await hooksRenderer(shell, table).render({ ...job('/gone/x'), match: found });
+    expect(gone.status).toBe(404);
+    expect(gone.html).toContain('<title data-router-title="Shell">Missing /gone/x</title>');
+    expect(gone.html).toContain('<p>/gone/x</p>');
+  });
 });
 
 describe('RenderJob.hooks', () => {
