@@ -20,7 +20,8 @@ import { errorPage } from './http/pages.js';
 import { respond } from './http/respond.js';
 import { shellAnswer } from './http/shell-answer.js';
 import { snapshotAnswers } from './render/snapshot-answer.js';
-import type { SnapshotHandler, SnapshotHandlerOptions } from './types.js';
+import { isPrivate, privateTo } from './render/request.js';
+import type { Snapshot, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
 import { publicUrl } from './urls.js';
 
 export type { CacheOptions, CleanUrls, Snapshot, SnapshotClient, SnapshotHandler, SnapshotHandlerOptions } from './types.js';
@@ -98,7 +99,7 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
       const match = routes.match(key);
       const moved = stored.redirect === undefined ? {} : { redirect: publicUrl(stored.redirect, settings) };
       const canonical = publicUrl((match && routes.canonical(match)) ?? key, settings);
-      return {
+      const snapshot: Snapshot = {
         location: key,
         status: stored.status,
         html: stored.html,
@@ -107,6 +108,9 @@ export function createSnapshotHandler(options: SnapshotHandlerOptions): Snapshot
         canonical,
         ...moved,
       };
+      // A render whose hooks read `request` (given none here) is a visitor's page: prerender writes none.
+      if (isPrivate(stored)) privateTo(snapshot, undefined);
+      return snapshot;
     },
     invalidate(target) {
       return cache.invalidate(typeof target === 'function' ? target : routes.stateOf(target));

@@ -11,6 +11,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isRunnableDevEnvironment, type ViteDevServer } from 'vite';
 import type { AnyRoute, RouteTable } from '../index.js';
 import { createSnapshotHandler, type SnapshotHandler, type SnapshotRenderer } from '../server/index.js';
+import { allowsHost } from './hosts.js';
 import { routesFile, type Settings } from './options.js';
 import { appHandlerOptions, ENTRY, loadApp } from './views.js';
 
@@ -60,6 +61,7 @@ export async function devMiddleware(
     const dest = req.headers['sec-fetch-dest'];
     const inBase = url.startsWith(config.base) ? url.slice(config.base.length) : url.slice(1);
     if (
+      !allowsHost(req.headers.host, config.server.allowedHosts, config.server.https) ||
       (req.method !== 'GET' && req.method !== 'HEAD') ||
       (typeof dest === 'string' && !PAGE_DESTINATIONS.has(dest)) ||
       VITE_URL.test(inBase)

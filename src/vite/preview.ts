@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runnerImport, type ResolvedConfig } from 'vite';
 import { createSnapshotHandler, fileStore, type SnapshotStore } from '../server/index.js';
 import { SHELL_FILE } from './build.js';
+import { allowsHost } from './hosts.js';
 import { routesFile, type Settings } from './options.js';
 import { appHandlerOptions, ENTRY, entryHooks, loadApp } from './views.js';
 
@@ -65,5 +66,6 @@ export async function previewMiddleware(
     shell: readFileSync(shellFile, 'utf8'),
     cache: prerendered ? { store: readOnly(files), ttlMs: Infinity } : false,
   });
-  return (req, res, next) => void handler.node(req, res, next).catch(next);
+  const { allowedHosts, https } = config.preview;
+  return (req, res, next) => (allowsHost(req.headers.host, allowedHosts, https) ? void handler.node(req, res, next).catch(next) : next());
 }

@@ -2,10 +2,12 @@
 // table, with the package linked into its node_modules as npm links it (so `npm run build` first),
 // and Vite's JS API with no config file, silent, on 127.0.0.1 port 0.
 import { mkdtemp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { createServer as createHttpServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach } from 'vitest';
-import { createServer, build, preview, type InlineConfig, type Logger, type PreviewServer, type ViteDevServer } from 'vite';
+import { createServer, build, preview, type Connect, type InlineConfig, type Logger, type PreviewServer, type ViteDevServer } from 'vite';
 import { crawlableRouter, type CrawlableRouterOptions } from 'crawlable-router/vite';
 
 export const BOT = 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)';
@@ -186,4 +188,37 @@ export function appsRemovedAfterEach(): (files?: Record<string, string>) => Prom
     apps.push(made);
     return made;
   };
+}
+
+/** `server` as a plugin's hook sees it, its `middlewares` being `middlewares`. */
+export const withMiddlewares = <S extends object>(server: S, middlewares: { use(handle: Connect.NextHandleFunction): void }): S =>
+  new Proxy(server, { get: (target, key) => (key === 'middlewares' ? middlewares : Reflect.get(target, key)) });
+
+/**
+ * GET `target` as a bot with the `Host` header `host` from a server on 127.0.0.1 that runs, alone,
+ * the middleware a plugin's hook (`add`) adds, its `next()` answered 404 `next`: the middleware as it
+ * runs in a Vite that puts its own (its Host check) after the plugins' (Vite 6).
+ */
+export async function askAlone(
+  add: (middlewares: { use(handle: Connect.NextHandleFunction): void }) => Promise<unknown>,
+  target: string,
+  host: string,
+): Promise<{ status: number; body: string }> {
+  let middleware: Connect.NextHandleFunction | undefined;
+  await add({ use: (handle) => void (middleware = handle) });
+  const listener = createHttpServer((req, res) => middleware?.(req, res, () => res.writeHead(404).end('next')));
+  await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+  try {
+    const { port } = listener.address() as AddressInfo;
+    return await new Promise((resolve, reject) => {
+      const ask = request({ host: '127.0.0.1', port, path: target, headers: { host, 'user-agent': BOT } }, (res) => {
+        let body = '';
+        res.on('data', (part: Buffer) => (body += part));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      ask.on('error', reject).end();
+    });
+  } finally {
+    await new Promise((resolve) => listener.close(resolve));
+  }
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ViteDevServer } from 'vite';
-import { BOT, BROWSER, devServer, get, makeApp, routesTs, urlOf, VIEWS_TS, type App } from './app.js';
+import { crawlableRouter } from 'crawlable-router/vite';
+import { askAlone, BOT, BROWSER, devServer, get, makeApp, ORIGIN, routesTs, urlOf, VIEWS_TS, withMiddlewares, type App } from './app.js';
 
 // `vite dev` with the plugin: snapshots from the table's hooks for bots and ugly URLs, Vite's page
 // for browsers, and the routes module as it is now on every request.
@@ -76,6 +77,40 @@ describe('vite dev with crawlableRouter', () => {
     }
     expect(page.body).toContain('<h1>Edited: Book 1</h1>');
     expect(server.httpServer).toBe(before);
+  });
+});
+
+describe("vite dev's Host check (DNS rebinding)", () => {
+  let app: App;
+  let server: ViteDevServer;
+  beforeAll(async () => {
+    app = await makeApp();
+    server = await devServer(app);
+  });
+  afterAll(async () => {
+    await server?.close();
+    await app?.remove();
+  });
+
+  /** GET `target` as a bot with a `Host` header, from the plugin's dev middleware alone. */
+  async function alone(target: string, host: string) {
+    const configureServer = crawlableRouter({ routes: 'routes.ts', origin: ORIGIN }).configureServer as (
+      server: ViteDevServer,
+    ) => Promise<void>;
+    return askAlone((middlewares) => configureServer(withMiddlewares(server, middlewares)), target, host);
+  }
+
+  it('leaves to Vite a request whose Host the dev server does not allow, whichever of the two runs first', async () => {
+    // A page on evil.example whose name now resolves to 127.0.0.1 reads what it asks for: not the snapshot.
+    for (const target of ['/books/1', '/?_escaped_fragment_=/books/1']) {
+      expect(await alone(target, 'evil.example')).toEqual({ status: 404, body: 'next' });
+      expect(await alone(target, 'evil.example:5173')).toEqual({ status: 404, body: 'next' });
+    }
+    // The hosts Vite allows still get it: an address, localhost, a name under .localhost.
+    for (const host of ['127.0.0.1:5173', 'localhost:5173', 'app.localhost', '[::1]:5173']) {
+      const page = await alone('/books/1', host);
+      expect([page.status, page.body.includes('<h1>Book: Book 1</h1>')]).toEqual([200, true]);
+    }
   });
 });
 

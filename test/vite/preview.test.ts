@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PreviewServer } from 'vite';
-import { BOT, BROWSER, get, makeApp, previewServer, urlOf, viteBuild, type App } from './app.js';
+import { crawlableRouter } from 'crawlable-router/vite';
+import { askAlone, BOT, BROWSER, get, makeApp, ORIGIN, previewServer, urlOf, viteBuild, withMiddlewares, type App } from './app.js';
 
 // `vite preview` with the plugin: bots and ugly URLs get the snapshots `vite build` prerendered,
 // never the bare shell, read from the build's folder and never written there.
@@ -29,6 +30,17 @@ describe('vite preview with crawlableRouter', () => {
     expect(page.body).toContain('<h1>Book: Book 1</h1>');
     expect(page.body).toContain('<!-- prerendered -->');
     expect(page.body).toMatch(/src="\/assets\/index-[\w-]+\.js"/);
+  });
+
+  it('leaves to Vite a request whose Host the preview server does not allow, whichever of the two runs first', async () => {
+    const configurePreviewServer = crawlableRouter({ routes: 'routes.ts', origin: ORIGIN }).configurePreviewServer as (
+      server: PreviewServer,
+    ) => Promise<void>;
+    const alone = (target: string, host: string) =>
+      askAlone((middlewares) => configurePreviewServer(withMiddlewares(server, middlewares)), target, host);
+    for (const target of ['/books/1', '/?_escaped_fragment_=/books/1'])
+      expect(await alone(target, 'evil.example')).toEqual({ status: 404, body: 'next' });
+    expect((await alone('/books/1', '127.0.0.1:4173')).body).toContain('<!-- prerendered -->');
   });
 
   it('answers an ugly URL with the prerendered snapshot', async () => {

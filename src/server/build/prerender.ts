@@ -33,6 +33,11 @@ import type { CleanUrls } from '../types.js';
 import { checkCleanUrls } from '../urls.js';
 import { tableStates, unlisted } from './states.js';
 import { isNoindex } from '../noindex.js';
+import { isPrivate } from '../render/request.js';
+
+/** Why a state whose hooks read `request` is not written. */
+const PER_VISITOR =
+  'its hooks read request: a page per visitor, which the server renders for each one (a file would serve one page to all)';
 
 /** Options of `prerender`. */
 export interface PrerenderOptions {
@@ -182,6 +187,8 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
   const failures: (PrerenderFailure & { at: number })[] = [];
   const redirects: (PrerenderRedirect & { at: number })[] = [];
+  // States not written that neither failed nor redirect, by index: why.
+  const skipped = new Map<number, string>();
   let next = 0;
 
   async function one(location: AppLocation, at: number): Promise<string | null> {
@@ -199,6 +206,12 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
         `its file ${JSON.stringify(file)} stands where the sitemap goes: rename the route, or prerender with sitemap: false`,
       );
     const snapshot = await handler.render(location);
+    // A page per visitor (its hooks read `request`, here undefined): a file would be the page of
+    // nobody, which a handler over the folder (fileStore) serves to every visitor as a public one.
+    if (isPrivate(snapshot)) {
+      skipped.set(at, PER_VISITOR);
+      return null;
+    }
     if (snapshot.redirect !== undefined) {
       redirects.push({ location, status: snapshot.status, to: snapshot.redirect, at });
       return null;
@@ -216,7 +229,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
       try {
         files[i] = await one(location, i);
         const moved = files[i] === null ? redirects.find((r) => r.at === i) : undefined;
-        progress.step(location, undefined, moved && `redirects (${moved.status}) to ${moved.to}`);
+        progress.step(location, undefined, moved ? `redirects (${moved.status}) to ${moved.to}` : skipped.get(i));
       } catch (error) {
         const message = thrownText(error);
         failures.push({ location, error: message, at: i });

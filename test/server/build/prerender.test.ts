@@ -4,7 +4,10 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MANIFEST } from '../../../src/server/files/manifest.js';
 import { createRoutes } from '../../../src/routes/table.js';
+import { route } from '../../../src/routes/types.js';
 import { prerender, type PrerenderOptions } from '../../../src/server/build/prerender.js';
+import { createSnapshotHandler } from '../../../src/server/handler.js';
+import { fileStore } from '../../../src/server/cache/file-store.js';
 import { shardOf } from '../../../src/server/build/shard.js';
 import { forgetSpellings, spellAlike } from '../files/case-insensitive.js';
 import { esc } from '../helpers.js';
@@ -576,5 +579,44 @@ describe('prerender of noindex routes', () => {
     const step = await prerender({ routes: table(), origin: 'https://example.com', outDir: dir, sitemapOnly: true });
     expect(step).toMatchObject({ total: 3, sitemaps: ['sitemap.xml'] });
     expect(listedIn(dir)).toEqual(['https://example.com/']);
+  });
+});
+
+describe('prerender of per-visitor pages', () => {
+  // The routes of docs/deploying.md's "Logged-in visitors": /account reads the visitor from its request.
+  const userOf = (request: Request | undefined) => /(?:^|;\s*)user=(\w+)/.exec(request?.headers.get('cookie') ?? '')?.[1] ?? null;
+  const table = () =>
+    createRoutes([
+      { path: '/', title: 'Home', render: () => '<h1>Home</h1>' },
+      route({
+        path: '/account',
+        load: ({ request }) => ({ user: userOf(request) }),
+        title: ({ data }) => (data.user ? 'Your account' : 'Sign in'),
+        render: ({ data }) => (data.user ? `<h1>Signed in as ${data.user}</h1>` : '<h1>Sign in</h1>'),
+      }),
+    ]);
+
+  it('writes no file for a state whose hooks read request, which a server over the folder would serve to every visitor as public', async () => {
+    const lines: string[] = [];
+    const report = await prerender({
+      routes: table(),
+      origin: 'https://example.com',
+      outDir: dir,
+      progress: { write: (t) => lines.push(t) },
+    });
+    expect(report).toMatchObject({ total: 2, written: 1, failed: 0, files: ['index.html'] });
+    expect(existsSync(path.join(dir, 'account/index.html'))).toBe(false);
+    expect(lines.join('')).toMatch(/SKIPPED \/account: its hooks read request/);
+    expect(readFileSync(path.join(dir, 'sitemap.xml'), 'utf8')).not.toContain('/account');
+    // The folder as a handler's store: the visitor's own page, private, never the page rendered for nobody.
+    const handler = createSnapshotHandler({
+      routes: table(),
+      origin: 'https://example.com',
+      cleanUrls: 'all',
+      cache: { store: fileStore(dir), ttlMs: Infinity },
+    });
+    const page = await handler.fetch(new Request('https://example.com/account', { headers: { cookie: 'user=alice' } }));
+    expect(page?.headers.get('cache-control')).toBe('private, no-store');
+    expect(await page?.text()).toContain('<h1>Signed in as alice</h1>');
   });
 });
