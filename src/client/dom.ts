@@ -104,7 +104,7 @@ export interface RouterNavigateEvent extends RouterEvent {
   /** A download's file name (`<a download>`, an Alt-click); null for any other navigation. */
   readonly downloadRequest: string | null;
   /** The `<a>`, `<area>`, form or submit button that started it; null for a script's. */
-  readonly sourceElement: (RouterElement & { readonly form?: RouterElement | null }) | null;
+  readonly sourceElement: (RouterElement & { readonly form?: RouterElement | null; readonly formMethod?: string }) | null;
   /** Cancels it: the router makes it again through its own pipeline. */
   preventDefault(): void;
 }

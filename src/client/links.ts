@@ -80,18 +80,22 @@ export function navigateHandler(read: (href: string) => Reading | null, go: Go) 
       navigationType: type,
       sourceElement: el,
     } = event;
-    // A submit button's form is the one whose attributes count.
-    const owner = el && (el.form ?? el);
+    // The form submitted, whose attributes count: the source itself (requestSubmit(), Enter), or a
+    // submit button's. A form's own `form` is a field it names (`<input name="form">`), never itself.
+    const form = el?.localName === 'form' ? el : el?.form;
+    const owner = form ?? el;
     const reading =
       !event.defaultPrevented &&
       event.canIntercept &&
       !sameDocument &&
       type !== 'reload' &&
-      !event.formData &&
+      // A POST form's fields. A submit button's `formmethod` overrides its form's method, which
+      // Chromium's `formData` follows instead: a GET form's `formmethod="post"` button has none there.
+      !(el?.formMethod ? el.formMethod === 'post' : event.formData) &&
       event.downloadRequest == null &&
       !(owner && leftAlone(owner)) &&
       // A GET form writes its fields as HTML forms encode them, a space as `+`; a location's `+` is a plus.
-      read(owner?.localName === 'form' ? url.replace(/\?[^#]*/, (query) => query.replace(/\+/g, '%20')) : url);
+      read(form ? url.replace(/\?[^#]*/, (query) => query.replace(/\+/g, '%20')) : url);
     if (reading) {
       event.preventDefault();
       go(reading.loc, type === 'replace');

@@ -316,6 +316,24 @@ describe.each(modes)('the navigate event in %s mode', (mode) => {
     expect([t.router.current?.location, t.router.current?.query]).toEqual(['/q/s?k=a%20b%2Bc#x+y', { k: 'a b+c' }]);
   });
 
+  it('reads a form that is its own source (requestSubmit(), Enter) by its own attributes, beside a field named "form"', async () => {
+    await start();
+    const form = element('<form action="/app/q/s"><input name="k"><input name="form"></form>', 'form');
+    expect(fire('/app/q/s?k=a+b&form=', { sourceElement: form })).toBe(true);
+    await t.flush();
+    expect(t.router.current?.query).toEqual({ k: 'a b', form: '' });
+    const ignored = element(`<form action="/app/q/s" ${IGNORE}><input name="form"></form>`, 'form');
+    expect(fire('/app/q/s?form=', { sourceElement: ignored })).toBe(false);
+  });
+
+  it('routes a POST form by a formmethod="get" button, whose fields Chromium gives as formData too', async () => {
+    await start();
+    const button = element('<form method="post" action="/app/q/s"><button formmethod="get">go</button></form>', 'button');
+    expect(fire('/app/q/s?k=a+b', { sourceElement: button, formData: {} })).toBe(true);
+    await t.flush();
+    expect(t.router.current?.query).toEqual({ k: 'a b' });
+  });
+
   it.each([
     ['one it may not intercept (another origin)', { canIntercept: false }],
     ['one in this document (a pushState, the router’s own included; a fragment; a traversal)', { sameDocument: true }],
@@ -337,6 +355,8 @@ describe.each(modes)('the navigate event in %s mode', (mode) => {
     ['an area with target="_top"', '<map><area href="/app/books/2" target="_top"></map>', 'area'],
     ['a form with target="_parent", by its button', '<form target="_parent"><button>go</button></form>', 'button'],
     ['a form with data-router-ignore', `<form ${IGNORE}><button>go</button></form>`, 'form'],
+    // Chromium gives it no formData: its formData follows the form's own method.
+    ['a POST by a formmethod="post" button of a GET form', '<form><button formmethod="post">go</button></form>', 'button'],
   ])('leaves %s to the browser', async (_, html, selector) => {
     await start();
     expect(fire('/app/books/2', { sourceElement: element(html, selector) })).toBe(false);

@@ -42,6 +42,10 @@ const BODY = `
 </map>
 <form id="get" action="/app/search"><input name="q" value="a b+c"><button>search</button></form>
 <form id="post" method="post" action="/app/search"><input name="q" value="posted"><button>post</button></form>
+<form id="by-button" action="/app/search"><input name="q" value="by button"><button id="posts" formmethod="post">post</button></form>
+<form id="post-by-get" method="post" action="/app/search"><input name="q" value="a b+c"><button id="gets" formmethod="get">get</button></form>
+<form id="named" action="/app/search"><input name="q" value="a b+c"><input type="hidden" name="form" value="named"></form>
+<form id="named-ignored" action="/app/search" data-router-ignore><input name="q" value="x"><input type="hidden" name="form" value="named"></form>
 <nav><a href="/app/books/1">book 1</a></nav>
 <main id="app"></main>`;
 
@@ -269,6 +273,30 @@ describe.each(BROWSERS)('in %s', (browser) => {
       await t.page.waitForFunction(() => sessionStorage.getItem('documents') === '2');
       await settled(t.page);
       expect(await seen(t)).toMatchObject({ location: '/search', address: url('/search'), marker: undefined, documents: '2' });
+    });
+
+    it('leaves a GET form to the browser when its submit button says formmethod="post": another document loads', async () => {
+      const t = await open(mode, '/books/1');
+      await t.page.click('#posts');
+      await t.page.waitForFunction(() => sessionStorage.getItem('documents') === '2');
+      await settled(t.page);
+      expect(await seen(t)).toMatchObject({ location: '/search', address: url('/search'), marker: undefined, documents: '2' });
+    });
+
+    it('routes a POST form whose submit button says formmethod="get", its fields as the query', async () => {
+      const t = await open(mode, '/books/1');
+      await moved(t, () => t.page.click('#gets'));
+      expect(await seen(t)).toMatchObject({ location: '/search?q=a%20b%2Bc', h1: 'Search a b+c', ...same });
+    });
+
+    it('reads a form submitted by itself (requestSubmit, Enter) by its own attributes, beside a field named "form"', async () => {
+      const t = await open(mode, '/books/1');
+      await moved(t, () => t.page.evaluate(() => (document.getElementById('named') as HTMLFormElement).requestSubmit()));
+      expect(await seen(t)).toMatchObject({ location: '/search?q=a%20b%2Bc&form=named', h1: 'Search a b+c', ...same });
+      await t.page.evaluate(() => (document.getElementById('named-ignored') as HTMLFormElement).requestSubmit());
+      await t.page.waitForFunction(() => sessionStorage.getItem('documents') === '2');
+      await settled(t.page);
+      expect(await seen(t)).toMatchObject({ location: '/search?q=x&form=named', marker: undefined, documents: '2' });
     });
 
     it('leaves location.reload() to the browser: the document loads again', async () => {
