@@ -71,20 +71,20 @@ export const isTrackingKey = (key: string): boolean => TRACKING.test(key);
  * any order, and every other key (a tracking tag, a cache buster) names the same state.
  */
 export function keepQueryKeys(text: string, keys?: readonly string[]): string {
-  // No query, as on most matches: nothing kept, and no split, map and flat (half a match's time).
+  // No query, as on most matches: nothing kept, and no split (half a match's time).
   if (text === '') return text;
-  // The pairs of each key at the key's place in `keys` (a key listed twice: its first place), or all in one.
-  const kept: string[][] = (keys || [0]).map(() => []);
+  // The pairs of each key at the key's place in `keys` (a key listed twice: its first place), or all
+  // in one, each after a `&`: text joined, not arrays flattened (`flat()` was a third of the time).
+  const kept = (keys || [0]).map(() => '');
   for (const pair of text.split('&')) {
-    // indexOf and slice, not `split('=', 1)`, and a loop, not `flat()`: each was a third of the time.
+    // indexOf and slice, not `split('=', 1)`, which took another third.
     const eq = pair.indexOf('=');
     const key = percentDecode(eq < 0 ? pair : pair.slice(0, eq));
     // An empty pair is no key's, whatever `keys` lists.
-    if (!TRACKING.test(key)) kept[keys ? (pair ? keys.indexOf(key) : -1) : 0]?.push(pair);
+    const at = keys ? (pair ? keys.indexOf(key) : -1) : 0;
+    if (at >= 0 && !TRACKING.test(key)) kept[at] += '&' + pair;
   }
-  const out: string[] = [];
-  for (const pairs of kept) out.push(...pairs);
-  return out.join('&');
+  return kept.join('').slice(1);
 }
 
 /** A query (raw text, no leading `?`) without its tracking tags, every other pair kept as written, in order. */
