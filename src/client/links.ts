@@ -15,8 +15,12 @@ export const IGNORE = 'data-router-ignore';
 // A download, an opted-out link, or `rel="external"` among its link types (ASCII case-insensitive).
 const LEFT_ALONE = `[download],[${IGNORE}],[rel~="external" i]`;
 
-/** Whether `el` (a link, an area, a form) is the browser's: it names a target other than `_self`, or is left alone by its attributes. */
-const leftAlone = (el: RouterElement) => !/^(_self)?$/i.test(el.getAttribute('target') ?? '') || el.matches(LEFT_ALONE);
+/**
+ * Whether `el` (a link, an area, a form) is the browser's: it names a target other than `_self` (or,
+ * naming none, the document's `<base target>` does), or is left alone by its attributes.
+ */
+const leftAlone = (el: RouterElement, base?: string | null) =>
+  !/^(_self)?$/i.test(el.getAttribute('target') ?? base ?? '') || el.matches(LEFT_ALONE);
 
 /** Where the router routes a navigation: the location and whether it replaces the entry. */
 export type Go = (loc: AppLocation, replace?: boolean) => void;
@@ -35,7 +39,9 @@ export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: s
     if (!a) return;
     // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href` (the parser's prefix for it).
     const text = a.getAttribute('href') ?? a.getAttribute('xlink:href');
-    if (text === null || leftAlone(a)) return; // a placeholder link, or one left to the browser
+    // A placeholder link, or one left to the browser (`<base target="_blank">` opens every link
+    // without a target of its own in a new tab; the browser opens an area or a form there itself).
+    if (text === null || leftAlone(a, doc.querySelector('base[target]')?.getAttribute('target'))) return;
     // As the URL parser reads it: no C0 control or space around it, no tab or newline in it (` #x` is `#x`).
     // Each run is matched once, whole: linear, where `[…]+$` would retry at every character of a run (quadratic).
     const href = text.replace(/[\0- ]+/g, (run, at: number) => (at && at + run.length < text.length ? run.replace(/[\t\n\r]/g, '') : ''));

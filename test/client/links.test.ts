@@ -117,6 +117,21 @@ describe.each(modes)('links in %s mode', (mode) => {
     expect(t.window.history.length).toBe(2);
   });
 
+  it("leaves a link with no target to the browser where the document's <base target> names another, and routes it with _self", async () => {
+    await start();
+    const base = t.document.createElement('base');
+    base.setAttribute('target', '_blank');
+    t.document.head.append(base);
+    expect(await click('<a href="/app/books/2">x</a>')).toBe(false);
+    expect(t.router.current?.location).toBe('/books/1');
+    expect(await click('<a href="/app/books/3" target="_self">x</a>')).toBe(true);
+    expect(t.router.current?.location).toBe('/books/3');
+    // The first <base> with a target is the document's: a later one does not count.
+    base.before(Object.assign(t.document.createElement('base'), { target: '_self' }));
+    expect(await click('<a href="/app/books/4">x</a>')).toBe(true);
+    expect(t.router.current?.location).toBe('/books/4');
+  });
+
   it.each([
     ['the middle button', { button: 1 }],
     ['the right button', { button: 2 }],
