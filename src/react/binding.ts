@@ -108,11 +108,17 @@ export function RouterProvider({ router, routes, children }: RouterProviderProps
 /** The router of the nearest `RouterProvider`; throws outside one. */
 export const useRouter = (): Router => useBinding().router;
 
+/**
+ * The state a server rendered into the page `mount` hydrates, by router: what `useCurrent` reads
+ * while React hydrates, whatever the address bar says (an anchor) or the router reached since. Internal.
+ */
+export const served = new WeakMap<Router, Current>();
+
 /** The router's `current` state (null before the first navigation commits), drawn again after each commit. */
 export function useCurrent(): Current | null {
   const { router } = useBinding();
   const read = () => router.current;
-  return useSyncExternalStore(router.subscribe, read, read);
+  return useSyncExternalStore(router.subscribe, read, () => served.get(router) ?? read());
 }
 
 /** An `<a>` to a named route: its `href` is the URL the router writes in its mode; its clicks are the router's link handling. */

@@ -110,6 +110,35 @@ describe('mount on a page reactRenderer rendered', () => {
     expect(errors).not.toHaveBeenCalled();
   });
 
+  it("hydrates what the server rendered when the address bar has more: useCurrent() reads the server's state, then the browser's", async () => {
+    // The server never sees the anchor.
+    const { html } = await openPage('/about?from=mail#team', 'all');
+    expect(html).toContain('<p id="here">/about?from=mail </p>');
+    const { outlet, before, errors } = await mountApp();
+    expect(errors).not.toHaveBeenCalled();
+    // React attached to the server's nodes, then drew the browser's state in them.
+    expect(nodesOf(outlet)[0]).toBe(before[0]);
+    expect(outlet.innerHTML).toBe('<p id="here">/about?from=mail#team team</p>');
+  });
+
+  it('hydrates the state the server rendered when a navigation commits before React hydrates, then draws the new one', async () => {
+    await openPage('/books/1', 'all');
+    const client = app();
+    const router = createRouter({ routes: client.routes });
+    const outlet = document.getElementById('app') as HTMLElement;
+    const errors = vi.spyOn(console, 'error');
+    let root: Root | undefined;
+    // A click or a back between `mount` and React's hydration (a later task in a browser; the end of act here).
+    await act(async () => {
+      root = await mount(outlet, { router, routes: client.routes });
+      void router.navigate('/');
+    });
+    cleanup.push(() => (act(() => root?.unmount()), router.destroy()));
+    expect(router.current?.location).toBe('/');
+    expect(errors).not.toHaveBeenCalled();
+    expect(outlet.querySelector('h1')?.textContent).toBe('Books');
+  });
+
   it('renders anew where the server sent the shell (a browser in the default mode): the client loads', async () => {
     const { html } = await openPage('/books/1', 'bots');
     expect(html).not.toContain('data-router-rendered');
