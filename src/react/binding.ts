@@ -108,17 +108,33 @@ export function RouterProvider({ router, routes, children }: RouterProviderProps
 /** The router of the nearest `RouterProvider`; throws outside one. */
 export const useRouter = (): Router => useBinding().router;
 
+/**
+ * The state a server rendered into the page `mount` hydrates, by router: what `useCurrent` reads
+ * while React hydrates, whatever the address bar says (an anchor) or the router reached since. Internal.
+ */
+export const served = new WeakMap<Router, Current>();
+
+/** A subscription to nothing: what changes only between hydration and after it. */
+const none = () => () => {};
+
 /** The router's `current` state (null before the first navigation commits), drawn again after each commit. */
 export function useCurrent(): Current | null {
   const { router } = useBinding();
   const read = () => router.current;
-  return useSyncExternalStore(router.subscribe, read, read);
+  return useSyncExternalStore(router.subscribe, read, () => served.get(router) ?? read());
 }
 
 /** An `<a>` to a named route: its `href` is the URL the router writes in its mode; its clicks are the router's link handling. */
 export function Link({ to, params, query, ...rest }: LinkProps): ReactNode {
   const { router, routes } = useBinding();
-  return createElement('a', { ...rest, href: router.href((routes.href as (...args: unknown[]) => AppLocation)(to, params, query)) });
+  const loc = (routes.href as (...args: unknown[]) => AppLocation)(to, params, query);
+  const href = () => router.href(loc);
+  // While `mount` hydrates, the clean URL the server wrote (crawlers are told clean URLs, whatever
+  // the mode), then the router's: a hashbang app's links get their `#!` URLs once hydrated.
+  return createElement('a', {
+    ...rest,
+    href: useSyncExternalStore(none, href, () => (served.has(router) ? routes.base + loc.slice(1) : href())),
+  });
 }
 
 /** The current state's `view`, given its data, params, query and canonical location; `error` when its `load` threw. */

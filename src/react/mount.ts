@@ -5,7 +5,7 @@
 import { createElement } from 'react';
 import { createRoot, hydrateRoot, type Root } from 'react-dom/client';
 import { RENDERED_ATTRIBUTE } from '../contract/hydration.js';
-import { Outlet, RouterProvider, type RouterProviderProps } from './binding.js';
+import { Outlet, RouterProvider, served, type RouterProviderProps } from './binding.js';
 
 /**
  * Starts the router (its first navigation takes a server-rendered page's data instead of calling
@@ -19,7 +19,13 @@ export async function mount(element: Element, { router, routes, children = creat
   await router.settled();
   const app = createElement(RouterProvider, { router, routes }, children);
   const current = router.current;
-  if (current && element.getAttribute(RENDERED_ATTRIBUTE) === routes.stateOf(current.location)) return hydrateRoot(element, app);
+  const mark = element.getAttribute(RENDERED_ATTRIBUTE);
+  if (current && mark === routes.stateOf(current.location)) {
+    // React hydrates the state as the server drew it (no anchor, no history state), then the router's
+    // current one: a navigation may commit before hydration runs, in a later task.
+    served.set(router, { ...current, location: mark, hash: '', state: undefined });
+    return hydrateRoot(element, app);
+  }
   const root = createRoot(element);
   root.render(app);
   return root;

@@ -3,7 +3,7 @@
 // side ran them. The table is registered for `Link`'s types (test/types/react.fixture.ts).
 import { createElement as h, useState, type ReactNode } from 'react';
 import { createRoutes, notFound, redirect } from '../../src/index.js';
-import { Link, route, useRouter, type ErrorViewProps, type ViewProps } from '../../src/react/index.js';
+import { Link, route, useCurrent, useRouter, type ErrorViewProps, type ViewProps } from '../../src/react/index.js';
 
 /** A book as `load` gives it. */
 export interface Book {
@@ -32,6 +32,12 @@ export function BookPage({ data, params, location }: ViewProps<{ id: string }, B
   );
 }
 
+/** The about view: what `useCurrent()` reads, as a breadcrumb would draw it. */
+export function About(): ReactNode {
+  const current = useCurrent();
+  return h('p', { id: 'here' }, `${String(current?.location)} ${String(current?.hash)}`);
+}
+
 /** The error view `<Outlet error>` takes. */
 export const Failed = ({ error, location }: ErrorViewProps): ReactNode => h('p', { role: 'alert' }, `${String(error)} at ${location}`);
 
@@ -55,6 +61,7 @@ export function app(base = '/') {
         head: ({ data }) => ({ meta: [{ name: 'description', content: `About ${data.title}` }] }),
         view: BookPage,
       }),
+      route({ path: '/about', name: 'about', title: 'About', view: About }),
       route({ path: '/old/:id', name: 'old', redirect: '/books/:id' }),
       route({
         path: '/moved',

@@ -2,7 +2,7 @@
 import { act } from 'react';
 import type { Root } from 'react-dom/client';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRouter, type Router } from '../../src/client/index.js';
+import { createRouter, type Router, type RouterMode } from '../../src/client/index.js';
 import { mount } from '../../src/react/index.js';
 import { reactRenderer } from '../../src/react/server.js';
 import { createSnapshotHandler, type CleanUrls } from '../../src/server/index.js';
@@ -52,9 +52,9 @@ const nodesOf = (element: Element) => {
 };
 
 /** Mounts the client app on the page, counting the outlet's mutations from before `mount` until React has committed. */
-async function mountApp() {
+async function mountApp(mode?: RouterMode) {
   const client = app();
-  const router: Router = createRouter({ routes: client.routes });
+  const router: Router = createRouter({ routes: client.routes, ...(mode ? { mode } : {}) });
   const outlet = document.getElementById('app') as HTMLElement;
   const before = nodesOf(outlet);
   const mutations: MutationRecord[] = [];
@@ -108,6 +108,47 @@ describe('mount on a page reactRenderer rendered', () => {
     expect(mutations).toEqual([]);
     expect(nodesOf(outlet).every((node, i) => node === before[i])).toBe(true);
     expect(errors).not.toHaveBeenCalled();
+  });
+
+  it("hydrates what the server rendered when the address bar has more: useCurrent() reads the server's state, then the browser's", async () => {
+    // The server never sees the anchor.
+    const { html } = await openPage('/about?from=mail#team', 'all');
+    expect(html).toContain('<p id="here">/about?from=mail </p>');
+    const { outlet, before, errors } = await mountApp();
+    expect(errors).not.toHaveBeenCalled();
+    // React attached to the server's nodes, then drew the browser's state in them.
+    expect(nodesOf(outlet)[0]).toBe(before[0]);
+    expect(outlet.innerHTML).toBe('<p id="here">/about?from=mail#team team</p>');
+  });
+
+  it('hydrates the state the server rendered when a navigation commits before React hydrates, then draws the new one', async () => {
+    await openPage('/books/1', 'all');
+    const client = app();
+    const router = createRouter({ routes: client.routes });
+    const outlet = document.getElementById('app') as HTMLElement;
+    const errors = vi.spyOn(console, 'error');
+    let root: Root | undefined;
+    // A click or a back between `mount` and React's hydration (a later task in a browser; the end of act here).
+    await act(async () => {
+      root = await mount(outlet, { router, routes: client.routes });
+      void router.navigate('/');
+    });
+    cleanup.push(() => (act(() => root?.unmount()), router.destroy()));
+    expect(router.current?.location).toBe('/');
+    expect(errors).not.toHaveBeenCalled();
+    expect(outlet.querySelector('h1')?.textContent).toBe('Books');
+  });
+
+  it("hydrates a hashbang app's links, which the server wrote clean, then gives them the router's #! URLs", async () => {
+    const { html } = await openPage('/', 'all');
+    expect(html).toContain('<a id="first" href="/books/1">');
+    const { router, outlet, before, errors } = await mountApp('hashbang');
+    expect(window.location.hash).toBe('#!/');
+    expect(errors).not.toHaveBeenCalled();
+    const first = outlet.querySelector('#first') as HTMLAnchorElement;
+    expect(first).toBe(before.find((node) => (node as Element).id === 'first'));
+    expect(first.getAttribute('href')).toBe(router.href('/books/1'));
+    expect(first.getAttribute('href')).toBe('/#!/books/1');
   });
 
   it('renders anew where the server sent the shell (a browser in the default mode): the client loads', async () => {
