@@ -36,6 +36,11 @@ export function routesOf(
       throw new SetupError(`the routes in ${file} are not a valid table: ${(error as Error).message}`);
     }
   }
+  // A classic page's shared file gives a function of the library (docs/recipes.md), which Node reads as CommonJS.
+  if (typeof exported === 'function')
+    throw new SetupError(
+      `${file} exports a function, not a route table, as its default or \`routes\` export: give a module that calls it and exports the table (import * as CR from 'crawlable-router'; export const routes = make(CR);)`,
+    );
   // Name what it does export: a table exported under another name (`export const appRoutes`) is the usual slip.
   const names = Object.keys(module).join(', ') || 'no names';
   throw new SetupError(

@@ -35,6 +35,8 @@ export default createRoutes([
     `export default [{ path: '/ok', render: () => 'ok' }, { path: '/bad', render: () => { throw new Error('db down'); } }];`,
   );
   writeFileSync(path.join(dir, 'none.mjs'), `export const appRoutes = 1;`);
+  // The classic-script recipe's shared file: a function of the library, which Node reads as CommonJS.
+  writeFileSync(path.join(dir, 'maker.cjs'), `module.exports = function (CR) { return CR.createRoutes([{ path: '/' }]); };`);
   // A client-rendered app in its own folder: the one shell, loading `main`.
   const clientApp = (name: string, main: string) => {
     mkdirSync(path.join(dir, name));
@@ -391,6 +393,11 @@ describe('run', () => {
     ['a missing module', 'missing.mjs', 'cannot load the routes module'],
     ['a module that does not parse', 'broken.mjs', 'cannot load the routes module'],
     ['a module with no table', 'none.mjs', 'exports no route table as its default or `routes` export (it exports appRoutes)'],
+    [
+      'a function that makes the table',
+      'maker.cjs',
+      'exports a function, not a route table, as its default or `routes` export: give a module that calls it',
+    ],
   ])('exits 3 for %s', async (_, file, message) => {
     const result = await inProcess(['prerender', '--routes', file, '--out', 'x', '--origin', 'https://example.com']);
     expect(result.code).toBe(EXIT.SETUP);

@@ -116,6 +116,8 @@ function globEscape(text: string): string {
 /** A snapshot store in Redis shared by a fleet: TTL'd entries, a render lock per state, invalidation seen by every process. */
 export function redisStore(options: RedisStoreOptions): RedisStore {
   const { client } = optionsOf(options, 'redisStore', '{ client, prefix }');
+  if (!client && typeof (options as { sendCommand?: unknown }).sendCommand === 'function')
+    throw new SnapshotError('BAD_OPTION', 'redisStore takes { client }, not the client itself: write redisStore({ client })');
   if (!client || typeof client.sendCommand !== 'function')
     throw new SnapshotError('BAD_OPTION', 'client must be a node-redis client (createClient() of the redis package)');
   const prefix = options.prefix ?? 'crawlable-router:';

@@ -6,6 +6,7 @@
 import type { DefaultTreeAdapterMap } from 'parse5';
 import { headKey, isCanonicalLink, isFragmentMeta } from '../../contract/head.js';
 import { SnapshotError } from '../errors.js';
+import { hasEscapedFragment } from '../../url/codec.js';
 import { hrefEdit, walkElements, type Edit, type LinkContext } from './links.js';
 import { attr } from './selector.js';
 
@@ -53,6 +54,8 @@ export interface Scan {
   canonicals: Element[];
   keyed: [Element, string][];
   links: Edit[];
+  /** The edits of ugly links alone: the page browsers get keeps the app's own `#!` links, which its router follows. */
+  uglyLinks: Edit[];
 }
 
 /** Walks the parsed shell once: the elements a template is cut around, the first outlet, and every link edit. */
@@ -68,6 +71,7 @@ export function scan(document: DefaultTreeAdapterMap['document'], isOutlet: (ele
     canonicals: [],
     keyed: [],
     links: [],
+    uglyLinks: [],
   };
   for (const node of document.childNodes) if (node.nodeName === '#documentType') found.doctypeEnd = node.sourceCodeLocation?.endOffset ?? 0;
   walkElements(document, (element) => {
@@ -83,6 +87,7 @@ export function scan(document: DefaultTreeAdapterMap['document'], isOutlet: (ele
     if (!found.outlet && isOutlet(element)) found.outlet = element;
     const edit = hrefEdit(element, links);
     if (edit) found.links.push(edit);
+    if (edit && hasEscapedFragment(read('href') ?? '')) found.uglyLinks.push(edit);
   });
   return found;
 }

@@ -14,7 +14,7 @@ import { cut, fill, type ShellParts, type TemplateEdit } from './template.js';
 
 /** A parsed shell. */
 export interface ShellTemplate {
-  /** The shell for browsers: the meta fragment tag in its head, once, and ugly links made pretty. */
+  /** The shell for browsers: the meta fragment tag in its head, once, and ugly links made pretty (`#!` links kept). */
   readonly page: string;
   /** The shell's own title as text, as `document.title` reads it in a browser ('' when it has none). */
   readonly title: string;
@@ -46,7 +46,9 @@ const editsWithin = (links: readonly Edit[], r: Range) =>
 function browserPage(text: string, found: Scan, metas: readonly Element[], headPoint: number): string {
   const head = found.head;
   const kept = head ? metas.find((meta) => isInside(meta, head)) : undefined;
-  const edits: Edit[] = [...found.links];
+  // Ugly links alone: a `#!` link is the app's own, which its router follows in the same document
+  // (a hashbang app's, with `links: false` too); snapshots write it clean for crawlers.
+  const edits: Edit[] = [...found.uglyLinks];
   if (!kept) edits.push({ start: headPoint, end: headPoint, text: META_FRAGMENT });
   for (const meta of metas) if (meta !== kept) edits.push({ ...range(meta), text: '' });
   return applyEdits(text, edits);

@@ -367,6 +367,11 @@ describe('redisStore faults', () => {
 
   it('refuses options that cannot work', () => {
     expect(() => redisStore({ client: {} as never })).toThrow(/client must be a node-redis client/);
+  });
+
+  it('says to wrap a client passed as the options object itself: redisStore({ client })', () => {
+    const client = { isReady: true, sendCommand: async () => null, on: () => {} };
+    expect(() => redisStore(client as never)).toThrow('redisStore takes { client }, not the client itself: write redisStore({ client })');
     expect(() => redisStore({ client: { isReady: true, sendCommand: async () => null, on: () => {} }, maxBytes: 0 })).toThrow(
       /maxBytes must be a number above 0/,
     );

@@ -113,6 +113,16 @@ describe('parseShell', () => {
     expect(snap).toBe('<html><head><link rel="canonical" href="https://example.com/#!/a"></head><body><main></main></body></html>');
   });
 
+  it("leaves the app's own #! links as written in the page browsers get, and writes them clean in snapshots", () => {
+    // A hashbang app under cleanUrls 'bots': crawlers are told clean URLs (links mode 'history'), but
+    // the browser's router follows its #! links by hashchange, in the same document.
+    const html =
+      '<html><head></head><body><nav><a href="#!/books/1">b</a> <a href="/#!/x">x</a> <a href="/?_escaped_fragment_=/y">y</a></nav><main></main></body></html>';
+    const shell = parseShell(html, { outlet: 'main', links: { ...links, mode: 'history' } });
+    expect(shell.page).toContain('<a href="#!/books/1">b</a> <a href="/#!/x">x</a> <a href="/y">y</a>');
+    expect(shell.snapshot({})).toContain('<a href="/books/1">b</a> <a href="/x">x</a> <a href="/y">y</a>');
+  });
+
   it('rewrites ugly links in the shell to pretty ones, in the page and in snapshots', () => {
     const html =
       '<html><head></head><body><nav><a href="/?_escaped_fragment_=/books/1">b</a></nav><main><a href="?_escaped_fragment_=/x">x</a></main></body></html>';
