@@ -43,7 +43,7 @@ figure(
   'Each router is timed in rounds that interleave every (router, size) pair, the median of five rounds or more. On a shared ' +
     'machine these ratios still move between whole runs, at 10 routes most (the same matcher timed twice in one ' +
     'round has differed by a quarter with its place in the round): a verdict near its bound holds for this run only.' +
-    ' Growth 10→1000 has read ×1.44 to ×2.22 over the recorded runs on this machine (×1.96, ×2.10 and ×2.22 in three runs with no change to the matcher between them); it is the cost of 1,600 distinct paths and 400 first segments in the caches (find-my-way grows more in the same runs), and of the smallest tables comparing their few static edges in place: timed alone, five rounds, the matcher took 147–164 ns at 10 routes and 225–259 ns at 1000 (×1.4–1.7), and with a Map at every node 167–197 and 232–264 ns.',
+    ' Growth 10→1000 is the cost of 1,600 distinct paths and 400 first segments in the caches (find-my-way grows more in the same runs), and of the smallest tables comparing their few static edges in place. Until 03be0d4 every match also read its empty query (a split, a map and a flat() of nothing: about 470 ns, three quarters of a match at 10 routes): the runs before read 618–711 ns a match, ×8.3 find-my-way’s at 10 routes and ×2.9 at 1000.',
 );
 charts['match-1000'] = barChart({
   title: 'ns per match, 1000 routes',
