@@ -29,8 +29,19 @@ class NodeAsk implements Ask {
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
   *fields(): Iterable<readonly [string, string]> {
-    const raw = this.req.rawHeaders ?? Object.entries(this.req.headers).flatMap(([name, value]) => [name, String(value)]);
-    for (let i = 0; i + 1 < raw.length; i += 2) yield [raw[i] as string, raw[i + 1] as string];
+    const raw = this.req.rawHeaders ?? [];
+    const sent = new Set<string>();
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      sent.add((raw[i] as string).toLowerCase());
+      yield [raw[i] as string, raw[i + 1] as string];
+    }
+    // A field set on `headers` after the request came (the CSP nonce a middleware chose, the user an
+    // auth layer found) is on no raw line: read it, as `header()` does, or the hooks' `request` and
+    // the `nonce` function would never see it.
+    for (const [name, value] of Object.entries(this.req.headers)) {
+      if (value === undefined || sent.has(name.toLowerCase())) continue;
+      for (const line of Array.isArray(value) ? value : [value]) yield [name, String(line)];
+    }
   }
   get address(): string | null {
     return this.req.socket?.remoteAddress ?? null;

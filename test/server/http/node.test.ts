@@ -3,6 +3,7 @@ import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRoutes } from '../../../src/routes/table.js';
+import { route } from '../../../src/routes/types.js';
 import { createSnapshotHandler } from '../../../src/server/handler.js';
 import { toNodeHandler, toAsk } from '../../../src/server/http/node.js';
 import { listen, request, type Running } from '../helpers.js';
@@ -149,6 +150,35 @@ describe('the node adapter', () => {
     node.resume();
     expect(web?.headers.get('etag')).toBeTruthy();
     expect([node.statusCode, node.headers['etag']]).toEqual([web?.status, web?.headers.get('etag')]);
+  });
+
+  it("gives the hooks' request and the nonce function a header a middleware set on req.headers", async () => {
+    // Express's way to hand the handler what a middleware chose: a CSP nonce, the signed-in user.
+    const signedIn = createRoutes([
+      route({
+        path: '/account',
+        load: ({ request }) => ({ user: request?.headers.get('x-user') ?? null }),
+        render: ({ data }) => `<h1>${data.user}</h1>`,
+      }),
+    ]);
+    const handler = createSnapshotHandler({
+      routes: signedIn,
+      origin: 'https://example.com',
+      cleanUrls: 'all',
+      nonce: (request) => request.headers.get('x-nonce') ?? 'missing',
+      onError: () => {},
+    });
+    const app = express();
+    app.use((req, _res, next) => {
+      req.headers['x-nonce'] = 'bm9uY2U=';
+      req.headers['x-user'] = 'alice';
+      next();
+    });
+    app.use(handler.node);
+    const reply = await request(await start(app), '/account', { headers: { 'user-agent': BROWSER } });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toContain('<h1>alice</h1>');
+    expect(reply.body).toContain('id="crawlable-router-data" nonce="bm9uY2U="');
   });
 
   it.each([
