@@ -29,20 +29,14 @@ class NodeAsk implements Ask {
     return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
   }
   *fields(): Iterable<readonly [string, string]> {
-    const raw = this.req.rawHeaders ?? [];
-    const sent = new Set<string>();
-    for (let i = 0; i + 1 < raw.length; i += 2) {
-      sent.add((raw[i] as string).toLowerCase());
-      yield [raw[i] as string, raw[i + 1] as string];
-    }
-    // A field set on `headers` after the request came (the CSP nonce a middleware chose, the user an
-    // auth layer found) is on no raw line: read it, as `header()` does, or the hooks' `request` and
-    // the `nonce` function would never see it.
+    // The fields as the app's middleware left them (`headers`): one it set (the CSP nonce it chose,
+    // the user an auth layer found) is there, and over a field of that name the client sent (a
+    // forged `X-User`), which the hooks' `request` and the `nonce` function must never see instead.
     for (const [name, value] of Object.entries(this.req.headers)) {
-      if (value === undefined || sent.has(name.toLowerCase())) continue;
-      for (const line of Array.isArray(value) ? value : [value]) yield [name, String(line)];
+      if (value !== undefined) for (const line of Array.isArray(value) ? value : [value]) yield [name, String(line)];
     }
   }
+
   get address(): string | null {
     return this.req.socket?.remoteAddress ?? null;
   }

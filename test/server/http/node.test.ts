@@ -175,10 +175,15 @@ describe('the node adapter', () => {
       next();
     });
     app.use(handler.node);
-    const reply = await request(await start(app), '/account', { headers: { 'user-agent': BROWSER } });
+    const running = await start(app);
+    const reply = await request(running, '/account', { headers: { 'user-agent': BROWSER } });
     expect(reply.status).toBe(200);
     expect(reply.body).toContain('<h1>alice</h1>');
     expect(reply.body).toContain('id="crawlable-router-data" nonce="bm9uY2U="');
+    // The client's own fields of those names are what the middleware replaced, never what the hooks see.
+    const forged = await request(running, '/account', { headers: { 'user-agent': BROWSER, 'x-user': 'admin', 'x-nonce': 'ZXZpbA==' } });
+    expect(forged.body).toContain('<h1>alice</h1>');
+    expect(forged.body).toContain('id="crawlable-router-data" nonce="bm9uY2U="');
   });
 
   it.each([
