@@ -7,6 +7,7 @@ import type { AppLocation } from '../url/location.js';
 import { percentDecode } from '../url/percent.js';
 import type { Reading } from './adapters.js';
 import { scrollToAnchor } from './scroll.js';
+import { unshadowed } from './document.js';
 import type { LiveWindow, RouterClick, RouterDocument, RouterElement, RouterEvent, RouterNavigateEvent, RouterUrl } from './dom.js';
 
 /** The attribute that opts a link out of routing: `<a href="/app/x" data-router-ignore>`. */
@@ -87,9 +88,11 @@ export function navigateHandler(read: (href: string) => Reading | null, go: Go) 
       sourceElement: el,
     } = event;
     // The form submitted, whose attributes count: the source itself (requestSubmit(), Enter), or a
-    // submit button's. A form's own `form` is a field it names (`<input name="form">`), never itself.
-    const form = el?.localName === 'form' ? el : el?.form;
-    const owner = form ?? el;
+    // submit button's. Its members are read from its prototype: its fields shadow its own
+    // (`<input name="form">`, `name="formMethod"`, `name="getAttribute"`).
+    const src = el && unshadowed(el);
+    const form = src?.localName === 'form' ? src : src?.form && unshadowed(src.form);
+    const owner = form ?? src;
     const reading =
       !event.defaultPrevented &&
       event.canIntercept &&
@@ -97,7 +100,7 @@ export function navigateHandler(read: (href: string) => Reading | null, go: Go) 
       type !== 'reload' &&
       // A POST form's fields. A submit button's `formmethod` overrides its form's method, which
       // Chromium's `formData` follows instead: a GET form's `formmethod="post"` button has none there.
-      !(el?.formMethod ? el.formMethod === 'post' : event.formData) &&
+      !(src?.formMethod ? src.formMethod === 'post' : event.formData) &&
       event.downloadRequest == null &&
       !(owner && leftAlone(owner)) &&
       // A GET form writes its fields as HTML forms encode them, a space as `+`; a location's `+` is a plus.

@@ -1,6 +1,7 @@
 // Scroll positions: the top on a new entry, the saved position on back/forward, the anchor's element
 // when the location has one. Positions are saved per history entry key, in memory.
 
+import { unshadowed } from './document.js';
 import type { RouterDocument, RouterWindow } from './dom.js';
 import { POP, PUSH, type Kind } from './steps.js';
 
@@ -8,7 +9,8 @@ import { POP, PUSH, type Kind } from './steps.js';
 export function scrollToAnchor(doc: RouterDocument, anchor: string): boolean {
   const el = anchor ? (doc.getElementById(anchor) ?? doc.getElementsByName(anchor)[0]) : null;
   // jsdom has no scrollIntoView: the anchor is still found (no scroll to the top), and nothing throws.
-  el?.scrollIntoView?.();
+  // Read from its prototype: a form's `<input name="scrollIntoView">` shadows its own.
+  if (el) unshadowed(el).scrollIntoView?.();
   return !!el;
 }
 

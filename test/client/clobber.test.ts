@@ -49,6 +49,18 @@ const ROUTE_NAMED = [
   '<img name="addEventListener">',
 ].join('');
 
+/**
+ * Forms whose fields shadow the members the router reads of a form (a form's named properties, as a
+ * document's), and an anchor's target whose field shadows `scrollIntoView`. Added by the test that
+ * submits them: Playwright's own queries (`getByRole`) call the members these fields shadow.
+ */
+const FORMS_NAMED = [
+  '<form id="post-named" method="post" action="/app/books/5"><input name="formMethod" value="x"></form>',
+  '<form id="get-named" action="/app/books/6"><input name="getAttribute"><input name="matches"><input name="localName"></form>',
+  '<form id="ignored-named" action="/app/books/7" data-router-ignore><input name="localName"><input name="form"></form>',
+  '<a href="#form-anchor">form anchor</a><form id="form-anchor" style="margin-top:3000px"><input name="scrollIntoView"></form>',
+].join('');
+
 const APP = `
 import { createRoutes } from '/dist/index.js';
 import { createRouter } from '/dist/client/index.js';
@@ -173,6 +185,49 @@ describe.each(BROWSERS)('in %s', (browser) => {
         expect(await seen(t)).toMatchObject(book(1));
         await follow(t, 'home');
         expect(await seen(t)).toMatchObject(home);
+        expect([t.errors, t.off]).toEqual([[], []]);
+      } finally {
+        await t.page.close();
+      }
+    });
+
+    it('reads a form by its own members whatever its fields are named, and scrolls to a form whose field is named scrollIntoView', async () => {
+      const t = await watchedPage(app.browser, app.origin);
+      try {
+        await t.page.addInitScript((m) => ((window as unknown as { MODE: string }).MODE = m), mode);
+        /** A fresh document at /books/1, marked, with the forms. */
+        const open = async () => {
+          await t.page.goto(app.origin + url('/books/1'));
+          await settled(t);
+          await t.page.evaluate((html) => {
+            (window as { marker?: number }).marker = 1;
+            Element.prototype.insertAdjacentHTML.call(Document.prototype.querySelector.call(document, 'body')!, 'beforeend', html);
+          }, FORMS_NAMED);
+        };
+        /** Submits the form `id` by itself (requestSubmit) from a fresh document: what it shows after, and whether it is that document. */
+        const submit = async (id: string) => {
+          await open();
+          await t.page.evaluate((id) => {
+            const form = Document.prototype.querySelector.call(document, '#' + id) as HTMLFormElement;
+            HTMLFormElement.prototype.requestSubmit.call(form);
+          }, id);
+          await t.page.waitForFunction(() => !/\/books\/1$/.test(location.pathname + location.hash));
+          await settled(t);
+          const shown = (await seen(t)).location;
+          return { location: shown, same: await t.page.evaluate(() => (window as { marker?: number }).marker === 1) };
+        };
+        // A POST form stays the browser's: another document loads, its fields posted.
+        expect(await submit('post-named')).toEqual({ location: '/books/5', same: false });
+        // A GET form is routed in this document, no error thrown.
+        expect(await submit('get-named')).toEqual({ location: '/books/6?getAttribute=&matches=&localName=', same: true });
+        // An opted-out form stays the browser's.
+        expect(await submit('ignored-named')).toEqual({ location: '/books/7?localName=&form=', same: false });
+        // An anchor whose element is such a form: scrolled to, no error thrown.
+        await open();
+        await t.page.evaluate(() =>
+          HTMLElement.prototype.click.call(Document.prototype.querySelector.call(document, '[href="#form-anchor"]')!),
+        );
+        expect(await t.page.evaluate(() => scrollY > 1000)).toBe(true);
         expect([t.errors, t.off]).toEqual([[], []]);
       } finally {
         await t.page.close();

@@ -38,6 +38,9 @@ describe.each(modes)('links in %s mode', (mode) => {
     return prevented;
   }
 
+  /** Watches scrollIntoView where the router calls it: on the element's prototype (a form's field may shadow its own). */
+  const scrolls = () => vi.spyOn(t.window.HTMLElement.prototype, 'scrollIntoView');
+
   async function start() {
     t = setup(mode);
     await t.router.start();
@@ -163,11 +166,11 @@ describe.each(modes)('links in %s mode', (mode) => {
   it('scrolls for a plain #anchor and changes neither the URL nor the state', async () => {
     await start();
     const target = t.document.getElementById('reviews')!;
-    const scrolled = vi.spyOn(target, 'scrollIntoView');
+    const scrolled = scrolls();
     const guard = vi.fn(() => true);
     t.router.beforeEach(guard);
     expect(await click('<a href="#reviews">x</a>')).toBe(true);
-    expect(scrolled).toHaveBeenCalledTimes(1);
+    expect(scrolled.mock.contexts).toEqual([target]);
     expect(t.router.current?.location).toBe('/books/1');
     expect(t.address()).toBe(t.urlOf('/books/1'));
     expect(t.window.history.length).toBe(2);
@@ -179,9 +182,9 @@ describe.each(modes)('links in %s mode', (mode) => {
     ['a tab and a newline around it', '<a href="&#9;#reviews&#10;">x</a>'],
   ])('reads an anchor href with %s as the URL parser does: a plain #anchor', async (_, html) => {
     await start();
-    const scrolled = vi.spyOn(t.document.getElementById('reviews')!, 'scrollIntoView');
+    const scrolled = scrolls();
     expect(await click(html)).toBe(true);
-    expect(scrolled).toHaveBeenCalledTimes(1);
+    expect(scrolled.mock.contexts).toEqual([t.document.getElementById('reviews')]);
     expect([t.router.current?.location, t.address(), t.window.history.length]).toEqual(['/books/1', t.urlOf('/books/1'), 2]);
   });
 
@@ -219,9 +222,9 @@ describe.each(modes)('links in %s mode', (mode) => {
     await start();
     t.document.getElementById('outlet')!.innerHTML += '<a name="café">c</a>';
     const named = t.document.getElementsByName('café')[0]!;
-    const scrolled = vi.spyOn(named, 'scrollIntoView');
+    const scrolled = scrolls();
     expect(await click('<a href="#caf%C3%A9">x</a>')).toBe(true);
-    expect(scrolled).toHaveBeenCalledTimes(1);
+    expect(scrolled.mock.contexts).toEqual([named]);
   });
 
   it('routes an SVG <a> by href and by xlink:href', async () => {
