@@ -267,17 +267,12 @@ describe.each(BROWSERS)('in %s', (browser) => {
       }
     });
 
-    it('leaves a POST form to the browser: another document loads', async () => {
+    it.each([
+      ['a POST form', '#post button'],
+      ['a GET form whose submit button says formmethod="post"', '#posts'],
+    ])('leaves %s to the browser: another document loads', async (_, button) => {
       const t = await open(mode, '/books/1');
-      await t.page.click('#post button');
-      await t.page.waitForFunction(() => sessionStorage.getItem('documents') === '2');
-      await settled(t.page);
-      expect(await seen(t)).toMatchObject({ location: '/search', address: url('/search'), marker: undefined, documents: '2' });
-    });
-
-    it('leaves a GET form to the browser when its submit button says formmethod="post": another document loads', async () => {
-      const t = await open(mode, '/books/1');
-      await t.page.click('#posts');
+      await t.page.click(button);
       await t.page.waitForFunction(() => sessionStorage.getItem('documents') === '2');
       await settled(t.page);
       expect(await seen(t)).toMatchObject({ location: '/search', address: url('/search'), marker: undefined, documents: '2' });
