@@ -20,6 +20,7 @@ import type {
   TypedRoute,
 } from '../index.js';
 import type { Current, Router } from '../client/index.js';
+import { urlOf } from '../url/location.js';
 
 /** What a route's `view` is given: what its `render` would get, but `origin` and `request`. */
 export interface ViewProps<P = Params, D = unknown> {
@@ -133,7 +134,7 @@ export function Link({ to, params, query, ...rest }: LinkProps): ReactNode {
   // the mode), then the router's: a hashbang app's links get their `#!` URLs once hydrated.
   return createElement('a', {
     ...rest,
-    href: useSyncExternalStore(none, href, () => (served.has(router) ? routes.base + loc.slice(1) : href())),
+    href: useSyncExternalStore(none, href, () => (served.has(router) ? urlOf(loc, routes.base, false) : href())),
   });
 }
 
