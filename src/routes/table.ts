@@ -32,12 +32,13 @@ export function createRoutes<const P extends readonly string[]>(
   routes: { readonly [K in keyof P]: RouteDefinition<P[K], unknown> },
   options?: RoutesOptions,
 ): RouteTable<RouteDefinition<P[number], unknown>>;
+// The overloads type the routes for callers; the implementation takes them as the list both are, so
+// that no second name for them (a cast) goes into a bundle.
 export function createRoutes<const P extends readonly string[]>(
-  routes: { readonly [K in keyof P]: RouteDefinition<P[K], unknown> },
+  list: readonly RouteDefinition<P[number], unknown>[],
   options: RoutesOptions = {},
 ): RouteTable<RouteDefinition<P[number], unknown>> {
   type R = RouteDefinition<P[number], unknown>;
-  const list = routes as unknown as readonly R[];
   const { sensitive = true, notFound, head } = options;
   const base = normalizeBase(options.base);
   // Keys are looked up with `includes`, a substring test on a string: `queryKeys: 'page'` kept `p`.

@@ -103,12 +103,13 @@ function flatten(tokens: readonly Token[], from: number, sequence: Token[], each
 /**
  * A regexp class of one character that does not start `text` (and is no `/`, with `not` the `\/`
  * that says so): path-to-regexp's negate() of `text` and `''`, or of `'/'` and `text`, the only ways
- * toSource calls it.
+ * toSource calls it. A param's `text` is text of its own segment, never a `/`: the `/` that
+ * path-to-regexp's negate() drops when both name it never comes.
  */
 function negate(text: string, not: '\\/' | ''): string {
   // A class leaves out characters, not texts: a longer text is a lookahead in front of it.
   if (text.length > 1) return `(?:(?!${escape(text)})[^${not}])`;
-  return `[^${not}${not && text === '/' ? '' : escape(text)}]`;
+  return `[^${not}${escape(text)}]`;
 }
 
 /** The regexp source of one sequence of tokens (no groups), each capture's token added to `keys`. */
