@@ -55,9 +55,10 @@ export function createView(routes: RouteTable<AnyRoute>, doc: RouterDocument | u
           DEV ? { head: syncHead(view.head, location) } : view,
           context,
           lost ? null : undefined,
-          // Open Graph's URL is the clean one, whatever the mode: crawlers drop the fragment.
+          // Open Graph's URL is the clean one, whatever the mode: crawlers drop the fragment. A lost
+          // state has none: stateHead writes no og:url where there is no canonical link (null).
           {
-            url: lost || !origin || origin === 'null' ? undefined : origin + urlOf(context.location, routes.base, false),
+            url: !origin || origin === 'null' ? undefined : origin + urlOf(context.location, routes.base, false),
             title: shown,
           },
         ),
