@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
 import { notFound } from '../../src/routes/outcome.js';
@@ -9,7 +10,7 @@ import { etagOf } from '../../src/server/http/respond.js';
 import { headWithNoindex, robotsWithNoindex } from '../../src/server/noindex.js';
 import { sitemap } from '../../src/server/build/sitemap.js';
 import { verify } from '../../src/verify/crawl.js';
-import { listen, request, type Running } from './helpers.js';
+import { listen, request, type Reply, type Running } from './helpers.js';
 
 // A route's `noindex: true`: its snapshots say `noindex` in the robots meta and in X-Robots-Tag,
 // at every URL form and from every store; other routes' snapshots say neither.
@@ -179,16 +180,42 @@ describe('X-Robots-Tag of a noindex route’s state', () => {
     }
   });
 
-  it('is on a redirect route’s answer, and not on the shell browsers get', async () => {
+  it('is on a redirect route’s answer', async () => {
     const { port } = await serve();
     const moved = await request(port, '/?_escaped_fragment_=/moved');
     expect(moved.status).toBe(301);
     expect(moved.headers['x-robots-tag']).toBe('noindex');
-    const shell = await request(port, '/search');
-    expect(shell.status).toBe(200);
-    expect(shell.headers['x-robots-tag']).toBeUndefined();
-    expect(robots(shell.body)).toEqual(['max-snippet:50']);
   });
+
+  // A crawler that runs the shell's script (one that no user agent list names, or Googlebot in
+  // 'shell' mode) indexes the state the app draws: the shell at a noindex state's URL says noindex.
+  it.each(['bots', 'shell'] as const)(
+    'is on the shell at a noindex route’s URL alone, gzipped or not (cleanUrls %s)',
+    async (cleanUrls) => {
+      // A shell large enough to be gzipped for a client that accepts it.
+      const shell = SHELL.replace('</main>', `</main><p>${'filler '.repeat(300)}</p>`);
+      const { port } = await serve({ cleanUrls, shell });
+      const page = (reply: Reply) => (reply.headers['content-encoding'] === 'gzip' ? gunzipSync(reply.bytes).toString('utf8') : reply.body);
+      for (const round of ['first', 'kept']) {
+        for (const encoding of ['identity', 'gzip']) {
+          const headers = { 'Accept-Encoding': encoding, ...(cleanUrls === 'shell' ? { 'User-Agent': BOT } : {}) };
+          const noindex = await request(port, '/search?q=dune', { headers });
+          const plain = await request(port, '/books/1', { headers });
+          expect([round, encoding, noindex.status, plain.status]).toEqual([round, encoding, 200, 200]);
+          expect(noindex.headers['content-encoding']).toBe(encoding === 'gzip' ? 'gzip' : undefined);
+          expect(noindex.headers['x-robots-tag']).toBe('noindex');
+          expect(plain.headers['x-robots-tag']).toBeUndefined();
+          // The shell's own page, the same at both: its robots meta is the shell's.
+          expect(page(noindex)).toBe(page(plain));
+          expect(robots(page(plain))).toEqual(['max-snippet:50']);
+          expect(page(plain)).toContain('filler filler');
+        }
+      }
+      // Not an unmatched URL's shell (404, never indexed).
+      const lost = await request(port, '/nowhere');
+      expect([lost.status, lost.headers['x-robots-tag']]).toEqual([404, undefined]);
+    },
+  );
 
   it('is read for the state, whatever query it was asked with', async () => {
     const { port } = await serve();

@@ -1,8 +1,10 @@
 // What a clean URL that gets no snapshot is answered with: the app's shell (200, or 404 where no
-// route matches), its answers kept for the handler's life, or, for a redirect route, its move to
-// the target's clean URL, found by the route's `load` with no render.
+// route matches; `X-Robots-Tag: noindex` at a noindex route's URL), its answers kept for the
+// handler's life, or, for a redirect route, its move to the target's clean URL, found by the
+// route's `load` with no render.
 
 import type { AppLocation } from '../../url/location.js';
+import { matchNoindex, NOINDEX_HEADER } from '../noindex.js';
 import { outcomeOf } from '../../routes/outcome.js';
 import type { RouteDefinition, RouteTable } from '../../routes/types.js';
 import { ownMemo } from '../held.js';
@@ -48,7 +50,8 @@ function routeRedirect(match: NonNullable<ReturnType<RouteTable['match']>>, orig
 export function shellAnswer(options: ShellAnswerOptions) {
   const { routes, settings, shell, cacheControl, shellCacheControl, vary, serveShell, compress } = options;
   const shellPage = { body: shell.page, etag: etagOf(shell.page), lastModified: Date.now(), cacheControl: shellCacheControl, vary };
-  // The shell's answers are kept for the handler's life: one page, at most two answers.
+  // The shell's answers are kept for the handler's life: one page, at most four answers (with
+  // and without gzip, and each with and without the noindex header).
   const shellMemo = {};
   ownMemo(shellMemo, () => true);
 
@@ -73,6 +76,14 @@ export function shellAnswer(options: ShellAnswerOptions) {
         { compress },
       );
     if (!serveShell) return null;
-    return respond(request, { ...shellPage, status: match ? 200 : 404 }, { compress, memo: shellMemo });
+    // A crawler that runs the shell's script (one no user agent list names, or any in 'shell' mode,
+    // where the scheme alone is spoken) indexes the state it draws: a noindex route's says so in
+    // the header, which browsers ignore. The route decides, as it does for the state's snapshots.
+    const noindex = matchNoindex(match);
+    return respond(
+      request,
+      { ...shellPage, status: match ? 200 : 404, headers: noindex ? NOINDEX_HEADER : undefined },
+      { compress, memo: shellMemo, variant: noindex ? 1 : 0 },
+    );
   };
 }
