@@ -109,11 +109,12 @@ export function normalizeBase(base = '/'): string {
 }
 
 /**
- * Reads the state after `#!`: a leading `/` starts a path; anything else is a query on the base
- * path (`#!key=value` is `/?key=value`); an empty fragment is the base path itself.
+ * Reads the state after `#!`, as a location still to be normalized: a leading `/` starts a path;
+ * anything else is a query on the base path (`#!key=value` is `/?key=value`); an empty fragment is
+ * the base path itself.
  */
-function fromFragment(state: string): AppLocation {
-  return normalizeLocation((/^[?#]|^$/.test(state) ? '/' : state[0] === '/' ? '' : '/?') + state);
+function fromFragment(state: string): string {
+  return (/^[?#]|^$/.test(state) ? '/' : state[0] === '/' ? '' : '/?') + state;
 }
 
 /** The path relative to `base` (`'/'`-rooted), or null when the path lies outside it. */
@@ -163,7 +164,7 @@ export function readLocation(url: string, base: string, ugly: (url: string) => U
   const [page, , anchor] = splitLocation(rest);
   const path = relative(page, base);
   if (path === null) return null;
-  return anchor?.[0] === '!' ? fromFragment(anchor.slice(1)) : normalizeLocation(path + rest.slice(page.length));
+  return normalizeLocation(anchor?.[0] === '!' ? fromFragment(anchor.slice(1)) : path + rest.slice(page.length));
 }
 
 /** Options of `toUrl`. */
