@@ -51,7 +51,7 @@ function fail(code: CodecErrorCode, what: string | false, input: string, index: 
   return new CodecError(code, message, input, index);
 }
 
-/** The scheme's escaping of `text` from `from`; a lone surrogate's fault is thrown, for `code` or toUglyUrl, which know the whole input. */
+/** The scheme's escaping of `text` from `from`; a lone surrogate's fault is thrown, for `code`, which knows the whole input. */
 const encode = (text: string, from: number): string => {
   const out = percentEncode(text, SAFE, from);
   if (out === null) throw loneFault(text, from);
@@ -179,15 +179,9 @@ export function toUglyUrl(url: string): string {
   const query = queryAt(url, end);
   const at = paramAt(url, end, query);
   if (at >= 0) throw fail('NOT_PRETTY', DEV && `${PARAM} is already a parameter`, url, at);
-  let value = '';
   // The fragment is escaped where it is in `url`: no slice to read through, and when nothing in it
   // needs escaping, one slice out.
-  if (end < url.length)
-    try {
-      value = encode(url, end + 2);
-    } catch (fault) {
-      throw faultError(fault as PercentFault, url, 0);
-    }
+  const value = end < url.length ? code(encode, url, url, 0, end + 2) : '';
   return url.slice(0, end) + (query < 0 ? NEW_PARAM : query === end - 1 ? PARAM_IS : AND_PARAM) + value;
 }
 

@@ -28,12 +28,12 @@ const QUERY_FIX = /(?:%[\dA-Fa-f]{2})+|%|[^\w\-.~!$&'()*+,;=:@/?%]+/g;
 const UNRESERVED = /(?:%(?:2[7DE]|3\d|[46][1-9A-F]|5[\dAF]|7[\dAE]))+/g;
 
 /**
- * Canonical spelling of one URL component (RFC 3986 §6.2.2): characters the component may not hold
- * raw are UTF-8 percent-encoded, escapes get upper-case hex, escapes of unreserved characters are
- * decoded, and a `%` that starts no escape becomes `%25`. A lone surrogate becomes U+FFFD, as
- * browsers write it.
+ * Canonical spelling of one URL component (RFC 3986 §6.2.2), a path unless `fix` is QUERY_FIX:
+ * characters the component may not hold raw are UTF-8 percent-encoded, escapes get upper-case hex,
+ * escapes of unreserved characters are decoded, and a `%` that starts no escape becomes `%25`. A
+ * lone surrogate becomes U+FFFD, as browsers write it.
  */
-function canonical(text: string, fix: RegExp): string {
+function canonical(text: string, fix = PATH_FIX): string {
   // A lone surrogate (matched alone with the `u` flag) is what encodeURIComponent refuses.
   return text.replace(fix, (run: string) =>
     run[0] !== '%'
@@ -69,11 +69,14 @@ export const isCanonicalPath = (text: string): boolean => PATH_DONE.test(text);
 function canonicalPath(path: string): string {
   // No `/` is put before a relative path: no run `canonical` rewrites holds a `/`, and `cleanPath`
   // roots the segments it keeps.
-  return PATH_DONE.test(path) || path === known ? path : (known = cleanPath(canonical(path, PATH_FIX)));
+  return PATH_DONE.test(path) || path === known ? path : (known = cleanPath(canonical(path)));
 }
 
-/** Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning. Internal. */
-export const canonicalPathText = (text: string): string => canonical(text, PATH_FIX);
+/**
+ * Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning:
+ * `canonical` itself, called with the text alone. Internal.
+ */
+export const canonicalPathText: (text: string) => string = canonical;
 
 /**
  * A location's (or a path-with-query-and-anchor's) three parts: the path, the query after the first
@@ -106,11 +109,12 @@ export function normalizeBase(base = '/'): string {
 }
 
 /**
- * Reads the state after `#!`: a leading `/` starts a path; anything else is a query on the base
- * path (`#!key=value` is `/?key=value`); an empty fragment is the base path itself.
+ * Reads the state after `#!`, as a location still to be normalized: a leading `/` starts a path;
+ * anything else is a query on the base path (`#!key=value` is `/?key=value`); an empty fragment is
+ * the base path itself.
  */
-function fromFragment(state: string): AppLocation {
-  return normalizeLocation((/^[?#]|^$/.test(state) ? '/' : state[0] === '/' ? '' : '/?') + state);
+function fromFragment(state: string): string {
+  return (/^[?#]|^$/.test(state) ? '/' : state[0] === '/' ? '' : '/?') + state;
 }
 
 /** The path relative to `base` (`'/'`-rooted), or null when the path lies outside it. */
@@ -160,7 +164,7 @@ export function readLocation(url: string, base: string, ugly: (url: string) => U
   const [page, , anchor] = splitLocation(rest);
   const path = relative(page, base);
   if (path === null) return null;
-  return anchor?.[0] === '!' ? fromFragment(anchor.slice(1)) : normalizeLocation(path + rest.slice(page.length));
+  return normalizeLocation(anchor?.[0] === '!' ? fromFragment(anchor.slice(1)) : path + rest.slice(page.length));
 }
 
 /** Options of `toUrl`. */
