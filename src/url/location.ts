@@ -73,10 +73,10 @@ function canonicalPath(path: string): string {
 }
 
 /**
- * Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning:
- * `canonical` itself, called with the text alone. Internal.
+ * Canonical spelling of literal path text (a route pattern's text), with no dot-segment cleaning.
+ * A function of one argument: passed to `map`, `canonical` itself would take the index for `fix`. Internal.
  */
-export const canonicalPathText: (text: string) => string = canonical;
+export const canonicalPathText = (text: string): string => canonical(text);
 
 /**
  * A location's (or a path-with-query-and-anchor's) three parts: the path, the query after the first
