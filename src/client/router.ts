@@ -234,7 +234,8 @@ export function routerOn(
           }
           if (signal.aborted) return false; // superseded: a stale result never renders
         }
-        const outcome = failed ? outcomeOf(error) : null;
+        // Only what a load threw is an outcome: `error` is unset otherwise, and outcomeOf reads none there.
+        const outcome = outcomeOf(error);
         if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
         // notFound(), now or on the server: the table's notFound view at this URL, as if nothing had matched.
         if (outcome || seeded?.status === 404) {
