@@ -311,7 +311,7 @@ export function routerOn(
     let entry = nav.entry();
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !entry || (address !== null && entry.key === address.entry.key && loc !== address.loc);
+    const fresh = !entry || (entry.key === address?.entry.key && loc !== address.loc);
     if (fresh) entry = { key: newKey(), idx: address ? address.entry.idx + 1 : 0 };
     address = { loc, entry: entry as Entry };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
