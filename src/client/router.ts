@@ -300,8 +300,11 @@ export function routerOn(
     }
   }
 
-  /** The browser is on an entry (first load, popstate, hashchange): read it, move its form, route it. */
-  function arrive(href: string, shown: AppLocation | null): Promise<boolean> | undefined {
+  /**
+   * The browser is on an entry (first load, popstate, hashchange): read it, move its form, route it.
+   * `shown`: the location a plain `#anchor` belongs to, if any (none on the first load).
+   */
+  function arrive(href: string, shown?: AppLocation | null): Promise<boolean> | undefined {
     lastHref = href;
     returning = false;
     const reading = adapter.read(href, shown);
@@ -363,7 +366,7 @@ export function routerOn(
         if (api > NO_API && paged) win.navigation?.addEventListener('navigate', navigateHandler(adapter.read, go), { signal });
       }
       scroll?.start();
-      const first = arrive(href, null);
+      const first = arrive(href);
       if (first) return first;
       // Outside base: not the app's page, but nothing is in flight. A malformed ugly URL is no
       // state: 400, as the server answers it, for whatever reads the page's status.
