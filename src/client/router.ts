@@ -330,7 +330,7 @@ export function routerOn(
     // A traversal between `#!` URLs fires popstate, then hashchange for the same URL.
     if (event.type === 'hashchange' && href === lastHref) return;
     // A plain `#anchor` belongs to the state shown only while the page part of the URL is unchanged.
-    arrive(href, stripAnchor(href) === stripAnchor(lastHref) && current ? current.location : null)?.catch(report);
+    arrive(href, stripAnchor(href) === stripAnchor(lastHref) ? current?.location : null)?.catch(report);
   }
 
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
