@@ -338,8 +338,8 @@ export function routerOn(
     const loc = normalizeLocation(to);
     // The same location again replaces its entry (as browsers do for the same URL): a reload, not a duplicate.
     const replaces = replace || loc === address?.loc;
-    const idx = address ? address.entry.idx + (replaces ? 0 : 1) : 0;
-    return run(loc, replaces ? REPLACE : PUSH, { key: newKey(), idx, state });
+    // Its position: after the entry the browser is on (a replace takes that entry's own when it commits).
+    return run(loc, replaces ? REPLACE : PUSH, { key: newKey(), idx: address ? address.entry.idx + 1 : 0, state });
   }
 
   return {
