@@ -125,7 +125,7 @@ export function routerOn(
   function idle() {
     pending = null;
     waiters.splice(0).forEach((wake) => wake());
-    if (started && doc) publishSettled(win, doc, current && current.location, status, moved, current ? current.error : lost);
+    if (started && doc) publishSettled(win, doc, current ? current.location : null, status, moved, current ? current.error : lost);
   }
 
   /**
