@@ -31,7 +31,8 @@ export interface Adapter {
 export function createAdapter(mode: UrlMode, base: string, ugly: (url: string) => UglyState | null, page = ''): Adapter {
   const hashbang = mode === 'hashbang';
   return {
-    url: (loc) => page + urlOf(loc, base, hashbang).slice(page ? base.length : 0),
+    // urlOf writes the location after the page it is given: the pinned page's in place of `base`.
+    url: (loc) => urlOf(loc, page || base, hashbang),
     read(href, shown) {
       if (page) {
         if (stripAnchor(href) !== page) return null;

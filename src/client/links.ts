@@ -37,12 +37,11 @@ export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: s
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     // composedPath() reaches into open shadow roots, where event.target is retargeted to the host.
     const a = event.composedPath().find((n) => (n as RouterElement).localName === 'a') as RouterElement | undefined;
-    if (!a) return;
     // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href` (the parser's prefix for it).
-    const text = a.getAttribute('href') ?? a.getAttribute('xlink:href');
-    // A placeholder link, or one left to the browser (`<base target="_blank">` opens every link
-    // without a target of its own in a new tab; the browser opens an area or a form there itself).
-    if (text === null || leftAlone(a, doc.querySelector('base[target]')?.getAttribute('target'))) return;
+    const text = a && (a.getAttribute('href') ?? a.getAttribute('xlink:href'));
+    // No link, a placeholder link, or one left to the browser (`<base target="_blank">` opens every
+    // link without a target of its own in a new tab; the browser opens an area or a form there itself).
+    if (text == null || leftAlone(a as RouterElement, doc.querySelector('base[target]')?.getAttribute('target'))) return;
     // As the URL parser reads it: no C0 control or space around it, no tab or newline in it (` #x` is `#x`).
     // Each run is matched once, whole: linear, where `[…]+$` would retry at every character of a run (quadratic).
     const href = text.replace(/[\0- ]+/g, (run, at: number) => (at && at + run.length < text.length ? run.replace(/[\t\n\r]/g, '') : ''));

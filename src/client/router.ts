@@ -125,7 +125,7 @@ export function routerOn(
   function idle() {
     pending = null;
     waiters.splice(0).forEach((wake) => wake());
-    if (started && doc) publishSettled(win, doc, current && current.location, status, moved, current ? current.error : lost);
+    if (started && doc) publishSettled(win, doc, current ? current.location : null, status, moved, current ? current.error : lost);
   }
 
   /**
@@ -234,7 +234,8 @@ export function routerOn(
           }
           if (signal.aborted) return false; // superseded: a stale result never renders
         }
-        const outcome = failed ? outcomeOf(error) : null;
+        // Only what a load threw is an outcome: `error` is unset otherwise, and outcomeOf reads none there.
+        const outcome = outcomeOf(error);
         if (outcome?.kind === 'redirect') return follow(outcome.to, outcome.status);
         // notFound(), now or on the server: the table's notFound view at this URL, as if nothing had matched.
         if (outcome || seeded?.status === 404) {
@@ -299,8 +300,11 @@ export function routerOn(
     }
   }
 
-  /** The browser is on an entry (first load, popstate, hashchange): read it, move its form, route it. */
-  function arrive(href: string, shown: AppLocation | null): Promise<boolean> | undefined {
+  /**
+   * The browser is on an entry (first load, popstate, hashchange): read it, move its form, route it.
+   * `shown`: the location a plain `#anchor` belongs to, if any (none on the first load).
+   */
+  function arrive(href: string, shown?: AppLocation | null): Promise<boolean> | undefined {
     lastHref = href;
     returning = false;
     const reading = adapter.read(href, shown);
@@ -310,7 +314,7 @@ export function routerOn(
     let entry = nav.entry();
     // An entry we did not make (the first load, a typed or followed URL, a plain anchor) is a new
     // one after ours; some browsers (and happy-dom) copy the previous entry's state into it.
-    const fresh = !entry || (address !== null && entry.key === address.entry.key && loc !== address.loc);
+    const fresh = !entry || (entry.key === address?.entry.key && loc !== address.loc);
     if (fresh) entry = { key: newKey(), idx: address ? address.entry.idx + 1 : 0 };
     address = { loc, entry: entry as Entry };
     // Moving between forms: replaceState (or location.replace without pushState), never a new entry.
@@ -326,7 +330,7 @@ export function routerOn(
     // A traversal between `#!` URLs fires popstate, then hashchange for the same URL.
     if (event.type === 'hashchange' && href === lastHref) return;
     // A plain `#anchor` belongs to the state shown only while the page part of the URL is unchanged.
-    arrive(href, stripAnchor(href) === stripAnchor(lastHref) && current ? current.location : null)?.catch(report);
+    arrive(href, stripAnchor(href) === stripAnchor(lastHref) ? current?.location : null)?.catch(report);
   }
 
   function navigate(to: AppLocation, { replace, state }: { replace?: boolean; state?: unknown } = {}) {
@@ -334,8 +338,8 @@ export function routerOn(
     const loc = normalizeLocation(to);
     // The same location again replaces its entry (as browsers do for the same URL): a reload, not a duplicate.
     const replaces = replace || loc === address?.loc;
-    const idx = address ? address.entry.idx + (replaces ? 0 : 1) : 0;
-    return run(loc, replaces ? REPLACE : PUSH, { key: newKey(), idx, state });
+    // Its position: after the entry the browser is on (a replace takes that entry's own when it commits).
+    return run(loc, replaces ? REPLACE : PUSH, { key: newKey(), idx: address ? address.entry.idx + 1 : 0, state });
   }
 
   return {
@@ -362,7 +366,7 @@ export function routerOn(
         if (api > NO_API && paged) win.navigation?.addEventListener('navigate', navigateHandler(adapter.read, go), { signal });
       }
       scroll?.start();
-      const first = arrive(href, null);
+      const first = arrive(href);
       if (first) return first;
       // Outside base: not the app's page, but nothing is in flight. A malformed ugly URL is no
       // state: 400, as the server answers it, for whatever reads the page's status.

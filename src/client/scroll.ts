@@ -7,7 +7,7 @@ import { POP, PUSH, type Kind } from './steps.js';
 
 /** Scrolls to the element an in-page anchor names (`id`, else the first `name`); false when there is none. */
 export function scrollToAnchor(doc: RouterDocument, anchor: string): boolean {
-  const el = anchor ? (doc.getElementById(anchor) ?? doc.getElementsByName(anchor)[0]) : null;
+  const el = anchor && (doc.getElementById(anchor) ?? doc.getElementsByName(anchor)[0]);
   // jsdom has no scrollIntoView: the anchor is still found (no scroll to the top), and nothing throws.
   // Read from its prototype: a form's `<input name="scrollIntoView">` shadows its own.
   if (el) unshadowed(el).scrollIntoView?.();
@@ -38,7 +38,7 @@ export function createScroll(win: RouterWindow, doc: RouterDocument) {
       let at = kind === POP ? saved.get(key) : undefined;
       if (!at && !scrollToAnchor(doc, anchor) && kind === PUSH) at = [0, 0];
       // Only a move: a window already there is left alone (jsdom, which cannot scroll, logs each scrollTo as not implemented).
-      if (at && (at[0] !== win.scrollX || at[1] !== win.scrollY)) win.scrollTo(at[0], at[1]);
+      if (at && (at[0] !== win.scrollX || at[1] !== win.scrollY)) win.scrollTo(...at);
     },
   };
 }
