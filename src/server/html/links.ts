@@ -146,16 +146,36 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
 // The head tags whose URL is one a crawler reads: every link's `href` and Open Graph's URL.
 const HEAD_URLS: Record<string, string> = { link: 'href', 'meta property og:url': 'content', 'meta name og:url': 'content' };
 
+// The links whose `href` names a page for crawlers, never fetched by a browser: written absolute.
+const PAGE_RELS = /(?:^|[\t\n\f\r ])(?:canonical|alternate)(?:[\t\n\f\r ]|$)/i;
+
+/** True for a head tag whose URL crawlers read as a page's: a canonical or alternate link, `og:url`. */
+function namesPage(tag: HeadTag): boolean {
+  return tag.tag !== 'link' || PAGE_RELS.test(tag.attrs.find(([attr]) => attr === 'rel')?.[1] ?? '');
+}
+
 /**
  * A state's head tag with its URL (a link's `href`, `og:url`) rewritten as an outlet link is
  * (`prettyHref`): a hook's `#!` canonical or hreflang alternate is told to crawlers clean wherever
- * the server answers clean URLs. Any other tag as it is.
+ * the server answers clean URLs. A canonical or alternate link's and `og:url`'s is then made
+ * absolute against the state's URL, as a browser resolves it: Google reads an hreflang alternate
+ * only fully qualified, and Open Graph's `og:url` is absolute. Any other tag as it is.
  */
 export function rewriteHeadTag(tag: HeadTag, context: LinkContext): HeadTag {
   const name = HEAD_URLS[tag.tag === 'link' ? 'link' : tag.key];
   const at = name === undefined ? -1 : tag.attrs.findIndex(([attr]) => attr === name);
-  const url = at < 0 ? null : prettyHref((tag.attrs[at] as [string, string])[1], context);
-  return url === null ? tag : { ...tag, attrs: tag.attrs.map((attr, i) => (i === at ? [attr[0], url] : attr)) };
+  if (at < 0) return tag;
+  const given = (tag.attrs[at] as [string, string])[1];
+  let url = prettyHref(given, context) ?? given;
+  // A relative one only: an absolute URL is written as it was given, byte for byte.
+  if (namesPage(tag) && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) {
+    try {
+      url = new URL(url, context.page).href;
+    } catch {
+      // Not a URL (a hook's own text): left as it is.
+    }
+  }
+  return url === given ? tag : { ...tag, attrs: tag.attrs.map((attr, i) => (i === at ? [attr[0], url] : attr)) };
 }
 
 /** Rewrites every ugly or relative `#!` link in an HTML fragment (a render hook's output) to its pretty or clean URL. */
