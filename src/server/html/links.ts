@@ -149,9 +149,23 @@ const HEAD_URLS: Record<string, string> = { link: 'href', 'meta property og:url'
 // The links whose `href` names a page for crawlers, never fetched by a browser: written absolute.
 const PAGE_RELS = /(?:^|[\t\n\f\r ])(?:canonical|alternate)(?:[\t\n\f\r ]|$)/i;
 
-/** True for a head tag whose URL crawlers read as a page's: a canonical or alternate link, `og:url`. */
-function namesPage(tag: HeadTag): boolean {
-  return tag.tag !== 'link' || PAGE_RELS.test(tag.attrs.find(([attr]) => attr === 'rel')?.[1] ?? '');
+/** True for a link `rel` that names a page for crawlers (a canonical or alternate link), whose `href` is written absolute. */
+export function namesPage(rel: string | null | undefined): boolean {
+  return PAGE_RELS.test(rel ?? '');
+}
+
+/**
+ * A head URL crawlers read as a page's (a canonical or alternate link's, `og:url`) made absolute
+ * against the state's URL, as a browser resolves it: Google reads an hreflang alternate only fully
+ * qualified, and Open Graph's `og:url` is absolute. An absolute URL, or text that is no URL, stays as it is.
+ */
+export function absoluteHeadUrl(url: string, context: LinkContext): string {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) return url;
+  try {
+    return new URL(url, context.page).href;
+  } catch {
+    return url;
+  }
 }
 
 /**
@@ -166,15 +180,9 @@ export function rewriteHeadTag(tag: HeadTag, context: LinkContext): HeadTag {
   const at = name === undefined ? -1 : tag.attrs.findIndex(([attr]) => attr === name);
   if (at < 0) return tag;
   const given = (tag.attrs[at] as [string, string])[1];
-  let url = prettyHref(given, context) ?? given;
-  // A relative one only: an absolute URL is written as it was given, byte for byte.
-  if (namesPage(tag) && !/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) {
-    try {
-      url = new URL(url, context.page).href;
-    } catch {
-      // Not a URL (a hook's own text): left as it is.
-    }
-  }
+  const pretty = prettyHref(given, context) ?? given;
+  const page = tag.tag !== 'link' || namesPage(tag.attrs.find(([attr]) => attr === 'rel')?.[1]);
+  const url = page ? absoluteHeadUrl(pretty, context) : pretty;
   return url === given ? tag : { ...tag, attrs: tag.attrs.map((attr, i) => (i === at ? [attr[0], url] : attr)) };
 }
 
