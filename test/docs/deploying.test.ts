@@ -403,7 +403,7 @@ describe(SECTIONS.noindex, () => {
     const home = await asBot(port, '/');
     expect([home.headers['x-robots-tag'], home.body.includes('name="robots"')]).toEqual([undefined, false]);
     const shell = await asBrowser(port, '/search?q=dune');
-    expect([isShell(shell), shell.headers['x-robots-tag']]).toEqual([true, undefined]);
+    expect([isShell(shell), shell.headers['x-robots-tag']]).toEqual([true, 'noindex']);
   });
 });
 

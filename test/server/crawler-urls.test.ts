@@ -88,7 +88,7 @@ describe('a hashbang app whose server answers clean URLs', () => {
         expect(reply.status).toBe(200);
         expect(urls(reply.body)).toEqual({
           canonical: [`${ORIGIN}/app/books/1`],
-          alternates: [`${ORIGIN}/app/fr/books/1`, '/app/books/1'],
+          alternates: [`${ORIGIN}/app/fr/books/1`, `${ORIGIN}/app/books/1`],
           og: { 'og:image': `${ORIGIN}/covers/1.png`, 'og:url': `${ORIGIN}/app/books/1`, 'og:title': 'Book 1', 'og:type': 'website' },
           links: ['/app/books/2', '/app/books/3', '/app/books/9?tab=x'],
         });
@@ -102,7 +102,7 @@ describe('a hashbang app whose server answers clean URLs', () => {
     const reply = await get('/app/?_escaped_fragment_=/books/1');
     expect(urls(reply.body)).toEqual({
       canonical: [`${ORIGIN}/app/#!/books/1`],
-      alternates: [`${ORIGIN}/app/#!/fr/books/1`, '/app/#!/books/1'],
+      alternates: [`${ORIGIN}/app/#!/fr/books/1`, `${ORIGIN}/app/#!/books/1`],
       og: { 'og:image': `${ORIGIN}/covers/1.png`, 'og:url': `${ORIGIN}/app/#!/books/1`, 'og:title': 'Book 1', 'og:type': 'website' },
       links: ['/app/#!/books/2', '/app/#!/books/3', '/app/#!/books/9?tab=x'],
     });
@@ -141,5 +141,44 @@ describe('tracking tags', () => {
     expect(bodies.size).toBe(1);
     const [body] = bodies;
     expect(urls(body as string)).toMatchObject({ canonical: [`${ORIGIN}/app/books/1`], og: { 'og:url': `${ORIGIN}/app/books/1` } });
+  });
+});
+
+describe('the URLs of a state’s head', () => {
+  // Google reads an hreflang alternate only fully qualified, Open Graph's og:url is an absolute
+  // URL, and a canonical link is best so: a head hook's relative href (and the one its `#!` link
+  // is made) is written on the origin, resolved against the state's URL as a browser resolves it.
+  it.each(['bots', 'all', 'shell'] as const)('are absolute, on the origin (cleanUrls %s)', async (cleanUrls) => {
+    const routes = createRoutes(
+      [
+        {
+          path: '/books/:id',
+          title: 'Book',
+          head: ({ params }) => ({
+            meta: [{ property: 'og:site_name', content: 'Shop' }],
+            link: [
+              { rel: 'canonical', href: `/app/books/${params.id}/` },
+              { rel: 'alternate', hreflang: 'fr', href: `/app/fr/books/${params.id}` },
+              { rel: 'alternate', hreflang: 'de', href: `de/${params.id}` },
+              { rel: 'alternate', hreflang: 'x-default', href: `#!/books/${params.id}` },
+              { rel: 'alternate', hreflang: 'es', href: `https://es.example.com/libros/${params.id}` },
+              { rel: 'preload', href: '/app/cover.png' },
+            ],
+          }),
+        },
+      ],
+      { base: '/app/' },
+    );
+    const handler = createSnapshotHandler({ routes, origin: ORIGIN, shell: SHELL, cleanUrls });
+    const server = await listen((req, res) => void handler.node(req, res));
+    running.push(server);
+    const reply = await request(server.port, '/app/?_escaped_fragment_=/books/1', { headers: { 'User-Agent': BOT } });
+    expect(urls(reply.body)).toMatchObject({
+      canonical: [`${ORIGIN}/app/books/1/`],
+      alternates: [`${ORIGIN}/app/fr/books/1`, `${ORIGIN}/app/books/de/1`, `${ORIGIN}/app/books/1`, 'https://es.example.com/libros/1'],
+      og: { 'og:url': `${ORIGIN}/app/books/1/` },
+    });
+    // A link the browser fetches stays as written: an absolute one would name production on a staging host.
+    expect(reply.body).toContain('<link rel="preload" href="/app/cover.png"');
   });
 });

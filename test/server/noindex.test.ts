@@ -180,6 +180,38 @@ describe('X-Robots-Tag of a noindex route’s state', () => {
     }
   });
 
+  // A crawler revalidates the copy it indexed: a snapshot stored before the route said noindex
+  // keeps its ETag, so the 304 is where the crawler hears of it (RFC 9111 §4.3.4: a 304's
+  // headers update the stored response's), at every form and at the shell alike.
+  it('is on a 304, of a snapshot and of the shell', async () => {
+    const html = '<!DOCTYPE html><html><head><title>Stored</title></head><body></body></html>';
+    const kept: StoredSnapshot = { status: 200, html, etag: etagOf(html), renderedAt: Date.now(), build: 'v1' };
+    const store: SnapshotStore = { get: () => kept, set: () => {}, delete: () => {}, keys: () => [] };
+    for (const cleanUrls of ['bots', 'all', 'shell'] as const) {
+      const { port } = await serve({ cleanUrls, cache: { store }, build: 'v1' });
+      for (const [target, agent] of [
+        ['/?_escaped_fragment_=/search', undefined],
+        ['/search?_escaped_fragment_=', undefined],
+        ['/search', BOT],
+        ['/search', 'Mozilla/5.0 (X11; Linux x86_64) Chrome/130.0.0.0 Safari/537.36'],
+      ] as const) {
+        const headers: Record<string, string> = agent ? { 'User-Agent': agent } : {};
+        const first = await request(port, target, { headers });
+        expect([cleanUrls, target, first.status, first.headers['x-robots-tag']]).toEqual([cleanUrls, target, 200, 'noindex']);
+        const again = await request(port, target, { headers: { ...headers, 'If-None-Match': String(first.headers.etag) } });
+        expect([cleanUrls, target, again.status, again.headers['x-robots-tag']]).toEqual([cleanUrls, target, 304, 'noindex']);
+        const dated = await request(port, target, { headers: { ...headers, 'If-Modified-Since': String(first.headers['last-modified']) } });
+        expect([cleanUrls, target, dated.status, dated.headers['x-robots-tag']]).toEqual([cleanUrls, target, 304, 'noindex']);
+      }
+      // A state of no noindex route has none on its 304 either.
+      const plain = await request(port, '/?_escaped_fragment_=/books/1');
+      const revalidated = await request(port, '/?_escaped_fragment_=/books/1', {
+        headers: { 'If-None-Match': String(plain.headers.etag) },
+      });
+      expect([revalidated.status, revalidated.headers['x-robots-tag']]).toEqual([304, undefined]);
+    }
+  });
+
   it('is on a redirect route’s answer', async () => {
     const { port } = await serve();
     const moved = await request(port, '/?_escaped_fragment_=/moved');

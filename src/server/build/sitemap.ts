@@ -4,6 +4,7 @@
 // the URLs are split into numbered files under a sitemap index.
 
 import { normalizeBase, normalizeLocation, type AppLocation, type UrlMode } from '../../url/location.js';
+import { dropTracking } from '../../url/query.js';
 import { optionsOf, SnapshotError } from '../errors.js';
 import type { CleanUrls } from '../types.js';
 import { checkCleanUrls, checkMode, checkOrigin, crawlerMode, publicUrl } from '../urls.js';
@@ -61,6 +62,19 @@ function checkDate(lastmod: unknown): string {
  */
 export const isSitemapName = (name: string): boolean => /^sitemap(?:-\d+)?\.xml$/i.test(name);
 
+/**
+ * A location without its tracking tags (`utm_source`, `fbclid`…): they never make a state, so a URL
+ * with one names a page whose canonical link names another, and a sitemap lists only canonical URLs.
+ */
+function withoutTracking(location: AppLocation): AppLocation {
+  const hash = location.indexOf('#');
+  const end = hash < 0 ? location.length : hash;
+  const at = location.indexOf('?');
+  if (at < 0 || at > end) return location;
+  const query = dropTracking(location.slice(at + 1, end));
+  return location.slice(0, at) + (query ? '?' + query : '') + location.slice(end);
+}
+
 /** Writes sitemap files for locations: one urlset, or numbered urlsets under an index past the limits. */
 export async function sitemap(
   locations: Iterable<AppLocation> | AsyncIterable<AppLocation>,
@@ -84,7 +98,7 @@ export async function sitemap(
   let bytes = Buffer.byteLength(open);
   let count = 0;
   for await (const location of locations) {
-    const url = publicUrl(normalizeLocation(location), settings);
+    const url = publicUrl(withoutTracking(normalizeLocation(location)), settings);
     if (seen.has(url)) continue;
     seen.add(url);
     const entry = `<url><loc>${escapeXml(url)}</loc>${lastmod}</url>\n`;

@@ -13,7 +13,7 @@ import { escapeHtml } from '../html/escape.js';
 import { titleText } from '../html/shell-scan.js';
 import { isValue } from 'happy-dom/lib/PropertySymbol.js';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import { LINK_SELECTOR, prettyHref, walkElements } from '../html/links.js';
+import { absoluteHeadUrl, LINK_SELECTOR, namesPage, prettyHref, walkElements } from '../html/links.js';
 import { attr } from '../html/selector.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
@@ -221,13 +221,17 @@ export function serializePage(window: BrowserWindow, job: RenderJob & { noindex?
   if (source && title && document.title !== served.title) title.setAttribute(SHELL_TITLE_ATTRIBUTE, served.title);
   const context = { ...job.settings, page: job.url };
   for (const element of [...document.querySelectorAll(LINK_SELECTOR)]) {
-    const pretty = prettyHref(element.getAttribute('href') ?? '', context);
-    if (pretty !== null) element.setAttribute('href', pretty);
+    const href = element.getAttribute('href') ?? '';
+    let url = prettyHref(href, context) ?? href;
+    // A canonical or alternate link names a page for crawlers: written absolute, as the hooks renderer writes it.
+    if (element.localName === 'link' && namesPage(element.getAttribute('rel'))) url = absoluteHeadUrl(url, context);
+    if (url !== href) element.setAttribute('href', url);
   }
-  // Open Graph's URL is one a crawler reads too: a hook's `#!` one is told clean, as links are.
+  // Open Graph's URL is one a crawler reads too: a hook's `#!` one is told clean, as links are, and absolute.
   for (const element of [...document.querySelectorAll('meta[property="og:url" i], meta[name="og:url" i]')]) {
-    const pretty = prettyHref(element.getAttribute('content') ?? '', context);
-    if (pretty !== null) element.setAttribute('content', pretty);
+    const content = element.getAttribute('content') ?? '';
+    const url = absoluteHeadUrl(prettyHref(content, context) ?? content, context);
+    if (url !== content) element.setAttribute('content', url);
   }
   const doctype = document.doctype ? `<!DOCTYPE ${escapeHtml(document.doctype.name)}>\n` : '';
   // Not happy-dom's outerHTML: text the page holds safely (a script's `</script>`) must not become markup (serialize.ts).

@@ -146,16 +146,44 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
 // The head tags whose URL is one a crawler reads: every link's `href` and Open Graph's URL.
 const HEAD_URLS: Record<string, string> = { link: 'href', 'meta property og:url': 'content', 'meta name og:url': 'content' };
 
+// The links whose `href` names a page for crawlers, never fetched by a browser: written absolute.
+const PAGE_RELS = /(?:^|[\t\n\f\r ])(?:canonical|alternate)(?:[\t\n\f\r ]|$)/i;
+
+/** True for a link `rel` that names a page for crawlers (a canonical or alternate link), whose `href` is written absolute. */
+export function namesPage(rel: string | null | undefined): boolean {
+  return PAGE_RELS.test(rel ?? '');
+}
+
+/**
+ * A head URL crawlers read as a page's (a canonical or alternate link's, `og:url`) made absolute
+ * against the state's URL, as a browser resolves it: Google reads an hreflang alternate only fully
+ * qualified, and Open Graph's `og:url` is absolute. An absolute URL, or text that is no URL, stays as it is.
+ */
+export function absoluteHeadUrl(url: string, context: LinkContext): string {
+  if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) return url;
+  try {
+    return new URL(url, context.page).href;
+  } catch {
+    return url;
+  }
+}
+
 /**
  * A state's head tag with its URL (a link's `href`, `og:url`) rewritten as an outlet link is
  * (`prettyHref`): a hook's `#!` canonical or hreflang alternate is told to crawlers clean wherever
- * the server answers clean URLs. Any other tag as it is.
+ * the server answers clean URLs. A canonical or alternate link's and `og:url`'s is then made
+ * absolute against the state's URL, as a browser resolves it: Google reads an hreflang alternate
+ * only fully qualified, and Open Graph's `og:url` is absolute. Any other tag as it is.
  */
 export function rewriteHeadTag(tag: HeadTag, context: LinkContext): HeadTag {
   const name = HEAD_URLS[tag.tag === 'link' ? 'link' : tag.key];
   const at = name === undefined ? -1 : tag.attrs.findIndex(([attr]) => attr === name);
-  const url = at < 0 ? null : prettyHref((tag.attrs[at] as [string, string])[1], context);
-  return url === null ? tag : { ...tag, attrs: tag.attrs.map((attr, i) => (i === at ? [attr[0], url] : attr)) };
+  if (at < 0) return tag;
+  const given = (tag.attrs[at] as [string, string])[1];
+  const pretty = prettyHref(given, context) ?? given;
+  const page = tag.tag !== 'link' || namesPage(tag.attrs.find(([attr]) => attr === 'rel')?.[1]);
+  const url = page ? absoluteHeadUrl(pretty, context) : pretty;
+  return url === given ? tag : { ...tag, attrs: tag.attrs.map((attr, i) => (i === at ? [attr[0], url] : attr)) };
 }
 
 /** Rewrites every ugly or relative `#!` link in an HTML fragment (a render hook's output) to its pretty or clean URL. */

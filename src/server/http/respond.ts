@@ -186,8 +186,10 @@ function zippedAnswer(page: Page, compress: boolean, body: Uint8Array): Prepared
 
 function answerWith(request: Ask, page: Page, { headers, body }: Prepared, zip: boolean): Answer {
   if (page.status === 200 && isNotModified(request, page.etag, page.lastModified, zip)) {
+    // A 304's headers update the client's stored copy (RFC 9111 §4.3.4): X-Robots-Tag too, so a
+    // crawler whose copy predates a route's `noindex` (the same body, so the same ETag) hears of it.
     const kept: Record<string, string> = {};
-    for (const name of ['Cache-Control', 'ETag', 'Last-Modified', 'Vary'])
+    for (const name of ['Cache-Control', 'ETag', 'Last-Modified', 'Vary', 'X-Robots-Tag'])
       if (headers[name] !== undefined) kept[name] = headers[name] as string;
     return { status: 304, headers: kept, body: null };
   }

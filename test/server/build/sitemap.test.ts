@@ -92,6 +92,20 @@ describe('sitemap', () => {
     expect(file?.xml).not.toContain('<img');
   });
 
+  // Tracking tags never make a state: a sitemap URL with one is a duplicate whose canonical link
+  // names another URL (Search Console: "Duplicate, submitted URL not selected as canonical").
+  it.each([
+    ['history', 'bots'],
+    ['hashbang', 'shell'],
+  ] as const)('lists no tracking tag, each state once (%s, %s)', async (mode, cleanUrls) => {
+    const [file] = await sitemap(
+      ['/books/1?utm_source=news&fbclid=x', '/books/1', '/search?q=a&gclid=1&utm_medium=email', '/?_ga=1', '/?utm_campaign=x#top'],
+      { origin: 'https://example.com', mode, cleanUrls },
+    );
+    const page = mode === 'hashbang' ? 'https://example.com/#!' : 'https://example.com';
+    expect(locs(file?.xml ?? '')).toEqual([`${page}/books/1`, `${page}/search?q=a`, 'https://example.com/']);
+  });
+
   it('lists the good records of a route table whose entries() holds a bad one (slug "..") instead of throwing', async () => {
     const routes = createRoutes([{ path: '/books/:slug', entries: () => [{ slug: 'a' }, { slug: '..' }, { slug: 'b' }] }]);
     const [file] = await sitemap(routes.locations(), { origin: 'https://example.com' });

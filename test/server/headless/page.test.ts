@@ -123,6 +123,23 @@ describe('serializePage', () => {
     const html = serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound: true }), '');
     expect(html).toBe('<html><head></head><body>x</body></html>\n');
   });
+
+  // As the hooks renderer writes them: Google reads an hreflang alternate only fully qualified, and og:url is absolute.
+  it('writes the canonical and alternate links and og:url the page’s scripts wrote absolute; links a browser fetches as they are', () => {
+    const head =
+      '<link rel="canonical" href="/app/books/1/"><link rel="alternate" hreflang="fr" href="fr/1"><link rel="alternate" hreflang="de" href="#!/de/books/1">' +
+      '<link rel="alternate" hreflang="es" href="https://es.example.com/1"><meta property="og:url" content="/app/books/1/"><link rel="preload" href="/app/cover.png">';
+    const html = serializePage(
+      page(`<html><head>${head}</head><body></body></html>`) as unknown as Parameters<typeof serializePage>[0],
+      job(),
+      '',
+    );
+    expect(html).toContain(
+      '<link rel="canonical" href="https://example.com/app/books/1/"><link rel="alternate" hreflang="fr" href="https://example.com/app/books/fr/1">' +
+        '<link rel="alternate" hreflang="de" href="https://example.com/app/de/books/1"><link rel="alternate" hreflang="es" href="https://es.example.com/1">' +
+        '<meta property="og:url" content="https://example.com/app/books/1/"><link rel="preload" href="/app/cover.png">',
+    );
+  });
 });
 
 describe('serializePage: text a page holds safely stays text', () => {

@@ -192,7 +192,8 @@ describe('hooksRenderer', () => {
         '<meta property="og:type" content="website" data-router-head="/h/1"><link rel="canonical" href="https://example.com/#!/h/1" data-router-head="/h/1">' +
         '<meta name="description" content="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029" data-router-head="/h/1">' +
         '<meta name="twitter:card" content="summary" data-router-head="/h/1">' +
-        '<link rel="alternate" href="&quot;&gt;&lt;img src=x onerror=alert(1)&gt;&lt;/script&gt;&lt;!--\u2028\u2029" hreflang="de" data-router-head="/h/1">' +
+        // A relative alternate is resolved against the state's URL: crawlers read it fully qualified.
+        '<link rel="alternate" href="https://example.com/%22%3E%3Cimg%20src=x%20onerror=alert(1)%3E%3C/script%3E%3C!--%E2%80%A8%E2%80%A9" hreflang="de" data-router-head="/h/1">' +
         '<script type="application/ld+json" data-router-head="/h/1">{"name":"\\"\\u003e\\u003cimg src=x onerror=alert(1)\\u003e\\u003c/script\\u003e\\u003c!--\\u2028\\u2029","@type":"Book"}</script>' +
         '</head><body><div id="app"></div></body></html>',
     );
