@@ -163,6 +163,8 @@ describe('the URLs of a state’s head', () => {
               { rel: 'alternate', hreflang: 'x-default', href: `#!/books/${params.id}` },
               { rel: 'alternate', hreflang: 'es', href: `https://es.example.com/libros/${params.id}` },
               { rel: 'preload', href: '/app/cover.png' },
+              { rel: 'Alternate StyleSheet', href: '/app/dark.css' },
+              { rel: 'alternate icon', href: '/app/icon.svg' },
             ],
           }),
         },
@@ -180,5 +182,7 @@ describe('the URLs of a state’s head', () => {
     });
     // A link the browser fetches stays as written: an absolute one would name production on a staging host.
     expect(reply.body).toContain('<link rel="preload" href="/app/cover.png"');
+    expect(reply.body).toContain('<link rel="Alternate StyleSheet" href="/app/dark.css"');
+    expect(reply.body).toContain('<link rel="alternate icon" href="/app/icon.svg"');
   });
 });

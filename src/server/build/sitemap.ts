@@ -3,7 +3,7 @@
 // with `cleanUrls: 'shell'` (docs/scheme.md); never the ugly ones. sitemaps.org limits a file to 50,000 URLs and 50 MB; past that
 // the URLs are split into numbered files under a sitemap index.
 
-import { normalizeBase, normalizeLocation, type AppLocation, type UrlMode } from '../../url/location.js';
+import { normalizeBase, normalizeLocation, splitLocation, type AppLocation, type UrlMode } from '../../url/location.js';
 import { dropTracking } from '../../url/query.js';
 import { optionsOf, SnapshotError } from '../errors.js';
 import type { CleanUrls } from '../types.js';
@@ -67,12 +67,9 @@ export const isSitemapName = (name: string): boolean => /^sitemap(?:-\d+)?\.xml$
  * with one names a page whose canonical link names another, and a sitemap lists only canonical URLs.
  */
 function withoutTracking(location: AppLocation): AppLocation {
-  const hash = location.indexOf('#');
-  const end = hash < 0 ? location.length : hash;
-  const at = location.indexOf('?');
-  if (at < 0 || at > end) return location;
-  const query = dropTracking(location.slice(at + 1, end));
-  return location.slice(0, at) + (query ? '?' + query : '') + location.slice(end);
+  const [path, query, anchor] = splitLocation(location);
+  const kept = query && dropTracking(query);
+  return path + (kept ? '?' + kept : '') + (anchor === undefined ? '' : '#' + anchor);
 }
 
 /** Writes sitemap files for locations: one urlset, or numbered urlsets under an index past the limits. */

@@ -8,7 +8,7 @@
 
 import { parseFragment, type DefaultTreeAdapterMap } from 'parse5';
 import { hasEscapedFragment, PARAM, toPrettyUrl } from '../../url/codec.js';
-import type { HeadTag } from '../../contract/head.js';
+import { isLinkRel, type HeadTag } from '../../contract/head.js';
 import { toLocation, toUrl } from '../../url/location.js';
 import { escapeHtml } from './escape.js';
 import type { UrlSettings } from '../urls.js';
@@ -146,12 +146,14 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
 // The head tags whose URL is one a crawler reads: every link's `href` and Open Graph's URL.
 const HEAD_URLS: Record<string, string> = { link: 'href', 'meta property og:url': 'content', 'meta name og:url': 'content' };
 
-// The links whose `href` names a page for crawlers, never fetched by a browser: written absolute.
-const PAGE_RELS = /(?:^|[\t\n\f\r ])(?:canonical|alternate)(?:[\t\n\f\r ]|$)/i;
-
-/** True for a link `rel` that names a page for crawlers (a canonical or alternate link), whose `href` is written absolute. */
+/**
+ * True for a link `rel` that names a page for crawlers (a canonical or alternate link), whose `href`
+ * is written absolute; not an alternate style sheet or icon, which a browser fetches (a staging host
+ * never fetches from the configured origin).
+ */
 export function namesPage(rel: string | null | undefined): boolean {
-  return PAGE_RELS.test(rel ?? '');
+  const has = (token: string) => isLinkRel('link', () => rel, token);
+  return (has('canonical') || has('alternate')) && !has('stylesheet') && !has('icon');
 }
 
 /**
