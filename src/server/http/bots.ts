@@ -14,10 +14,16 @@ const MAX_USER_AGENT = 2048;
 // Automated browsers the list counts as bots but that run the app as a person's browser does, and
 // stand for one (prerender services, Lighthouse, end-to-end tests): they get what browsers get.
 const BROWSERS = /HeadlessChrome|Chrome-Lighthouse/;
+// Unless it names a crawler the way crawlers sign (`compatible; Yeti/1.1; +https://naver.me/spd`):
+// a search engine's own headless renderer indexes what it gets, and gets the snapshot.
+const CRAWLER = /\bcompatible;/i;
 
 // The list is one large regular expression (1 to 4 µs a header): verdicts are kept per header
 // (crawlers send a handful of distinct ones).
-const verdictOf = memoize((head: string) => isbot(head) && !BROWSERS.test(head), { max: 500, maxKeyLength: MAX_USER_AGENT });
+const verdictOf = memoize((head: string) => isbot(head) && (!BROWSERS.test(head) || CRAWLER.test(head)), {
+  max: 500,
+  maxKeyLength: MAX_USER_AGENT,
+});
 
 /**
  * The default `isBot`: the `isbot` package's list, on the header's first 2048 characters, but for

@@ -16,6 +16,8 @@ describe('defaultIsBot', () => {
     'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; GPTBot/1.2; +https://openai.com/gptbot)',
     'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; ClaudeBot/1.0; +claudebot@anthropic.com)',
     'Mozilla/5.0 AppleWebKit/537.36 (KHTML, like Gecko; compatible; PerplexityBot/1.0; +https://perplexity.ai/perplexitybot)',
+    // A search engine's headless renderer, signed as a crawler: it indexes what it gets.
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36 (compatible; Yeti/1.1; +https://naver.me/spd)',
   ])('knows %s for a bot', (agent) => {
     expect(defaultIsBot(agent)).toBe(true);
   });
@@ -26,6 +28,8 @@ describe('defaultIsBot', () => {
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:121.0) Gecko/20100101 Firefox/121.0',
     'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36',
     'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/119.0.0.0 Mobile Safari/537.36 Chrome-Lighthouse',
+    // A prerender service runs the app as a browser does.
+    'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) HeadlessChrome/131.0.0.0 Safari/537.36 Prerender (+https://github.com/prerender/prerender)',
   ])('knows %s for a browser', (agent) => {
     expect(defaultIsBot(agent)).toBe(false);
   });
