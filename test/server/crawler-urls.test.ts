@@ -155,7 +155,12 @@ describe('the URLs of a state’s head', () => {
           path: '/books/:id',
           title: 'Book',
           head: ({ params }) => ({
-            meta: [{ property: 'og:site_name', content: 'Shop' }],
+            meta: [
+              { property: 'og:site_name', content: 'Shop' },
+              { property: 'og:image', content: `/app/covers/${params.id}.png` },
+              { name: 'twitter:image', content: 'covers/big.png' },
+              { property: 'og:image:secure_url', content: 'https://cdn.example.com/1.png' },
+            ],
             link: [
               { rel: 'canonical', href: `/app/books/${params.id}/` },
               { rel: 'alternate', hreflang: 'fr', href: `/app/fr/books/${params.id}` },
@@ -180,6 +185,10 @@ describe('the URLs of a state’s head', () => {
       alternates: [`${ORIGIN}/app/fr/books/1`, `${ORIGIN}/app/books/de/1`, `${ORIGIN}/app/books/1`, 'https://es.example.com/libros/1'],
       og: { 'og:url': `${ORIGIN}/app/books/1/` },
     });
+    // Media URLs preview bots read only absolute; an absolute one byte for byte.
+    expect(reply.body).toContain(`<meta property="og:image" content="${ORIGIN}/app/covers/1.png"`);
+    expect(reply.body).toContain(`<meta name="twitter:image" content="${ORIGIN}/app/books/covers/big.png"`);
+    expect(reply.body).toContain('<meta property="og:image:secure_url" content="https://cdn.example.com/1.png"');
     // A link the browser fetches stays as written: an absolute one would name production on a staging host.
     expect(reply.body).toContain('<link rel="preload" href="/app/cover.png"');
     expect(reply.body).toContain('<link rel="Alternate StyleSheet" href="/app/dark.css"');

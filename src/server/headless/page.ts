@@ -13,7 +13,7 @@ import { escapeHtml } from '../html/escape.js';
 import { titleText } from '../html/shell-scan.js';
 import { isValue } from 'happy-dom/lib/PropertySymbol.js';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
-import { absoluteHeadUrl, LINK_SELECTOR, namesPage, prettyHref, walkElements } from '../html/links.js';
+import { absoluteHeadUrl, isUrlMeta, LINK_SELECTOR, namesPage, prettyHref, walkElements } from '../html/links.js';
 import { attr } from '../html/selector.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
@@ -85,7 +85,6 @@ export function watchWindow(window: BrowserWindow): PageSignals {
 function routerState(window: BrowserWindow): string | null {
   return window.document.documentElement?.getAttribute(STATE_ATTRIBUTE) ?? null;
 }
-
 /**
  * Waits until the page's app is done, by the router's signal or the page's own idle, then lets the
  * page run the task it queued by then: a view drawn in the next task (React's first render, from
@@ -227,8 +226,10 @@ export function serializePage(window: BrowserWindow, job: RenderJob & { noindex?
     if (element.localName === 'link' && namesPage(element.getAttribute('rel'))) url = absoluteHeadUrl(url, context);
     if (url !== href) element.setAttribute('href', url);
   }
-  // Open Graph's URL is one a crawler reads too: a hook's `#!` one is told clean, as links are, and absolute.
-  for (const element of [...document.querySelectorAll('meta[property="og:url" i], meta[name="og:url" i]')]) {
+  // Open Graph's URLs are ones crawlers read too: a hook's `#!` one is told clean, as links are, and
+  // absolute. Found by their key, as the hooks renderer's are (names in any case).
+  for (const element of [...document.querySelectorAll('meta')]) {
+    if (!isUrlMeta(headKey('meta', (name) => element.getAttribute(name)))) continue;
     const content = element.getAttribute('content') ?? '';
     const url = absoluteHeadUrl(prettyHref(content, context) ?? content, context);
     if (url !== content) element.setAttribute('content', url);

@@ -143,8 +143,16 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
   return out + text.slice(at);
 }
 
-// The head tags whose URL is one a crawler reads: every link's `href` and Open Graph's URL.
-const HEAD_URLS: Record<string, string> = { link: 'href', 'meta property og:url': 'content', 'meta name og:url': 'content' };
+// The head tags whose URL is one a crawler reads, by key (headKey): every link's `href`, and the
+// `content` of the metas that only crawlers and link-preview bots read (no browser fetches them):
+// Open Graph's page and media and Twitter's image, each with `property` or (as some sites write
+// it) `name`. Preview bots use them only absolute.
+const HEAD_URLS: Record<string, string> = { link: 'href' };
+for (const name of ['og:url', 'og:image', 'og:image:url', 'og:image:secure_url', 'og:video', 'og:audio', 'twitter:image'])
+  HEAD_URLS[`meta property ${name}`] = HEAD_URLS[`meta name ${name}`] = 'content';
+
+/** True for the key (headKey) of a meta whose `content` is a URL crawlers read, written absolute. */
+export const isUrlMeta = (key: string | null): boolean => key !== null && key !== 'link' && Object.hasOwn(HEAD_URLS, key);
 
 /**
  * True for a link `rel` that names a page for crawlers (a canonical or alternate link), whose `href`
@@ -157,9 +165,10 @@ export function namesPage(rel: string | null | undefined): boolean {
 }
 
 /**
- * A head URL crawlers read as a page's (a canonical or alternate link's, `og:url`) made absolute
+ * A head URL crawlers read (a canonical or alternate link's, `og:url`, `og:image`) made absolute
  * against the state's URL, as a browser resolves it: Google reads an hreflang alternate only fully
- * qualified, and Open Graph's `og:url` is absolute. An absolute URL, or text that is no URL, stays as it is.
+ * qualified, and preview bots read Open Graph's URLs only absolute. An absolute URL, or text that is
+ * no URL, stays as it is.
  */
 export function absoluteHeadUrl(url: string, context: LinkContext): string {
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) return url;
@@ -171,11 +180,10 @@ export function absoluteHeadUrl(url: string, context: LinkContext): string {
 }
 
 /**
- * A state's head tag with its URL (a link's `href`, `og:url`) rewritten as an outlet link is
- * (`prettyHref`): a hook's `#!` canonical or hreflang alternate is told to crawlers clean wherever
- * the server answers clean URLs. A canonical or alternate link's and `og:url`'s is then made
- * absolute against the state's URL, as a browser resolves it: Google reads an hreflang alternate
- * only fully qualified, and Open Graph's `og:url` is absolute. Any other tag as it is.
+ * A state's head tag with its URL (a link's `href`, a URL meta's `content`) rewritten as an outlet
+ * link is (`prettyHref`): a hook's `#!` canonical or hreflang alternate is told to crawlers clean
+ * wherever the server answers clean URLs. A canonical or alternate link's and a URL meta's is then
+ * made absolute (absoluteHeadUrl). Any other tag as it is.
  */
 export function rewriteHeadTag(tag: HeadTag, context: LinkContext): HeadTag {
   const name = HEAD_URLS[tag.tag === 'link' ? 'link' : tag.key];

@@ -128,7 +128,8 @@ describe('serializePage', () => {
   it('writes the canonical and alternate links and og:url the page’s scripts wrote absolute; links a browser fetches as they are', () => {
     const head =
       '<link rel="canonical" href="/app/books/1/"><link rel="alternate" hreflang="fr" href="fr/1"><link rel="alternate" hreflang="de" href="#!/de/books/1">' +
-      '<link rel="alternate" hreflang="es" href="https://es.example.com/1"><meta property="og:url" content="/app/books/1/"><link rel="preload" href="/app/cover.png">';
+      '<link rel="alternate" hreflang="es" href="https://es.example.com/1"><meta property="og:url" content="/app/books/1/"><link rel="preload" href="/app/cover.png">' +
+      '<meta property="OG:IMAGE" content="/app/covers/1.png"><meta name="twitter:image" content="big.png">';
     const html = serializePage(
       page(`<html><head>${head}</head><body></body></html>`) as unknown as Parameters<typeof serializePage>[0],
       job(),
@@ -137,7 +138,8 @@ describe('serializePage', () => {
     expect(html).toContain(
       '<link rel="canonical" href="https://example.com/app/books/1/"><link rel="alternate" hreflang="fr" href="https://example.com/app/books/fr/1">' +
         '<link rel="alternate" hreflang="de" href="https://example.com/app/de/books/1"><link rel="alternate" hreflang="es" href="https://es.example.com/1">' +
-        '<meta property="og:url" content="https://example.com/app/books/1/"><link rel="preload" href="/app/cover.png">',
+        '<meta property="og:url" content="https://example.com/app/books/1/"><link rel="preload" href="/app/cover.png">' +
+        '<meta property="OG:IMAGE" content="https://example.com/app/covers/1.png"><meta name="twitter:image" content="https://example.com/app/books/big.png">',
     );
   });
 });
