@@ -32,11 +32,17 @@ export interface Outcome {
 type Node = { nodeName: string; tagName?: string; attrs?: { name: string; value: string }[]; childNodes?: Node[]; value?: string };
 const textOf = (n: Node): string => (n.value ?? '') + (n.childNodes ?? []).map(textOf).join('');
 const attrOf = (n: Node, name: string) => n.attrs?.find((a) => a.name === name)?.value;
-/** A head tag as comparable text: its name and attributes, sorted; JSON-LD as the value it parses to. */
+// The table's head hooks write root-relative URLs. A snapshot writes the page URLs crawlers read
+// absolute (a link's href, og:url), the client as the hooks gave them: one URL either way.
+const isUrl = (n: Node, attr: string) =>
+  (n.tagName === 'link' && attr === 'href') ||
+  (n.tagName === 'meta' && attr === 'content' && /^og:url$/i.test(attrOf(n, 'property') ?? ''));
+const urlText = (value: string) => (value.startsWith('/') && !value.startsWith('//') ? ORIGIN + value : value);
+/** A head tag as comparable text: its name and attributes (URLs absolute), sorted; JSON-LD as the value it parses to. */
 function tagText(n: Node): string | null {
   if (n.tagName === 'script') return attrOf(n, 'type') === 'application/ld+json' ? `ld ${JSON.stringify(JSON.parse(textOf(n)))}` : null;
   if (n.tagName !== 'meta' && n.tagName !== 'link') return null;
-  return `${n.tagName} ${JSON.stringify((n.attrs ?? []).map((a) => [a.name, a.value]).sort())}`;
+  return `${n.tagName} ${JSON.stringify((n.attrs ?? []).map((a) => [a.name, isUrl(n, a.name) ? urlText(a.value) : a.value]).sort())}`;
 }
 /** An outlet's HTML as parse5 writes it, so that two serialisers of one DOM compare equal. */
 const outletHtml = (html: string) => serialize(parseFragment(html));
