@@ -160,6 +160,10 @@ describe('the URLs of a state’s head', () => {
               { property: 'og:image', content: `/app/covers/${params.id}.png` },
               { name: 'twitter:image', content: 'covers/big.png' },
               { property: 'og:image:secure_url', content: 'https://cdn.example.com/1.png' },
+              // Root-relative text kept as written (the URL parser would write `'` as %27), and
+              // `/\host` (another host to the URL parser) stays a path on the origin.
+              { property: 'og:video', content: "/app/v/1?t='0'" },
+              { property: 'og:audio', content: '/\\evil.example/a.mp3' },
             ],
             link: [
               { rel: 'canonical', href: `/app/books/${params.id}/` },
@@ -189,6 +193,8 @@ describe('the URLs of a state’s head', () => {
     expect(reply.body).toContain(`<meta property="og:image" content="${ORIGIN}/app/covers/1.png"`);
     expect(reply.body).toContain(`<meta name="twitter:image" content="${ORIGIN}/app/books/covers/big.png"`);
     expect(reply.body).toContain('<meta property="og:image:secure_url" content="https://cdn.example.com/1.png"');
+    expect(reply.body).toContain(`<meta property="og:video" content="${ORIGIN}/app/v/1?t=&#39;0&#39;"`);
+    expect(reply.body).toContain(`<meta property="og:audio" content="${ORIGIN}/\\evil.example/a.mp3"`);
     // A link the browser fetches stays as written: an absolute one would name production on a staging host.
     expect(reply.body).toContain('<link rel="preload" href="/app/cover.png"');
     expect(reply.body).toContain('<link rel="Alternate StyleSheet" href="/app/dark.css"');

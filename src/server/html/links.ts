@@ -173,7 +173,13 @@ export function namesPage(rel: string | null | undefined): boolean {
 export function absoluteHeadUrl(url: string, context: LinkContext): string {
   if (/^[A-Za-z][A-Za-z0-9+.-]*:/.test(url)) return url;
   try {
-    return new URL(url, context.page).href;
+    const page = new URL(context.page);
+    // A root- or scheme-relative URL (the common case) gets the page's origin or scheme in front,
+    // its text kept as the hook wrote it: the URL parser would spell it anew (a query's `'` as
+    // `%27`), unlike the state's canonical link, and would read `/\host` as another host.
+    if (url.startsWith('//')) return page.protocol + url;
+    if (url.startsWith('/')) return page.origin + url;
+    return new URL(url, page).href;
   } catch {
     return url;
   }
