@@ -7,7 +7,8 @@
 
 import { DATA_SCRIPT_ID, HEAD_ATTRIBUTE } from '../contract/hydration.js';
 import { DEV } from '../env/dev.js';
-import { normalizeBase } from '../url/location.js';
+import { uglyState } from '../url/codec.js';
+import { normalizeBase, readLocation } from '../url/location.js';
 import { windowNav } from './adapters.js';
 import { checkOptions } from './checks.js';
 import type { LiveWindow, RouterDocument, RouterElement } from './dom.js';
@@ -71,11 +72,12 @@ export function createRouter(options: RouterOptions): Router {
   const win = (options.window ?? (globalThis as { window?: LiveWindow }).window) as LiveWindow;
   if (!win) throw noWindow();
   const base = normalizeBase(options.base ?? options.routes.base);
-  // Reads no ugly URL: a URL with the parameter names no state here.
+  // Reads no ugly URL: a URL with the parameter names no state here. Said where the full client
+  // reads a state: never for a malformed ugly URL or one outside base, which name none there either.
   const readUgly = (url: string) => {
     if (DEV) {
       const at = url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '');
-      if (at !== warned) warn(`reads no ugly URL (${(warned = at)}): it names no state here`);
+      if (at !== warned && readLocation(at, base, uglyState) !== null) warn(`reads no ugly URL (${(warned = at)}): it names no state here`);
     }
     return null;
   };

@@ -245,6 +245,18 @@ describe('crawlable-router/client/lite', () => {
     expect(full.router.current?.location).toBe('/books/1');
   });
 
+  it.each([
+    ['a malformed one', '/app/?_escaped_fragment_=%zz'],
+    ['one outside base', '/other/?_escaped_fragment_=/books/1'],
+  ])('says nothing of ugly URLs at %s, which the full client reads no state of either', async (_, url) => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const full = open('history', createFull, { url });
+    const lite = open('history', createLite, { url });
+    expect(await Promise.all([full.router.start(), lite.router.start()])).toEqual([false, false]);
+    expect([full.router.current, lite.router.current, full.address(), lite.address()]).toEqual([null, null, url, url]);
+    expect(warn.mock.calls).toEqual([]);
+  });
+
   it('runs the first state’s load again on a page with the server’s data, and says so', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const lite = open('history', createLite, { url: '/app/books/7' });
