@@ -5,13 +5,14 @@
 // URLs (`?_escaped_fragment_=`). Development builds say so where a table, an option or the page asks
 // for one of them.
 
-import { DATA_SCRIPT_ID, HEAD_ATTRIBUTE } from '../contract/hydration.js';
+import { HEAD_ATTRIBUTE } from '../contract/hydration.js';
 import { DEV } from '../env/dev.js';
 import { uglyState } from '../url/codec.js';
 import { normalizeBase, readLocation } from '../url/location.js';
 import { windowNav } from './adapters.js';
 import { checkOptions } from './checks.js';
 import type { LiveWindow, RouterDocument, RouterElement } from './dom.js';
+import { readHydration } from './hydrate.js';
 import { drawOutlet, shellTitleOf, warnOutlet, type View } from './outlet.js';
 import { noWindow, routerOn } from './router.js';
 import type { Router, RouterOptions } from './types.js';
@@ -33,7 +34,8 @@ function liteView(routes: RouterOptions['routes'], doc: RouterDocument | undefin
       outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
       if (DEV) {
         warnOutlet(o, outlet, doc);
-        if (doc?.getElementById(DATA_SCRIPT_ID))
+        // Only where the full client reads data: a data script that parses, never another element with its id.
+        if (doc && readHydration(doc))
           warn('does not read the data a server-rendered page carries for its first state: its load runs again');
       }
       if (doc) shellTitle = shellTitleOf(doc);

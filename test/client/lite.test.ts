@@ -270,6 +270,22 @@ describe('crawlable-router/client/lite', () => {
     expect(String(warn.mock.calls[0]?.[0])).toContain('does not read the data a server-rendered page carries for its first state');
   });
 
+  it('says nothing of the server’s data for an element with its id that is no data script, which the full client does not read', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const [full, lite] = [createFull, createLite].map((create) => {
+      const app = open('history', create, { url: '/app/books/7' });
+      // A visitor's comment a sanitizer let through with its id.
+      app.document.body.insertAdjacentHTML(
+        'beforeend',
+        `<p id="${DATA_SCRIPT_ID}">{"location":"/books/7","status":200,"data":{"id":"from a visitor"}}</p>`,
+      );
+      return app;
+    }) as [Setup, Setup];
+    await Promise.all([full.router.start(), lite.router.start()]);
+    expect([full.loads, lite.loads, full.router.current?.data]).toEqual([['7'], ['7'], { id: '7' }]);
+    expect(warn.mock.calls).toEqual([]);
+  });
+
   it('says, in Node, that it needs a window: a memory history needs the full client', () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const routes = createRoutes([{ path: '/' }]);
