@@ -49,6 +49,7 @@ const HEAVY = [
   'test/client/attacks.test.ts',
   'test/client/clobber.test.ts',
   'test/client/history-property.test.ts',
+  'test/client/lite-parity.test.ts',
   'test/client/navigation-api.test.ts',
   'test/client/snapshot-head.test.ts',
   // The Vite plugin and the React binding, through the built package linked into an app.

@@ -5,12 +5,14 @@
 // URLs (`?_escaped_fragment_=`). Development builds say so where a table, an option or the page asks
 // for one of them.
 
-import { DATA_SCRIPT_ID, HEAD_ATTRIBUTE } from '../contract/hydration.js';
+import { HEAD_ATTRIBUTE } from '../contract/hydration.js';
 import { DEV } from '../env/dev.js';
-import { normalizeBase } from '../url/location.js';
+import { uglyState } from '../url/codec.js';
+import { normalizeBase, readLocation } from '../url/location.js';
 import { windowNav } from './adapters.js';
 import { checkOptions } from './checks.js';
 import type { LiveWindow, RouterDocument, RouterElement } from './dom.js';
+import { readHydration } from './hydrate.js';
 import { drawOutlet, shellTitleOf, warnOutlet, type View } from './outlet.js';
 import { noWindow, routerOn } from './router.js';
 import type { Router, RouterOptions } from './types.js';
@@ -32,7 +34,8 @@ function liteView(routes: RouterOptions['routes'], doc: RouterDocument | undefin
       outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
       if (DEV) {
         warnOutlet(o, outlet, doc);
-        if (doc?.getElementById(DATA_SCRIPT_ID))
+        // Only where the full client reads data: a data script that parses, never another element with its id.
+        if (doc && readHydration(doc))
           warn('does not read the data a server-rendered page carries for its first state: its load runs again');
       }
       if (doc) shellTitle = shellTitleOf(doc);
@@ -71,11 +74,12 @@ export function createRouter(options: RouterOptions): Router {
   const win = (options.window ?? (globalThis as { window?: LiveWindow }).window) as LiveWindow;
   if (!win) throw noWindow();
   const base = normalizeBase(options.base ?? options.routes.base);
-  // Reads no ugly URL: a URL with the parameter names no state here.
+  // Reads no ugly URL: a URL with the parameter names no state here. Said where the full client
+  // reads a state: never for a malformed ugly URL or one outside base, which name none there either.
   const readUgly = (url: string) => {
     if (DEV) {
       const at = url.replace(/^[a-z][a-z\d+.-]*:\/\/[^/?#]*/i, '');
-      if (at !== warned) warn(`reads no ugly URL (${(warned = at)}): it names no state here`);
+      if (at !== warned && readLocation(at, base, uglyState) !== null) warn(`reads no ugly URL (${(warned = at)}): it names no state here`);
     }
     return null;
   };

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRouter as createFull } from '../../src/client/index.js';
 import { createRouter as createLite } from '../../src/client/lite.js';
 import { DATA_SCRIPT_ID } from '../../src/contract/hydration.js';
-import { createRoutes } from '../../src/index.js';
+import { createRoutes, notFound, redirect } from '../../src/index.js';
 import { fuzz } from '../fuzz/runs.js';
 import { inProduction } from '../production.js';
 import { modes, setup, type Setup, type SetupOptions } from './fixture.js';
@@ -64,6 +64,62 @@ async function take(app: Setup, s: Step) {
   await app.flush();
 }
 
+/** Routes of every outcome: a load's redirect and notFound, beforeLoad's, a redirect route, guarded ones. */
+const OUTCOMES = [
+  { path: '/r/:n', load: () => Promise.reject(redirect('/books/3')), render: () => 'never' },
+  { path: '/nf/:n', load: () => Promise.reject(notFound()), render: () => 'never' },
+  {
+    path: '/bl/:n',
+    beforeLoad: ({ params }: { params: { n: string } }) => {
+      if (params.n === '1') throw redirect('/books/4', 301);
+      if (params.n === '2') throw notFound();
+    },
+    load: () => 'loaded',
+    title: 'bl',
+    render: ({ data }: { data: unknown }) => String(data),
+  },
+  { path: '/no/:n', title: 'no', render: () => 'no' },
+  { path: '/g/:n', title: 'g', render: () => 'g' },
+  { path: '/old/:n', redirect: '/books/:n' },
+] as never[];
+const WIDE = [...LOCATIONS, '/r/1', '/nf/1', '/bl/1', '/bl/2', '/bl/3', '/no/1', '/g/1', '/old/5', '/books/1#far'];
+type Wide =
+  | { op: 'navigate' | 'replace' | 'link' | 'bang-link' | 'hash'; to: string }
+  | { op: 'twice'; to: string; then: string }
+  | { op: 'anchor' | 'anchor-link'; id: string }
+  | { op: 'go'; n: number }
+  | { op: 'scroll'; y: number };
+const wideTo = fc.constantFrom(...WIDE);
+const wide: fc.Arbitrary<Wide> = fc.oneof(
+  fc.record({ op: fc.constantFrom('navigate', 'replace', 'link', 'bang-link', 'hash' as const), to: wideTo }),
+  fc.record({ op: fc.constant('twice' as const), to: wideTo, then: wideTo }),
+  fc.record({ op: fc.constantFrom('anchor' as const, 'anchor-link' as const), id: fc.constantFrom('reviews', 'far') }),
+  fc.record({ op: fc.constant('go' as const), n: fc.constantFrom(-1, 1, -2, 2) }),
+  fc.record({ op: fc.constant('scroll' as const), y: fc.constantFrom(0, 900) }),
+);
+
+/** Takes `s` on `app` as a visitor or the app would, and waits until it is done. */
+async function takeWide(app: Setup, s: Wide) {
+  const { window, document, router } = app;
+  const click = (href: string) => {
+    const a = document.createElement('a');
+    a.setAttribute('href', href);
+    document.body.append(a);
+    a.dispatchEvent(new window.MouseEvent('click', { bubbles: true, cancelable: true, composed: true, button: 0 }));
+    a.remove();
+  };
+  if (s.op === 'navigate' || s.op === 'replace') await router.navigate(s.to, { replace: s.op === 'replace' }).catch(() => {});
+  else if (s.op === 'twice') await Promise.all([router.navigate(s.to), router.navigate(s.then)].map((p) => p.catch(() => {})));
+  else if (s.op === 'link') click(router.href(s.to));
+  else if (s.op === 'bang-link') click(app.base + '#!' + s.to);
+  else if (s.op === 'hash') window.location.hash = '#!' + s.to;
+  else if (s.op === 'anchor') window.location.hash = '#' + s.id;
+  else if (s.op === 'anchor-link') click('#' + s.id);
+  else if (s.op === 'go') router.go(s.n);
+  else if (s.op === 'scroll') window.scrollTo(0, s.y);
+  await app.flush();
+}
+
 describe('crawlable-router/client/lite', () => {
   it.each(modes)('shows what the full client shows, but the head, after any navigations (%s mode)', async (mode) => {
     vi.spyOn(console, 'warn').mockImplementation(() => {});
@@ -79,6 +135,40 @@ describe('crawlable-router/client/lite', () => {
         }
       }),
       fuzz(mode === 'history' ? 4601 : 4602, 25),
+    );
+  });
+
+  it.each(modes)('shows what the full client shows after clicks, typed URLs, traversals, guards and outcomes (%s mode)', async (mode) => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await fc.assert(
+      fc.asyncProperty(fc.array(wide, { minLength: 1, maxLength: 10 }), async (steps) => {
+        const [full, lite] = [createFull, createLite].map((create) => {
+          const app = open(mode, create, { routes: OUTCOMES, scroll: true });
+          app.document.body.insertAdjacentHTML('beforeend', '<p id="far" style="margin-top:3000px">far</p>');
+          app.router.beforeEach((to) => (to.path.startsWith('/no/') ? false : to.path.startsWith('/g/') ? '/books/9' : true));
+          const events: unknown[] = [];
+          app.window.addEventListener('crawlable-router:settled', (event) => {
+            const { location, status, redirect } = (event as unknown as { detail: Record<string, unknown> }).detail;
+            events.push([location, status, redirect]);
+          });
+          return Object.assign(app, { events });
+        }) as [Setup & { events: unknown[] }, Setup & { events: unknown[] }];
+        const seen = (app: typeof full) => ({
+          ...shown(app),
+          data: app.router.current?.data,
+          redirect: app.document.documentElement.getAttribute('data-router-redirect'),
+          events: app.events.splice(0),
+          scroll: app.window.scrollY,
+          length: app.window.history.length,
+        });
+        await Promise.all([full.router.start(), lite.router.start()]);
+        expect(seen(lite)).toEqual(seen(full));
+        for (const s of steps) {
+          await Promise.all([takeWide(full, s), takeWide(lite, s)]);
+          expect({ s, ...seen(lite) }).toEqual({ s, ...seen(full) });
+        }
+      }),
+      fuzz(mode === 'history' ? 4603 : 4604, 25),
     );
   });
 
@@ -155,6 +245,18 @@ describe('crawlable-router/client/lite', () => {
     expect(full.router.current?.location).toBe('/books/1');
   });
 
+  it.each([
+    ['a malformed one', '/app/?_escaped_fragment_=%zz'],
+    ['one outside base', '/other/?_escaped_fragment_=/books/1'],
+  ])('says nothing of ugly URLs at %s, which the full client reads no state of either', async (_, url) => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const full = open('history', createFull, { url });
+    const lite = open('history', createLite, { url });
+    expect(await Promise.all([full.router.start(), lite.router.start()])).toEqual([false, false]);
+    expect([full.router.current, lite.router.current, full.address(), lite.address()]).toEqual([null, null, url, url]);
+    expect(warn.mock.calls).toEqual([]);
+  });
+
   it('runs the first state’s load again on a page with the server’s data, and says so', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     const lite = open('history', createLite, { url: '/app/books/7' });
@@ -166,6 +268,22 @@ describe('crawlable-router/client/lite', () => {
     await lite.router.start();
     expect([lite.loads, lite.router.current?.data]).toEqual([['7'], { id: '7' }]);
     expect(String(warn.mock.calls[0]?.[0])).toContain('does not read the data a server-rendered page carries for its first state');
+  });
+
+  it('says nothing of the server’s data for an element with its id that is no data script, which the full client does not read', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const [full, lite] = [createFull, createLite].map((create) => {
+      const app = open('history', create, { url: '/app/books/7' });
+      // A visitor's comment a sanitizer let through with its id.
+      app.document.body.insertAdjacentHTML(
+        'beforeend',
+        `<p id="${DATA_SCRIPT_ID}">{"location":"/books/7","status":200,"data":{"id":"from a visitor"}}</p>`,
+      );
+      return app;
+    }) as [Setup, Setup];
+    await Promise.all([full.router.start(), lite.router.start()]);
+    expect([full.loads, lite.loads, full.router.current?.data]).toEqual([['7'], ['7'], { id: '7' }]);
+    expect(warn.mock.calls).toEqual([]);
   });
 
   it('says, in Node, that it needs a window: a memory history needs the full client', () => {
