@@ -85,6 +85,7 @@ export function watchWindow(window: BrowserWindow): PageSignals {
 function routerState(window: BrowserWindow): string | null {
   return window.document.documentElement?.getAttribute(STATE_ATTRIBUTE) ?? null;
 }
+
 /**
  * Waits until the page's app is done, by the router's signal or the page's own idle, then lets the
  * page run the task it queued by then: a view drawn in the next task (React's first render, from
