@@ -5,14 +5,13 @@
 // URLs (`?_escaped_fragment_=`). Development builds say so where a table, an option or the page asks
 // for one of them.
 
-import { HEAD_ATTRIBUTE } from '../contract/hydration.js';
+import { DATA_SCRIPT_ID, HEAD_ATTRIBUTE } from '../contract/hydration.js';
 import { DEV } from '../env/dev.js';
 import { uglyState } from '../url/codec.js';
 import { normalizeBase, readLocation } from '../url/location.js';
 import { windowNav } from './adapters.js';
 import { checkOptions } from './checks.js';
 import type { LiveWindow, RouterDocument, RouterElement } from './dom.js';
-import { readHydration } from './hydrate.js';
 import { drawOutlet, shellTitleOf, warnOutlet, type View } from './outlet.js';
 import { noWindow, routerOn } from './router.js';
 import type { Router, RouterOptions } from './types.js';
@@ -34,8 +33,9 @@ function liteView(routes: RouterOptions['routes'], doc: RouterDocument | undefin
       outlet = typeof o === 'string' ? doc?.querySelector(o) : o;
       if (DEV) {
         warnOutlet(o, outlet, doc);
-        // Only where the full client reads data: a data script that parses, never another element with its id.
-        if (doc && readHydration(doc))
+        // Only where the full client reads data: a data script, never another element with its id
+        // (a visitor's). Without hydrate.ts, which this client leaves out (test/imports.test.ts).
+        if (doc?.getElementById(DATA_SCRIPT_ID)?.localName === 'script')
           warn('does not read the data a server-rendered page carries for its first state: its load runs again');
       }
       if (doc) shellTitle = shellTitleOf(doc);
