@@ -198,10 +198,13 @@ export function routerOn(
       let error: unknown;
       let failed = false;
       // The view whose hooks draw the state: none for a change of anchor alone, which keeps the
-      // state's data, view and outcome (no guards, no load).
+      // state's data, view and outcome (no guards, no load): its route too, the notFound route
+      // where its `load` said notFound(), and not the one the new location matches.
       let hooks: ErrorView | null = null;
-      if (anchorMoved(from, match.location)) data = (from as Current).data;
-      else {
+      if (anchorMoved(from, match.location)) {
+        data = (from as Current).data;
+        match = { ...match, route: (from as Current).route, notFound: (from as Current).notFound };
+      } else {
         for (const guard of [...guards]) {
           let verdict: GuardResult;
           try {

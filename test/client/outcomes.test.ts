@@ -113,6 +113,19 @@ describe.each(modes)('outcomes on the client router in %s mode', (mode) => {
     expect(t.document.documentElement.dataset['routerRedirect']).toBe('/items/1');
   });
 
+  it('keeps a state not found through a change of anchor alone: its route, notFound and status', async () => {
+    t = open(mode);
+    await t.router.start();
+    await t.router.navigate('/items/missing');
+    const route = t.router.current?.route;
+    expect(t.router.current?.notFound).toBe(true);
+    await t.router.navigate('/items/missing#reviews');
+    expect(t.router.current?.location).toBe('/items/missing#reviews');
+    expect(t.router.current?.notFound).toBe(true);
+    expect(t.router.current?.route).toBe(route);
+    expect(t.document.documentElement.dataset['routerStatus']).toBe('404');
+  });
+
   it('reports a guard redirect as a 302 to where it led', async () => {
     t = open(mode);
     await t.router.start();
