@@ -109,7 +109,7 @@ function checkHead(layer: Head): void {
  * a key (Open Graph arrays: `og:locale:alternate`, `og:image`, `article:tag`), a later layer's tags
  * of a key replacing an earlier one's in place. Internal to the package.
  */
-export function mergeHead(layers: readonly (Head | null | undefined)[]): HeadTag[] {
+export function mergeHead(layers: readonly (Head | null | undefined | false)[]): HeadTag[] {
   const tags = new Map<string, HeadTag[]>();
   // Unkeyed tags are numbered by a count of their own: the map's size shrinks when a tag is taken away.
   let unkeyed = 0;
@@ -161,9 +161,17 @@ export interface PageFacts {
 const OG = /^meta \S+ og:/;
 
 /**
+ * What a state not found or failed says last, over its view's own robots meta: it is no page to
+ * index. The server answers it 404 or 500, but a shell at its URL is a 200 where the state's `load`
+ * failed or said `notFound()`, and a crawler that runs the app would index the error view there.
+ */
+const LOST: Head = { meta: [{ name: 'robots', content: 'noindex' }] };
+
+/**
  * A state's head tags: `extra` (the server's canonical link), then the table's defaults, then the
  * view's own; a later layer's tag wins, so a hook that names a canonical link keeps it. A state
- * that is not found or failed (`extra` null) has no canonical link from any layer. Where any `og:`
+ * that is not found or failed (`extra` null) has no canonical link from any layer, and a robots
+ * `noindex` (LOST). Where any `og:`
  * tag is set, Open Graph's required `og:url`, `og:title` and `og:type` are derived unless a layer
  * sets them (`content: null` takes one away). Internal.
  */
@@ -176,7 +184,7 @@ export function stateHead<C>(
 ): HeadTag[] {
   // The hooks are typed by their route (`HeadFunction` in routes/types.ts); here the context is whatever the caller renders with.
   const defaults = typeof table.head === 'function' ? table.head(context) : table.head;
-  const layers = [extra, defaults, view.head && (view.head as (context: C) => Head)(context)];
+  const layers = [extra, defaults, view.head && (view.head as (context: C) => Head)(context), extra === null && LOST];
   let tags = mergeHead(layers);
   // Open Graph's required properties, where the state has any og: tag, as a layer under its own:
   // og:url its canonical link's URL (`href`, after `rel`), og:title its title, og:type `website`.

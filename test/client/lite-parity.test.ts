@@ -162,7 +162,10 @@ function act(o: Op) {
 
 /** Once the page is quiet (settled, the address bar still for a while), what it shows. */
 async function seen() {
-  type R = { current: { location: string; state: unknown; data: unknown; error?: unknown } | null; href(to: string): string };
+  type R = {
+    current: { location: string; state: unknown; data: unknown; error?: unknown; notFound?: boolean } | null;
+    href(to: string): string;
+  };
   const router = (window as unknown as { router: R }).router;
   const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
   let last = '';
@@ -188,7 +191,11 @@ async function seen() {
     settled: [root['routerState'], root['routerStatus'], root['routerRedirect'] ?? null],
     events: (window as unknown as { events: unknown[] }).events.splice(0),
     scroll: [scrollX, scrollY],
-    head: [...document.head.querySelectorAll('meta,link')].map((el) => el.outerHTML),
+    // But the robots noindex the full client writes at a state not found or failed, which the lite
+    // one leaves out with the head tags (docs/api/client.md): the one robots meta marked at such a state.
+    head: [...document.head.querySelectorAll('meta,link')]
+      .filter((el) => !(current && (current.notFound || current.error !== undefined) && el.matches('meta[name=robots][data-router-head]')))
+      .map((el) => el.outerHTML),
     length: history.length,
     idx: entry?.idx ?? null,
   };

@@ -228,6 +228,46 @@ describe('the head the client router keeps', () => {
     expect(links()).toEqual(['https://example.com/items/7']);
   });
 
+  it('says robots noindex at a state not found or failed, where a shell answered 200, and gives the shell its own back', async () => {
+    const window = new Window({ url: 'https://example.com/' });
+    const document = window.document;
+    document.head.innerHTML = '<title>Shell</title><meta name="robots" content="max-image-preview:large">';
+    document.body.innerHTML = '<main id="outlet"></main>';
+    // Views whose own head says nothing of robots, or the opposite.
+    const table = createRoutes(
+      [
+        { path: '/', render: () => 'home' },
+        {
+          path: '/items/:id',
+          load: ({ params }) => {
+            if (params.id === 'missing') throw notFound();
+            if (params.id === 'boom') throw new Error('down');
+            return params.id;
+          },
+          render: ({ data }) => `item ${String(data)}`,
+        },
+      ],
+      { notFound: { render: () => 'not found', head: () => ({ meta: [{ name: 'robots', content: 'index, follow' }] }) } },
+    );
+    const router = createRouter({ routes: table, outlet: '#outlet', error: { render: () => 'failed' }, window });
+    const robots = () => [...document.head.querySelectorAll('meta[name=robots]')].map((m) => m.getAttribute('content'));
+    try {
+      await router.start();
+      expect(robots()).toEqual(['max-image-preview:large']);
+      // A missing item (load's notFound()), no route, a load that throws.
+      for (const location of ['/items/missing', '/nowhere', '/items/boom']) {
+        await router.navigate(location);
+        expect(robots()).toEqual(['noindex']);
+      }
+      await router.navigate('/items/7');
+      expect(document.querySelector('#outlet')?.textContent).toBe('item 7');
+      expect(robots()).toEqual(['max-image-preview:large']);
+    } finally {
+      router.destroy();
+      await window.happyDOM.close();
+    }
+  });
+
   it('writes hostile data as attribute values and JSON-LD that parses back to it', async () => {
     const hostile = '"><img src=x onerror=alert(1)></script><script>alert(2)</script>\u2028\u2029&amp;';
     const window = new Window({ url: 'https://example.com/x' });

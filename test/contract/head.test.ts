@@ -268,3 +268,20 @@ describe('stateHead: Open Graph derived where a state has any og: tag', () => {
     });
   });
 });
+
+describe('stateHead: a state not found or failed is no page to index', () => {
+  const robots = (view: Head, extra: Head | null | undefined) =>
+    stateHead({ head: { meta: [{ name: 'robots', content: 'max-image-preview:large' }] } }, { head: () => view }, {}, extra, {})
+      .filter((t) => t.key === 'meta name robots')
+      .map((t) => t.attrs.find(([name]) => name === 'content')?.[1]);
+
+  it("says noindex over the table's and the view's own robots meta", () => {
+    expect(robots({ meta: [{ name: 'ROBOTS', content: 'index, follow' }] }, null)).toEqual(['noindex']);
+    expect(robots({}, null)).toEqual(['noindex']);
+  });
+
+  it('leaves the robots meta of a state that is found as its layers say', () => {
+    expect(robots({ meta: [{ name: 'robots', content: 'nofollow' }] }, undefined)).toEqual(['nofollow']);
+    expect(robots({}, { link: [{ rel: 'canonical', href: 'https://example.com/' }] })).toEqual(['max-image-preview:large']);
+  });
+});

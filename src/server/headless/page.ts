@@ -164,9 +164,9 @@ function servedShell(source: string): Served {
 }
 
 /**
- * Puts `noindex` in the robots meta of a noindex route's state, as the hooks renderer does: merged
- * into the state's own (the tags the app's router marked as the state at `location`'s), else one
- * tag of the state's in place of the shell's.
+ * Puts `noindex` in the robots meta of a noindex route's state or a lost one: merged into the
+ * state's own (the tags the app's router marked as the state at `location`'s), as the hooks
+ * renderer does for a noindex route, else one tag of the state's in place of the shell's.
  */
 function noindexMeta(document: BrowserWindow['document'], location: string): void {
   const robots = [...document.querySelectorAll('meta[name]')].filter(
@@ -189,7 +189,8 @@ function noindexMeta(document: BrowserWindow['document'], location: string): voi
  * the page's scripts wrote (a route's `head`, as the hooks renderer keeps it) stays; those of the
  * HTML it was served (`source`) are the shell's and go, and a 200 state without one of its own
  * gets the state's canonical link. A state that is not 200 (`job.notFound`) keeps none, as in the
- * hooks renderer and the client router. A noindex route's state says `noindex` in its robots meta.
+ * hooks renderer and the client router. A noindex route's state, and one not 200, says `noindex` in
+ * its robots meta.
  */
 export function serializePage(window: BrowserWindow, job: RenderJob & { noindex?: boolean }, source: string): string {
   const document = window.document;
@@ -215,7 +216,9 @@ export function serializePage(window: BrowserWindow, job: RenderJob & { noindex?
     link.setAttribute(HEAD_ATTRIBUTE, job.location);
     document.head.appendChild(link);
   }
-  if ((job.noindex || matchNoindex(job.match)) && document.head) noindexMeta(document, job.location);
+  // A state not found or failed says `noindex` too, as the hooks renderer and the full client write
+  // it (contract/head.ts): an app that writes no head tags (the lite client) gets it here.
+  if ((job.noindex || job.notFound || matchNoindex(job.match)) && document.head) noindexMeta(document, job.location);
   // A title the page's scripts gave the state: the client is told the shell's, for routes without one.
   const title = document.querySelector('title');
   if (source && title && document.title !== served.title) title.setAttribute(SHELL_TITLE_ATTRIBUTE, served.title);

@@ -63,7 +63,9 @@ describe('serializePage', () => {
     const win = window as unknown as Parameters<typeof serializePage>[0];
     expect(pageOutcome(win, job())).toEqual({ status: 301, redirect: '/books/2' });
     const html = serializePage(win, job({ notFound: true }), '');
-    expect(html).toBe('<!DOCTYPE html>\n<html lang="en" data-theme="dark"><head></head><body></body></html>\n');
+    expect(html).toBe(
+      `<!DOCTYPE html>\n<html lang="en" data-theme="dark"><head><meta name="robots" content="noindex" data-router-head="/books/1"></head><body></body></html>\n`,
+    );
   });
 
   it('keeps a canonical link the page’s scripts wrote (a route’s head, as the hooks renderer does) and adds none of its own; a 404 keeps none', () => {
@@ -79,7 +81,9 @@ describe('serializePage', () => {
     expect(own(false)).toBe(
       '<!DOCTYPE html>\n<html><head><link rel="canonical" href="https://example.com/app/books"></head><body></body></html>\n',
     );
-    expect(own(true)).toBe('<!DOCTYPE html>\n<html><head></head><body></body></html>\n');
+    expect(own(true)).toBe(
+      `<!DOCTYPE html>\n<html><head><meta name="robots" content="noindex" data-router-head="/books/1"></head><body></body></html>\n`,
+    );
     // The shell's own link, left in place by a route with no canonical of its own, is replaced.
     const window = page(source);
     expect(serializePage(window as unknown as Parameters<typeof serializePage>[0], job(), source)).toContain(
@@ -116,12 +120,12 @@ describe('serializePage', () => {
     );
   });
 
-  it('adds no canonical link to a notFound state, and writes no doctype the page lacks', () => {
+  it('adds no canonical link to a notFound state but a robots noindex, and writes no doctype the page lacks', () => {
     const window = page('<html><head></head><body>x</body></html>');
     const doctype = window.document.doctype;
     if (doctype) window.document.removeChild(doctype);
     const html = serializePage(window as unknown as Parameters<typeof serializePage>[0], job({ notFound: true }), '');
-    expect(html).toBe('<html><head></head><body>x</body></html>\n');
+    expect(html).toBe(`<html><head><meta name="robots" content="noindex" data-router-head="/books/1"></head><body>x</body></html>\n`);
   });
 
   // As the hooks renderer writes them: Google reads an hreflang alternate only fully qualified, and og:url is absolute.

@@ -77,7 +77,7 @@ describe('hooksRenderer', () => {
     ],
     [
       '/nope',
-      '<!DOCTYPE html><html><head><title data-router-title="Shell">Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>',
+      '<!DOCTYPE html><html><head><title data-router-title="Shell">Missing</title><meta name="robots" content="noindex" data-router-head="/nope"></head><body><div id="app"><h1>404</h1></div></body></html>',
     ],
   ])('renders %s with its hooks into the shell', async (location, html) => {
     expect((await hooksRenderer(shell, routes).render(job(location))).html).toBe(html);
@@ -146,10 +146,10 @@ describe('hooksRenderer', () => {
     expect((await run('/object')).html).toMatch(/<title data-router-title="Shell">T<\/title>.*<div id="app">R<\/div>/);
   });
 
-  it('renders the bare shell with no canonical link when nothing matches and there is no notFound route', async () => {
+  it('renders the bare shell with no canonical link and a robots noindex when nothing matches and there is no notFound route', async () => {
     const bare = { ...job('/nope'), match: null, notFound: true };
     expect((await hooksRenderer(shell).render(bare)).html).toBe(
-      '<!DOCTYPE html><html><head><title>Shell</title></head><body><div id="app">shell</div></body></html>',
+      '<!DOCTYPE html><html><head><title>Shell</title><meta name="robots" content="noindex" data-router-head="/nope"></head><body><div id="app">shell</div></body></html>',
     );
   });
 
@@ -256,7 +256,7 @@ describe('hooksRenderer', () => {
     const gone = await hooksRenderer(shell, table).render({ ...job('/gone'), match: table.resolve('/gone') });
     expect(gone).toEqual({
       status: 404,
-      html: '<!DOCTYPE html><html><head><title data-router-title="Shell">Missing</title></head><body><div id="app"><h1>404</h1></div></body></html>',
+      html: '<!DOCTYPE html><html><head><title data-router-title="Shell">Missing</title><meta name="robots" content="noindex" data-router-head="/gone"></head><body><div id="app"><h1>404</h1></div></body></html>',
     });
     expect(await hooksRenderer(shell, table).render({ ...job('/moved'), match: table.resolve('/moved') })).toEqual({
       status: 308,
