@@ -23,6 +23,17 @@ const LEFT_ALONE = `[download],[${IGNORE}],[rel~="external" i]`;
 const leftAlone = (el: RouterElement, base?: string | null) =>
   !/^(_self)?$/i.test(el.getAttribute('target') ?? base ?? '') || el.matches(LEFT_ALONE);
 
+/**
+ * Whether a click on `el` inside a link is the element's own: the browser acts on the nearest element
+ * of a click's path that has an activation behaviour (HTML's activation target), not on the link
+ * around it. Measured in Chromium: a form's submit, image or reset button (the form is sent or
+ * reset), a checkbox, radio, file or color input, a label of a control, a details' summary. A button
+ * of no form, a text input or a label of nothing lets the link be followed. Read by first letters,
+ * for size (also a form's search and any range input, both rare in a link: the browser's then).
+ */
+const ownClick = (el: RouterElement & { control?: unknown; form?: unknown; type?: unknown }) =>
+  el.control || /^(fbutton[rs]|finput[irs]|f?input[cfr]|summary)/.test((el.form ? 'f' : '') + el.localName + el.type);
+
 /** Where the router routes a navigation: the location and whether it replaces the entry. */
 export type Go = (loc: AppLocation, replace?: boolean) => void;
 
@@ -36,9 +47,12 @@ export function linkHandler(win: LiveWindow, doc: RouterDocument, read: (href: s
   return ((event: RouterClick): void => {
     if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     // composedPath() reaches into open shadow roots, where event.target is retargeted to the host.
-    const a = event.composedPath().find((n) => (n as RouterElement).localName === 'a') as RouterElement | undefined;
+    // The link clicked, unless a control inside it takes the click for itself (a form's submit button).
+    const a = event.composedPath().find((n) => (n as RouterElement).localName === 'a' || ownClick(n as RouterElement)) as
+      | RouterElement
+      | undefined;
     // An SVG `<a>` may carry SVG 1.1's `xlink:href` instead of `href` (the parser's prefix for it).
-    const text = a && (a.getAttribute('href') ?? a.getAttribute('xlink:href'));
+    const text = a?.localName === 'a' ? (a.getAttribute('href') ?? a.getAttribute('xlink:href')) : null;
     // No link, a placeholder link, or one left to the browser (`<base target="_blank">` opens every
     // link without a target of its own in a new tab; the browser opens an area or a form there itself).
     if (text == null || leftAlone(a as RouterElement, doc.querySelector('base[target]')?.getAttribute('target'))) return;

@@ -255,6 +255,68 @@ describe.each(modes)('links in %s mode', (mode) => {
     expect(t.address()).toBe(t.urlOf('/books/30'));
   });
 
+  // The browser acts on the nearest element of a click's path that has an activation behaviour of
+  // its own (HTML's activation target): a control inside a link takes the click from it. Measured in
+  // Chromium: a form's submit, image or reset button submits or resets the form, a checkbox or radio
+  // toggles, a file or color input opens its picker, a label activates its control and a details'
+  // summary opens it, and the link is not followed. Routing the link there dropped the form's POST.
+  describe('a click on a control inside a link', () => {
+    /** Clicks `#in` inside `html`; returns whether the router took the click over. */
+    async function clickIn(html: string) {
+      t.document.getElementById('after')!.innerHTML = html;
+      // happy-dom follows a link as the click bubbles through it, before document listeners, and
+      // whatever the control inside it: that stand-in for the browser is left out (window.open).
+      vi.spyOn(t.window, 'open').mockReturnValue(null);
+      let prevented = false;
+      const record = (event: { defaultPrevented: boolean; preventDefault(): void }) => (
+        (prevented = event.defaultPrevented),
+        event.preventDefault()
+      );
+      t.window.addEventListener('click', record);
+      t.document
+        .getElementById('in')!
+        .dispatchEvent(new t.window.MouseEvent('click', { bubbles: true, cancelable: true, composed: true, button: 0 }));
+      t.window.removeEventListener('click', record);
+      await t.flush();
+      return prevented;
+    }
+
+    it.each([
+      [
+        'a POST form’s submit button',
+        '<form method="post" action="/app/q/sent"><a href="/app/books/2"><button id="in">x</button></a></form>',
+      ],
+      ['a GET form’s submit input', '<form action="/app/q/sent"><a href="/app/books/2"><input type="submit" id="in"></a></form>'],
+      [
+        'the text of a form’s submit button',
+        '<form action="/app/q/sent"><a href="/app/books/2"><button><b id="in">x</b></button></a></form>',
+      ],
+      ['a form’s image input', '<form action="/app/q/sent"><a href="/app/books/2"><input type="image" alt="go" id="in"></a></form>'],
+      ['a form’s reset button', '<form><a href="/app/books/2"><button type="reset" id="in">x</button></a></form>'],
+      ['a checkbox', '<a href="/app/books/2"><input type="checkbox" id="in"></a>'],
+      ['a radio button', '<a href="/app/books/2"><input type="radio" id="in"></a>'],
+      ['a file input', '<a href="/app/books/2"><input type="file" id="in"></a>'],
+      ['a label of a control', '<input type="checkbox" id="box"><a href="/app/books/2"><label for="box" id="in">x</label></a>'],
+      ['a details’ summary', '<a href="/app/books/2"><details><summary><i id="in">x</i></summary>more</details></a>'],
+    ])('leaves it to the browser on %s, which the browser acts on instead of the link', async (_, html) => {
+      await start();
+      expect(await clickIn(html)).toBe(false);
+      expect([t.router.current?.location, t.window.history.length]).toEqual(['/books/1', 2]);
+    });
+
+    it.each([
+      ['a button of no form', '<a href="/app/books/2"><button id="in">x</button></a>'],
+      ['a form’s button of type button', '<form><a href="/app/books/2"><button type="button" id="in">x</button></a></form>'],
+      ['a text input', '<a href="/app/books/2"><input id="in"></a>'],
+      ['a label of no control', '<a href="/app/books/2"><label id="in">x</label></a>'],
+      ['a link inside a form’s submit button', '<form action="/app/q/sent"><button><a href="/app/books/2" id="in">x</a></button></form>'],
+    ])('routes the link on %s, which the browser follows', async (_, html) => {
+      await start();
+      expect(await clickIn(html)).toBe(true);
+      expect(t.router.current?.location).toBe('/books/2');
+    });
+  });
+
   it('leaves every click alone with { links: false }', async () => {
     t = setup(mode, { links: false });
     await t.router.start();
