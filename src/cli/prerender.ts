@@ -33,8 +33,8 @@ Options:
   --shell FILE         the app's HTML shell              [default: the module's \`shell\` export]
   --outlet SELECTOR    the shell element the state is rendered into          [default: #app]
   --headless DIR       render the real app from DIR in happy-dom instead of the render hooks
-  --isolate            with --headless, each page in a page process of its own, ended at
-                       --timeout, so a script that never yields fails its state, not the run
+  --isolate            accepted with --headless, and changes nothing: every page has a page
+                       process of its own, so a script that never yields fails only its state
   --upstream URL       with --headless, the origin that answers the page's API requests (GET
                        and HEAD) for what DIR has no file for; without it they get 404
   --no-sitemap         do not write sitemap.xml

@@ -337,6 +337,8 @@ describe('crawlable-router prerender (child process)', () => {
     expect(result.stdout).toContain('Usage: crawlable-router prerender --routes FILE --out DIR --origin URL');
     expect(result.stdout).toContain('Exit codes: 0 all states written or skipped as redirects, 1 some states failed, 2 bad arguments,');
     expect(result.stdout).toContain('one that redirects is SKIPPED');
+    // As docs/cli.md says: every page has a page process of its own, with or without --isolate.
+    expect(result.stdout).toContain('--isolate            accepted with --headless, and changes nothing');
   });
 
   it.each([

@@ -16,7 +16,7 @@ import { SnapshotError } from '../errors.js';
 import { MAX_CAUSE } from '../printable.js';
 import { rejectNetworkErrors } from './follow.js';
 import { harden } from './harden.js';
-import { failureText, pageOutcome, serializePage, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
+import { failureText, pageOutcome, serializePage, useIsValueKey, waitUntilSettled, watchWindow, type PageSignals } from './page.js';
 import { frameReader, writeFrame } from './frames.js';
 import {
   MAX_FRAME,
@@ -74,6 +74,7 @@ async function loadHappyDom(): Promise<typeof import('happy-dom')> {
 async function start(): Promise<Browser> {
   const happy = await loadHappyDom();
   const symbols = await import('happy-dom/lib/PropertySymbol.js');
+  useIsValueKey(symbols.isValue);
   // An iframe's page, `src` or `srcdoc`, is never loaded: a srcdoc's scripts would run in a frame
   // of their own, and no snapshot needs one. happy-dom loads srcdoc whatever its iframe settings say,
   // so its element's hooks are replaced by its parent class's, which load nothing.
@@ -199,11 +200,13 @@ process.on('uncaughtException', () => {});
 start().then(serve, (error: unknown) => {
   // The server names the last line of stderr in the failure of the jobs it had for this process.
   const { code, message } = error as { code?: unknown; message?: unknown };
-  const missing = code === 'ERR_MODULE_NOT_FOUND' && String(message).includes("'happy-dom");
+  // require() (where Node loads ES modules that way) says MODULE_NOT_FOUND, import() ERR_MODULE_NOT_FOUND.
+  const missing = (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && String(message).includes("'happy-dom");
   process.stderr.write(
     missing
       ? 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom\n'
-      : `the page process could not start: ${String(message ?? error)}\n`,
+      : // One line: the server names the last, and require()'s message goes on with its require stack.
+        `the page process could not start: ${String(message ?? error).split('\n')[0]}\n`,
   );
   process.exit(70);
 });

@@ -11,13 +11,25 @@ import type { BrowserPage, BrowserWindow } from 'happy-dom';
 import { SHELL_TITLE_ATTRIBUTE } from '../../contract/hydration.js';
 import { escapeHtml } from '../html/escape.js';
 import { titleText } from '../html/shell-scan.js';
-import { isValue } from 'happy-dom/lib/PropertySymbol.js';
 import { parse, type DefaultTreeAdapterMap } from 'parse5';
 import { absoluteHeadUrl, isUrlMeta, LINK_SELECTOR, namesPage, prettyHref, walkElements } from '../html/links.js';
 import { attr } from '../html/selector.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
 import { matchNoindex, robotsWithNoindex, ROBOTS_KEY } from '../noindex.js';
+
+/**
+ * happy-dom's key for a customized built-in's `is` value (its `PropertySymbol.isValue`), given by the
+ * page process once it has loaded happy-dom (child.ts). Not imported here: a static import of
+ * happy-dom failed child.js as it loaded, where happy-dom is not installed, before child.ts could
+ * say so, and Node printed no more of the error than `{ code: 'ERR_MODULE_NOT_FOUND' }`.
+ */
+let isValue: symbol | undefined;
+
+/** Gives `serializePage` happy-dom's `is` key; the page process calls it once happy-dom is loaded. */
+export function useIsValueKey(key: symbol): void {
+  isValue = key;
+}
 
 /** What a window told us while it loaded. */
 export interface PageSignals {
@@ -241,5 +253,9 @@ export function serializePage(window: BrowserWindow, job: RenderJob & { noindex?
   const doctype = document.doctype ? `<!DOCTYPE ${escapeHtml(document.doctype.name)}>\n` : '';
   // Not happy-dom's outerHTML: text the page holds safely (a script's `</script>`) must not become markup (serialize.ts).
   const root = document.documentElement as unknown as DomNode | null;
-  return doctype + (root ? serializeNode(root, (element) => (element as unknown as Record<symbol, string | null>)[isValue]) : '') + '\n';
+  return (
+    doctype +
+    (root ? serializeNode(root, (element) => (isValue ? (element as unknown as Record<symbol, string | null>)[isValue] : null)) : '') +
+    '\n'
+  );
 }

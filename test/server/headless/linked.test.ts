@@ -15,13 +15,12 @@ const dir = mkdtempSync(path.join(tmpdir(), 'cr-linked-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** The built package copied into a pnpm-style store folder, each dependency a symlink to its real folder. */
-function linkedInstall(): string {
-  const pkg = path.join(dir, '.pnpm', 'crawlable-router@0.1.0', 'node_modules', 'crawlable-router');
+function linkedInstall(store = 'crawlable-router@0.1.0', dependencies = ['happy-dom', 'parse5', 'isbot', 'saxes']): string {
+  const pkg = path.join(dir, '.pnpm', store, 'node_modules', 'crawlable-router');
   mkdirSync(pkg, { recursive: true });
   cpSync(path.join(root, 'dist'), path.join(pkg, 'dist'), { recursive: true });
   cpSync(path.join(root, 'package.json'), path.join(pkg, 'package.json'));
-  for (const name of ['happy-dom', 'parse5', 'isbot', 'saxes'])
-    symlinkSync(realpathSync(path.join(root, 'node_modules', name)), path.join(pkg, '..', name), 'dir');
+  for (const name of dependencies) symlinkSync(realpathSync(path.join(root, 'node_modules', name)), path.join(pkg, '..', name), 'dir');
   return pkg;
 }
 
@@ -50,6 +49,35 @@ describe('headlessRenderer installed with symlinked dependencies (pnpm)', () => 
       const snapshot = await handler.render('/');
       expect(errors).toEqual([]);
       expect([snapshot.status, snapshot.html.includes('<h1>drawn</h1>')]).toEqual([200, true]);
+    } finally {
+      await renderer.close();
+    }
+  });
+});
+
+describe('headlessRenderer installed without happy-dom (an optional peer)', () => {
+  it('fails each render saying what to install, not a bare ERR_MODULE_NOT_FOUND', async () => {
+    // page.js imported happy-dom statically, so child.js failed as it loaded, before it could name
+    // the package; under the page process's flags Node printed only `{ code: 'ERR_MODULE_NOT_FOUND' }`.
+    const pkg = linkedInstall('no-happy-dom', ['parse5', 'isbot', 'saxes']);
+    const app = path.join(dir, 'app-no-happy-dom');
+    mkdirSync(app);
+    writeFileSync(path.join(app, 'index.html'), '<!DOCTYPE html><html><head><title>x</title></head><body></body></html>');
+    const server = (await import(
+      pathToFileURL(path.join(pkg, 'dist/server/index.js')).href
+    )) as typeof import('../../../src/server/index.js');
+    const renderer = server.headlessRenderer({ root: app, timeoutMs: RENDER_LIVENESS_MS, spares: 0 });
+    const handler = server.createSnapshotHandler({
+      timeoutMs: RENDER_LIVENESS_MS,
+      routes: createRoutes([{ path: '/' }]),
+      origin: 'https://example.com',
+      renderer,
+      onError: () => {},
+    });
+    try {
+      await expect(handler.render('/')).rejects.toThrow(
+        'the page process of / failed: headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom',
+      );
     } finally {
       await renderer.close();
     }

@@ -1,9 +1,13 @@
 import fc from 'fast-check';
 import { Window } from 'happy-dom';
+import { isValue } from 'happy-dom/lib/PropertySymbol.js';
 import { parse } from 'parse5';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pageOutcome, serializePage, watchWindow } from '../../../src/server/headless/page.js';
+import { pageOutcome, serializePage, useIsValueKey, watchWindow } from '../../../src/server/headless/page.js';
 import type { RenderJob } from '../../../src/server/render/render.js';
+
+// As the page process does once it has loaded happy-dom (child.ts).
+useIsValueKey(isValue);
 
 let windows: Window[] = [];
 afterEach(async () => {
