@@ -10,7 +10,7 @@ import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { deadline, type Deadline } from './deadline.js';
 import { disallowedWarning } from './disallowed.js';
 import { fetchProblem, MAX_PAGE_BYTES, siteFetch, type Fetched } from './fetch.js';
-import { listedProblems } from './listed.js';
+import { alternateProblems, listedProblems } from './listed.js';
 import { readPage, saysNoindex, type PageFacts } from './page.js';
 import { previewWarning } from './preview.js';
 import {
@@ -86,8 +86,10 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const known = new Set<string>();
   const queue: string[] = [];
   const states: StateReport[] = [];
-  // Each URL crawled that a sitemap lists, and the sitemap that listed it first.
+  // Each URL crawled that a sitemap lists, and the sitemap that listed it first; each one an hreflang
+  // alternate names, and the page that named it first.
   const listed = new Map<string, string>();
+  const alternated = new Map<string, string>();
 
   const get = siteFetch(origin, timeoutMs, maxPageBytes);
 
@@ -137,10 +139,17 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     }
     const fragment = from === 'link' ? null : fragmentProblem(url, `${where} ${fromSitemap ? 'lists' : 'is'}`);
     if (fragment) addProblem(problems, fragment);
+    // Google reads an hreflang alternate only fully qualified (scheme and host), and ignores the rest.
+    else if (from === 'alternate' && !/^[a-z][a-z\d+.-]*:/i.test(href.trim()))
+      addProblem(problems, {
+        code: 'RELATIVE_ALTERNATE',
+        message: `${where} is ${JSON.stringify(href)}, not a full URL: Google ignores an hreflang alternate without its scheme and host; give it ${url.href}`,
+      });
     if (!url.hash.startsWith('#!')) url.hash = '';
     // Only a state crawled is checked against its listing: what is kept is bounded by maxStates.
     if (!known.has(url.href) && known.size >= maxStates) return;
     if (fromSitemap && !listed.has(url.href)) listed.set(url.href, base);
+    if (from === 'alternate' && !alternated.has(url.href)) alternated.set(url.href, base);
     if (known.has(url.href)) return;
     known.add(url.href);
     queue.push(url.href);
@@ -308,6 +317,11 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   const order = new Map(queue.map((url, i) => [url, i]));
   states.sort((a, b) => (order.get(a.url) ?? 0) - (order.get(b.url) ?? 0));
   if (sitemap) for (const problem of listedProblems(states, listed)) addProblem(sitemap.problems, problem);
+  const byUrl = new Map(states.map((state) => [state.url, state]));
+  for (const [page, problem] of alternateProblems(states, alternated)) {
+    const naming = byUrl.get(page);
+    if (naming) addProblem(naming.problems, problem);
+  }
   const problems = states.reduce((n, s) => n + problemCount(s.problems), 0) + problemCount(sitemap?.problems ?? []);
   const warnings = states.reduce((n, s) => n + problemCount(s.warnings), 0);
   return { start, states, sitemap, problems, warnings, browser: Boolean(browser) };

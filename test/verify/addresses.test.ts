@@ -190,3 +190,64 @@ describe('verify on a #! site that gives its addresses with a fragment', () => {
     expect(report.problems).toBe(9 + 4);
   });
 });
+
+// A site of clean URLs whose start page names its versions in other languages: relative, not found,
+// moved, noindex, and itself.
+describe('verify on a site whose hreflang alternates are no page to index', () => {
+  let server: Running;
+  let origin = '';
+  let report: VerifyReport;
+  beforeAll(async () => {
+    server = await listen((req, res) => {
+      const path = new URL(req.url ?? '/', origin).pathname;
+      const html = (head: string, headers: Record<string, string> = {}) =>
+        res
+          .writeHead(200, { 'content-type': 'text/html', ...headers })
+          .end(`<!doctype html><html><head>${head}</head><body></body></html>`);
+      if (path === '/')
+        return html(
+          `<title>Home</title><link rel="alternate" hreflang="x-default" href="${origin}/">` +
+            `<link rel="alternate" hreflang="fr" href="/fr"><link rel="alternate" hreflang="de" href="${origin}/de">` +
+            `<link rel="alternate" hreflang="es" href="${origin}/es"><link rel="alternate" hreflang="it" href="${origin}/it">` +
+            `<link rel="alternate" hreflang="pt" href="${origin}/pt">`,
+        );
+      if (path === '/fr' || path === '/es/') return html('<title>Ok</title>');
+      if (path === '/es') return res.writeHead(301, { location: '/es/' }).end();
+      if (path === '/it') return html('<title>Hidden</title><meta name="robots" content="noindex">');
+      if (path === '/pt') return html('<title>Hidden</title>', { 'x-robots-tag': 'noindex' });
+      res.writeHead(404, { 'content-type': 'text/html' }).end('<title>Not found</title>');
+    });
+    origin = server.base;
+    report = await verify(`${origin}/`, { agents: false });
+  });
+  afterAll(() => server.close());
+
+  it('reports on the page that names them a relative alternate, and each one that does not answer 200 or says noindex', () => {
+    const home = report.states.find((s) => s.url === `${origin}/`);
+    expect(home?.problems.map((p) => [p.code, p.message])).toEqual([
+      [
+        'RELATIVE_ALTERNATE',
+        `the hreflang alternate on ${origin}/ is "/fr", not a full URL: Google ignores an hreflang alternate without its scheme and host; give it ${origin}/fr`,
+      ],
+      [
+        'ALTERNATE_NOT_200',
+        `the hreflang alternate on ${origin}/ names ${origin}/de, which answers 404: name the URL of the state itself, which answers 200`,
+      ],
+      [
+        'ALTERNATE_NOT_200',
+        `the hreflang alternate on ${origin}/ names ${origin}/es, which redirects (301) to ${origin}/es/: name the URL of the state itself, which answers 200`,
+      ],
+      [
+        'ALTERNATE_NOINDEX',
+        `the hreflang alternate on ${origin}/ names ${origin}/it, which says noindex: Google drops an alternate that is no page to index`,
+      ],
+      [
+        'ALTERNATE_NOINDEX',
+        `the hreflang alternate on ${origin}/ names ${origin}/pt, which says noindex: Google drops an alternate that is no page to index`,
+      ],
+    ]);
+    // The alternates themselves are crawled, each with no problem of its own.
+    expect(report.states.filter((s) => s.url !== `${origin}/`).flatMap((s) => s.problems)).toEqual([]);
+    expect(report.problems).toBe(5);
+  });
+});
