@@ -6,6 +6,7 @@
 // (headless/gate.ts). See SECURITY.md, "The headless boundary".
 
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { openAppFolder, type AppFolder } from './app-files.js';
 import { countOption, optionsOf, positiveOption, SnapshotError } from '../errors.js';
 import { pagePool, SPARES, type HeadlessRenderer } from './pool.js';
@@ -64,6 +65,15 @@ const OPTIONS: Record<keyof HeadlessRendererOptions, 1> = {
 /** Creates a renderer that loads the app itself in happy-dom and serialises the settled page. */
 export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRenderer {
   optionsOf(options, 'headlessRenderer', '{ root, … }', OPTIONS);
+  // The page processes load happy-dom from beside this file: where it is not installed, say so now,
+  // not as every render's failure (and `prerender --headless` exits 3, could not start, not 1).
+  try {
+    createRequire(import.meta.url).resolve('happy-dom');
+  } catch (error) {
+    throw new SnapshotError('BAD_OPTION', 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom', {
+      cause: error,
+    });
+  }
   let folder: AppFolder;
   try {
     folder = openAppFolder(options.root);

@@ -56,9 +56,10 @@ describe('headlessRenderer installed with symlinked dependencies (pnpm)', () => 
 });
 
 describe('headlessRenderer installed without happy-dom (an optional peer)', () => {
-  it('fails each render saying what to install, not a bare ERR_MODULE_NOT_FOUND', async () => {
+  it('refuses to start, saying what to install, rather than failing every render', async () => {
     // page.js imported happy-dom statically, so child.js failed as it loaded, before it could name
-    // the package; under the page process's flags Node printed only `{ code: 'ERR_MODULE_NOT_FOUND' }`.
+    // the package; under the page process's flags Node printed only `{ code: 'ERR_MODULE_NOT_FOUND' }`,
+    // as every render's failure.
     const pkg = linkedInstall('no-happy-dom', ['parse5', 'isbot', 'saxes']);
     const app = path.join(dir, 'app-no-happy-dom');
     mkdirSync(app);
@@ -66,21 +67,12 @@ describe('headlessRenderer installed without happy-dom (an optional peer)', () =
     const server = (await import(
       pathToFileURL(path.join(pkg, 'dist/server/index.js')).href
     )) as typeof import('../../../src/server/index.js');
-    const renderer = server.headlessRenderer({ root: app, timeoutMs: RENDER_LIVENESS_MS, spares: 0 });
-    const handler = server.createSnapshotHandler({
-      timeoutMs: RENDER_LIVENESS_MS,
-      routes: createRoutes([{ path: '/' }]),
-      origin: 'https://example.com',
-      renderer,
-      onError: () => {},
-    });
-    try {
-      await expect(handler.render('/')).rejects.toThrow(
-        'the page process of / failed: headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom',
-      );
-    } finally {
-      await renderer.close();
-    }
+    expect(() => server.headlessRenderer({ root: app, timeoutMs: RENDER_LIVENESS_MS, spares: 0 })).toThrow(
+      expect.objectContaining({
+        code: 'BAD_OPTION',
+        message: 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom',
+      }),
+    );
   });
 });
 
