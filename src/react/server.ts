@@ -24,7 +24,13 @@ export interface ReactRendererOptions {
  * router is a stand-in with `mode`, `current`, `href` and `subscribe`: `Link` writes the URLs
  * crawlers are told.
  */
-export function reactRenderer({ routes }: ReactRendererOptions): SnapshotRenderer {
+export function reactRenderer(options: ReactRendererOptions): SnapshotRenderer {
+  // Checked here, not at the first request: a `reactRenderer()` without the table would otherwise
+  // fail every render with a TypeError from inside the outlet ("reading 'resolve'"). A TypeError,
+  // as below: a SnapshotError would make this entry import the whole server at run time.
+  const routes = (options as Partial<ReactRendererOptions> | null | undefined)?.routes;
+  if (!routes || typeof routes.resolve !== 'function')
+    throw new TypeError("reactRenderer({ routes }): routes must be the route table from createRoutes(), the handler's");
   return {
     async render(job) {
       if (!job.hooks) throw new TypeError('reactRenderer renders the jobs of createSnapshotHandler, which carry the route hooks');

@@ -12,6 +12,7 @@ import type { Logger } from 'vite';
 import type { AnyRoute, RouteTable } from '../index.js';
 import { prerender, robotsTxt, sitemap, type PrerenderReport, type ProgressStream, type SnapshotRenderer } from '../server/index.js';
 import type { Settings } from './options.js';
+import { namingTheOutlet } from './views.js';
 
 /** The built shell's copy in the build's folder, beside prerender's `.crawlable-router.json`. */
 export const SHELL_FILE = '.crawlable-router.shell.html';
@@ -54,22 +55,25 @@ export async function buildStep(
 ): Promise<{ report: PrerenderReport | null; failures: string | null }> {
   const base = routes.base;
   let report: PrerenderReport | null = null;
-  if (settings.prerender !== false) {
+  const step = settings.prerender;
+  if (step !== false) {
     await mkdir(outDir, { recursive: true });
     await writeFile(path.join(outDir, SHELL_FILE), shell);
-    report = await prerender({
-      routes,
-      ...(renderer && { renderer }),
-      outDir,
-      origin: settings.origin,
-      cleanUrls: settings.cleanUrls,
-      shell,
-      ...(settings.outlet !== undefined && { outlet: settings.outlet }),
-      ...(settings.prerender.concurrency !== undefined && { concurrency: settings.prerender.concurrency }),
-      ...(settings.prerender.timeoutMs !== undefined && { timeoutMs: settings.prerender.timeoutMs }),
-      sitemap: settings.sitemap,
-      progress: progressOn(logger),
-    });
+    report = await namingTheOutlet(settings, 'index.html', () =>
+      prerender({
+        routes,
+        ...(renderer && { renderer }),
+        outDir,
+        origin: settings.origin,
+        cleanUrls: settings.cleanUrls,
+        shell,
+        ...(settings.outlet !== undefined && { outlet: settings.outlet }),
+        ...(step.concurrency !== undefined && { concurrency: step.concurrency }),
+        ...(step.timeoutMs !== undefined && { timeoutMs: step.timeoutMs }),
+        sitemap: settings.sitemap,
+        progress: progressOn(logger),
+      }),
+    );
     if (report.notFoundPage?.file === null) logger.warn(`crawlable-router: no 404.html: ${report.notFoundPage.why}`);
   } else if (settings.sitemap) {
     // Nothing prerendered: the sitemap lists every state the table names, which a server renders.

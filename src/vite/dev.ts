@@ -13,7 +13,7 @@ import type { AnyRoute, RouteTable } from '../index.js';
 import { createSnapshotHandler, type SnapshotHandler, type SnapshotRenderer } from '../server/index.js';
 import { allowsHost } from './hosts.js';
 import { routesFile, type Settings } from './options.js';
-import { appHandlerOptions, ENTRY, loadApp } from './views.js';
+import { appHandlerOptions, ENTRY, loadApp, namingTheOutlet } from './views.js';
 
 // Vite's own URLs under base: its client, modules by id or file, optimized dependencies, pings.
 const VITE_URL = /^(?:@vite\/|@id\/|@fs\/|@react-refresh|__vite|__open-in-editor|node_modules\/)/;
@@ -54,7 +54,7 @@ export async function devMiddleware(
 
   // At start: a routes module that is missing, exports no table or names another base, or an outlet
   // the page does not have, stops the server.
-  handlerOf(await load(), await shellNow());
+  await namingTheOutlet(settings, 'index.html', async () => handlerOf(await load(), await shellNow()));
 
   return (req, res, next) => {
     const url = req.url ?? '/';

@@ -14,7 +14,7 @@ import { createSnapshotHandler, fileStore, type SnapshotStore } from '../server/
 import { SHELL_FILE } from './build.js';
 import { allowsHost } from './hosts.js';
 import { routesFile, type Settings } from './options.js';
-import { appHandlerOptions, ENTRY, entryHooks, loadApp } from './views.js';
+import { appHandlerOptions, ENTRY, entryHooks, loadApp, namingTheOutlet } from './views.js';
 
 /** Imports the app (views.ts's ENTRY, for the routes module at `file`) with Vite's module runner, as the app's config resolves modules (root, aliases). */
 export const importWithVite = (config: ResolvedConfig, file: string) => async () =>
@@ -61,11 +61,13 @@ export async function previewMiddleware(
     throw new Error(
       `crawlableRouter: ${shellFile} is missing: ${prerendered ? 'the folder was prerendered by something other than vite build' : 'run vite build first'}`,
     );
-  const handler = createSnapshotHandler({
-    ...appHandlerOptions(settings, app, config.logger),
-    shell: readFileSync(shellFile, 'utf8'),
-    cache: prerendered ? { store: readOnly(files), ttlMs: Infinity } : false,
-  });
+  const handler = await namingTheOutlet(settings, path.relative(config.root, shellFile), () =>
+    createSnapshotHandler({
+      ...appHandlerOptions(settings, app, config.logger),
+      shell: readFileSync(shellFile, 'utf8'),
+      cache: prerendered ? { store: readOnly(files), ttlMs: Infinity } : false,
+    }),
+  );
   const { allowedHosts, https } = config.preview;
   return (req, res, next) => (allowsHost(req.headers.host, allowedHosts, https) ? void handler.node(req, res, next).catch(next) : next());
 }

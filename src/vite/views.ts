@@ -88,3 +88,25 @@ export function appHandlerOptions(
       }),
   };
 }
+
+/**
+ * `create()`, with a page that has no outlet told in the plugin's words: the page is index.html and
+ * the selector is the plugin's `outlet` option. The server's own message names "the shell" and "the
+ * outlet option", which a Vite app whose page mounts in another element (the React template's
+ * `<div id="root">`) does not know as its own.
+ */
+export async function namingTheOutlet<T>(settings: Settings, page: string, create: () => T | Promise<T>): Promise<T> {
+  try {
+    return await create();
+  } catch (error) {
+    if (
+      !(error instanceof SnapshotError && error.code === 'BAD_SHELL' && error.message.startsWith('no element matches the outlet selector'))
+    )
+      throw error;
+    throw new SnapshotError(
+      'BAD_SHELL',
+      `crawlableRouter: ${page} has no element that the outlet selector ${JSON.stringify(settings.outlet ?? '#app')} matches: give crawlableRouter({ outlet }) the selector of the element the app draws into (Vite's React template's is "#root")`,
+      { cause: error },
+    );
+  }
+}

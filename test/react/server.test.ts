@@ -83,6 +83,14 @@ describe('reactRenderer', () => {
     expect(outlet(home)).toBe('<main><h1>Books</h1><a id="first" href="/app/books/1">Dune</a></main>');
   });
 
+  it('refuses a call without the route table at once, not at the first request', () => {
+    const call = reactRenderer as (options?: unknown) => unknown;
+    for (const options of [undefined, null, {}, { routes: [] }])
+      expect(() => call(options)).toThrow(
+        new TypeError("reactRenderer({ routes }): routes must be the route table from createRoutes(), the handler's"),
+      );
+  });
+
   it('refuses a job that carries no hooks (one made by hand): it renders the handler’s jobs', async () => {
     const { routes } = app();
     await expect(reactRenderer({ routes }).render({ location: '/' } as RenderJob)).rejects.toThrow(/createSnapshotHandler/);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { crawlableRouter, type CrawlableRouterOptions } from 'crawlable-router/vite';
 import { SnapshotError } from 'crawlable-router/server';
-import { appsRemovedAfterEach, devServer, previewServer, routesTs, viteBuild } from './app.js';
+import { appsRemovedAfterEach, devServer, INDEX, previewServer, routesTs, viteBuild } from './app.js';
 
 // The plugin's options, and what dev, build and preview say of a routes module or a base that
 // cannot work: a SnapshotError BAD_OPTION naming the option, the file or both values.
@@ -86,6 +86,19 @@ describe('crawlableRouter options', () => {
     await expect(devServer(site)).rejects.toThrow(both);
     await viteBuild(site, {}, { base: '/shop/' });
     await expect(previewServer(site)).rejects.toThrow(both);
+  });
+
+  it("names index.html and the outlet option when the page has no outlet (the React template's #root)", async () => {
+    const site = await app({ 'index.html': INDEX.replace('id="app"', 'id="root"') });
+    const named =
+      /crawlableRouter: index\.html has no element that the outlet selector "#app" matches: give crawlableRouter\(\{ outlet \}\)/;
+    await expect(viteBuild(site)).rejects.toThrow(named);
+    await expect(devServer(site)).rejects.toThrow(named);
+    await viteBuild(site, { outlet: '#root' });
+    await expect(previewServer(site)).rejects.toThrow(
+      /crawlableRouter: dist\/\.crawlable-router\.shell\.html has no element that the outlet selector "#app" matches/,
+    );
+    await (await previewServer(site, { outlet: '#root' })).close();
   });
 
   it('fails the build for a relative base, whose prerendered pages would miss their assets', async () => {
