@@ -171,9 +171,8 @@ const LOST: Head = { meta: [{ name: 'robots', content: 'noindex' }] };
  * A state's head tags: `extra` (the server's canonical link), then the table's defaults, then the
  * view's own; a later layer's tag wins, so a hook that names a canonical link keeps it. A state
  * that is not found or failed (`extra` null) has no canonical link from any layer, and a robots
- * `noindex` (LOST). Where any `og:`
- * tag is set, Open Graph's required `og:url`, `og:title` and `og:type` are derived unless a layer
- * sets them (`content: null` takes one away). Internal.
+ * `noindex` (LOST). Where any `og:` tag is set, Open Graph's required `og:url`, `og:title` and
+ * `og:type` are derived unless a layer sets them (`content: null` takes one away). Internal.
  */
 export function stateHead<C>(
   table: { head?: Head | ((context: C) => Head) | undefined },
