@@ -109,10 +109,9 @@ async function start(): Promise<Browser> {
   return browser;
 }
 
-/** Renders the one page of this process; the server kills the process once it has the result. */
-async function renderPage(browser: Browser, id: number, job: PlainJob): Promise<PlainResult & { html: string }> {
+/** Renders the one page of this process in `page`; the server kills the process once it has the result. */
+async function renderPage(page: BrowserPage, id: number, job: PlainJob): Promise<PlainResult & { html: string }> {
   const { timeoutMs, pageErrors } = options;
-  const page = browser.newPage();
   const signal = new AbortController().signal;
   opened.set(page, { id });
   let timer: ReturnType<typeof setTimeout> | undefined;
@@ -162,6 +161,10 @@ async function renderPage(browser: Browser, id: number, job: PlainJob): Promise<
 
 function serve(browser: Browser): void {
   let rendering = false;
+  // The page is opened now, before the process says it is ready: a page's blank window (a VM
+  // context, happy-dom's classes bound to it) is made off the render's path. It stays blank until
+  // the render's navigation, which makes the window of the state's URL.
+  const page = browser.newPage();
   const read = frameReader(
     MAX_FRAME + PART,
     (received) => {
@@ -171,7 +174,7 @@ function serve(browser: Browser): void {
       // One page a process: the server kills it once the page is done.
       rendering = true;
       const { id, job } = message;
-      renderPage(browser, id, job).then(
+      renderPage(page, id, job).then(
         ({ html, ...result }) => void send({ type: 'done', id, result, html: Buffer.from(html) }),
         (error: unknown) => {
           const { code, message: text } = error as { code?: unknown; message?: unknown };

@@ -15,14 +15,28 @@ const MARK = '$bytes';
 export function encodeFrame(message: object): Buffer[] {
   const bytes: Uint8Array[] = [];
   let at = 0;
+  const mark = (original: Uint8Array) => {
+    bytes.push(original);
+    at += original.byteLength;
+    return { [MARK]: [at - original.byteLength, original.byteLength] };
+  };
   const head = Buffer.from(
-    // The value as it was, not as its toJSON gives it (a Buffer's is an array of numbers).
+    // The value as it was, not as its toJSON gives it (a Buffer's is an array of numbers). An
+    // object's bytes are marked as the object is reached, before JSON.stringify reads them: it
+    // calls a value's toJSON before the replacer sees it, and a Buffer's made that array of every
+    // byte (a 26 KB script's took 0.2-0.6 ms) only for the mark to take its place.
     JSON.stringify(message, function (this: Record<string, unknown>, key, value: unknown) {
       const original = this[key];
-      if (!(original instanceof Uint8Array)) return value;
-      bytes.push(original);
-      at += original.byteLength;
-      return { [MARK]: [at - original.byteLength, original.byteLength] };
+      if (original instanceof Uint8Array) return mark(original);
+      if (typeof value !== 'object' || value === null) return value;
+      let marked: Record<string, unknown> | undefined;
+      for (const name of Object.keys(value)) {
+        const item = (value as Record<string, unknown>)[name];
+        if (!(item instanceof Uint8Array)) continue;
+        marked ??= Array.isArray(value) ? ([...(value as unknown[])] as unknown as Record<string, unknown>) : { ...value };
+        marked[name] = mark(item);
+      }
+      return marked ?? value;
     }),
   );
   if (head.length > HEAD_LIMIT) throw new RangeError(`a message's JSON is longer than ${HEAD_LIMIT} bytes`);

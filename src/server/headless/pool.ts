@@ -3,7 +3,8 @@
 // killed, so nothing a page changes in its process (a prototype, happy-dom's shared classes)
 // reaches another state's snapshot. Spares are started ahead (once the first render's process is
 // ready, then kept: one, or up to `spares` while renders overlap), so a render does not wait for a
-// start; with `spares` 0, each render starts its own.
+// start; with `spares` 0, each render starts its own. A render that takes a ready spare has its
+// replacement started once it is over, not while its page runs.
 // Every request a page makes comes back here and is answered by the gate (headless/gate.ts). The server holds at most one frame of
 // `maxSnapshotBytes` and request bodies of as much again per page process; a process that asks
 // for more, stays silent past the renderer's timeoutMs plus GRACE_MS, or whose resident memory
@@ -68,6 +69,8 @@ export interface PoolOptions extends ChildOptions {
 /** A started process, and who hears it: nobody while it is a spare, its render once taken. */
 interface Slot {
   process: PageProcess;
+  /** True once its process said it is ready. */
+  ready: boolean;
   message(message: FromChild): void;
   ended(why: string): void;
 }
@@ -97,6 +100,7 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
 
   function start(): Slot {
     const slot: Slot = {
+      ready: false,
       message: () => {},
       ended: () => void spares.splice(spares.indexOf(slot) >>> 0, 1),
       process: startPageProcess(args, Math.max(maxSnapshotBytes, PART), {
@@ -104,6 +108,10 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
         ended: (why) => slot.ended(why),
       }),
     };
+    slot.process.ready.then(
+      () => void (slot.ready = true),
+      () => {},
+    );
     return slot;
   }
 
@@ -117,8 +125,11 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
     closed = false;
     const slot = spares.shift() ?? start();
     taken.add(slot);
-    // Spares start once this one is ready: a render that waits for a start does not share the CPU with them.
-    void slot.process.ready.catch(() => {}).then(topUp);
+    // Spares start once this one is ready: a render that waits for a start does not share the CPU
+    // with them. A spare taken ready is replaced once its render is over (finish, in renderOn): a
+    // process start is a core's worth of CPU for most of a second, and the spawn itself holds the
+    // server's event loop, which the render's page waits on for every request it makes.
+    if (!slot.ready) void slot.process.ready.catch(() => {}).then(topUp);
     return slot;
   }
 
@@ -144,6 +155,8 @@ export function pagePool(options: PoolOptions): HeadlessRenderer {
         taken.delete(slot);
         // One page a process: whatever its page did to it ends here.
         page.kill('its render is over');
+        // Spares are topped up once the render's result has gone on its way (a later turn).
+        setImmediate(topUp);
         const cause = fault && ` (${printable(fault, MAX_CAUSE)})`;
         if (error === null && result)
           resolve(cause && (result.status ?? 200) >= 500 ? { ...result, error: (result.error ?? '') + cause } : result);
