@@ -20,6 +20,7 @@ import { failureText, pageOutcome, serializePage, useIsValueKey, waitUntilSettle
 import { frameReader, writeFrame } from './frames.js';
 import {
   MAX_FRAME,
+  NO_HAPPY_DOM,
   PART,
   sendAnswer,
   type ChildOptions,
@@ -207,7 +208,7 @@ start().then(serve, (error: unknown) => {
   const missing = (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') && String(message).includes("'happy-dom");
   process.stderr.write(
     missing
-      ? 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom\n'
+      ? `${NO_HAPPY_DOM}\n`
       : // One line: the server names the last, and require()'s message goes on with its require stack.
         `the page process could not start: ${String(message ?? error).split('\n')[0]}\n`,
   );

@@ -12,7 +12,7 @@ import { countOption, optionsOf, positiveOption, SnapshotError } from '../errors
 import { pagePool, SPARES, type HeadlessRenderer } from './pool.js';
 import { buildOf } from '../build-id.js';
 import { checkOrigin } from '../urls.js';
-import { MAX_FRAME, MAX_SNAPSHOT_BYTES } from './protocol.js';
+import { MAX_FRAME, MAX_SNAPSHOT_BYTES, NO_HAPPY_DOM } from './protocol.js';
 
 /** The least `memoryLimitMb`: a page process holds about 100 MB once happy-dom is loaded. */
 const MIN_MEMORY_MB = 128;
@@ -70,7 +70,7 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   try {
     createRequire(import.meta.url).resolve('happy-dom');
   } catch (error) {
-    throw new SnapshotError('BAD_OPTION', 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom', {
+    throw new SnapshotError('BAD_OPTION', NO_HAPPY_DOM, {
       cause: error,
     });
   }

@@ -19,6 +19,9 @@ export interface GateRequest {
   body: Uint8Array | null;
 }
 
+/** What the renderer says, at its start or in a page process's failure, where happy-dom is not installed. */
+export const NO_HAPPY_DOM = 'headlessRenderer needs the optional peer dependency happy-dom: npm install happy-dom';
+
 /** The page's answer: a response, or `null` for a network error. */
 export type GateAnswer = { status: number; statusText: string; headers: Array<[string, string]>; body: Uint8Array } | null;
 
