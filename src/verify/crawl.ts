@@ -5,11 +5,12 @@
 // no URL robots.txt disallows for Googlebot is fetched.
 
 import { CodecError, hasEscapedFragment, isUglyUrl, toPrettyUrl, toUglyUrl } from '../url/codec.js';
-import { canonicalProblems, fragmentProblem } from './addresses.js';
+import { canonicalProblems } from './addresses.js';
 import { cleanUrlOf, crawlAsAgents } from './agents.js';
 import { deadline, type Deadline } from './deadline.js';
 import { disallowedWarning } from './disallowed.js';
 import { fetchProblem, MAX_PAGE_BYTES, siteFetch, type Fetched } from './fetch.js';
+import { createFrontier } from './frontier.js';
 import { alternateProblems, listedProblems } from './listed.js';
 import { readPage, saysNoindex, type PageFacts } from './page.js';
 import { previewWarning } from './preview.js';
@@ -55,9 +56,6 @@ export interface VerifyOptions {
   onProgress?: (done: number, known: number, url: string) => void;
 }
 
-// The longest URL crawled: nginx and Apache refuse a longer request line (414) by default.
-const URL_MAX = 8192;
-
 /**
  * The URL a crawl from `start` begins at: an ugly URL is the `#!` URL of the state it names (an old
  * URL a crawler kept, checked as it is), never a link to refuse. Throws `CodecError` for one that
@@ -83,77 +81,9 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   if (!Number.isSafeInteger(maxPageBytes) || maxPageBytes <= 0)
     throw new RangeError(`maxPageBytes must be a whole number of bytes above 0, got ${JSON.stringify(maxPageBytes)}`);
   const origin = new URL(start).origin;
-  const known = new Set<string>();
-  const queue: string[] = [];
   const states: StateReport[] = [];
-  // Each URL crawled that a sitemap lists, and the sitemap that listed it first; each one an hreflang
-  // alternate names, and the page that named it first.
-  const listed = new Map<string, string>();
-  const alternated = new Map<string, string>();
-
+  const { queue, listed, alternated, enqueue } = createFrontier(origin, maxStates);
   const get = siteFetch(origin, timeoutMs, maxPageBytes);
-
-  /**
-   * Queues the state a link names, once and up to maxStates, or tells `problems` why it is not
-   * crawled (off the origin, too long, an ugly URL). A #! URL is crawled with its fragment, any other
-   * without. `where` says where the link stands, for the messages; `from`, what gives it: a sitemap
-   * or an hreflang alternate gives a page's address, where a fragment is a fault of its own.
-   */
-  const enqueue = (
-    href: string,
-    base: string,
-    problems: Problem[],
-    where: string,
-    from: 'link' | 'alternate' | 'sitemap' = 'link',
-  ): void => {
-    const fromSitemap = from === 'sitemap';
-    let url: URL;
-    try {
-      url = new URL(href, base);
-    } catch {
-      return;
-    }
-    if (url.origin !== origin || !/^https?:$/.test(url.protocol)) {
-      // A sitemap may list only URLs of its own origin (sitemaps.org); crawlers skip the others.
-      if (fromSitemap && /^https?:$/.test(url.protocol))
-        addProblem(problems, {
-          code: 'OFF_ORIGIN',
-          message: `${where} lists ${url.href}, not on ${origin}: crawlers skip a sitemap's URLs on another origin (write it with this site's origin); not crawled`,
-        });
-      return;
-    }
-    // Kept in the queue and in every report of the state it names: a page chooses its length.
-    if (url.href.length > URL_MAX) {
-      addProblem(problems, {
-        code: 'LONG_URL',
-        message: `${where} points at a URL of ${url.href.length} characters (${url.href.slice(0, 100)}…), which servers refuse (414): not followed`,
-      });
-      return;
-    }
-    if (hasEscapedFragment(url.href)) {
-      addProblem(problems, {
-        code: fromSitemap ? 'UGLY_SITEMAP' : 'UGLY_LINK',
-        message: `${where} points at the ugly URL ${url.href}; crawlers do not follow those`,
-      });
-      return;
-    }
-    const fragment = from === 'link' ? null : fragmentProblem(url, `${where} ${fromSitemap ? 'lists' : 'is'}`);
-    if (fragment) addProblem(problems, fragment);
-    // Google reads an hreflang alternate only fully qualified (scheme and host), and ignores the rest.
-    else if (from === 'alternate' && !/^[a-z][a-z\d+.-]*:/i.test(href.trim()))
-      addProblem(problems, {
-        code: 'RELATIVE_ALTERNATE',
-        message: `${where} is ${JSON.stringify(href)}, not a full URL: Google ignores an hreflang alternate without its scheme and host; give it ${url.href}`,
-      });
-    if (!url.hash.startsWith('#!')) url.hash = '';
-    // Only a state crawled is checked against its listing: what is kept is bounded by maxStates.
-    if (!known.has(url.href) && known.size >= maxStates) return;
-    if (fromSitemap && !listed.has(url.href)) listed.set(url.href, base);
-    if (from === 'alternate' && !alternated.has(url.href)) alternated.set(url.href, base);
-    if (known.has(url.href)) return;
-    known.add(url.href);
-    queue.push(url.href);
-  };
 
   const first = startUrl(start);
   enqueue(first, first, [], 'start');
