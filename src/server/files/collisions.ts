@@ -4,6 +4,8 @@
 // `books/1/index.html` are one file there, and `Books/1/index.html` and `books/2/index.html` share a
 // folder, which a copy to a case-sensitive disk would then name for one of the two states only.
 // Names are ASCII (paths.ts), so folding is ASCII lower case. Whoever claims a name first keeps it.
+// Two states can also name the very same file: `/a/` is a location of its own (the pattern `/a/`
+// does not match `/a`), and both are `a/index.html`; the later claim of a file is a collision too.
 
 import type { AppLocation } from '../../url/location.js';
 import { snapshotPath } from './paths.js';
@@ -43,7 +45,8 @@ function prefixes(file: string): string[] {
 export function createFileClaims(): FileClaims {
   // Folded prefix -> the spelling claimed files hold it in.
   const held = new Map<string, Holder>();
-  const claimed = new Set<string>();
+  // Claimed file -> the state that claimed it.
+  const claimed = new Map<string, AppLocation>();
 
   function check(file: string): Collision | null {
     for (const prefix of prefixes(file)) {
@@ -56,10 +59,11 @@ export function createFileClaims(): FileClaims {
   return {
     check,
     claim(location, file) {
-      if (claimed.has(file)) return null;
+      const owner = claimed.get(file);
+      if (owner !== undefined) return owner === location ? null : { holder: owner, held: file };
       const collision = check(file);
       if (collision) return collision;
-      claimed.add(file);
+      claimed.set(file, location);
       for (const prefix of prefixes(file)) {
         const key = prefix.toLowerCase();
         const holder = held.get(key);
@@ -81,6 +85,8 @@ export function createFileClaims(): FileClaims {
 
 /** A collision as a sentence: which state's file or folder a file would be. */
 export function describeCollision(file: string, { holder, held }: Collision): string {
+  if (held === file)
+    return `its file ${JSON.stringify(file)} is the file of ${JSON.stringify(holder)} too: a path with and without a last "/" names one file`;
   return (
     `its file ${JSON.stringify(file)} collides with ${JSON.stringify(held)} of ${JSON.stringify(holder)}: ` +
     'names that differ only in case are one name on a case-insensitive file system (macOS, Windows)'

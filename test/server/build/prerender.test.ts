@@ -224,6 +224,20 @@ describe('prerender', () => {
     }
   });
 
+  it('fails a state whose file is the one of a state with a trailing "/", and never overwrites it', async () => {
+    // `/a/` and `/a` are two states (the pattern `/a/` does not match `/a`), and both would be `a/index.html`.
+    const table = createRoutes([
+      { path: '/a/', render: () => '<p>slash</p>' },
+      { path: '/a', render: () => '<p>bare</p>' },
+    ]);
+    const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com', concurrency: 1 });
+    expect(report).toMatchObject({ total: 2, written: 1, failed: 1 });
+    expect(report.failures).toEqual([
+      { location: '/a', error: 'its file "a/index.html" is the file of "/a/" too: a path with and without a last "/" names one file' },
+    ]);
+    expect(readFileSync(path.join(dir, 'a/index.html'), 'utf8')).toContain('<p>slash</p>');
+  });
+
   it("fails a state whose file differs only in case from an earlier state's, on every platform, and never overwrites it", async () => {
     const table = createRoutes([
       {

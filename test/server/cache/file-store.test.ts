@@ -54,6 +54,13 @@ describe('fileStore', () => {
     expect(await store.get('/a\0b')).toBeUndefined();
   });
 
+  it('never writes a state over the one that differs from it only by a last "/" (one file, a/index.html)', async () => {
+    const store = fileStore(dir);
+    await store.set('/a/', snap('<p>slash</p>'), Infinity);
+    await store.set('/a', snap('<p>bare</p>'), Infinity);
+    expect(readFileSync(path.join(dir, 'a/index.html'), 'utf8')).toBe('<p>slash</p>');
+  });
+
   it('deletes, and ignores files that are not snapshots', async () => {
     const store = fileStore(dir);
     await store.set('/a', snap('a'), Infinity);

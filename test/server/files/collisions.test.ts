@@ -25,6 +25,13 @@ describe('createFileClaims', () => {
     expect(claims.claim('/second', second)).toBeNull();
   });
 
+  it('finds a state with a trailing "/" whose file is the one of the state without it', () => {
+    const claims = createFileClaims();
+    expect(claims.claim('/about/', 'about/index.html')).toBeNull();
+    expect(claims.claim('/about', 'about/index.html')).toEqual({ holder: '/about/', held: 'about/index.html' });
+    expect(claims.claim('/about/', 'about/index.html')).toBeNull();
+  });
+
   it('gives a name back once every file holding it is released, and ignores a file never claimed', () => {
     const claims = createFileClaims();
     claims.claim('/Books/1', 'Books/1/index.html');
@@ -41,6 +48,12 @@ describe('createFileClaims', () => {
   it('says which state holds the name', () => {
     expect(describeCollision('books/1/index.html', { holder: '/Books/1', held: 'Books' })).toBe(
       'its file "books/1/index.html" collides with "Books" of "/Books/1": names that differ only in case are one name on a case-insensitive file system (macOS, Windows)',
+    );
+  });
+
+  it('says when a state names the very file of another', () => {
+    expect(describeCollision('a/index.html', { holder: '/a/', held: 'a/index.html' })).toBe(
+      'its file "a/index.html" is the file of "/a/" too: a path with and without a last "/" names one file',
     );
   });
 
