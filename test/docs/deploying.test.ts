@@ -442,4 +442,29 @@ describe(SECTIONS.visitors, () => {
     expect(router.current?.location).toBe('/login?next=/post');
     router.destroy();
   });
+
+  it('runs the recipe of a rule for some states: the others stay public, and out of the sitemap go the guarded', async () => {
+    const { folder, recipes } = app(SECTIONS.perUser, {});
+    for (const recipe of recipes) folder.write(recipe);
+    const { snapshots } = await folder.run<{ snapshots: SnapshotHandler }>('server.js');
+    const { port } = await serve(snapshots.node);
+    const open = await asBot(port, '/jobs/1', { cookie: 'user=ann' });
+    expect([open.status, open.headers['cache-control'], open.body.includes('<h1>A job</h1>')]).toEqual([200, 'public, max-age=300', true]);
+    const guarded = await asBot(port, '/jobs/2');
+    expect([guarded.status, guarded.headers['cache-control'], guarded.headers.location]).toEqual([
+      302,
+      'private, no-store',
+      'https://example.com/login?next=/jobs/2',
+    ]);
+    const member = await asBot(port, '/jobs/2', { cookie: 'user=ann' });
+    expect([member.status, member.headers['cache-control'], member.body.includes('<h1>A job</h1>')]).toEqual([
+      200,
+      'private, no-store',
+      true,
+    ]);
+    const { routes } = await folder.load<{ routes: RouteTable }>('routes.js');
+    const listed: string[] = [];
+    for await (const location of routes.locations()) listed.push(location);
+    expect(listed).toEqual(['/', '/login', '/jobs/1']);
+  });
 });
