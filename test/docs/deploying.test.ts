@@ -313,6 +313,11 @@ describe(SECTIONS.assets, () => {
           'Not Found',
         ]);
       }
+    // The shell's own file is no page of its own: a 301 to the base, for a bot and a browser.
+    for (const ask of [asBot, asBrowser]) {
+      const reply = await ask(port, '/index.html');
+      expect([reply.status, reply.headers.location, reply.body.includes('<script')]).toEqual([301, '/', false]);
+    }
     // Pages: the shell for a browser (a document, or fetch), the snapshot for a bot, a route ending in .xml.
     expect(isShell(await asBrowser(port, '/books/1', { 'sec-fetch-dest': 'document' }))).toBe(true);
     expect(isShell(await asBrowser(port, '/books/1', { 'sec-fetch-dest': 'empty' }))).toBe(true);
