@@ -313,6 +313,11 @@ describe(SECTIONS.assets, () => {
           'Not Found',
         ]);
       }
+    // The shell's own file is no page of its own: a 301 to the base, for a bot and a browser.
+    for (const ask of [asBot, asBrowser]) {
+      const reply = await ask(port, '/index.html');
+      expect([reply.status, reply.headers.location, reply.body.includes('<script')]).toEqual([301, '/', false]);
+    }
     // Pages: the shell for a browser (a document, or fetch), the snapshot for a bot, a route ending in .xml.
     expect(isShell(await asBrowser(port, '/books/1', { 'sec-fetch-dest': 'document' }))).toBe(true);
     expect(isShell(await asBrowser(port, '/books/1', { 'sec-fetch-dest': 'empty' }))).toBe(true);
@@ -441,5 +446,30 @@ describe(SECTIONS.visitors, () => {
     await router.start();
     expect(router.current?.location).toBe('/login?next=/post');
     router.destroy();
+  });
+
+  it('runs the recipe of a rule for some states: the others stay public, and out of the sitemap go the guarded', async () => {
+    const { folder, recipes } = app(SECTIONS.perUser, {});
+    for (const recipe of recipes) folder.write(recipe);
+    const { snapshots } = await folder.run<{ snapshots: SnapshotHandler }>('server.js');
+    const { port } = await serve(snapshots.node);
+    const open = await asBot(port, '/jobs/1', { cookie: 'user=ann' });
+    expect([open.status, open.headers['cache-control'], open.body.includes('<h1>A job</h1>')]).toEqual([200, 'public, max-age=300', true]);
+    const guarded = await asBot(port, '/jobs/2');
+    expect([guarded.status, guarded.headers['cache-control'], guarded.headers.location]).toEqual([
+      302,
+      'private, no-store',
+      'https://example.com/login?next=/jobs/2',
+    ]);
+    const member = await asBot(port, '/jobs/2', { cookie: 'user=ann' });
+    expect([member.status, member.headers['cache-control'], member.body.includes('<h1>A job</h1>')]).toEqual([
+      200,
+      'private, no-store',
+      true,
+    ]);
+    const { routes } = await folder.load<{ routes: RouteTable }>('routes.js');
+    const listed: string[] = [];
+    for await (const location of routes.locations()) listed.push(location);
+    expect(listed).toEqual(['/', '/login', '/jobs/1']);
   });
 });
