@@ -142,6 +142,7 @@ export function setUpHandler(options: SnapshotHandlerOptions): HandlerSetup {
     waitMs: timeoutMs,
     lockTtlMs: Math.min(LOCK_TTL_MS, timeoutMs),
     isPrivate,
+    isRouted: (key) => routes.match(key) !== null,
   });
   const snapshots = createSnapshotSource({
     routes,

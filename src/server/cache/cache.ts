@@ -40,6 +40,12 @@ export interface SnapshotCacheOptions {
   now?: () => number;
   /** Whether a rendered snapshot is private to the request it was made for (it read `request`): never kept. Default: none is. */
   isPrivate?: (snapshot: StoredSnapshot) => boolean;
+  /**
+   * Whether a route of the table has the state. A store's 200 for one no route has is another
+   * state's page: a file two spellings share (fileStore keeps `/a/` as a/index.html, which `/a`
+   * names too). It is a miss, and stays in the store for its own state. Default: every state has one.
+   */
+  isRouted?: (key: AppLocation) => boolean;
 }
 
 /** Whether two snapshots read from a store are one: the same answer comes of each. */
@@ -77,7 +83,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Builds the cache over a store. */
 export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCache {
-  const { store, ttlMs, build, onError, waitMs = Infinity, lockTtlMs = 10_000, isPrivate = () => false } = options;
+  const { store, ttlMs, build, onError, waitMs = Infinity, lockTtlMs = 10_000, isPrivate = () => false, isRouted } = options;
   const now = options.now ?? Date.now;
   // Served: a snapshot of this build, still fresh. One of another build names another deploy's
   // hashed assets (a page whose scripts 404); it is a miss, rendered again and kept over.
@@ -126,7 +132,7 @@ export function createSnapshotCache(options: SnapshotCacheOptions): SnapshotCach
       fault('read', error);
       return undefined;
     }
-    if (servable(found)) return remember(key, found);
+    if (servable(found)) return found.status === 200 && isRouted?.(key) === false ? undefined : remember(key, found);
     recent?.delete(key);
     // Stale here (this clock may run ahead of the one that set its expiry), or another build's:
     // forgotten, but if another process found it first, forgot it and is rendering the state, its

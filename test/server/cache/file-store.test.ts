@@ -93,6 +93,27 @@ describe('fileStore', () => {
     expect((await handler.render('/books/1')).html).toContain('<p>rendered 1</p>');
   });
 
+  it("never serves a last-slash state's file at the spelling without it, which no route has (a 404)", async () => {
+    // `/about/` and `/about` are one file, about/index.html; the table has the first alone.
+    await writeInside(dir, 'about/index.html', '<!DOCTYPE html><p>about</p>');
+    await writeManifest(dir, 'v1');
+    const routes = createRoutes([{ path: '/about/', render: () => '<p>about</p>' }]);
+    const handler = createSnapshotHandler({
+      routes,
+      origin: 'https://example.com',
+      build: 'v1',
+      cache: { store: fileStore(dir), ttlMs: Infinity },
+    });
+    expect(await handler.render('/about/')).toMatchObject({ status: 200, html: '<!DOCTYPE html><p>about</p>' });
+    for (let i = 0; i < 2; i++) {
+      const bare = await handler.render('/about');
+      expect([bare.status, bare.html.includes('<p>about</p>')]).toEqual([404, false]);
+    }
+    // Left where it is, for its own state.
+    expect(readFileSync(path.join(dir, 'about/index.html'), 'utf8')).toBe('<!DOCTYPE html><p>about</p>');
+    expect((await handler.render('/about/')).status).toBe(200);
+  });
+
   it('re-renders a prerendered snapshot older than the TTL', async () => {
     await writeInside(dir, 'index.html', 'old');
     const routes = createRoutes([{ path: '/', render: () => 'new' }]);
