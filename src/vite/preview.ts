@@ -11,7 +11,7 @@ import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runnerImport, type ResolvedConfig } from 'vite';
 import { createSnapshotHandler, fileStore, type SnapshotStore } from '../server/index.js';
-import { SHELL_FILE } from './build.js';
+import { SHELL_FILE } from '../server/files/manifest.js';
 import { allowsHost } from './hosts.js';
 import { routesFile, type Settings } from './options.js';
 import { appHandlerOptions, ENTRY, entryHooks, loadApp, namingTheOutlet } from './views.js';
