@@ -86,9 +86,9 @@ describe('the source layout', () => {
     [
       // Vite's plugin uses the server through its public entry; with the CLI, urls.ts's option checks
       // and the routes module's rule (cli/routes-module.ts). Never client/: the plugin runs in Node.
-      "vite/ imports only the core, the server's entry and option checks, and the routes module's rule",
+      "vite/ imports only the core, the server's entry, option checks and folder manifest, and the routes module's rule",
       (f: string) => f.startsWith('src/vite/'),
-      /^src\/(?!(url|routes|contract|env|vite)\/|index\.ts$|server\/(index|urls)\.ts$|cli\/routes-module\.ts$)/,
+      /^src\/(?!(url|routes|contract|env|vite)\/|index\.ts$|server\/(index|urls|files\/manifest)\.ts$|cli\/routes-module\.ts$)/,
     ],
     // The React binding: the browser's part over the client router and the core; its server entry
     // over the server's public entry, the core and the browser's part it renders (never mount.ts,

@@ -11,11 +11,9 @@ import path from 'node:path';
 import type { Logger } from 'vite';
 import type { AnyRoute, RouteTable } from '../index.js';
 import { prerender, robotsTxt, sitemap, type PrerenderReport, type ProgressStream, type SnapshotRenderer } from '../server/index.js';
+import { SHELL_FILE } from '../server/files/manifest.js';
 import type { Settings } from './options.js';
 import { namingTheOutlet } from './views.js';
-
-/** The built shell's copy in the build's folder, beside prerender's `.crawlable-router.json`. */
-export const SHELL_FILE = '.crawlable-router.shell.html';
 
 /** The failures listed in a build's error, the rest counted. */
 const LISTED = 20;

@@ -101,6 +101,21 @@ export function routesFile(settings: Settings, root: string): string {
 }
 
 /**
+ * The module a load error was thrown in, from its stack: the first frame that names a plain path,
+ * as Vite's module runner names the modules it evaluates (the app's own: `src/widget.ts`), not a
+ * `file:` URL or `node:` (Vite, Node, a package Node loaded). A file, not a line: the runner of
+ * `vite build` and `vite preview` names lines of the transformed code. Null when none.
+ */
+function thrownIn(error: unknown): string | null {
+  const stack = typeof (error as Error)?.stack === 'string' ? (error as Error).stack! : '';
+  for (const line of stack.split('\n')) {
+    const frame = /^\s+at (?:.*\()?(\/[^():]*|[A-Za-z]:\\[^():]*):\d+:\d+\)?$/.exec(line);
+    if (frame) return frame[1]!;
+  }
+  return null;
+}
+
+/**
  * The route table of the routes module, loaded by `load` (Vite's module runner): the command line's
  * rule (a default or `routes` export; an array of routes is made a table with Vite's base). A module
  * that does not load, or exports no table, is a BAD_OPTION naming the file.
@@ -115,9 +130,11 @@ export async function loadTable(
   try {
     module = await load(file);
   } catch (error) {
+    const message = (error as Error)?.message ?? String(error);
+    const where = thrownIn(error);
     throw new SnapshotError(
       'BAD_OPTION',
-      `crawlableRouter: cannot load the routes module ${settings.routes}: ${(error as Error)?.message ?? String(error)}`,
+      `crawlableRouter: cannot load the routes module ${settings.routes}: ${message}${where && !message.includes(where) ? ` (thrown in ${where})` : ''}`,
       {
         cause: error,
       },

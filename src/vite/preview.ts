@@ -3,15 +3,16 @@
 // there), of the build the folder names, with the built shell `vite build` kept beside it. A state
 // with no file (a 404, one no entries() listed) is rendered from the table's hooks into that shell.
 // Browsers at clean URLs get that shell, as from the library's server (Vite's fallback would give
-// them index.html, the home page's snapshot); assets go on to Vite's static server. The routes
+// them index.html, the home page's snapshot); assets go on to Vite's static server, and a chunk
+// the build has no file for is a 404, not that fallback. The routes
 // module is loaded once, with Vite's `runnerImport`: a preview shows one build.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { runnerImport, type ResolvedConfig } from 'vite';
 import { createSnapshotHandler, fileStore, type SnapshotStore } from '../server/index.js';
-import { SHELL_FILE } from './build.js';
+import { SHELL_FILE } from '../server/files/manifest.js';
 import { allowsHost } from './hosts.js';
 import { routesFile, type Settings } from './options.js';
 import { appHandlerOptions, ENTRY, entryHooks, loadApp, namingTheOutlet } from './views.js';
@@ -69,5 +70,30 @@ export async function previewMiddleware(
     }),
   );
   const { allowedHosts, https } = config.preview;
-  return (req, res, next) => (allowsHost(req.headers.host, allowedHosts, https) ? void handler.node(req, res, next).catch(next) : next());
+  // Vite's folder of hashed chunks in the build (`assets`), and its URL path (`/assets/`).
+  const assetsDir = (config.environments['client'] ?? config).build.assetsDir.replace(/^\/+|\/+$/g, '');
+  const chunks = { dir: path.resolve(outDir, assetsDir), path: `${app.routes.base}${assetsDir}/` };
+  return (req, res, next) => {
+    if (!allowsHost(req.headers.host, allowedHosts, https)) return next();
+    // A chunk the build has no file for (an earlier build's, asked for by a tab open across a
+    // rebuild) gets a 404, as from the library's server behind a static one, not Vite's fallback:
+    // index.html, the home page's snapshot, with 200 (a MIME error in the browser).
+    const passOn = (error?: unknown) =>
+      error === undefined && (req.method === 'GET' || req.method === 'HEAD') && missing(chunks, req.url ?? '/')
+        ? void res.writeHead(404, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' }).end('Not Found')
+        : next(error);
+    void handler.node(req, res, passOn).catch(next);
+  };
+}
+
+/** Whether `url` lies under the chunks' URL path and names no file in their folder. */
+function missing(chunks: { dir: string; path: string }, url: string): boolean {
+  const pathname = url.split(/[?#]/, 1)[0] ?? '';
+  if (!pathname.startsWith(chunks.path)) return false;
+  try {
+    const file = path.resolve(chunks.dir, decodeURIComponent(pathname.slice(chunks.path.length)));
+    return !(file.startsWith(chunks.dir + path.sep) && statSync(file).isFile());
+  } catch {
+    return true;
+  }
 }

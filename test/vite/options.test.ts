@@ -68,6 +68,18 @@ describe('crawlableRouter options', () => {
     await expect(viteBuild(site)).rejects.toThrow(/crawlableRouter: cannot load the routes module routes\.ts: .*nowhere/);
   });
 
+  it('names the module that threw while the routes module loaded (a view that reads window at import)', async () => {
+    // The loader's message alone ("window is not defined") named no file, and Vite prints the
+    // plugin's error without its cause: the app's author had to guess which import it was.
+    const site = await app({
+      'routes.ts': "import { width } from './widget';\nexport default [{ path: '/', title: String(width) }];\n",
+      'widget.ts': 'export const width = window.innerWidth;\n',
+    });
+    const error = /crawlableRouter: cannot load the routes module routes\.ts: window is not defined \(thrown in \S*widget\.ts\)/;
+    await expect(devServer(site)).rejects.toThrow(error);
+    await expect(viteBuild(site)).rejects.toThrow(error);
+  });
+
   it("makes a table of an exported array of routes, under Vite's base", async () => {
     const site = await app({
       'routes.ts': "export default [{ path: '/', title: 'Home', render: () => '<h1>Home</h1>' }];\n",

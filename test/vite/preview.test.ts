@@ -71,6 +71,21 @@ describe('vite preview with crawlableRouter', () => {
     expect(asset.headers.get('content-type')).toMatch(/javascript/);
   });
 
+  it("answers a chunk the build has no file for with 404, not Vite's fallback: the home page's snapshot with 200", async () => {
+    // A tab open across a rebuild asks for a chunk of the earlier build: Vite's SPA fallback gave it
+    // index.html, which the build made the home page's snapshot, as a 200 HTML page (a MIME error
+    // in the browser), where the library's server leaves it to the static server's 404.
+    for (const agent of [BROWSER, BOT]) {
+      const gone = await get(`${url}assets/index-gone1234.js`, agent);
+      expect([gone.status, gone.body.includes('<h1>Books</h1>')]).toEqual([404, false]);
+    }
+    expect((await fetch(`${url}assets/index-gone1234.js`, { method: 'HEAD' })).status).toBe(404);
+    // The build's files still go on to Vite.
+    const script = /src="\/(assets\/index-[\w-]+\.js)"/.exec((await get(`${url}books/1`, BROWSER)).body)?.[1];
+    expect((await get(`${url}${script}`, BROWSER)).status).toBe(200);
+    expect((await get(`${url}sitemap.xml`, BOT)).status).toBe(200);
+  });
+
   it('leaves the build folder as the build wrote it', async () => {
     await get(`${url}books/99`, BOT);
     await get(`${url}?_escaped_fragment_=/books/3`, BOT);

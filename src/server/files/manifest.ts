@@ -9,6 +9,13 @@ import { writeInside } from './folder.js';
 /** The manifest's name at the top of a folder of snapshots. */
 export const MANIFEST = '.crawlable-router.json';
 
+/**
+ * The built shell `vite build` keeps beside the manifest of a folder it prerendered into, whose
+ * index.html is then the home page's snapshot: `vite preview`, or a headless renderer of that
+ * folder, serves it as the app's page.
+ */
+export const SHELL_FILE = '.crawlable-router.shell.html';
+
 /** Whether a snapshot's file (`a/index.html`) would stand where the manifest goes. */
 export const takesManifestName = (file: string): boolean => file.split('/', 1)[0]?.toLowerCase() === MANIFEST;
 

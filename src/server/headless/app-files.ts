@@ -39,9 +39,10 @@ export function contentType(file: string): string {
 /**
  * The path under `root` that a URL path names, or null when the path lies outside `base` or would
  * leave `root`: a segment that decodes to a hidden name (`.env`, `.`, `..`) or holds `/`, `\` or NUL,
- * or a malformed escape.
+ * or a malformed escape. `hidden` allows hidden names but `.` and `..`, for a path the server was
+ * given (its shell), never for one a page asks for.
  */
-export function filePath(root: string, base: string, pathname: string): string | null {
+export function filePath(root: string, base: string, pathname: string, hidden = false): string | null {
   if (!pathname.startsWith(base)) return null;
   const parts: string[] = [];
   for (const segment of pathname.slice(base.length).split('/')) {
@@ -52,7 +53,13 @@ export function filePath(root: string, base: string, pathname: string): string |
       return null;
     }
     // A hidden name (`.env`, `.git/`) is never the app's to load, as static servers hide it; `.` and `..` are among them.
-    if (name[0] === '.' || /[/\\\0]/.test(name) || path.isAbsolute(name) || /^[A-Za-z]:$/.test(name)) return null;
+    if (
+      (name[0] === '.' && (!hidden || name === '.' || name === '..')) ||
+      /[/\\\0]/.test(name) ||
+      path.isAbsolute(name) ||
+      /^[A-Za-z]:$/.test(name)
+    )
+      return null;
     if (name !== '') parts.push(name);
   }
   const file = path.join(root, ...parts);
@@ -63,10 +70,10 @@ export function filePath(root: string, base: string, pathname: string): string |
 export interface AppFolder {
   /** The folder's real path. */
   readonly root: string;
-  /** The file a URL path names, if it is a regular file inside the folder (symlinks resolved) of at most MAX_FRAME bytes. */
-  find(base: string, pathname: string): Promise<string | null>;
+  /** The file a URL path names, if it is a regular file inside the folder (symlinks resolved) of at most MAX_FRAME bytes; a hidden one only when `hidden` (the server's shell). */
+  find(base: string, pathname: string, hidden?: boolean): Promise<string | null>;
   /** The same, synchronously (the renderer's check of its shell when it is made). */
-  findSync(base: string, pathname: string): string | null;
+  findSync(base: string, pathname: string, hidden?: boolean): string | null;
   /** Reads a file `find` returned. */
   read(file: string): Promise<Buffer>;
 }
@@ -81,8 +88,8 @@ export function openAppFolder(folder: string): AppFolder {
   const small = (stat: Stats) => stat.isFile() && stat.size <= MAX_FRAME;
   return {
     root,
-    async find(base, pathname) {
-      const file = filePath(root, base, pathname);
+    async find(base, pathname, hidden) {
+      const file = filePath(root, base, pathname, hidden);
       if (!file) return null;
       try {
         const real = await fsp.realpath(file);
@@ -91,8 +98,8 @@ export function openAppFolder(folder: string): AppFolder {
         return null;
       }
     },
-    findSync(base, pathname) {
-      const file = filePath(root, base, pathname);
+    findSync(base, pathname, hidden) {
+      const file = filePath(root, base, pathname, hidden);
       if (!file) return null;
       try {
         const real = realpathSync(file);

@@ -16,7 +16,7 @@ import { MAX_FRAME, type GateAnswer, type GateRequest } from './protocol.js';
 /** What the gate needs to know about the app. */
 export interface Gate {
   folder: AppFolder;
-  /** The shell's URL path in the folder (`/index.html`). */
+  /** The shell's path in the folder (`/index.html`), which may be a hidden file's: the server's choice, not a page's. */
   indexPath: string;
   /** The upstream origin, or null. */
   upstream: string | null;
@@ -91,7 +91,7 @@ async function answerOnOrigin(gate: Gate, job: RenderJob, url: URL, request: Gat
     // The state's own URL is the app's page: the shell, whatever the path (an SPA's fallback). Both
     // are compared as the URL parser writes them: it escapes what a canonical location keeps raw
     // (`'` in a query), so `?q=O'Reilly` would otherwise be asked for as another URL (the upstream's).
-    const shell = await gate.folder.find('/', gate.indexPath);
+    const shell = await gate.folder.find('/', gate.indexPath, true);
     return shell ? ok(await gate.folder.read(shell), HTML_TYPE) : notFound();
   }
   const file = request.method === 'GET' ? await gate.folder.find(job.settings.base, url.pathname) : null;

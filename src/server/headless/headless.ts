@@ -11,6 +11,7 @@ import { openAppFolder, type AppFolder } from './app-files.js';
 import { countOption, optionsOf, positiveOption, SnapshotError } from '../errors.js';
 import { pagePool, SPARES, type HeadlessRenderer } from './pool.js';
 import { buildOf } from '../build-id.js';
+import { SHELL_FILE } from '../files/manifest.js';
 import { checkOrigin } from '../urls.js';
 import { MAX_FRAME, MAX_SNAPSHOT_BYTES, NO_HAPPY_DOM } from './protocol.js';
 
@@ -25,7 +26,7 @@ export type { HeadlessRenderer } from './pool.js';
 export interface HeadlessRendererOptions {
   /** The app's built folder (its index.html, scripts, styles, data), served at `base` on the app's origin. Required. */
   root: string;
-  /** The shell file in `root`, served at every state's URL. Default `'index.html'`. */
+  /** The shell file in `root`, served at every state's URL. Default `'index.html'`, or the shell `vite build` kept (`.crawlable-router.shell.html`) in a folder it prerendered into, whose index.html is the home page's snapshot. */
   index?: string;
   /** Longest wait for a page to load and settle, in ms; then the page is closed and the render fails with TIMEOUT. Default 10000. */
   timeoutMs?: number;
@@ -82,7 +83,6 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
       cause: error,
     });
   }
-  const index = options.index ?? 'index.html';
   const timeoutMs = positiveOption(options.timeoutMs, 10_000, 'timeoutMs', 'a number of milliseconds');
   const upstream = options.upstream === undefined ? null : checkOrigin(options.upstream, 'upstream');
   const upstreamMethods = methods(options.upstreamMethods, upstream);
@@ -91,8 +91,12 @@ export function headlessRenderer(options: HeadlessRendererOptions): HeadlessRend
   const pageErrors = options.pageErrors ?? 'fail';
   if (pageErrors !== 'fail' && pageErrors !== 'ignore')
     throw new SnapshotError('BAD_OPTION', `pageErrors must be 'fail' or 'ignore', got ${JSON.stringify(pageErrors)}`);
-  const indexPath = '/' + index.split('/').map(encodeURIComponent).join('/');
-  const indexFile = folder.findSync('/', indexPath);
+  const pathOf = (name: string) => '/' + name.split('/').map(encodeURIComponent).join('/');
+  // A folder `vite build` prerendered into holds the home page's snapshot as index.html, and the
+  // built shell beside it: that shell is the app's page, and its hash the folder's build.
+  const index = options.index ?? (folder.findSync('/', pathOf(SHELL_FILE), true) ? SHELL_FILE : 'index.html');
+  const indexPath = pathOf(index);
+  const indexFile = folder.findSync('/', indexPath, true);
   if (!indexFile) throw new SnapshotError('BAD_OPTION', `index ${JSON.stringify(index)} is not a file in ${JSON.stringify(options.root)}`);
   // The app's build: its index.html names its hashed assets, so a new build is a new page.
   const build = buildOf(readFileSync(indexFile, 'utf8'));

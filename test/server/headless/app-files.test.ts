@@ -50,6 +50,7 @@ describe('openAppFolder', () => {
     mkdirSync(path.join(dir, 'app', 'sub'), { recursive: true });
     mkdirSync(path.join(dir, 'outside'));
     writeFileSync(path.join(dir, 'app', 'sub', 'x.js'), 'x');
+    writeFileSync(path.join(dir, 'app', '.crawlable-router.shell.html'), 'shell');
     writeFileSync(path.join(dir, 'outside', 'secret.txt'), 'secret');
     symlinkSync(path.join(dir, 'outside'), path.join(dir, 'app', 'link'));
     symlinkSync(path.join(dir, 'app', 'sub', 'x.js'), path.join(dir, 'app', 'alias.js'));
@@ -77,6 +78,21 @@ describe('openAppFolder', () => {
     const want = expected === null ? null : path.join(folder.root, expected);
     expect(await folder.find('/', pathname)).toBe(want);
     expect(folder.findSync('/', pathname)).toBe(want);
+  });
+
+  it('finds a hidden file the server names (the shell vite build keeps), never one a page asks for', async () => {
+    const folder = openAppFolder(path.join(dir, 'app'));
+    const shell = path.join(folder.root, '.crawlable-router.shell.html');
+    expect([await folder.find('/', '/.crawlable-router.shell.html'), folder.findSync('/', '/.crawlable-router.shell.html')]).toEqual([
+      null,
+      null,
+    ]);
+    expect([
+      await folder.find('/', '/.crawlable-router.shell.html', true),
+      folder.findSync('/', '/.crawlable-router.shell.html', true),
+    ]).toEqual([shell, shell]);
+    for (const pathname of ['/../outside/secret.txt', '/%2e%2e/outside/secret.txt', '/link/secret.txt', '/.'])
+      expect([await folder.find('/', pathname, true), folder.findSync('/', pathname, true)]).toEqual([null, null]);
   });
 
   it('refuses a folder that is not a directory', () => {

@@ -10,7 +10,7 @@ import { SOON, RENDER_LIVENESS_MS } from '../../liveness.js';
 
 // The renderer starts its page processes from dist/server/headless/child.js: its tests use the
 // built package (npm test builds first), the handler too, so that errors are of one SnapshotError.
-const { createSnapshotHandler, headlessRenderer } =
+const { createSnapshotHandler, fileStore, headlessRenderer } =
   (await import('crawlable-router/server')) as typeof import('../../../src/server/index.js');
 
 // Apps whose content exists only once their own client script has run. None of them uses the
@@ -510,6 +510,39 @@ describe('headlessRenderer', () => {
       expect(read(reply.body)).toMatchObject({ title: 'Book 1', app: 'Dunenext', canonical: ['https://example.com/books/1'] });
     } finally {
       await server.close();
+    }
+  });
+
+  it("runs a folder `vite build` prerendered into with the kept shell, not index.html (the home page's snapshot), of the folder's build", async () => {
+    // `vite build` with prerendering writes the home page's snapshot as index.html and keeps the
+    // built shell as .crawlable-router.shell.html. Read as the shell, the snapshot opened every
+    // state as the home page, and its hash was not the folder's build: a handler given the folder
+    // as its fileStore threw BUILD_MISMATCH at start, and the kept shell could not be named.
+    const app = path.join(dir, 'prerendered');
+    const shell = SHELL('app.js');
+    const folderBuild = createSnapshotHandler({ routes: routes(), origin: 'https://example.com', shell }).build;
+    mkdirSync(path.join(app, 'data'), { recursive: true });
+    writeFileSync(path.join(app, 'data', 'books.json'), JSON.stringify({ 42: 'Ulysses' }));
+    writeFileSync(path.join(app, 'app.js'), `${RENDER}\nrender();`);
+    writeFileSync(
+      path.join(app, 'index.html'),
+      '<!DOCTYPE html><html><head><title>Home</title></head><body><div id="app"><h1>Home</h1></div></body></html>',
+    );
+    writeFileSync(path.join(app, '.crawlable-router.shell.html'), shell);
+    writeFileSync(path.join(app, '.crawlable-router.json'), JSON.stringify({ build: folderBuild }));
+    for (const options of [{}, { index: '.crawlable-router.shell.html' }]) {
+      const renderer = headlessRenderer({ root: app, timeoutMs: RENDER_LIVENESS_MS, spares: 0, ...options });
+      renderers.push(renderer);
+      expect(renderer.build).toBe(folderBuild);
+      const handler = createSnapshotHandler({
+        routes: routes(),
+        origin: 'https://example.com',
+        renderer,
+        cache: { store: fileStore(app), ttlMs: Infinity },
+        timeoutMs: RENDER_LIVENESS_MS,
+        onError: () => {},
+      });
+      expect(read((await handler.render('/books/42')).html)).toMatchObject({ title: 'Book 42', app: 'Ulyssesnext' });
     }
   });
 
