@@ -100,7 +100,7 @@ export const budgets = {
     gzip: 4730,
     goal: null,
   },
-  'the UMD bundle (min file)': { code: null, gzip: 9393, goal: 6144 },
+  'the UMD bundle (min file)': { code: null, gzip: 9419, goal: 6144 },
   // The binding's own bytes, `mount` included: React, ReactDOM and the router are the app's anyway.
   'the React binding (crawlable-router/react)': {
     code: `export * from 'crawlable-router/react';`,

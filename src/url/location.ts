@@ -144,7 +144,13 @@ const ORIGIN = /^(?:[a-z][a-z\d+.-]*:)?\/\/[^/?#]*/i;
  * A malformed ugly URL throws the codec's `CodecError`.
  */
 export function toLocation(url: string, options: ToLocationOptions = {}): AppLocation | null {
-  return readLocation(url, normalizeBase(options.base), readUglyUrl);
+  // As the URL parser reads a URL string: controls and spaces around it dropped, tabs and newlines
+  // dropped anywhere. Each run of them is matched once, whole: linear, where `[…]+$` would retry
+  // at every character of a long run (quadratic).
+  const text = url.replace(/[\0- ]+/g, (run, at: number) =>
+    at === 0 || at + run.length === url.length ? '' : run.replace(/[\t\n\r]/g, ''),
+  );
+  return readLocation(text, normalizeBase(options.base), readUglyUrl);
 }
 
 /**

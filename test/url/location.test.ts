@@ -45,6 +45,63 @@ describe('toLocation', () => {
   });
 
   it.each([
+    [' /books/42 ', '/books/42'],
+    ['\t\n https://example.com/books/42?tab=x\r\n', '/books/42?tab=x'],
+    ['/a/ ', '/a/'],
+    ['\u0000/x\u001f', '/x'],
+    ['/bo\toks/4\n2?t\rab=1', '/books/42?tab=1'],
+    ['/q/a b ?x= 1 ', '/q/a%20b%20?x=%201'],
+    ['/q/a\u0001b', '/q/a%01b'],
+    [' /#!/books/42 ', '/books/42'],
+    [' /?_escaped_fragment_=/books/42 ', '/books/42'],
+  ])('reads %j as the URL parser reads the string, as %s', (url, location) => {
+    expect(toLocation(url)).toBe(location);
+  });
+
+  it('reads a URL string with controls and spaces around it, and tabs and newlines in it, as the URL without them', () => {
+    const blank = fc.constantFrom(' ', '\t', '\n', '\r', '\u0000', '\u001f', '\f');
+    const part = fc.constantFrom('/', 'a', 'é', '%41', '%2F', '?', '=', '&', '#', '#!', '!', ' ', '.', '_escaped_fragment_=');
+    const cut = fc.constantFrom('\t', '\n', '\r');
+    fc.assert(
+      fc.property(
+        fc.array(part, { maxLength: 12 }),
+        fc.array(blank, { maxLength: 3 }),
+        fc.array(blank, { maxLength: 3 }),
+        fc.array(fc.tuple(fc.nat(), cut), { maxLength: 3 }),
+        (parts, before, after, cuts) => {
+          // A URL of the app: it starts with `/` and neither starts nor ends with a blank.
+          const url = `/${parts.join('')}`.replace(/[\0- ]+$/, '') || '/';
+          const noisy = [...url];
+          for (const [at, char] of cuts) noisy.splice(1 + (at % url.length), 0, char);
+          const read = (text: string) => {
+            try {
+              return toLocation(text);
+            } catch (error) {
+              return (error as Error).message;
+            }
+          };
+          expect(read(before.join('') + noisy.join('') + after.join(''))).toBe(read(url));
+        },
+      ),
+      { seed: 460, numRuns: 500 },
+    );
+  });
+
+  it('drops the blanks of a URL string in linear time, a long run inside it too', () => {
+    // A run inside is matched once, whole: a `[…]+$` would retry it from each of its characters.
+    const url = (n: number) => `${' '.repeat(n)}/a${' '.repeat(n)}x${' \t'.repeat(n / 2)}`;
+    const long = url(16_384);
+    const short = url(2_048);
+    // 8 times longer, 8 times the cost, not 64; the bound is the one of the escapes' test below.
+    const ratio = costRatio(
+      () => toLocation(long),
+      () => toLocation(short),
+      { repeat: 5, baselineRepeat: 40 },
+    );
+    expect(ratio).toBeLessThan(44);
+  });
+
+  it.each([
     ['/app/#!/q/café'],
     ['/app/#!/q/caf%C3%A9'],
     ['/app/#!/q/caf%c3%a9'],
