@@ -56,6 +56,7 @@ const HEAVY = [
   'test/vite/*.test.ts',
   'test/react/bundle.test.ts',
   'test/react/types.test.ts',
+  'test/types/exact.test.ts',
   'test/docs/vite.test.ts',
   'test/docs/react.test.ts',
   // The example app (examples/), built with Vite, served by its Express server, opened in Chromium.

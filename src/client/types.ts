@@ -38,11 +38,11 @@ export interface ErrorContext extends RenderContext {
 /** The view shown in the outlet when a route's `load` throws. */
 export interface ErrorView {
   /** The document title; default none: the title is left alone. */
-  title?: string | ((context: ErrorContext) => string);
+  title?: string | ((context: ErrorContext) => string) | undefined;
   /** The outlet's HTML; default none: the outlet is left alone. */
-  render?(context: ErrorContext): string;
+  render?: ((context: ErrorContext) => string) | undefined;
   /** The error state's head tags, over the table's defaults; default none. */
-  head?(context: ErrorContext): Head;
+  head?: ((context: ErrorContext) => Head) | undefined;
 }
 
 /** Options of `createRouter`. */
@@ -50,41 +50,41 @@ export interface RouterOptions {
   /** The route table, from `createRoutes` (shared with the server). Required. */
   routes: RouteTable<AnyRoute>;
   /** `'auto'`, `'history'` (clean URLs, pushState) or `'hashbang'` (`#!` URLs). Default `'auto'`. */
-  mode?: RouterMode;
+  mode?: RouterMode | undefined;
   /** The app's base path. Default the route table's `base`. */
-  base?: string;
+  base?: string | undefined;
   /** Where a route's `render` HTML goes: an element or a selector read at `start()`. Default none. */
-  outlet?: RouterElement | string | null;
+  outlet?: RouterElement | string | null | undefined;
   /** Route clicks on same-origin `<a>` links inside `base`. Default `true`. */
-  links?: boolean;
+  links?: boolean | undefined;
   /** Scroll to the top on a new entry, back to the saved position on back/forward, to the anchor. Default `true`. */
-  scroll?: boolean;
+  scroll?: boolean | undefined;
   /** Shown when a `load` throws anything but `notFound()` or `redirect()`. Default none: the outlet is left alone and `current.error` is set. */
-  error?: ErrorView;
+  error?: ErrorView | undefined;
   /**
    * The window: its address bar and history, and (with `history`) the document for links, scroll,
    * title, an outlet selector and the settled event. Default the global `window` (read when
    * `createRouter` is called, not at import); with a memory `history` (one with an `index`), none unless given. Typed by shape:
    * any DOM `Window` (an iframe's `contentWindow` too), happy-dom's and jsdom's fit without a cast.
    */
-  window?: RouterWindow;
+  window?: RouterWindow | undefined;
   /**
    * A `history` package (v5) instance to read, write and listen through instead of the window's
    * address bar. With `createMemoryHistory()` no window is needed. Default none.
    */
-  history?: RouterHistory;
+  history?: RouterHistory | undefined;
   /**
    * Called with what a navigation nobody awaits threw: one started by back/forward, a typed URL or
    * a link click, whose guard or subscriber threw or whose redirects looped. Default the window's
    * `reportError` (`window.onerror`, the console), else `console.error`: never an unhandled rejection.
    */
-  onError?: (error: unknown) => void;
+  onError?: ((error: unknown) => void) | undefined;
 }
 
 /** Options of `navigate`. */
 export interface NavigateOptions {
   /** Replace the current history entry instead of adding one. Default `false`. */
-  replace?: boolean;
+  replace?: boolean | undefined;
   /** A structured-cloneable value kept with the entry, back as `current.state` on back/forward. Default `undefined`. */
   state?: unknown;
 }

@@ -8,9 +8,9 @@ import { DEV } from '../env/dev.js';
 /** A `<meta>` tag: keyed by `name`, else by `property` (Open Graph). */
 export interface MetaTag {
   /** The `name` attribute (`description`, `robots`, `twitter:card`). */
-  name?: string;
+  name?: string | undefined;
   /** The `property` attribute (`og:title`). */
-  property?: string;
+  property?: string | undefined;
   /** The `content` attribute; `null` (or none) writes no tag and takes away an earlier layer's with this key (the table's defaults). */
   content: string | null;
 }
@@ -22,15 +22,15 @@ export interface LinkTag {
   /** The `href` attribute. */
   href: string;
   /** The `hreflang` attribute, for alternates by language. */
-  hreflang?: string;
+  hreflang?: string | undefined;
 }
 
 /** What a `head` hook returns: tags for the state's head. */
 export interface Head {
   /** Meta tags; every one is written, and they replace an earlier layer's with their key. */
-  meta?: readonly MetaTag[];
+  meta?: readonly MetaTag[] | undefined;
   /** Link tags; every one is written, and they replace an earlier layer's with their key. */
-  link?: readonly LinkTag[];
+  link?: readonly LinkTag[] | undefined;
   /** Structured data, written as `<script type="application/ld+json">`; `null` removes an earlier layer's (the table's defaults). */
   jsonLd?: unknown;
 }

@@ -43,7 +43,7 @@ export interface ErrorViewProps extends ViewProps<Params, undefined> {
 /** A route whose `view` is a React component typed by its path and by what its `load` returns. */
 export type ReactRouteDefinition<P extends string = string, D = unknown, N extends string = string> = RouteDefinition<P, D, N> & {
   /** The component the outlet draws for the route's states. Default none: the outlet is empty. */
-  view?: ComponentType<ViewProps<ParamsOf<P>, D>>;
+  view?: ComponentType<ViewProps<ParamsOf<P>, D>> | undefined;
 };
 
 /**
@@ -68,10 +68,10 @@ export type RegisteredRoute = Register extends { routes: { readonly routes: read
 
 /** Where a `Link` goes, as `routes.href(name, params, query)` takes it: a known name and its params with a registered table of `route()` routes. */
 export type LinkTarget<R = RegisteredRoute> = [keyof NamedParams<R>] extends [never]
-  ? { to: string; params?: Params; query?: QueryInput }
+  ? { to: string; params?: Params | undefined; query?: QueryInput | undefined }
   : {
-      [N in keyof NamedParams<R>]: { to: N; query?: QueryInput } & ({} extends NamedParams<R>[N]
-        ? { params?: NamedParams<R>[N] }
+      [N in keyof NamedParams<R>]: { to: N; query?: QueryInput | undefined } & ({} extends NamedParams<R>[N]
+        ? { params?: NamedParams<R>[N] | undefined }
         : { params: NamedParams<R>[N] });
     }[keyof NamedParams<R>];
 
@@ -90,7 +90,7 @@ export interface RouterProviderProps {
 /** `Outlet`'s props. */
 export interface OutletProps {
   /** Drawn when the state's `load` threw. Default none: nothing is drawn. */
-  error?: ComponentType<ErrorViewProps>;
+  error?: ComponentType<ErrorViewProps> | undefined;
 }
 
 const Binding = createContext<{ router: Router; routes: RouteTable<AnyRoute> } | null>(null);

@@ -85,7 +85,7 @@ type ReadQuoted<S extends string, N extends string = ''> = S extends `"${infer R
       ? ReadQuoted<R, `${N}${C}`>
       : [N, ''];
 
-type Add<Out, N extends string, V, Depth extends 0[]> = Depth extends [] ? Out & { [K in N]: V } : Out & { [K in N]?: V };
+type Add<Out, N extends string, V, Depth extends 0[]> = Depth extends [] ? Out & { [K in N]: V } : Out & { [K in N]?: V | undefined };
 
 type Take<Depth extends 0[], Out, V, Read> = Read extends [infer N extends string, infer Rest extends string]
   ? Scan<Rest, Depth, Add<Out, N, V, Depth>>

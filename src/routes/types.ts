@@ -53,22 +53,22 @@ export interface RouteDefinition<P extends string = string, D = unknown, N exten
   /** A path-to-regexp v8 pattern relative to the base: `/books/:id`, `/files/*path`, `/list{/:page}`. */
   path: P;
   /** A name for `href(name, params)`. Default none. */
-  name?: N;
+  name?: N | undefined;
   /** The document title for this state. Default none: the title is left alone. */
-  title?: string | TitleFunction<ParamsOf<P>, NoInfer<D>>;
+  title?: string | TitleFunction<ParamsOf<P>, NoInfer<D>> | undefined;
   /**
    * Runs before `load`, on both sides, with its context (`request` on the server): an access rule.
    * Throw `redirect(to)` (302 unless given) to send the visitor (and a bot) away, or `notFound()`.
    * Default none.
    */
-  beforeLoad?(context: LoadContext<ParamsOf<P>>): void | Promise<void>;
+  beforeLoad?: { beforeLoad(context: LoadContext<ParamsOf<P>>): void | Promise<void> }['beforeLoad'] | undefined;
   /**
    * Fetches the state's data; aborted through `signal` when it is no longer wanted. Throw
    * `notFound()` when the item does not exist, `redirect(to, status)` when it moved. Default none.
    */
-  load?(context: LoadContext<ParamsOf<P>>): D | Promise<D>;
+  load?: { load(context: LoadContext<ParamsOf<P>>): D | Promise<D> }['load'] | undefined;
   /** Returns the outlet's HTML for the state. Untrusted text in it must be escaped by the hook. Default none. */
-  render?(context: RenderContext<ParamsOf<P>, NoInfer<D>>): string;
+  render?: { render(context: RenderContext<ParamsOf<P>, NoInfer<D>>): string }['render'] | undefined;
   /**
    * The state's view for a view library's binding to draw with `data` (a React component for
    * `crawlable-router/react`, typed by that binding's own `route()`). Opaque here: the client router
@@ -76,28 +76,28 @@ export interface RouteDefinition<P extends string = string, D = unknown, N exten
    */
   view?: unknown;
   /** The state's meta, link and JSON-LD tags, over the table's `head` defaults. Default none. */
-  head?: HeadFunction<ParamsOf<P>, NoInfer<D>>;
+  head?: HeadFunction<ParamsOf<P>, NoInfer<D>> | undefined;
   /**
    * Makes the route only a redirect, answered 301: a pattern whose params are carried over by
    * name (`'/books/:id'`, the query kept), or a function of the load context giving the target
    * location. The route's own `load` is not used. Default none.
    */
-  redirect?: string | RedirectFunction<ParamsOf<P>>;
+  redirect?: string | RedirectFunction<ParamsOf<P>> | undefined;
   /** Lists params for prerendering and sitemaps. Default none: only a param-free path is listed. */
-  entries?(): Entries<ParamsOf<P>>;
+  entries?: { entries(): Entries<ParamsOf<P>> }['entries'] | undefined;
   /** The query keys that make a distinct state; others are dropped from `query`, the snapshot cache key and the canonical URL. Default: the table's `queryKeys`. */
-  queryKeys?: readonly string[];
+  queryKeys?: readonly string[] | undefined;
   /**
    * Keeps the route's states out of search results: their snapshots say `noindex` in
    * `<meta name="robots">` and `X-Robots-Tag`, and `locations()` (so sitemaps) leaves them out. The
    * client router writes nothing for it. Default `false`.
    */
-  noindex?: boolean;
+  noindex?: boolean | undefined;
 }
 
 /** The route shown when nothing matches (or a `load` throws `notFound()`); its `path` is not used for matching. */
 export type NotFoundDefinition<D = unknown> = Omit<RouteDefinition<string, D>, 'path' | 'entries' | 'redirect' | 'name' | 'noindex'> & {
-  path?: string;
+  path?: string | undefined;
 };
 
 /**
@@ -127,15 +127,15 @@ export interface RouteMatch<R = AnyRoute> {
 /** Options of `createRoutes`. */
 export interface RoutesOptions {
   /** The app's base path, shared with the client and server. Default `'/'`. */
-  base?: string;
+  base?: string | undefined;
   /** The route shown for a location no pattern matches. Default none. */
-  notFound?: NotFoundDefinition;
+  notFound?: NotFoundDefinition | undefined;
   /** Match case-sensitively. Default `true`: `/Books` and `/books` are two states. */
-  sensitive?: boolean;
+  sensitive?: boolean | undefined;
   /** Head tags of every state (a state's tag with the same key wins), or a function of the render context. Default none. */
-  head?: Head | HeadFunction;
+  head?: Head | HeadFunction | undefined;
   /** The query keys that make a distinct state, for routes that name none (and for no match). Default: every key. */
-  queryKeys?: readonly string[];
+  queryKeys?: readonly string[] | undefined;
 }
 
 declare const typed: unique symbol;
@@ -156,11 +156,11 @@ export type NamedParams<R> = {
 
 /** `href`'s arguments: with a table of `route()` routes, a known name and its params; else any name. */
 export type HrefArgs<R> = [keyof NamedParams<R>] extends [never]
-  ? [name: string, params?: Params, query?: QueryInput]
+  ? [name: string, params?: Params | undefined, query?: QueryInput | undefined]
   : {
       [N in keyof NamedParams<R>]: {} extends NamedParams<R>[N]
-        ? [name: N, params?: NamedParams<R>[N], query?: QueryInput]
-        : [name: N, params: NamedParams<R>[N], query?: QueryInput];
+        ? [name: N, params?: NamedParams<R>[N] | undefined, query?: QueryInput | undefined]
+        : [name: N, params: NamedParams<R>[N], query?: QueryInput | undefined];
     }[keyof NamedParams<R>];
 
 /** A compiled route table. */
@@ -203,9 +203,9 @@ export interface EntryFault {
 /** Options of `locations()`. */
 export interface LocationsOptions {
   /** Told about each bad record (it is skipped; the other records still come). Default: skipped silently. */
-  onError?: (fault: EntryFault) => void;
+  onError?: ((fault: EntryFault) => void) | undefined;
   /** Lists the states of `noindex` routes too (what `prerender` writes, and leaves out of its sitemap). Default `false`. */
-  noindex?: boolean;
+  noindex?: boolean | undefined;
 }
 
 /** Types a route definition from its path literal, so `params` and `data` are checked in its hooks. */

@@ -18,9 +18,9 @@ import type { SnapshotRenderer } from './render/render.js';
  */
 export interface CacheOptions extends MemoryStoreOptions {
   /** How long a snapshot is served before it is rendered again, in ms; `Infinity` until invalidated. Default 300000 (5 min). */
-  ttlMs?: number;
+  ttlMs?: number | undefined;
   /** Where snapshots are kept (`fileStore(...)` or a shared store). Default `memoryStore({ maxEntries, maxBytes })`. */
-  store?: SnapshotStore;
+  store?: SnapshotStore | undefined;
 }
 
 /** Options of `createSnapshotHandler`. */
@@ -30,52 +30,52 @@ export interface SnapshotHandlerOptions {
   /** The origin canonical links are written on (`https://example.com`); the Host header is never used. Required. */
   origin: string;
   /** The app's base path; must be the route table's. Default: the route table's base. */
-  base?: string;
+  base?: string | undefined;
   /** The app's client mode: `'hashbang'` opens a headless page at its `#!` URL, and with `cleanUrls: 'shell'` names `#!` URLs in canonical links; crawlers are told clean URLs otherwise. Default `'history'`. */
-  mode?: UrlMode;
+  mode?: UrlMode | undefined;
   /** The app's HTML shell (its index.html), parsed once. Default: a minimal page with an empty `<div id="app">`. */
-  shell?: string;
+  shell?: string | undefined;
   /** A compound selector for the shell element whose content a snapshot replaces. Default `'#app'`. */
-  outlet?: string;
+  outlet?: string | undefined;
   /** Renders states. Default: the routes' `load`/`title`/`render` hooks into the shell. */
-  renderer?: SnapshotRenderer;
+  renderer?: SnapshotRenderer | undefined;
   /** The snapshot cache, or `false` for none (concurrent requests still share one render). Default `{}`. */
-  cache?: CacheOptions | false;
+  cache?: CacheOptions | false | undefined;
   /** Longest a render (`load` included) may take before the answer is 504 and its signal aborts, in ms. Default 10000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** The render queue's bounds. Default `{ concurrency: 4, maxWaiting: 100, retryAfterSeconds: 5 }`. */
-  queue?: QueueOptions;
+  queue?: QueueOptions | undefined;
   /** `Cache-Control` of snapshots (200, 404 and redirects). Default `'public, max-age=300'`. */
-  cacheControl?: string;
+  cacheControl?: string | undefined;
   /** `Cache-Control` of the shell served at clean URLs. Default `'no-cache'` (revalidate by ETag). */
-  shellCacheControl?: string;
+  shellCacheControl?: string | undefined;
   /** gzip answers for clients that accept it (and send `Vary: Accept-Encoding`). Default `true`. */
-  compress?: boolean;
+  compress?: boolean | undefined;
   /** Answer clean URLs inside `base` with the shell where they get it; `false` leaves those to the next handler (a redirect route still answers its move). Default `true`. */
-  serveShell?: boolean;
+  serveShell?: boolean | undefined;
   /**
    * A per-client limit, asked before each snapshot request waits for its state (not for one the
    * cache answers at once): return false to refuse it with 429 and `Retry-After`. Default: none.
    */
-  limitClient?: (client: SnapshotClient) => boolean | Promise<boolean>;
+  limitClient?: ((client: SnapshotClient) => boolean | Promise<boolean>) | undefined;
   /**
    * What a clean URL inside `base` gets: `'bots'` the snapshot for bots that run no JavaScript and
    * the shell for others, with `Vary: User-Agent`; `'all'` the snapshot with the state's data for
    * everyone (server rendering; the client router hydrates); `'shell'` the shell. Default `'bots'`.
    */
-  cleanUrls?: CleanUrls;
+  cleanUrls?: CleanUrls | undefined;
   /** Whether a `User-Agent` (null when absent) is a bot that gets snapshots at clean URLs in `'bots'` mode. Default: the `isbot` package's list. */
-  isBot?: IsBot;
+  isBot?: IsBot | undefined;
   /** A CSP nonce on the data script of `'all'` pages: text, one value in every answer, or a function of the request, called per answer (stored pages hold none; those answers are `private, no-store`, without ETag). Default none. */
-  nonce?: string | ((request: Request) => string);
+  nonce?: string | ((request: Request) => string) | undefined;
   /**
    * The app's build: every snapshot kept is stamped with it, and one of another build (an older
    * deploy's, naming its hashed assets) is never served, from any store. Default: a hash of the
    * renderer's app (the headless renderer: of its index.html), else of `shell`.
    */
-  build?: string;
+  build?: string | undefined;
   /** Told about renders that fail (500) or time out (504), and stores that fail. Default `console.error`. */
-  onError?: (error: unknown, location: AppLocation | null) => void;
+  onError?: ((error: unknown, location: AppLocation | null) => void) | undefined;
 }
 
 /** Who asks for a snapshot, as `limitClient` sees it. */

@@ -127,7 +127,7 @@ function relative(path: string, base: string): string | null {
 /** Options of `toLocation`. */
 export interface ToLocationOptions {
   /** The app's base path; URLs outside it are not the app's. Default `'/'`. */
-  base?: string;
+  base?: string | undefined;
 }
 
 /** The text before its first `#`: a location without its in-page anchor, a URL without its fragment. */
@@ -176,11 +176,11 @@ export function readLocation(url: string, base: string, ugly: (url: string) => U
 /** Options of `toUrl`. */
 export interface ToUrlOptions {
   /** The app's base path. Default `'/'`. */
-  base?: string;
+  base?: string | undefined;
   /** `'history'` writes the clean URL, `'hashbang'` the pretty `#!` URL. Default `'history'`. */
-  mode?: UrlMode;
+  mode?: UrlMode | undefined;
   /** An origin (`https://example.com`) to make the URL absolute. Default none: origin-relative. */
-  origin?: string;
+  origin?: string | undefined;
 }
 
 /** Writes a location as a clean URL (history mode) or a pretty `#!` URL (hashbang mode). */

@@ -90,7 +90,12 @@ export async function buildStep(
     else
       await writeFile(
         file,
-        robotsTxt({ sitemaps: settings.sitemap ? [`${settings.origin}${base}sitemap.xml`] : [], ...settings.robots, base }),
+        // The app's `sitemaps` replace the build's own; left out, or given as undefined, they do not.
+        robotsTxt({
+          ...settings.robots,
+          sitemaps: settings.robots.sitemaps ?? (settings.sitemap ? [`${settings.origin}${base}sitemap.xml`] : []),
+          base,
+        }),
       );
   }
   return { report, failures: report !== null && report.failed > 0 ? failureText(report) : null };

@@ -14,11 +14,11 @@ import { routesOf } from '../cli/routes-module.js';
 /** How `vite build` prerenders. */
 export interface PrerenderStep {
   /** Fail the build when a state fails to prerender (its location and error in the message); `false` reports it and passes. Default `true`. */
-  failOnError?: boolean;
+  failOnError?: boolean | undefined;
   /** States rendered at once. Default 4. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Longest render of one state, in ms. Default 10000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
 }
 
 /** Options of `crawlableRouter`. */
@@ -28,15 +28,15 @@ export interface CrawlableRouterOptions {
   /** The site's public origin (`https://example.com`), for canonical links, redirects and the sitemap. Required. */
   origin: string;
   /** What clean URLs answer in dev and preview, as `createSnapshotHandler`'s option; also which URLs canonical links and the sitemap name. Default `'bots'`. */
-  cleanUrls?: CleanUrls;
+  cleanUrls?: CleanUrls | undefined;
   /** The selector of index.html's outlet, the element a state is rendered into. Default `'#app'`. */
-  outlet?: string;
+  outlet?: string | undefined;
   /** Prerender every listed state into the build's folder after `vite build`, or `false` for none. Default `{}`. */
-  prerender?: PrerenderStep | false;
+  prerender?: PrerenderStep | false | undefined;
   /** Write `sitemap.xml` into the build's folder. Default `true`. */
-  sitemap?: boolean;
+  sitemap?: boolean | undefined;
   /** Write `robots.txt` into the build's folder, naming the sitemap: `robotsTxt`'s options, or `false` for none (one from Vite's `public/` is kept). Default `true`. */
-  robots?: boolean | Omit<RobotsTxtOptions, 'base'>;
+  robots?: boolean | Omit<RobotsTxtOptions, 'base'> | undefined;
 }
 
 /** The options as checked, with their defaults. */

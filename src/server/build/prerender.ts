@@ -48,33 +48,33 @@ export interface PrerenderOptions {
   /** The site's origin, for canonical links and the sitemap. Required. */
   origin: string;
   /** The app's client mode: `'hashbang'` opens headless pages at `#!` URLs, and names `#!` URLs in canonical links and the sitemap where `cleanUrls` is `'shell'`. Default `'history'`. */
-  mode?: UrlMode;
+  mode?: UrlMode | undefined;
   /** What the server answers at clean URLs (`createSnapshotHandler`'s option): anything but `'shell'` names clean URLs in canonical links and the sitemap, whatever the mode. Prerendered pages carry no hydration data either way. Default `'bots'`. */
-  cleanUrls?: CleanUrls;
+  cleanUrls?: CleanUrls | undefined;
   /** The app's base path; must be the route table's. Default: the route table's base. */
-  base?: string;
+  base?: string | undefined;
   /** Renders states. Default: the routes' hooks into `shell`. */
-  renderer?: SnapshotRenderer;
+  renderer?: SnapshotRenderer | undefined;
   /** The app's HTML shell. Default: a minimal page with `<div id="app">`. */
-  shell?: string;
+  shell?: string | undefined;
   /** The outlet selector in the shell. Default `'#app'`. */
-  outlet?: string;
+  outlet?: string | undefined;
   /** Longest render of one state, in ms. Default 10000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** States rendered at once. Default 4. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Write `sitemap.xml` (and numbered parts past 50,000 URLs). Default `true`. */
-  sitemap?: boolean;
+  sitemap?: boolean | undefined;
   /** Write `404.html`, the notFound view that static hosts serve with a 404 for a URL they have no file for (by the first shard only). Default `true`. */
-  notFoundPage?: boolean;
+  notFoundPage?: boolean | undefined;
   /** Where progress goes: a bar on a TTY, plain lines otherwise. Default none. */
-  progress?: ProgressStream;
+  progress?: ProgressStream | undefined;
   /** Render only slice `current` of `total` (1-based; a hash of each location picks its slice) and, past one slice, no sitemap. Default: every state. */
-  shard?: { current: number; total: number };
+  shard?: { current: number; total: number } | undefined;
   /** Render nothing: write the sitemap of every state whose snapshot is in `outDir` (after sharded runs' folders are gathered there). Default `false`. */
-  sitemapOnly?: boolean;
+  sitemapOnly?: boolean | undefined;
   /** The app's build, written into `outDir` (`.crawlable-router.json`) so that a handler of another build refuses the folder. Default: as `createSnapshotHandler`'s, a hash of the app's page. */
-  build?: string;
+  build?: string | undefined;
 }
 
 /** A state that was not written. */

@@ -9,9 +9,9 @@ import { printable } from '../printable.js';
 export interface ProgressStream {
   write(text: string): unknown;
   /** True for a terminal: draw a bar. */
-  isTTY?: boolean;
+  isTTY?: boolean | undefined;
   /** The terminal's width. */
-  columns?: number;
+  columns?: number | undefined;
 }
 
 /** Tells progress about each state done. */

@@ -10,15 +10,15 @@ import { optionsOf, SnapshotError } from '../errors.js';
 /** Options of `robotsTxt`. */
 export interface RobotsTxtOptions {
   /** The app's base path. Default `'/'`. */
-  base?: string;
+  base?: string | undefined;
   /** Location prefixes of states that must not be crawled (`'/admin'`, `'/?DONOTCRAWL'`). Default none. */
-  disallow?: readonly AppLocation[];
+  disallow?: readonly AppLocation[] | undefined;
   /** Opt the whole site out of the scheme: `Disallow: /*_escaped_fragment_`. Default `false`. */
-  optOut?: boolean;
+  optOut?: boolean | undefined;
   /** Absolute URLs of sitemaps to announce. Default none. */
-  sitemaps?: readonly string[];
+  sitemaps?: readonly string[] | undefined;
   /** The user agent the rules are for. Default `'*'`. */
-  userAgent?: string;
+  userAgent?: string | undefined;
 }
 
 // robots.txt patterns give `*` and `$` a meaning: written escaped they match themselves.

@@ -14,17 +14,17 @@ export interface SitemapOptions {
   /** The site's origin (`https://example.com`). Required. */
   origin: string;
   /** The app's base path. Default `'/'`. */
-  base?: string;
+  base?: string | undefined;
   /** The app's client mode: `'hashbang'` lists `#!` URLs where `cleanUrls` is `'shell'`. Default `'history'`. */
-  mode?: UrlMode;
+  mode?: UrlMode | undefined;
   /** What the server answers at clean URLs (`createSnapshotHandler`'s option): anything but `'shell'` lists clean URLs, whatever the mode. Default `'bots'`. */
-  cleanUrls?: CleanUrls;
+  cleanUrls?: CleanUrls | undefined;
   /** `<lastmod>` of every URL, a `Date`. Default none. */
-  lastmod?: Date;
+  lastmod?: Date | undefined;
   /** Where the sitemap files are served, for the index's links. Default `origin + '/'`. */
-  baseUrl?: string;
+  baseUrl?: string | undefined;
   /** Most URLs per file. Default 50000, the protocol's limit. */
-  maxUrls?: number;
+  maxUrls?: number | undefined;
 }
 
 /** One file to write. */

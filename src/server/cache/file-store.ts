@@ -26,11 +26,11 @@ import { snapshotLocation, snapshotPath } from '../files/paths.js';
 /** Options of `fileStore`. */
 export interface FileStoreOptions {
   /** Most snapshots kept; past it the oldest (by render time) are removed. Default 10000. */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
   /** Most bytes of snapshots kept; past it the oldest are removed, and a larger one is not kept. Default 256 MiB. */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
   /** Which states are written: one it refuses is rendered but never kept. Default: every state. */
-  keep?: (location: AppLocation) => boolean;
+  keep?: ((location: AppLocation) => boolean) | undefined;
 }
 
 /** The relative file of a key, or null when the key maps to no safe path. */

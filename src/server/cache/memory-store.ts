@@ -9,7 +9,7 @@ import type { SnapshotStore, StoredSnapshot } from './store.js';
 /** Options of `memoryStore`. */
 export interface MemoryStoreOptions {
   /** Most snapshots kept; the least recently used go first. Default 1000. */
-  maxEntries?: number;
+  maxEntries?: number | undefined;
   /**
    * Most bytes kept alive by the entries: each one's HTML and key (as the process holds the text:
    * a byte a character, two when it has one past U+00FF) and the answers prepared from it (its
@@ -18,7 +18,7 @@ export interface MemoryStoreOptions {
    * snapshot larger than this is not kept; an answer that would not fit beside its snapshot is sent
    * but not kept (made again for the next request). Default 50 MiB.
    */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
 }
 
 /** The in-memory store, with what it holds. */

@@ -31,15 +31,15 @@ export interface RedisStoreOptions {
   /** A node-redis client; connect it without awaiting (`client.connect().catch(…)`) so a Redis that is down does not hold the start. Required. */
   client: RedisClientLike;
   /** The start of every key the store writes; two sites on one Redis need two prefixes. Default `'crawlable-router:'`. */
-  prefix?: string;
+  prefix?: string | undefined;
   /** Largest snapshot kept, in bytes as stored; a larger one is served but not kept. Default 2 MiB. */
-  maxBytes?: number;
+  maxBytes?: number | undefined;
   /** Longest TTL of an entry, in ms, also for a cache whose `ttlMs` is Infinity: every key expires. Default 86400000 (one day). */
-  maxTtlMs?: number;
+  maxTtlMs?: number | undefined;
   /** Longest wait for one command, in ms; past it the request goes on without Redis. Default 500. */
-  commandTimeoutMs?: number;
+  commandTimeoutMs?: number | undefined;
   /** After a command timed out, how long Redis is left alone before it is tried again, in ms. Default 1000. */
-  retryMs?: number;
+  retryMs?: number | undefined;
 }
 
 /** The Redis store: a snapshot store whose render locks hold across the fleet. */

@@ -8,7 +8,7 @@ export interface StoredSnapshot {
   /** The HTTP status it is served with: 200, 404 for a state that does not exist, or a redirect's status. */
   status: number;
   /** For a redirect: the target location; the handler writes `Location` in each request's form. */
-  redirect?: AppLocation;
+  redirect?: AppLocation | undefined;
   /** The whole HTML document. */
   html: string;
   /** A strong ETag over `html`, quoted. */
@@ -16,7 +16,7 @@ export interface StoredSnapshot {
   /** When it was rendered, in ms since the epoch; it is also its Last-Modified. */
   renderedAt: number;
   /** The build it was rendered for (the handler's `build`): a snapshot of another build, or of none, is never served. */
-  build?: string;
+  build?: string | undefined;
 }
 
 /** Where snapshots are kept: the embedded `memoryStore`, `fileStore`, or a shared store of your own. */
@@ -37,16 +37,16 @@ export interface SnapshotStore {
    * before `get` for a snapshot it already holds, so a request for a kept state does not read a
    * large snapshot again from the store.
    */
-  holds?(key: AppLocation, snapshot: StoredSnapshot): Promise<boolean>;
+  holds?: ((key: AppLocation, snapshot: StoredSnapshot) => Promise<boolean>) | undefined;
   /**
    * Optional, for a store with `lock`: forgets the snapshot kept for a state if it is still
    * `snapshot` (one the cache found stale), and leaves the state's render lock to its holder. Without
    * it the cache calls `delete`, which also takes the lock: with another process's render of the state
    * under way, that lets a second process render it too.
    */
-  expire?(key: AppLocation, snapshot: StoredSnapshot): Promise<void>;
+  expire?: ((key: AppLocation, snapshot: StoredSnapshot) => Promise<void>) | undefined;
   /** Optional, for a store shared by several processes: the render lock of a state for `ttlMs`; null while another holder has it or a snapshot of it is kept (checked in the same atomic step). */
-  lock?(key: AppLocation, ttlMs: number): Promise<SnapshotLock | null>;
+  lock?: ((key: AppLocation, ttlMs: number) => Promise<SnapshotLock | null>) | undefined;
 }
 
 /** The render lock of one state, held by one process of those that share a store. */

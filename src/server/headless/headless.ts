@@ -27,25 +27,25 @@ export interface HeadlessRendererOptions {
   /** The app's built folder (its index.html, scripts, styles, data), served at `base` on the app's origin. Required. */
   root: string;
   /** The shell file in `root`, served at every state's URL. Default `'index.html'`, or the shell `vite build` kept (`.crawlable-router.shell.html`) in a folder it prerendered into, whose index.html is the home page's snapshot. */
-  index?: string;
+  index?: string | undefined;
   /** Longest wait for a page to load and settle, in ms; then the page is closed and the render fails with TIMEOUT. Default 10000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Pages open at once; more renders wait. Default 4. */
-  maxPages?: number;
+  maxPages?: number | undefined;
   /** Page processes started ahead of renders, so a render need not wait for one (each holds happy-dom, about 100 MB): one, or up to this many while renders overlap; 0 starts each with its render. Default 2. */
-  spares?: number;
+  spares?: number | undefined;
   /** An origin (`http://127.0.0.1:3000`) that answers the page's same-origin requests naming no file (its API). Default none: 404. */
-  upstream?: string;
+  upstream?: string | undefined;
   /** The methods of the page's requests sent to `upstream`; any other is answered 405 without reaching it. Default `['GET', 'HEAD']`: a render reads the API, never writes to it. */
-  upstreamMethods?: readonly string[];
+  upstreamMethods?: readonly string[] | undefined;
   /** What an uncaught error in the page's scripts does when no router then says the page settled: `'fail'` the render (500, not cached) or `'ignore'` it and snapshot the page as it stands. Default `'fail'`. */
-  pageErrors?: 'fail' | 'ignore';
+  pageErrors?: 'fail' | 'ignore' | undefined;
   /** Kept for the renderers of earlier versions: every page now runs in a page process of its own, which ends with its render. */
-  isolate?: boolean;
+  isolate?: boolean | undefined;
   /** The resident memory a page process may reach, in MB, watched from outside the process where the OS shows it (Linux), and its heap limit when given; past it the process is killed and its render fails with RENDER_FAILED. At least 128. Default 512 (and Node's own heap limit). */
-  memoryLimitMb?: number;
+  memoryLimitMb?: number | undefined;
   /** The longest snapshot a page may give, and the longest request body it may send, in bytes; a page process that sends more is killed, and its render fails (500). Default 5 MiB. */
-  maxSnapshotBytes?: number;
+  maxSnapshotBytes?: number | undefined;
 }
 
 // Every option's name, for the check of misspelt ones (the type keeps the list whole).

@@ -12,11 +12,11 @@ import { countOption, SnapshotError } from '../errors.js';
 /** Options of the render queue. */
 export interface QueueOptions {
   /** Renders that run at once. Default 4. */
-  concurrency?: number;
+  concurrency?: number | undefined;
   /** Renders that may wait for a turn; one more is refused (503). Default 100. */
-  maxWaiting?: number;
+  maxWaiting?: number | undefined;
   /** What the 503's `Retry-After` says, in seconds. Default 5. */
-  retryAfterSeconds?: number;
+  retryAfterSeconds?: number | undefined;
 }
 
 /** A bounded queue of async tasks. */

@@ -70,11 +70,11 @@ export interface RenderResult {
   /** The whole HTML document, canonical link included. */
   html: string;
   /** The status to serve it with: 404 for a state that does not exist, a redirect's status, 500 for an error view. Default 404 when the job is `notFound`, else 200. */
-  status?: number;
+  status?: number | undefined;
   /** For a redirect: the target location (inside the app); the handler writes `Location` in the request's form. */
-  redirect?: AppLocation;
+  redirect?: AppLocation | undefined;
   /** For a status of 500: why the state failed (what its `load` threw), for `onError` and `prerender`'s report. */
-  error?: string;
+  error?: string | undefined;
 }
 
 /** Renders states into HTML documents: the route hooks by default, or `headlessRenderer(...)`. */
@@ -82,9 +82,9 @@ export interface SnapshotRenderer {
   /** Renders one state; rejects when it cannot (the handler answers 500, or 504 after `timeoutMs`). */
   render(job: RenderJob): Promise<RenderResult>;
   /** Frees what the renderer holds (a headless browser). Default none. */
-  close?(): Promise<void>;
+  close?: (() => Promise<void>) | undefined;
   /** The build of the app it renders (the headless renderer: a hash of the app's index.html), the handler's default `build`. Default none. */
-  readonly build?: string;
+  readonly build?: string | undefined;
 }
 
 /**
