@@ -434,6 +434,10 @@ function slowestCost(path: string, literals: readonly string[], sensitive: boole
 const RECHECK = { attackTimeout: null, incubationTimeout: null, seedingTimeout: null, timeout: null };
 // A few seconds on a quiet machine; room for a loaded one, and no limit on a long fuzz run.
 const RECHECK_TEST_MS = fuzzing ? 0 : 120_000;
+// A long fuzz run bounds recheck's analysis of one pattern: with FUZZ_SEED=20261130 it drew
+// `/$/:p0{=日本:p1}/:p2{=\(:p3}/:p4{;:p5}` (8 alternatives, 741 characters of regexp with
+// lookaheads) and ran past 15 minutes and 11 GB on it. A pattern it gives up on is measured instead.
+const RECHECK_BOUNDED = { ...RECHECK, timeout: 30_000 };
 
 describe('no route regexp backtracks catastrophically', () => {
   it(
@@ -457,7 +461,12 @@ describe('no route regexp backtracks catastrophically', () => {
       await fc.assert(
         fc.asyncProperty(pattern, fc.boolean(), async (p, sens) => {
           const { regexp } = compileRoute({ path: p.path }, sens);
-          const result = await check(regexp.source, regexp.flags, RECHECK);
+          const result = await check(regexp.source, regexp.flags, fuzzing ? RECHECK_BOUNDED : RECHECK);
+          if (fuzzing && result.status === 'unknown') {
+            const worst = slowestCost(p.path, p.literals, sens);
+            expect(worst.scans, `${p.path} on ${JSON.stringify(worst.input)}…`).toBeLessThan(SCANS_BOUND);
+            return;
+          }
           expect({ path: p.path, status: result.status }).toEqual({ path: p.path, status: 'safe' });
         }),
         fuzz(105, 2, 2000),
