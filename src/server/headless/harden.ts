@@ -4,11 +4,17 @@
 // refused connection does (WebSocket, http, https, tls and fetch all connect through net.Socket),
 // nothing may listen or send datagrams, and the doors from `process` to other modules and to other
 // processes (getBuiltinModule, binding, dlopen, kill, _debugProcess, os.setPriority) are removed. Where the OS
-// allows, namespaces close the same doors below Node (isolation.ts).
+// allows, namespaces close the same doors below Node (isolation.ts). Two gaps of Node 20's model are
+// closed here too: `fs.realpathSync` answered for any path (its JavaScript walk stats each part
+// unchecked: a page told a file outside from one that does not exist), and `process.report` hands
+// out the command line (every path the process may read) and the host's name and kernel.
 
 import dgram from 'node:dgram';
+import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /** Takes away every network and module door this process has, before any page can run. */
 export function harden(): void {
@@ -32,8 +38,28 @@ export function harden(): void {
   os.setPriority = () => {
     throw refused();
   };
+  // What the process may not read, it may not resolve either; Node's own loader still resolves the
+  // packages it may read through this function.
+  const realpathSync = fs.realpathSync;
+  const resolve = function (file: fs.PathLike, options?: unknown) {
+    const name = path.resolve(file instanceof URL ? fileURLToPath(file) : String(file));
+    if (!process.permission.has('fs.read', name))
+      throw Object.assign(new Error('Access to this API has been restricted'), { code: 'ERR_ACCESS_DENIED', resource: name });
+    return realpathSync(file, options as fs.EncodingOption);
+  };
+  fs.realpathSync = Object.assign(resolve, { native: realpathSync.native }) as typeof fs.realpathSync;
   const doors = process as unknown as Record<string, unknown>;
-  for (const name of ['getBuiltinModule', 'binding', '_linkedBinding', 'dlopen', 'kill', '_kill', '_debugProcess', 'mainModule']) {
+  for (const name of [
+    'getBuiltinModule',
+    'binding',
+    '_linkedBinding',
+    'dlopen',
+    'kill',
+    '_kill',
+    '_debugProcess',
+    'mainModule',
+    'report',
+  ]) {
     if (!Reflect.deleteProperty(doors, name)) Object.defineProperty(doors, name, { value: undefined });
   }
   for (const name of ['fetch', 'WebSocket', 'EventSource', 'XMLHttpRequest', 'Request', 'Response'])

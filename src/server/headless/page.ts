@@ -17,6 +17,7 @@ import { attr } from '../html/selector.js';
 import { serializeNode, type DomNode } from './serialize.js';
 import type { RenderJob, RenderResult } from '../render/render.js';
 import { matchNoindex, robotsWithNoindex, ROBOTS_KEY } from '../noindex.js';
+import { PAGE_STATUSES } from './protocol.js';
 
 /**
  * happy-dom's key for a customized built-in's `is` value (its `PropertySymbol.isValue`), given by the
@@ -121,8 +122,6 @@ async function settledSignal(page: BrowserPage, signals: PageSignals): Promise<v
   if (!signals.settled && routerState(window) === 'busy') await signals.settle;
 }
 
-const STATUSES = new Set([200, 301, 302, 303, 307, 308, 404, 500]);
-
 /**
  * The state's outcome as the client router published it with its settled signal
  * (`data-router-status`, and `data-router-redirect` for a redirect's target location); a page
@@ -131,7 +130,7 @@ const STATUSES = new Set([200, 301, 302, 303, 307, 308, 404, 500]);
 export function pageOutcome(window: BrowserWindow, job: RenderJob): Omit<RenderResult, 'html'> {
   const root = window.document.documentElement;
   const status = Number(root?.getAttribute(STATUS_ATTRIBUTE));
-  if (!STATUSES.has(status)) return { status: job.notFound ? 404 : 200 };
+  if (!PAGE_STATUSES.has(status)) return { status: job.notFound ? 404 : 200 };
   const target = root?.getAttribute(REDIRECT_ATTRIBUTE);
   if (status >= 300 && status < 400) return target ? { status, redirect: target } : { status: 500 };
   return { status };

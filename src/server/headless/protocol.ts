@@ -199,13 +199,18 @@ export function requestParts(
   };
 }
 
+/** The statuses a page's router publishes that a headless render answers with (page.ts); any other is the page process's lie. */
+export const PAGE_STATUSES: ReadonlySet<number> = new Set([200, 301, 302, 303, 307, 308, 404, 500]);
+
 /** A page process's result, with only the fields a RenderResult has, or null when it is not one. */
 export function checkedResult(result: unknown): RenderResult | null {
   if (typeof result !== 'object' || result === null) return null;
   const { html, status, redirect, error } = result as { html?: unknown; status?: unknown; redirect?: unknown; error?: unknown };
   if (typeof html !== 'string') return null;
   if (status === undefined) return { html };
-  if (!Number.isInteger(status) || (status as number) < 200 || (status as number) > 599) return null;
+  // A page process owned by its page's script said 204 (with a Content-Length and no body), 206, 407
+  // or 429, each cached as the state's answer: only what a page's router publishes is believed.
+  if (!PAGE_STATUSES.has(status as number)) return null;
   // A failure's cause is the page's text, kept short (the handler makes it printable).
   if (status === 500 && typeof error === 'string' && error) return { html, status, error: error.slice(0, MAX_CAUSE) };
   if (redirect === undefined) return (status as number) >= 300 && (status as number) < 400 ? null : { html, status: status as number };

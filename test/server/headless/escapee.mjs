@@ -38,6 +38,7 @@ const absent = (name, value) => (tried[name] = value === undefined ? 'absent' : 
 
 sync('Function from a string', () => Function('return process')());
 sync('read a file outside', () => fs.readFileSync(secret, 'utf8'));
+sync('tell a file outside exists', () => fs.realpathSync(secret));
 sync('write a file', () => fs.writeFileSync(marker, 'pwned'));
 sync('start a process', () => childProcess.execFileSync('true'));
 sync('start a worker', () => new Worker('1', { eval: true }));
@@ -51,5 +52,6 @@ absent('process.binding', process.binding);
 absent('process.dlopen', process.dlopen);
 absent('process.kill (the server)', process.kill);
 absent('process._debugProcess (the server)', process._debugProcess);
+absent('process.report (the command line, the host)', process.report);
 sync('renice the server', () => os.setPriority(parent, 19));
 process.stdout.write(JSON.stringify(tried));

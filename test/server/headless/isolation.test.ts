@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { isolation } from '../../../src/server/headless/isolation.js';
@@ -22,9 +23,30 @@ const found = isolation();
 describe(`isolation (here: ${found.namespaces.join(' and ') || 'none'})`, () => {
   it('is found once, and runs Node itself where the OS allows no namespace', () => {
     expect(isolation()).toBe(found);
-    if (found.namespaces.length === 0) expect(found).toEqual({ command: process.execPath, prefix: [], namespaces: [] });
-    else expect(found.prefix.slice(-2)).toEqual(['--', process.execPath]);
+    const argv = [found.command, ...found.prefix];
+    expect(argv.at(-1)).toBe(process.execPath);
+    expect(argv.some((arg) => arg.endsWith('/unshare'))).toBe(found.namespaces.length > 0);
   });
+
+  // A page that aborts its process (process.abort(), V8 out of memory) had the kernel write a core
+  // file into the server's working directory wherever the server's soft limit allowed one.
+  it.skipIf(!existsSync('/usr/bin/prlimit') && !existsSync('/bin/prlimit'))(
+    'starts a process that may dump no core, whatever the limit of the server that starts it',
+    async () => {
+      const { command, prefix } = isolation();
+      const read = `process.stdout.write(require('node:fs').readFileSync('/proc/self/limits', 'utf8'))`;
+      // The server's soft limit raised to its hard one, as `ulimit -c unlimited` (or Docker's --ulimit) does.
+      const raised = 'ulimit -c "$(ulimit -H -c)"; exec "$@"';
+      const child = spawn('/bin/sh', ['-c', raised, 'sh', command, ...prefix, '-e', read], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: {},
+      });
+      let out = '';
+      child.stdout.setEncoding('utf8').on('data', (text: string) => (out += text));
+      await new Promise((resolve) => child.on('exit', resolve));
+      expect(out).toMatch(/^Max core file size +0 +0 +bytes/m);
+    },
+  );
 
   it('gives a process no way to the host’s loopback, and no sight of the server, where namespaces are allowed', async () => {
     const listener = net.createServer((socket) => socket.destroy());

@@ -280,6 +280,7 @@ describe('a script that climbs out of happy-dom into its page process', () => {
     expect(tried).toEqual({
       'Function from a string': 'refused: EvalError',
       'read a file outside': 'refused: ERR_ACCESS_DENIED',
+      'tell a file outside exists': 'refused: ERR_ACCESS_DENIED',
       'write a file': 'refused: ERR_ACCESS_DENIED',
       'start a process': 'refused: ERR_ACCESS_DENIED',
       'start a worker': 'refused: ERR_ACCESS_DENIED',
@@ -293,6 +294,7 @@ describe('a script that climbs out of happy-dom into its page process', () => {
       'process.dlopen': 'absent',
       'process.kill (the server)': 'absent',
       'process._debugProcess (the server)': 'absent',
+      'process.report (the command line, the host)': 'absent',
       'renice the server': 'refused: EACCES',
     });
     expect(os.getPriority(process.pid)).toBe(priority);

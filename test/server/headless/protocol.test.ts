@@ -118,6 +118,12 @@ describe('checkedResult', () => {
     expect(checkedResult({ status: 200 })).toBeNull();
   });
 
+  it('believes only the statuses a page’s router publishes: not 204, 206, 401, 407, 418, 429 or 499', () => {
+    for (const status of [200, 404, 500]) expect(checkedResult({ html: 'x', status })).toEqual({ html: 'x', status });
+    expect(checkedResult({ html: '', status: 308, redirect: '/b' })).toEqual({ html: '', status: 308, redirect: '/b' });
+    for (const status of [204, 206, 401, 407, 418, 429, 499, 503, 200.5]) expect(checkedResult({ html: 'x', status })).toBeNull();
+  });
+
   it("keeps a failure's cause for a 500 only, cut at 500 characters", () => {
     expect(checkedResult({ html: '', status: 500, error: 'E'.repeat(600) })).toEqual({ html: '', status: 500, error: 'E'.repeat(500) });
     expect(checkedResult({ html: 'x', status: 200, error: 'lie' })).toEqual({ html: 'x', status: 200 });

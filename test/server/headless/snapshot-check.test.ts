@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRoutes } from '../../../src/routes/table.js';
-import { checkSnapshot } from '../../../src/server/headless/snapshot-check.js';
+import { checkSnapshot, MAX_SNAPSHOT_DEPTH } from '../../../src/server/headless/snapshot-check.js';
 import { RENDER_LIVENESS_MS } from '../../liveness.js';
 
 // The server does not take a page process's word for what every snapshot keeps: it reads the HTML again.
@@ -27,6 +27,30 @@ describe('checkSnapshot', () => {
     );
     expect(checkSnapshot(page('<meta name="robots" content="index">'), { status: 200, noindex: true })).toMatch(/noindex/);
     expect(checkSnapshot(page(''), { status: 200, noindex: true })).toMatch(/noindex/);
+  });
+
+  it('reads the rules where the parse puts them: a second <html> tag, a template, a table, foreign content', () => {
+    expect(checkSnapshot(page('', '<html><html data-router-redirect="/x">'), { status: 200 })).toMatch(/settled attributes/);
+    expect(checkSnapshot(page('<template><meta name="fragment" content="!"></template>'), { status: 200 })).toMatch(/meta fragment/);
+    expect(checkSnapshot(page('') + '<table><link rel="canonical" href="/a"></table>', { status: 404 })).toMatch(/canonical/);
+    expect(checkSnapshot(page('') + '<svg><meta name="robots" content="noindex"></svg>', { status: 200, noindex: true })).toBeNull();
+    expect(checkSnapshot(page('<!-- <meta name="fragment" content="!"> -->'), { status: 200 })).toBeNull();
+    expect(checkSnapshot(page('') + '<textarea><html data-router-state="busy"></textarea>', { status: 200 })).toBeNull();
+    // A <frameset> takes the body out of the document, and what it held with it.
+    const framed = '<b><link rel="canonical" href="/a"><meta name="robots" content="noindex"><frameset>';
+    expect(checkSnapshot(framed, { status: 404 })).toBeNull();
+    expect(checkSnapshot(framed, { status: 200, noindex: true })).toMatch(/says no noindex/);
+  });
+
+  // A page process owned by its page's script sends what bytes it likes. 5 MiB of `<b>` took parse5's
+  // own tree 4 s of the server's event loop and 1 GB (a server with a 512 MB heap limit died of it).
+  it('refuses a snapshot of 5 MiB of <b> that nests past MAX_SNAPSHOT_DEPTH, and passes one nested just within it', () => {
+    const shaped = page('') + '<b>'.repeat((5 * 1024 * 1024) / 3);
+    expect(checkSnapshot(shaped, { status: 200 })).toBe(`it nests elements more than ${MAX_SNAPSHOT_DEPTH} deep`);
+    // <html>, <body>, then the rest.
+    const within = page('') + '<span>'.repeat(MAX_SNAPSHOT_DEPTH - 2) + '<!-- the deepest -->';
+    expect(checkSnapshot(within, { status: 200 })).toBeNull();
+    expect(checkSnapshot(within + '<i>', { status: 200 })).toMatch(/nests elements more than/);
   });
 });
 
