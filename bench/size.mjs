@@ -22,33 +22,21 @@ export const peers = {
 /** The goal of issue 17 (46 for the lite client) where a case has one, else the budget `npm test` holds (scripts/size.mjs). */
 const budget = (name) => budgets[name].goal ?? budgets[name].gzip;
 
+/** A case of scripts/size.mjs: what it imports, and its goal or budget. */
+const ofBudget = (name) => ({ code: budgets[name].code, budget: budget(name) });
+
 /** Our figures, in bytes of min+gzip, with the budgets of scripts/size.mjs where a case has one. */
 export const ours = {
-  'codec alone': { code: budgets['the codec alone'].code, budget: budget('the codec alone') },
+  'codec alone': ofBudget('the codec alone'),
   'core (codec, URL forms, route table)': { code: `export * from 'crawlable-router';`, budget: null },
-  'an app importing only createRouter': {
-    code: budgets['an app importing only createRouter'].code,
-    budget: budget('an app importing only createRouter'),
-  },
+  'an app importing only createRouter': ofBudget('an app importing only createRouter'),
   // The router does not bundle the table it is given; a real app imports both (the pattern compiler inside).
-  'an app importing createRouter and createRoutes': {
-    code: budgets['an app importing createRouter and createRoutes'].code,
-    budget: budget('an app importing createRouter and createRoutes'),
-  },
+  'an app importing createRouter and createRoutes': ofBudget('an app importing createRouter and createRoutes'),
   // The same app on the lite client (crawlable-router/client/lite): routing alone, beside page.js.
-  'an app importing the lite createRouter and createRoutes': {
-    code: budgets['an app importing the lite createRouter and createRoutes'].code,
-    budget: budget('an app importing the lite createRouter and createRoutes'),
-  },
+  'an app importing the lite createRouter and createRoutes': ofBudget('an app importing the lite createRouter and createRoutes'),
   // The lite app's two halves, each alone: the table any app imports, and the lite router.
-  'the route table alone (createRoutes)': {
-    code: budgets['the route table alone (createRoutes)'].code,
-    budget: budget('the route table alone (createRoutes)'),
-  },
-  'an app importing only the lite createRouter': {
-    code: budgets['an app importing only the lite createRouter'].code,
-    budget: budget('an app importing only the lite createRouter'),
-  },
+  'the route table alone (createRoutes)': ofBudget('the route table alone (createRoutes)'),
+  'an app importing only the lite createRouter': ofBudget('an app importing only the lite createRouter'),
   // An app that hands the router a `history` instance bundles that package too; one that does not, none of it.
   'an app passing createRouter a memory history': {
     code: `export { createRouter } from 'crawlable-router/client'; export { createMemoryHistory } from 'history';`,
