@@ -142,7 +142,11 @@ export function setUpHandler(options: SnapshotHandlerOptions): HandlerSetup {
     waitMs: timeoutMs,
     lockTtlMs: Math.min(LOCK_TTL_MS, timeoutMs),
     isPrivate,
-    isRouted: (key) => routes.match(key) !== null,
+    // A redirect route's state is its move, never a 200: `/about` moved to `/about/` is that file too.
+    isRouted: (key) => {
+      const found = routes.match(key);
+      return found !== null && (found.route as { redirect?: unknown }).redirect === undefined;
+    },
   });
   const snapshots = createSnapshotSource({
     routes,

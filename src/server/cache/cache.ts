@@ -41,9 +41,10 @@ export interface SnapshotCacheOptions {
   /** Whether a rendered snapshot is private to the request it was made for (it read `request`): never kept. Default: none is. */
   isPrivate?: (snapshot: StoredSnapshot) => boolean;
   /**
-   * Whether a route of the table has the state. A store's 200 for one no route has is another
-   * state's page: a file two spellings share (fileStore keeps `/a/` as a/index.html, which `/a`
-   * names too). It is a miss, and stays in the store for its own state. Default: every state has one.
+   * Whether a route of the table renders the state (a redirect route's never does). A store's 200
+   * for one no route renders is another state's page: a file two spellings share (fileStore keeps
+   * `/a/` as a/index.html, which `/a` names too). It is a miss, and stays in the store for its own
+   * state. Default: every state has one.
    */
   isRouted?: (key: AppLocation) => boolean;
 }

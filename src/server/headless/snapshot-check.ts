@@ -58,24 +58,55 @@ export function checkSnapshot(html: string, job: Checked): string | null {
     else if (job.status !== 200 && isCanonicalLink(tag, read)) breaking.push([element, `a ${job.status} state has a canonical link`]);
     else if (headKey(tag, read) === ROBOTS_KEY && /\b(noindex|none)\b/i.test(read('content') ?? '')) noindex.push(element);
   };
+  // An element the adoption agency moves into a copy of a formatting element it has just made waits
+  // here for that copy to be placed: its depth is the copy's, unknown until then (never 0).
+  const waiting = new WeakMap<Node, Node[]>();
+  const deepen = (node: Node, depth: number) => {
+    const todo: Array<[Node, number]> = [[node, depth]];
+    for (let next = todo.pop(); next; next = todo.pop()) {
+      const [at, deep] = next;
+      if (deep > MAX_SNAPSHOT_DEPTH) throw new TooDeep(`it nests elements more than ${MAX_SNAPSHOT_DEPTH} deep`);
+      depths.set(at, deep);
+      // A template's contents are as deep as the template: nesting templates nests too.
+      const content = (at as Partial<Tree['template']>).content;
+      if (content) depths.set(content, deep);
+      for (const child of waiting.get(at) ?? [])
+        if ((child as { parentNode?: Node | null }).parentNode === at) todo.push([child, deep + 1]);
+      waiting.delete(at);
+    }
+  };
   const place = (parent: Node, node: Node) => {
     (node as { parentNode: Node | null }).parentNode = parent;
     // Only an element holds others (a comment is placed, never a parent).
     if (!('tagName' in node)) return;
-    const depth = (depths.get(parent) ?? 0) + 1;
-    if (depth > MAX_SNAPSHOT_DEPTH) throw new TooDeep(`it nests elements more than ${MAX_SNAPSHOT_DEPTH} deep`);
-    depths.set(node, depth);
-    // A template's contents are as deep as the template: nesting templates nests too.
-    const content = (node as Partial<Tree['template']>).content;
-    if (content) depths.set(content, depth);
+    const depth = depths.get(parent);
+    if (depth !== undefined || !('tagName' in parent)) return deepen(node, (depth ?? 0) + 1);
+    const held = waiting.get(parent);
+    if (held) held.push(node);
+    else waiting.set(parent, [node]);
   };
+  // Whether each node is in the document, found once: the walk up from an element stops at the
+  // first node whose answer is known, so that many elements below one deep node cost one walk.
+  const known = new WeakMap<Node, boolean>();
   const inDocument = (node: Node) => {
-    let at: Node | null | undefined = node;
-    for (let steps = 0; at && steps <= 2 * MAX_SNAPSHOT_DEPTH + 8; steps++) {
-      if (at.nodeName === '#document') return true;
-      at = hosts.get(at) ?? (at as { parentNode?: Node | null }).parentNode;
+    const path: Node[] = [];
+    let answer = false;
+    for (let at: Node | null | undefined = node; at; at = hosts.get(at) ?? (at as { parentNode?: Node | null }).parentNode) {
+      const found = known.get(at);
+      if (found !== undefined) {
+        answer = found;
+        break;
+      }
+      if (at.nodeName === '#document') {
+        answer = true;
+        break;
+      }
+      // Provisionally out, so that a walk that came round to a node of its own path ends.
+      known.set(at, false);
+      path.push(at);
     }
-    return false;
+    for (const at of path) known.set(at, answer);
+    return answer;
   };
   const adapter: TreeAdapter<Tree> = {
     ...defaultTreeAdapter,

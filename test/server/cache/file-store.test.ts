@@ -114,6 +114,25 @@ describe('fileStore', () => {
     expect((await handler.render('/about/')).status).toBe(200);
   });
 
+  it("answers a redirect route's move at the spelling without the last slash, never the file of the one with it", async () => {
+    // The usual move to the last-slash spelling: `/about` is a route, but no state of it is a 200.
+    await writeInside(dir, 'about/index.html', '<!DOCTYPE html><p>about</p>');
+    await writeManifest(dir, 'v1');
+    const routes = createRoutes([
+      { path: '/about/', render: () => '<p>about</p>' },
+      { path: '/about', redirect: '/about/' },
+    ]);
+    const handler = createSnapshotHandler({
+      routes,
+      origin: 'https://example.com',
+      build: 'v1',
+      cache: { store: fileStore(dir), ttlMs: Infinity },
+    });
+    for (let i = 0; i < 2; i++)
+      expect(await handler.render('/about')).toMatchObject({ status: 301, redirect: 'https://example.com/about/' });
+    expect(await handler.render('/about/')).toMatchObject({ status: 200, html: '<!DOCTYPE html><p>about</p>' });
+  });
+
   it('re-renders a prerendered snapshot older than the TTL', async () => {
     await writeInside(dir, 'index.html', 'old');
     const routes = createRoutes([{ path: '/', render: () => 'new' }]);
