@@ -40,9 +40,9 @@ export interface ErrorView {
   /** The document title; default none: the title is left alone. */
   title?: string | ((context: ErrorContext) => string) | undefined;
   /** The outlet's HTML; default none: the outlet is left alone. */
-  render?: ((context: ErrorContext) => string) | undefined;
+  render?: { render(context: ErrorContext): string }['render'] | undefined;
   /** The error state's head tags, over the table's defaults; default none. */
-  head?: ((context: ErrorContext) => Head) | undefined;
+  head?: { head(context: ErrorContext): Head }['head'] | undefined;
 }
 
 /** Options of `createRouter`. */
