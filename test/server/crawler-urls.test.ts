@@ -224,4 +224,19 @@ describe('the media URLs a link preview reads', () => {
     expect(body).toContain('<meta property="og:image:secure_url" content="https://cdn.example.com/x.png">');
     expect(body).toContain('<meta name="description" content="/not-a-url">');
   });
+
+  // Open Graph's `:url` and `:secure_url` name the same media as `og:video` and `og:audio`;
+  // Twitter's player card needs its player and stream as full URLs, and `twitter:image:src` is the
+  // image's older name, still read. A relative one is resolved as `og:image` is.
+  it('writes the media aliases and the player card absolute', async () => {
+    const names = ['og:video:url', 'og:video:secure_url', 'og:audio:url', 'og:audio:secure_url'];
+    const twitter = ['twitter:image:src', 'twitter:player', 'twitter:player:stream'];
+    const meta = [
+      ...names.map((property) => ({ property, content: `/app/media/${property}` })),
+      ...twitter.map((name) => ({ name, content: `/app/media/${name}` })),
+    ];
+    const body = await page(SHELL, () => ({ meta }), '/app/books/1');
+    for (const property of names) expect(body).toContain(`<meta property="${property}" content="${ORIGIN}/app/media/${property}"`);
+    for (const name of twitter) expect(body).toContain(`<meta name="${name}" content="${ORIGIN}/app/media/${name}"`);
+  });
 });
