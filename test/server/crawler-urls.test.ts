@@ -201,3 +201,42 @@ describe('the URLs of a state’s head', () => {
     expect(reply.body).toContain('<link rel="alternate icon" href="/app/icon.svg"');
   });
 });
+
+describe('the media URLs a link preview reads', () => {
+  const page = async (shell: string, head: () => { meta: { name?: string; property?: string; content: string }[] }, target: string) => {
+    const routes = createRoutes([{ path: '/books/:id', title: 'Book', head }], { base: '/app/' });
+    const handler = createSnapshotHandler({ routes, origin: ORIGIN, shell });
+    const reply = await handler.fetch(new Request(`http://127.0.0.1${target}`, { headers: { 'User-Agent': BOT } }));
+    return (await reply?.text()) ?? '';
+  };
+
+  // A site-wide og:image or twitter:image is most often written once, in the shell's head, and
+  // relative: a preview bot reads them only absolute, so the snapshot writes the shell's as it
+  // writes a hook's, resolved against the state's URL; browsers get the shell as it is.
+  it.each(['/app/books/1', '/app/?_escaped_fragment_=/books/1'])("writes the shell's own absolute (%s)", async (target) => {
+    const shell =
+      '<!DOCTYPE html>\n<html><head><title>Shop</title><meta property="og:image" content="/app/og.png">' +
+      '<meta name="twitter:image" content="img/tw.png"><meta property="og:image:secure_url" content="https://cdn.example.com/x.png">' +
+      '<meta name="description" content="/not-a-url"></head>\n<body><main id="app"></main></body></html>\n';
+    const body = await page(shell, () => ({ meta: [{ property: 'og:site_name', content: 'Shop' }] }), target);
+    expect(body).toContain(`<meta property="og:image" content="${ORIGIN}/app/og.png">`);
+    expect(body).toContain(`<meta name="twitter:image" content="${ORIGIN}/app/books/img/tw.png">`);
+    expect(body).toContain('<meta property="og:image:secure_url" content="https://cdn.example.com/x.png">');
+    expect(body).toContain('<meta name="description" content="/not-a-url">');
+  });
+
+  // Open Graph's `:url` and `:secure_url` name the same media as `og:video` and `og:audio`;
+  // Twitter's player card needs its player and stream as full URLs, and `twitter:image:src` is the
+  // image's older name, still read. A relative one is resolved as `og:image` is.
+  it('writes the media aliases and the player card absolute', async () => {
+    const names = ['og:video:url', 'og:video:secure_url', 'og:audio:url', 'og:audio:secure_url'];
+    const twitter = ['twitter:image:src', 'twitter:player', 'twitter:player:stream'];
+    const meta = [
+      ...names.map((property) => ({ property, content: `/app/media/${property}` })),
+      ...twitter.map((name) => ({ name, content: `/app/media/${name}` })),
+    ];
+    const body = await page(SHELL, () => ({ meta }), '/app/books/1');
+    for (const property of names) expect(body).toContain(`<meta property="${property}" content="${ORIGIN}/app/media/${property}"`);
+    for (const name of twitter) expect(body).toContain(`<meta name="${name}" content="${ORIGIN}/app/media/${name}"`);
+  });
+});

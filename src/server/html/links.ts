@@ -145,10 +145,15 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
 
 // The head tags whose URL is one a crawler reads, by key (headKey): every link's `href`, and the
 // `content` of the metas that only crawlers and link-preview bots read (no browser fetches them):
-// Open Graph's page and media and Twitter's image, each with `property` or (as some sites write
-// it) `name`. Preview bots use them only absolute.
+// Open Graph's page and media (with their `:url` and `:secure_url` aliases) and Twitter's image
+// (and its older name `twitter:image:src`) and player card, each with `property` or (as some sites
+// write it) `name`. Preview bots use them only absolute.
 const HEAD_URLS: Record<string, string> = { link: 'href' };
-for (const name of ['og:url', 'og:image', 'og:image:url', 'og:image:secure_url', 'og:video', 'og:audio', 'twitter:image'])
+for (const name of [
+  ...['og:url', 'og:image', 'og:video', 'og:audio'],
+  ...['og:image:url', 'og:image:secure_url', 'og:video:url', 'og:video:secure_url', 'og:audio:url', 'og:audio:secure_url'],
+  ...['twitter:image', 'twitter:image:src', 'twitter:player', 'twitter:player:stream'],
+])
   HEAD_URLS[`meta property ${name}`] = HEAD_URLS[`meta name ${name}`] = 'content';
 
 /** True for the key (headKey) of a meta whose `content` is a URL crawlers read, written absolute. */

@@ -7,10 +7,10 @@
 
 import { parse } from 'parse5';
 import { SnapshotError } from '../errors.js';
-import { applyEdits, type Edit, type LinkContext } from './links.js';
+import { applyEdits, isUrlMeta, type Edit, type LinkContext } from './links.js';
 import { compileSelector } from './selector.js';
 import { headInsertPoint, isInside, outletContent, scan, titleText, type Element, type Range, type Scan } from './shell-scan.js';
-import { cut, fill, type ShellParts, type TemplateEdit } from './template.js';
+import { cut, fill, type ShellParts, type SlotRef, type TemplateEdit } from './template.js';
 
 /** A parsed shell. */
 export interface ShellTemplate {
@@ -38,6 +38,18 @@ const within = (edit: Range, r: Range) => edit.start >= r.start && edit.end <= r
 /** Link edits inside `r`, moved to offsets from its start. */
 const editsWithin = (links: readonly Edit[], r: Range) =>
   links.filter((e) => within(e, r)).map((e) => ({ ...e, start: e.start - r.start, end: e.end - r.start }));
+
+/**
+ * A shell meta's URL crawlers read (`og:image`, `twitter:image`: links.ts), as a keyed slot's
+ * `url`: a snapshot writes it absolute for its state, as it writes a hook's; a preview bot reads
+ * them only absolute, and a site-wide one is most often written once, in the shell, relative.
+ */
+function urlOf(element: Element, key: string, r: Range): SlotRef['url'] {
+  const where = element.sourceCodeLocation?.attrs?.['content'];
+  const value = element.attrs.find((a) => a.name === 'content')?.value;
+  if (!isUrlMeta(key) || !where || value === undefined) return undefined;
+  return { start: where.startOffset - r.start, end: where.endOffset - r.start, name: 'content', value };
+}
 
 /**
  * The browser page: the link edits, and the meta fragment tag once, in the head (the scheme's third
@@ -71,10 +83,15 @@ function templateEdits(
   const outside = (edit: Range) => edit.end <= inner.start || edit.start >= inner.end;
   const slots = found.keyed
     .filter(([element]) => element.sourceCodeLocation && head && isInside(element, head))
-    .map(([element, key]) => ({ ...range(element), key }));
+    .map(([element, key]) => ({ ...range(element), key, element }));
   const edits: TemplateEdit[] = found.links.filter((e) => outside(e) && !slots.some((r) => within(e, r)));
-  for (const r of slots)
-    edits.push({ ...r, text: { slot: 'keyed', key: r.key, text: applyEdits(text.slice(r.start, r.end), editsWithin(found.links, r)) } });
+  for (const { element, ...r } of slots) {
+    const slot: SlotRef = { slot: 'keyed', key: r.key, text: applyEdits(text.slice(r.start, r.end), editsWithin(found.links, r)) };
+    // A meta's text has no link edits (those are `href`s), so its attribute's offsets hold.
+    const url = urlOf(element, r.key, r);
+    if (url) slot.url = url;
+    edits.push({ ...r, text: slot });
+  }
   const canonicals = found.canonicals.filter((e) => e.sourceCodeLocation);
   for (const element of [...metas, ...canonicals]) if (outside(range(element))) edits.push({ ...range(element), text: '' });
   const title = found.title?.sourceCodeLocation;

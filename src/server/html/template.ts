@@ -23,6 +23,8 @@ export interface ShellParts {
   outlet?: string | undefined;
   /** The location written on the outlet as `data-router-rendered`, for the client to keep its content. Default none. */
   mark?: string | undefined;
+  /** How a shell head tag's URL crawlers read (`og:image`'s `content`) is written for this state. Default: as the shell has it. */
+  url?: ((url: string) => string) | undefined;
 }
 
 /**
@@ -34,6 +36,8 @@ export interface SlotRef {
   slot: Slot | 'titleElement' | 'titleMark' | 'keyed';
   key?: string;
   text?: string;
+  /** A keyed tag's URL attribute that `ShellParts.url` writes: its range in `text`, its name and value. */
+  url?: { start: number; end: number; name: string; value: string };
 }
 
 /** A piece of a template: literal text, or a slot. */
@@ -62,6 +66,15 @@ export function cut(text: string, edits: readonly TemplateEdit[]): Piece[] {
 /** The attribute that tells the client the shell's title on a page whose title is a state's. */
 const shellTitleMark = (title: string): string => ` ${SHELL_TITLE_ATTRIBUTE}="${escapeHtml(title)}"`;
 
+/** A shell head tag a state's did not replace, its URL written for the state when it has one. */
+function keyedText(piece: SlotRef, write: ShellParts['url']): string {
+  const text = piece.text as string;
+  const { url } = piece;
+  const value = url && write ? write(url.value) : undefined;
+  if (!url || value === undefined || value === url.value) return text;
+  return `${text.slice(0, url.start)}${url.name}="${escapeHtml(value)}"${text.slice(url.end)}`;
+}
+
 /** Writes a state into the template's pieces. */
 export function fill(pieces: readonly Piece[], parts: ShellParts): string {
   const tags = parts.tags ?? [];
@@ -69,7 +82,7 @@ export function fill(pieces: readonly Piece[], parts: ShellParts): string {
   let out = '';
   for (const piece of pieces) {
     if (typeof piece === 'string') out += piece;
-    else if (piece.slot === 'keyed') out += keys.has(piece.key as string) ? '' : piece.text;
+    else if (piece.slot === 'keyed') out += keys.has(piece.key as string) ? '' : keyedText(piece, parts.url);
     else if (piece.slot === 'title') out += parts.title === undefined ? piece.text : escapeHtml(parts.title);
     else if (piece.slot === 'titleMark') out += parts.title === undefined ? '' : shellTitleMark(piece.text as string);
     else if (piece.slot === 'titleElement')

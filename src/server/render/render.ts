@@ -11,7 +11,7 @@ import type { Query } from '../../url/query.js';
 import { record } from '../../url/record.js';
 import type { AnyRoute, RenderContext, RouteMatch, RouteTable } from '../../routes/types.js';
 import { dataScript } from '../html/hydration.js';
-import { rewriteHeadTag, rewriteLinks } from '../html/links.js';
+import { absoluteHeadUrl, prettyHref, rewriteHeadTag, rewriteLinks } from '../html/links.js';
 import type { ShellTemplate } from '../html/shell.js';
 import { headWithNoindex, matchNoindex } from '../noindex.js';
 import type { UrlSettings } from '../urls.js';
@@ -164,7 +164,16 @@ export function hooksRenderer(
       const mark = job.hydrate ? job.location : undefined;
       return {
         status,
-        html: shell.snapshot({ title: title === undefined ? undefined : `${title}`, tags, location: job.location, head, outlet, mark }),
+        html: shell.snapshot({
+          title: title === undefined ? undefined : `${title}`,
+          tags,
+          location: job.location,
+          head,
+          outlet,
+          mark,
+          // The shell's own `og:image` and the like: absolute for this state, as the state's tags are.
+          url: (url) => absoluteHeadUrl(prettyHref(url, links) ?? url, links),
+        }),
       };
     },
   };
