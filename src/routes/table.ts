@@ -182,8 +182,10 @@ export function createRoutes<const P extends readonly string[]>(
               fail(error, params);
               continue;
             }
-            // A noindex state is no search result: left out, as the route that matches it says.
-            if (!all && match(location)?.route.noindex) continue;
+            // A noindex state is no search result, and a redirect route's state is no page of its
+            // own (a sitemap listing it lists a 301): left out, as the route that matches it says.
+            const route = all ? undefined : match(location)?.route;
+            if (route && (route.noindex || route.redirect !== undefined)) continue;
             if (!seen.has(location)) {
               seen.add(location);
               yield location;

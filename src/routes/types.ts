@@ -181,7 +181,7 @@ export interface RouteTable<R extends AnyRoute = AnyRoute> {
   stateOf(location: AppLocation): AppLocation;
   /** Builds the location of a named route; throws `RouteError` for an unknown name or a missing param. */
   href(...args: HrefArgs<R>): AppLocation;
-  /** Every location that param-free paths and `entries()` name, each once, but those of `noindex` routes; a bad record is skipped and told to `onError`. */
+  /** Every location that param-free paths and `entries()` name, each once, but those of `noindex` and redirect routes; a bad record is skipped and told to `onError`. */
   locations(options?: LocationsOptions): AsyncIterable<AppLocation>;
   /**
    * The one canonical location of a matched state: what `href` writes for its route's params
@@ -204,7 +204,7 @@ export interface EntryFault {
 export interface LocationsOptions {
   /** Told about each bad record (it is skipped; the other records still come). Default: skipped silently. */
   onError?: ((fault: EntryFault) => void) | undefined;
-  /** Lists the states of `noindex` routes too (what `prerender` writes, and leaves out of its sitemap). Default `false`. */
+  /** Lists the states of `noindex` and redirect routes too (what `prerender` renders, and leaves out of its sitemap). Default `false`. */
   noindex?: boolean | undefined;
 }
 

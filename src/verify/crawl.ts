@@ -82,7 +82,7 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
     throw new RangeError(`maxPageBytes must be a whole number of bytes above 0, got ${JSON.stringify(maxPageBytes)}`);
   const origin = new URL(start).origin;
   const states: StateReport[] = [];
-  const { queue, listed, alternated, enqueue } = createFrontier(origin, maxStates);
+  const { queue, listed, alternated, enqueue, notCrawled } = createFrontier(origin, maxStates);
   const get = siteFetch(origin, timeoutMs, maxPageBytes);
 
   const first = startUrl(start);
@@ -254,5 +254,6 @@ export async function verify(start: string, options: VerifyOptions = {}): Promis
   }
   const problems = states.reduce((n, s) => n + problemCount(s.problems), 0) + problemCount(sitemap?.problems ?? []);
   const warnings = states.reduce((n, s) => n + problemCount(s.warnings), 0);
-  return { start, states, sitemap, problems, warnings, browser: Boolean(browser) };
+  const stopped = notCrawled() ? { maxStates, notCrawled: notCrawled() } : null;
+  return { start, states, sitemap, problems, warnings, browser: Boolean(browser), stopped };
 }

@@ -22,6 +22,9 @@ export function createFrontier(origin: string, maxStates: number) {
   const queue: string[] = [];
   const listed = new Map<string, string>();
   const alternated = new Map<string, string>();
+  // Names of URLs left uncrawled at maxStates (a URL counted each time it is named: counting each
+  // once would keep every one of them), so the report can say the crawl stopped short.
+  let notCrawled = 0;
 
   /**
    * Queues the state a link names, once and up to maxStates, or tells `problems` why it is not
@@ -71,7 +74,10 @@ export function createFrontier(origin: string, maxStates: number) {
       });
     if (!url.hash.startsWith('#!')) url.hash = '';
     // Only a state crawled is checked against its listing: what is kept is bounded by maxStates.
-    if (!known.has(url.href) && known.size >= maxStates) return;
+    if (!known.has(url.href) && known.size >= maxStates) {
+      notCrawled++;
+      return;
+    }
     if (fromSitemap && !listed.has(url.href)) listed.set(url.href, base);
     if (from === 'alternate' && !alternated.has(url.href)) alternated.set(url.href, base);
     if (known.has(url.href)) return;
@@ -79,5 +85,5 @@ export function createFrontier(origin: string, maxStates: number) {
     queue.push(url.href);
   };
 
-  return { queue, listed, alternated, enqueue };
+  return { queue, listed, alternated, enqueue, notCrawled: () => notCrawled };
 }

@@ -146,6 +146,8 @@ export interface SitemapFacts {
   locs: string[];
   /** The first well-formedness fault, or null; the entries before it are kept. */
   error: string | null;
+  /** True for a sitemap index (root `<sitemapindex>`): its entries name sitemaps, not pages. */
+  index: boolean;
 }
 
 /** A sitemap read as it streams in: its text part by part, then its facts. */
@@ -162,10 +164,13 @@ export interface SitemapReader {
  * protocol's limit per file), as its text streams in: the whole text is never held.
  */
 export function sitemapReader(maxLocs = 50_000): SitemapReader {
-  const facts: SitemapFacts = { locs: [], error: null };
+  const facts: SitemapFacts = { locs: [], error: null, index: false };
   const parser = new SaxesParser();
   let text: string | null = null;
+  let root = true;
   parser.on('opentag', (tag) => {
+    if (root) facts.index = localName(tag.name) === 'sitemapindex';
+    root = false;
     if (localName(tag.name) === 'loc') text = '';
   });
   parser.on('text', (chunk) => {

@@ -133,6 +133,12 @@ export interface VerifyReport {
   warnings: number;
   /** True when a browser compared each state's text with its snapshot. */
   browser: boolean;
+  /**
+   * Null when every URL met was crawled; else the crawl stopped at `maxStates` (`--max`) with
+   * `notCrawled` names of other URLs (links, sitemap entries, alternates, redirects; a URL counted
+   * each time it was named) left uncrawled.
+   */
+  stopped: { maxStates: number; notCrawled: number } | null;
 }
 
 /** Renders a URL in a real browser, with the page's scripts or without them. */

@@ -44,6 +44,9 @@ export function formatReport(report: VerifyReport): string {
         : ', no sitemap') +
       (report.browser ? `, ${count(mismatches, 'text mismatch', 'text mismatches')} in Chromium` : '') +
       `, ${count(report.problems, 'problem')}` +
-      (report.warnings ? `, ${count(report.warnings, 'warning')}` : ''),
+      (report.warnings ? `, ${count(report.warnings, 'warning')}` : '') +
+      (report.stopped
+        ? `; stopped at --max ${report.stopped.maxStates}, with ${report.stopped.notCrawled} more links and sitemap entries not crawled (raise --max to crawl them)`
+        : ''),
   ].join('\n');
 }

@@ -36,19 +36,28 @@ export async function readRobotsTxt(origin: string, get: SiteFetch): Promise<str
 export async function readSitemaps(origin: string, get: SiteFetch, onEntry: OnEntry, robots: string): Promise<VerifyReport['sitemap']> {
   let sitemap: VerifyReport['sitemap'] = null;
   const sitemapProblems: Problem[] = [];
-  const declared = robotsSitemaps(robots);
   const candidates: string[] = [];
-  for (const url of declared.length ? declared : [`${origin}/sitemap.xml`]) {
+  // The sitemaps an index lists (sitemap() writes one past 50,000 URLs): read in turn, but an index
+  // among them is not followed, as crawlers follow none. An index read gives its place back, so the
+  // sitemaps of an index of 10 are all read; one listed in an index does not, so the reads stay bounded.
+  const listedByIndex = new Set<string>();
+  let room = MAX_SITEMAPS;
+  /** Queues a sitemap `url` that `by` names (robots.txt, or an index), or says why it is not read. */
+  const add = (url: string, by: string): void => {
     const href = URL.canParse(url, origin) ? new URL(url, origin).href : null;
     if (href === null || new URL(href).origin !== origin)
-      addProblem(sitemapProblems, { code: 'OFF_ORIGIN', message: `robots.txt names the sitemap ${url}, not on ${origin}: not read` });
-    else if (candidates.length === MAX_SITEMAPS)
+      addProblem(sitemapProblems, { code: 'OFF_ORIGIN', message: `${by} names the sitemap ${url}, not on ${origin}: not read` });
+    else if (candidates.includes(href)) return;
+    else if (candidates.length >= room)
       addProblem(sitemapProblems, {
         code: 'BAD_SITEMAP',
-        message: `robots.txt names more than ${MAX_SITEMAPS} sitemaps: ${url} and the rest are not read`,
+        message: `${by} names more than ${MAX_SITEMAPS} sitemaps: ${url} and the rest are not read`,
       });
-    else if (!candidates.includes(href)) candidates.push(href);
-  }
+    else candidates.push(href);
+  };
+  const declared = robotsSitemaps(robots);
+  for (const url of declared.length ? declared : [`${origin}/sitemap.xml`]) add(url, 'robots.txt');
+  // The list grows as indexes are read: a for…of over an array reads what is pushed meanwhile.
   for (const url of candidates) {
     const reader = sitemapReader();
     const answer = await get(url, { limit: SITEMAP_BYTES, onText: reader.write }).catch((error: Error) => {
@@ -61,16 +70,30 @@ export async function readSitemaps(origin: string, get: SiteFetch, onEntry: OnEn
       return null;
     });
     if (answer?.status !== 200) continue;
-    const { locs, error } = reader.close();
+    const { locs, error, index } = reader.close();
     sitemap ??= { url, entries: 0, problems: sitemapProblems };
     if (sitemap.url !== url) sitemap.url += ` ${url}`;
-    sitemap.entries += locs.length;
     if (error)
       addProblem(sitemap.problems, {
         code: 'BAD_SITEMAP',
         message: `the sitemap ${url} is not well-formed XML (${error}); ${locs.length} entries read before it`,
       });
-    for (const loc of locs) onEntry(loc, url, sitemap.problems);
+    if (!index) {
+      sitemap.entries += locs.length;
+      for (const loc of locs) onEntry(loc, url, sitemap.problems);
+    } else if (listedByIndex.has(url))
+      addProblem(sitemap.problems, {
+        code: 'BAD_SITEMAP',
+        message: `the sitemap ${url} is a sitemap index listed in a sitemap index: crawlers read no index an index lists, and its ${locs.length} sitemaps were not read`,
+      });
+    else {
+      room++;
+      for (const loc of locs) {
+        const before = candidates.length;
+        add(loc, `the sitemap index ${url}`);
+        if (candidates.length > before) listedByIndex.add(candidates[candidates.length - 1] as string);
+      }
+    }
   }
   if (!sitemap && sitemapProblems.length) sitemap = { url: '(none read)', entries: 0, problems: sitemapProblems };
   return sitemap;

@@ -661,4 +661,19 @@ describe('noindex routes and locations', () => {
     for await (const location of t.locations(options)) out.push(location);
     expect(out).toEqual(expected);
   });
+  it('leaves out the states of redirect routes, which answer 301, unless noindex: true asks for every state', async () => {
+    const table = createRoutes([
+      { path: '/' },
+      { path: '/shop', redirect: '/' },
+      { path: '/p/:id', redirect: '/products/:id', entries: () => [{ id: '1' }] },
+      { path: '/products/:id', entries: () => [{ id: '1' }] },
+    ]);
+    const listed = async (options?: { noindex: boolean }) => {
+      const out: string[] = [];
+      for await (const location of table.locations(options)) out.push(location);
+      return out;
+    };
+    expect(await listed()).toEqual(['/', '/products/1']);
+    expect(await listed({ noindex: true })).toEqual(['/', '/shop', '/p/1', '/products/1']);
+  });
 });

@@ -43,6 +43,8 @@ describe('verify', () => {
         '/plain.html',
       ].sort(),
     );
+    // Every URL met was crawled: nothing to say about stopping short.
+    expect(report.stopped).toBeNull();
   });
 
   it.each([
@@ -132,6 +134,9 @@ describe('verify', () => {
   it('stops at maxStates, and checks only the sitemap entries it crawled', async () => {
     const small = await verify(`${origin}/`, { maxStates: 3, agents: false });
     expect(small.states).toHaveLength(3);
+    // It says it stopped short: the sitemap's /#!/missing and the pages' links were left.
+    expect(small.stopped).toMatchObject({ maxStates: 3, notCrawled: expect.any(Number) });
+    expect(small.stopped?.notCrawled).toBeGreaterThan(0);
     // The sitemap's /#!/old is the third state; its /#!/missing is past it: neither crawled nor kept.
     // Its #! entries are faults of its own text, crawled or not.
     expect(small.sitemap?.problems.map((p) => p.code)).toEqual([

@@ -50,6 +50,8 @@ describe('createFrontier', () => {
     const frontier = createFrontier(ORIGIN, 2);
     for (const href of ['/a', '/b', '/a', '/c', '/b#x']) frontier.enqueue(href, PAGE, [], 'there');
     expect(frontier.queue).toEqual(['https://e.com/a', 'https://e.com/b']);
+    // /c was named past maxStates; /a and /b#x again are URLs already queued.
+    expect(frontier.notCrawled()).toBe(1);
   });
 
   it('keeps where a sitemap entry and an alternate were named first, for URLs it queues', () => {

@@ -117,13 +117,13 @@ describe('readSitemap', () => {
   it('reads every <loc>, decoding XML entities', () => {
     const xml =
       '<?xml version="1.0"?><urlset><url><loc> https://e.com/#!/a?x=1&amp;y=2 </loc></url><url><loc>https://e.com/&#233;&#x41;</loc></url></urlset>';
-    expect(readSitemap(xml)).toEqual({ locs: ['https://e.com/#!/a?x=1&y=2', 'https://e.com/éA'], error: null });
+    expect(readSitemap(xml)).toEqual({ locs: ['https://e.com/#!/a?x=1&y=2', 'https://e.com/éA'], error: null, index: false });
   });
 
   it('reads <loc> with a namespace prefix, and sitemap index entries', () => {
     const xml =
       '<s:sitemapindex xmlns:s="http://www.sitemaps.org/schemas/sitemap/0.9"><s:sitemap><s:loc>https://e.com/a.xml</s:loc></s:sitemap></s:sitemapindex>';
-    expect(readSitemap(xml).locs).toEqual(['https://e.com/a.xml']);
+    expect(readSitemap(xml)).toMatchObject({ locs: ['https://e.com/a.xml'], index: true });
   });
 
   it('keeps the entries before a well-formedness fault, names the fault, and expands no DTD entity', () => {

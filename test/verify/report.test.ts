@@ -7,6 +7,7 @@ const report: VerifyReport = {
   browser: true,
   problems: 2,
   warnings: 0,
+  stopped: null,
   sitemap: {
     url: 'https://e.test/sitemap.xml',
     entries: 3,
@@ -60,6 +61,13 @@ describe('formatReport', () => {
       '',
       '2 states crawled (1 × 200, 1 × 404), sitemap https://e.test/sitemap.xml with 3 entries, 1 text mismatch in Chromium, 2 problems',
     ]);
+  });
+
+  it('says that the crawl stopped at --max, and how many names of other URLs it left', () => {
+    const lines = formatReport({ ...report, stopped: { maxStates: 2, notCrawled: 121553 } }).split('\n');
+    expect(lines.at(-1)).toBe(
+      '2 states crawled (1 × 200, 1 × 404), sitemap https://e.test/sitemap.xml with 3 entries, 1 text mismatch in Chromium, 2 problems; stopped at --max 2, with 121553 more links and sitemap entries not crawled (raise --max to crawl them)',
+    );
   });
 
   it('lists warnings apart from the problems, and counts them apart in the summary', () => {

@@ -75,6 +75,47 @@ describe('readSitemaps', () => {
     ]);
   });
 
+  it("reads the sitemaps an index lists, as crawlers do, handing on their pages and never the index's entries", async () => {
+    // What sitemap() writes past 50,000 URLs: an index at /sitemap.xml over numbered parts.
+    const index = (...locs: string[]) =>
+      `<sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${locs.map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`).join('')}</sitemapindex>`;
+    const { get, asked } = site({
+      [`${ORIGIN}/sitemap.xml`]: answer(200, index(`${ORIGIN}/sitemap-1.xml`, `${ORIGIN}/sitemap-2.xml`, `https://other.example/s.xml`)),
+      [`${ORIGIN}/sitemap-1.xml`]: answer(200, urlset(`${ORIGIN}/a`, `${ORIGIN}/b`)),
+      [`${ORIGIN}/sitemap-2.xml`]: answer(200, urlset(`${ORIGIN}/c`)),
+    });
+    const entries: [string, string][] = [];
+    const report = await readSitemaps(ORIGIN, get, (loc, sitemap) => entries.push([loc, sitemap]), '');
+    expect(asked).toEqual([`${ORIGIN}/sitemap.xml`, `${ORIGIN}/sitemap-1.xml`, `${ORIGIN}/sitemap-2.xml`]);
+    expect(entries).toEqual([
+      [`${ORIGIN}/a`, `${ORIGIN}/sitemap-1.xml`],
+      [`${ORIGIN}/b`, `${ORIGIN}/sitemap-1.xml`],
+      [`${ORIGIN}/c`, `${ORIGIN}/sitemap-2.xml`],
+    ]);
+    expect(report).toMatchObject({ url: `${ORIGIN}/sitemap.xml ${ORIGIN}/sitemap-1.xml ${ORIGIN}/sitemap-2.xml`, entries: 3 });
+    expect(report?.problems.map((p) => p.code)).toEqual(['OFF_ORIGIN']);
+  });
+
+  it('reads at most 10 sitemaps besides the index that lists them, and no index an index lists', async () => {
+    const index = (...locs: string[]) =>
+      `<sitemapindex>${locs.map((loc) => `<sitemap><loc>${loc}</loc></sitemap>`).join('')}</sitemapindex>`;
+    const parts = Array.from({ length: 12 }, (_, i) => `${ORIGIN}/part-${i}.xml`);
+    const pages: Record<string, Fetched> = {
+      [`${ORIGIN}/sitemap.xml`]: answer(200, index(`${ORIGIN}/nested.xml`, ...parts)),
+      [`${ORIGIN}/nested.xml`]: answer(200, index(`${ORIGIN}/deep.xml`)),
+      [`${ORIGIN}/deep.xml`]: answer(200, urlset(`${ORIGIN}/deep`)),
+    };
+    for (const [i, part] of parts.entries()) pages[part] = answer(200, urlset(`${ORIGIN}/p${i}`));
+    const { get, asked } = site(pages);
+    const entries: string[] = [];
+    const report = await readSitemaps(ORIGIN, get, (loc) => entries.push(loc), '');
+    expect(asked).toEqual([`${ORIGIN}/sitemap.xml`, `${ORIGIN}/nested.xml`, ...parts.slice(0, 9)]);
+    expect(entries).toEqual(Array.from({ length: 9 }, (_, i) => `${ORIGIN}/p${i}`));
+    // One for each part left (part-9, part-10, part-11), and the nested index.
+    expect(report?.problems.map((p) => p.code)).toEqual(['BAD_SITEMAP', 'BAD_SITEMAP', 'BAD_SITEMAP', 'BAD_SITEMAP']);
+    expect(report?.problems.at(-1)?.message).toContain(`${ORIGIN}/nested.xml is a sitemap index listed in a sitemap index`);
+  });
+
   it('gives null when no sitemap answers and nothing was wrong', async () => {
     expect(await readSitemaps(ORIGIN, site({}).get, () => {}, '')).toBeNull();
   });
