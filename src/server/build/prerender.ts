@@ -187,7 +187,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
   const files: (string | null)[] = new Array<string | null>(locations.length).fill(null);
   const failures: (PrerenderFailure & { at: number })[] = [];
   const redirects: (PrerenderRedirect & { at: number })[] = [];
-  // States not written that neither failed nor redirect, by index: why.
+  // States not written that did not fail, by index: why (a redirect's target, a page per visitor).
   const skipped = new Map<number, string>();
   let next = 0;
 
@@ -214,6 +214,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
     }
     if (snapshot.redirect !== undefined) {
       redirects.push({ location, status: snapshot.status, to: snapshot.redirect, at });
+      skipped.set(at, `redirects (${snapshot.status}) to ${snapshot.redirect}`);
       return null;
     }
     if (snapshot.status === 404) throw new Error('status 404: no such state (its load threw notFound(), or no route matches)');
@@ -228,8 +229,7 @@ export async function prerender(options: PrerenderOptions): Promise<PrerenderRep
       const location = locations[i] as AppLocation;
       try {
         files[i] = await one(location, i);
-        const moved = files[i] === null ? redirects.find((r) => r.at === i) : undefined;
-        progress.step(location, undefined, moved ? `redirects (${moved.status}) to ${moved.to}` : skipped.get(i));
+        progress.step(location, undefined, skipped.get(i));
       } catch (error) {
         const message = thrownText(error);
         failures.push({ location, error: message, at: i });

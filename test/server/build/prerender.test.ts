@@ -204,6 +204,24 @@ describe('prerender', () => {
     expect(lines.join('')).toContain('; 1 route with params and no entries() named no state: /books/:id');
   });
 
+  it("says of each state that redirects where it goes, in the report's order of the states", async () => {
+    const lines: string[] = [];
+    const table = createRoutes([
+      { path: '/', render: () => 'home' },
+      { path: '/books/:id', render: () => 'book', entries: () => [{ id: '1' }, { id: '2' }] },
+      { path: '/book/:id', redirect: '/books/:id', entries: () => [{ id: '2' }, { id: '1' }] },
+    ]);
+    const progress = { isTTY: false, write: (text: string) => (lines.push(text), true) };
+    const report = await prerender({ routes: table, outDir: dir, origin: 'https://example.com', progress, concurrency: 2 });
+    expect(report.redirects).toEqual([
+      { location: '/book/2', status: 301, to: 'https://example.com/books/2' },
+      { location: '/book/1', status: 301, to: 'https://example.com/books/1' },
+    ]);
+    const said = lines.join('');
+    expect(said).toContain('SKIPPED /book/2: redirects (301) to https://example.com/books/2');
+    expect(said).toContain('SKIPPED /book/1: redirects (301) to https://example.com/books/1');
+  });
+
   it('never writes through a symlinked folder inside outDir that leads out (out/books -> elsewhere)', async () => {
     const outside = mkdtempSync(path.join(tmpdir(), 'prerender-outside-'));
     try {
