@@ -8,7 +8,11 @@ import type { SnapshotStore, StoredSnapshot } from './store.js';
 
 /** Options of `memoryStore`. */
 export interface MemoryStoreOptions {
-  /** Most snapshots kept; the least recently used go first. Default 1000. */
+  /**
+   * Most snapshots kept; the least recently used go first. Those of states that do not exist (404)
+   * take at most a quarter of them, the oldest of those going first: URLs a crawler (or anyone)
+   * invents never push the pages that exist out of the store. Default 1000.
+   */
   maxEntries?: number | undefined;
   /**
    * Most bytes kept alive by the entries: each one's HTML and key (as the process holds the text:
@@ -58,11 +62,15 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
   const maxBytes = positiveOption(options.maxBytes, 50 * 1024 * 1024, 'maxBytes');
   // A Map iterates in insertion order: re-inserting on use keeps the least recently used first.
   const entries = new Map<AppLocation, { snapshot: StoredSnapshot; bytes: number }>();
+  // The 404s among them, in the same order, and how many may be kept.
+  const missing = new Set<AppLocation>();
+  const maxMissing = Math.max(1, Math.floor(maxEntries / 4));
   let bytes = 0;
   const remove = (key: AppLocation) => {
     const entry = entries.get(key);
     if (!entry) return;
     entries.delete(key);
+    missing.delete(key);
     bytes -= entry.bytes;
   };
   /** Drops the least recently used entries but `keep` until `more` bytes fit (and one more entry, with `entry`). */
@@ -84,15 +92,23 @@ export function memoryStore(options: MemoryStoreOptions = {}): MemoryStore {
       if (!entry) return undefined;
       entries.delete(key);
       entries.set(key, entry);
+      if (missing.delete(key)) missing.add(key);
       return entry.snapshot;
     },
     set(key, snapshot) {
       remove(key);
       const size = ENTRY_BYTES + textBytes(snapshot.html) + textBytes(key);
       if (size > maxBytes) return;
+      // A 404 past its share makes room among the 404s alone.
+      if (snapshot.status === 404)
+        for (const oldest of missing) {
+          if (missing.size < maxMissing) break;
+          remove(oldest);
+        }
       makeRoom(size, key, true);
       const entry = { snapshot, bytes: size };
       entries.set(key, entry);
+      if (snapshot.status === 404) missing.add(key);
       bytes += size;
       // An answer prepared from this snapshot grows the entry while it is kept here; others make room.
       ownMemo(snapshot, (more) => {

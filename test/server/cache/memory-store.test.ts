@@ -17,6 +17,21 @@ describe('memoryStore', () => {
     expect(store.get('/b')).toBeUndefined();
   });
 
+  it('keeps 404s in a quarter of maxEntries, the oldest going first: invented URLs never push out pages that exist', () => {
+    const store = memoryStore({ maxEntries: 8 });
+    for (let i = 0; i < 6; i++) store.set(`/page/${i}`, snap(`page ${i}`), 1);
+    for (let i = 0; i < 100; i++) store.set(`/invented/${i}`, { ...snap('not found'), status: 404 }, 1);
+    expect([...store.keys()]).toEqual([...Array.from({ length: 6 }, (_, i) => `/page/${i}`), '/invented/98', '/invented/99']);
+    // A 404 asked for again is used as any entry is: the older one goes first.
+    store.get('/invented/98');
+    store.set('/invented/100', { ...snap('not found'), status: 404 }, 1);
+    expect([...store.keys()].slice(6)).toEqual(['/invented/98', '/invented/100']);
+    // A page that exists still takes the least recently used entry, whichever it is.
+    store.set('/page/6', snap('page 6'), 1);
+    expect(store.size).toBe(8);
+    expect(store.get('/page/0')).toBeUndefined();
+  });
+
   it('counts the HTML and key as the process holds them, with its objects, and drops old entries past maxBytes', () => {
     const store = memoryStore({ maxBytes: 3 * E });
     store.set('/a', snap('é'.repeat(8)), 1); // 8 + 2 bytes: a byte a character up to U+00FF
