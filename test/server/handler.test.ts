@@ -571,9 +571,16 @@ describe('cache', () => {
       expect(store.keys()).toEqual(['/p/1']);
       expect(store.bytes).toBe(ENTRY_BYTES + html.length + '/p/1'.length);
       // No answer is kept alive beside it: dropping the entry frees about its HTML (the code before kept four answers).
-      const full = await inUse();
-      store.delete('/p/1');
-      expect(full - (await inUse())).toBeLessThan(2 * html.length);
+      // The least of three rounds, each asking again first: memory another test file lets go of meanwhile
+      // (one clean-clone run measured 127,840 bytes freed) counts in one round, not in all three.
+      let freed = Infinity;
+      for (let round = 0; round < 3; round++) {
+        if (round > 0) await askFourWays(handler, 1);
+        const full = await inUse();
+        store.delete('/p/1');
+        freed = Math.min(freed, full - (await inUse()));
+      }
+      expect(freed).toBeLessThan(2 * html.length);
     });
   });
 
